@@ -1,0 +1,29 @@
+"""Where the advisor keeps its data: `$ADVISOR_HOME`, else the user's data directory."""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+CORPUS_DIR = Path(__file__).parent / "corpus"
+
+
+def home() -> Path:
+    """The data directory (created on demand)."""
+    env = os.environ.get("ADVISOR_HOME")
+    if env:
+        path = Path(env).expanduser()
+    else:
+        from platformdirs import user_data_dir
+        path = Path(user_data_dir("engine-advisor", appauthor=False))
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+def store_dir() -> Path:
+    """The Chroma store and its lexical index."""
+    return home() / "store"
+
+
+def threads_db() -> Path:
+    """The langgraph SQLite checkpointer file."""
+    return home() / "threads.sqlite"

@@ -1,0 +1,54 @@
+"""Errors the advisor shows to people.
+
+    AdvisorError                 anything the advisor reports as one clear line
+    ├── InputError               the user's input is wrong (CLI exit 2)
+    │   ├── ProfileError         an impossible or inconsistent profile value (names the field)
+    │   └── UnknownIdError       an id that no catalog knows (lists the closest known ones)
+    └── DataError                a shipped data file is broken or lacks a fact (file, entry, field)
+        └── MissingFactError     a catalog has no value for a fact a computation needs
+
+Expected outcomes (a model that does not fit, no feasible plan) are results, never exceptions.
+"""
+from __future__ import annotations
+
+import difflib
+
+
+class AdvisorError(Exception):
+    """Base class: `str(err)` is the one line shown to the user."""
+
+
+class InputError(AdvisorError):
+    """The user's input cannot be used as given."""
+
+
+class ProfileError(InputError):
+    """A profile value is impossible; `field` names it."""
+
+    def __init__(self, field: str, message: str):
+        self.field = field
+        super().__init__(f"{field}: {message}")
+
+
+class UnknownIdError(InputError):
+    """An id is not in a catalog; the message lists the closest known ids."""
+
+    def __init__(self, kind: str, value: str, known: list[str] | tuple[str, ...]):
+        self.kind, self.value = kind, value
+        self.suggestions = difflib.get_close_matches(str(value).lower(), [k.lower() for k in known], n=5, cutoff=0.3)
+        self.suggestions = [k for k in known if k.lower() in self.suggestions][:5]
+        hint = f" Closest known: {', '.join(self.suggestions)}." if self.suggestions else ""
+        super().__init__(f"unknown {kind} '{value}'.{hint}")
+
+
+class DataError(AdvisorError):
+    """A shipped data file is invalid; the message names file, entry and field."""
+
+    def __init__(self, file: str, entry: str | None, field: str | None, message: str):
+        self.file, self.entry, self.field = file, entry, field
+        where = ":".join(p for p in (file, entry, field) if p)
+        super().__init__(f"{where}: {message}")
+
+
+class MissingFactError(DataError):
+    """A computation needs a catalog fact that has no value (never guessed)."""

@@ -1,0 +1,131 @@
+"""What the advisor knows about the user, and where each value came from.
+
+Values are flat (the `profile` object of `advisor ask --json` is this model's `summary()`).
+Each set field has a `Provenance`: the user's own words (`evidence`) or `assumed` with the
+default that was used. Impossible values fail validation with the field named.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+
+from rules.errors import ProfileError
+from rules.ids import (
+    Architecture, InterconnectId, Language, Priority, ServingMode, WorkloadKind, is_quant,
+)
+
+
+class Provenance(BaseModel):
+    """Where a profile value came from."""
+
+    model_config = ConfigDict(extra="forbid")
+    evidence: str | None = None
+    """The user's words the value was read from."""
+    assumed: bool = False
+    """True when the value is a documented default, not something the user said."""
+    note: str | None = None
+    """Why this default (shown to the user as an assumption)."""
+
+
+class Profile(BaseModel):
+    """The user's situation: hardware, model, workload, serving mode, priorities."""
+
+    model_config = ConfigDict(extra="forbid", validate_assignment=True)
+
+    # hardware
+    hardware: str | None = None
+    """Accelerator id from the hardware catalog (`hw_id`)."""
+    count: int | None = Field(default=None, ge=1, le=4096)
+    """Devices per node."""
+    nodes: int = Field(default=1, ge=1, le=1024)
+    memory_gb: float | None = Field(default=None, gt=0, le=65536)
+    """Per-device memory override (e.g. "M3 Ultra 256GB")."""
+    interconnect: InterconnectId | None = None
+    device_hour_usd: float | None = Field(default=None, gt=0, le=10000)
+    """Price of one device-hour, for $/1M tokens."""
+
+    # model
+    model: str | None = None
+    """Model id from the model catalog."""
+    params_b: float | None = Field(default=None, gt=0, le=20000)
+    active_params_b: float | None = Field(default=None, gt=0, le=20000)
+    architecture: Architecture | None = None
+    quantization: str | None = None
+    kv_cache_dtype: str | None = None
+    """KV-cache quantization (`fp8`, `q8_0`, ...); None = same as activations (16-bit)."""
+
+    # workload
+    workload: WorkloadKind | None = None
+    input_tokens: int | None = Field(default=None, ge=1, le=10_000_000)
+    output_tokens: int | None = Field(default=None, ge=1, le=1_000_000)
+    context_length: int | None = Field(default=None, ge=1, le=10_000_000)
+    concurrency: int | None = Field(default=None, ge=1, le=1_000_000)
+    users: int | None = Field(default=None, ge=1, le=100_000_000)
+    shared_prefix: bool | None = None
+    structured_output: bool | None = None
+    streaming: bool | None = None
+    lora_adapters: int | None = Field(default=None, ge=0, le=100_000)
+
+    # serving and priorities
+    serving_mode: ServingMode | None = None
+    priority: Priority | None = None
+    """The main thing the user optimises for."""
+    priorities: list[Priority] = Field(default_factory=list)
+    language: Language = "en"
+
+    provenance: dict[str, Provenance] = Field(default_factory=dict)
+
+    @field_validator("quantization", "kv_cache_dtype")
+    @classmethod
+    def _known_quant(cls, v: str | None) -> str | None:
+        if v is not None and not is_quant(v):
+            raise ValueError(f"'{v}' is not a known quantization id")
+        return v
+
+    @model_validator(mode="after")
+    def _consistent(self) -> "Profile":
+        if self.active_params_b and self.params_b and self.active_params_b > self.params_b:
+            raise ValueError("active_params_b cannot exceed params_b")
+        if self.input_tokens and self.context_length and self.input_tokens > self.context_length:
+            raise ValueError("input_tokens cannot exceed context_length")
+        return self
+
+    # --- provenance helpers -------------------------------------------------------------
+    def with_value(self, field: str, value: Any, evidence: str | None = None,
+                   assumed: bool = False, note: str | None = None) -> "Profile":
+        """A copy with `field` set and its provenance recorded (validated)."""
+        data = self.model_dump()
+        data[field] = value
+        data["provenance"] = {**data["provenance"], field: {"evidence": evidence, "assumed": assumed, "note": note}}
+        return build_profile(data)
+
+    @property
+    def assumed(self) -> list[str]:
+        """Fields whose value is a default, in field order."""
+        return [f for f in type(self).model_fields if f in self.provenance and self.provenance[f].assumed]
+
+    def summary(self) -> dict[str, Any]:
+        """The flat `profile` object of the `ask --json` contract."""
+        keys = ("hardware", "count", "nodes", "interconnect", "model", "params_b", "quantization",
+                "input_tokens", "output_tokens", "context_length", "concurrency", "serving_mode",
+                "shared_prefix", "structured_output", "lora_adapters", "priority", "language")
+        out = {k: getattr(self, k) for k in keys}
+        out["assumed"] = self.assumed
+        return out
+
+    @property
+    def device_count(self) -> int:
+        """Total devices across nodes (1 when unknown)."""
+        return (self.count or 1) * self.nodes
+
+
+def build_profile(data: dict[str, Any]) -> Profile:
+    """Validate a dict into a Profile; errors name the offending field."""
+    try:
+        return Profile.model_validate(data)
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        field = ".".join(str(p) for p in err["loc"]) or "profile"
+        msg = err["msg"].removeprefix("Value error, ")
+        raise ProfileError(field, msg) from None

@@ -1,0 +1,13 @@
+"""`advisor ask` (not built yet: its issue owns this module)."""
+from __future__ import annotations
+
+
+def add_parser(sub) -> None:
+    """Register `advisor ask`."""
+    sub.add_parser("ask", help="(not available yet)")
+
+
+def run(args) -> int:
+    """Not available yet."""
+    from rules.errors import InputError
+    raise InputError("'ask' is not available in this build yet")

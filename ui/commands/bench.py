@@ -1,0 +1,13 @@
+"""`advisor bench` (not built yet: its issue owns this module)."""
+from __future__ import annotations
+
+
+def add_parser(sub) -> None:
+    """Register `advisor bench`."""
+    sub.add_parser("bench", help="(not available yet)")
+
+
+def run(args) -> int:
+    """Not available yet."""
+    from rules.errors import InputError
+    raise InputError("'bench' is not available in this build yet")

@@ -1,0 +1,13 @@
+"""`advisor benchspec` (not built yet: its issue owns this module)."""
+from __future__ import annotations
+
+
+def add_parser(sub) -> None:
+    """Register `advisor benchspec`."""
+    sub.add_parser("benchspec", help="(not available yet)")
+
+
+def run(args) -> int:
+    """Not available yet."""
+    from rules.errors import InputError
+    raise InputError("'benchspec' is not available in this build yet")

@@ -1,0 +1,13 @@
+"""`advisor estimate` (not built yet: its issue owns this module)."""
+from __future__ import annotations
+
+
+def add_parser(sub) -> None:
+    """Register `advisor estimate`."""
+    sub.add_parser("estimate", help="(not available yet)")
+
+
+def run(args) -> int:
+    """Not available yet."""
+    from rules.errors import InputError
+    raise InputError("'estimate' is not available in this build yet")

@@ -1,0 +1,13 @@
+"""`advisor eval` (not built yet: its issue owns this module)."""
+from __future__ import annotations
+
+
+def add_parser(sub) -> None:
+    """Register `advisor eval`."""
+    sub.add_parser("eval", help="(not available yet)")
+
+
+def run(args) -> int:
+    """Not available yet."""
+    from rules.errors import InputError
+    raise InputError("'eval' is not available in this build yet")

@@ -1,0 +1,13 @@
+"""`advisor ingest` (not built yet: its issue owns this module)."""
+from __future__ import annotations
+
+
+def add_parser(sub) -> None:
+    """Register `advisor ingest`."""
+    sub.add_parser("ingest", help="(not available yet)")
+
+
+def run(args) -> int:
+    """Not available yet."""
+    from rules.errors import InputError
+    raise InputError("'ingest' is not available in this build yet")

@@ -1,0 +1,13 @@
+"""`advisor search` (not built yet: its issue owns this module)."""
+from __future__ import annotations
+
+
+def add_parser(sub) -> None:
+    """Register `advisor search`."""
+    sub.add_parser("search", help="(not available yet)")
+
+
+def run(args) -> int:
+    """Not available yet."""
+    from rules.errors import InputError
+    raise InputError("'search' is not available in this build yet")

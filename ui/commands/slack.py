@@ -1,0 +1,13 @@
+"""`advisor slack` (not built yet: its issue owns this module)."""
+from __future__ import annotations
+
+
+def add_parser(sub) -> None:
+    """Register `advisor slack`."""
+    sub.add_parser("slack", help="(not available yet)")
+
+
+def run(args) -> int:
+    """Not available yet."""
+    from rules.errors import InputError
+    raise InputError("'slack' is not available in this build yet")

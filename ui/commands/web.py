@@ -1,0 +1,13 @@
+"""`advisor web` (not built yet: its issue owns this module)."""
+from __future__ import annotations
+
+
+def add_parser(sub) -> None:
+    """Register `advisor web`."""
+    sub.add_parser("web", help="(not available yet)")
+
+
+def run(args) -> int:
+    """Not available yet."""
+    from rules.errors import InputError
+    raise InputError("'web' is not available in this build yet")
