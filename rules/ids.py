@@ -73,3 +73,7 @@ def exl_bpw(value: str) -> float | None:
     """Bits per weight of an `exl2-<bpw>` / `exl3-<bpw>` id, else None."""
     m = EXL_QUANT_RE.match(value)
     return float(m.group(2)) if m else None
+
+# Software platform of a device: what an engine must support to run on it.
+Platform = Literal["nvidia-cuda", "amd-rocm", "apple-silicon", "intel-gpu", "intel-gaudi", "x86-cpu", "arm-cpu"]
+PLATFORMS: tuple[str, ...] = get_args(Platform)
