@@ -1,13 +1,28 @@
-"""`advisor bench` (not built yet: its issue owns this module)."""
+"""`advisor bench` — the performance benchmark (JSON on stdout)."""
 from __future__ import annotations
+
+import argparse
+
+PARTS = ("cold_ask", "warm_turn", "retrieval", "golden_suite", "web_idle", "llm")
 
 
 def add_parser(sub) -> None:
     """Register `advisor bench`."""
-    sub.add_parser("bench", help="(not available yet)")
+    p = sub.add_parser("bench", help="measure cold ask, warm turns, retrieval, golden suite, web RSS",
+                       description="Performance benchmark: medians over repeated runs, as JSON, with the "
+                                   "machine described and each figure beside its target.")
+    p.add_argument("--repeat", type=int, default=5, help="runs per figure (default 5)")
+    p.add_argument("--skip", action="append", default=[], choices=PARTS, help="skip a part (repeatable)")
+    p.add_argument("--out", default=None, metavar="FILE", help="also write the JSON to FILE")
 
 
-def run(args) -> int:
-    """Not available yet."""
+def run(args: argparse.Namespace) -> int:
+    """Run the benchmark."""
+    from pathlib import Path
+
+    from evals import bench
     from rules.errors import InputError
-    raise InputError("'bench' is not available in this build yet")
+
+    if args.repeat < 1 or args.repeat > 1000:
+        raise InputError("--repeat must be between 1 and 1000")
+    return bench.main(args.repeat, tuple(args.skip), Path(args.out) if args.out else None)

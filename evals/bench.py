@@ -1,0 +1,234 @@
+"""`advisor bench`: the performance benchmark (not a test). Medians over repeated runs.
+
+Figures: cold `advisor ask` (whole process), warm turn p50/p95 (in-process), retrieval p95,
+golden-suite wall time, peak RSS of an idle `advisor web`, and in LLM mode the calls and tokens
+per conversation. Each figure is reported beside its target; the machine is described.
+"""
+from __future__ import annotations
+
+import json
+import os
+import platform
+import shutil
+import socket
+import statistics
+import subprocess
+import sys
+import time
+import uuid
+from pathlib import Path
+from typing import Any, Callable
+
+TARGETS = {"cold_ask_s": 1.5, "warm_turn_p95_ms": 50.0, "retrieval_p95_ms": 20.0, "golden_suite_s": 15.0}
+FULL_PROFILE_TEXT = ("8x H100 SXM with NVLink, Llama 3.1 70B FP8, chat for an internal team of 400 with "
+                     "64 concurrent requests, 4K prompts and 500-token answers, 8K context.")
+WARM_TEXTS = [
+    FULL_PROFILE_TEXT,
+    "一張 RTX 4090，自己用，跑 Qwen3 8B 聊天，沒有其他人用。",
+    "Mac Studio M3 Ultra 512GB, Llama 3.3 70B, just me, chat.",
+    "4 張 4090 沒有 NVLink，Llama 3.3 70B AWQ，內部 60 人，20 個併發。",
+]
+
+
+def percentile(values: list[float], q: float) -> float:
+    """Nearest-rank percentile (q in 0..100) of a non-empty list."""
+    ordered = sorted(values)
+    k = max(0, min(len(ordered) - 1, round(q / 100 * len(ordered) + 0.5) - 1))
+    return ordered[k]
+
+
+def machine() -> dict[str, Any]:
+    """What this was measured on."""
+    cpu = ""
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    mem_gb = None
+    try:
+        kb = int(Path("/proc/meminfo").read_text().split()[1])
+        mem_gb = round(kb / 1024 / 1024, 1)
+    except (OSError, ValueError, IndexError):
+        pass
+    return {"cpu": cpu or platform.processor(), "cores": os.cpu_count(), "memory_gb": mem_gb,
+            "python": platform.python_version(), "os": platform.platform()}
+
+
+def _advisor_cmd() -> list[str]:
+    exe = shutil.which("advisor", path=str(Path(sys.executable).parent)) or shutil.which("advisor")
+    return [exe] if exe else [sys.executable, "-m", "ui.cli"]
+
+
+def cold_ask(repeat: int) -> dict[str, Any]:
+    """Whole-process `advisor ask --json` wall time; one untimed run first builds the store."""
+    cmd = _advisor_cmd() + ["ask", FULL_PROFILE_TEXT, "--json"]
+    env = {**os.environ}
+    env.pop("ADVISOR_MODEL", None)
+    subprocess.run(cmd, env=env, capture_output=True, check=False)
+    times = []
+    for _ in range(repeat):
+        t0 = time.perf_counter()
+        proc = subprocess.run(cmd, env=env, capture_output=True, check=False)
+        times.append(time.perf_counter() - t0)
+        if proc.returncode != 0:
+            return {"error": proc.stderr.decode(errors="replace").strip()[-300:]}
+    return {"median_s": round(statistics.median(times), 3), "runs_s": [round(t, 3) for t in times]}
+
+
+def _timed(fn: Callable[[], Any], n: int) -> list[float]:
+    out = []
+    for _ in range(n):
+        t0 = time.perf_counter()
+        fn()
+        out.append((time.perf_counter() - t0) * 1000)
+    return out
+
+
+def warm_turn(repeat: int) -> dict[str, Any]:
+    """In-process deterministic turns (full answers), after one warm-up turn per text."""
+    from agent.api import Advisor
+
+    advisor = Advisor(model="")
+    for text in WARM_TEXTS:
+        advisor.turn(f"bench-{uuid.uuid4().hex}", text)
+    texts = WARM_TEXTS * max(1, repeat)
+    times = [t for text in texts for t in _timed(lambda: advisor.turn(f"bench-{uuid.uuid4().hex}", text), 1)]
+    return {"p50_ms": round(percentile(times, 50), 2), "p95_ms": round(percentile(times, 95), 2), "turns": len(times)}
+
+
+def retrieval(repeat: int) -> dict[str, Any]:
+    """Hybrid search latency over the labelled retrieval queries."""
+    from knowledge import retrieve
+
+    queries = _retrieval_queries()
+    retrieve.search(queries[0], k=5)
+    times = [t for _ in range(max(1, repeat)) for q in queries for t in _timed(lambda: retrieve.search(q, k=5), 1)]
+    return {"p50_ms": round(percentile(times, 50), 2), "p95_ms": round(percentile(times, 95), 2), "queries": len(times)}
+
+
+def _retrieval_queries() -> list[str]:
+    import yaml
+
+    for path in sorted((Path(__file__).parent).glob("retrieval*.y*ml")):
+        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        items = data.get("queries", data) if isinstance(data, dict) else data
+        found = [q["query"] for q in items if isinstance(q, dict) and "query" in q]
+        if found:
+            return found
+    return ["prefill vs decode", "沒有 NVLink 要用 PP 還是 TP", "Ollama production 50 users"]
+
+
+def golden_suite() -> dict[str, Any]:
+    """Wall time of the whole golden suite in one process (includes loading)."""
+    cmd = _advisor_cmd() + ["eval", "--suite", "golden"]
+    env = {**os.environ}
+    env.pop("ADVISOR_MODEL", None)
+    t0 = time.perf_counter()
+    proc = subprocess.run(cmd, env=env, capture_output=True, check=False)
+    elapsed = time.perf_counter() - t0
+    closing = (proc.stdout.decode(errors="replace").strip().splitlines() or [""])[-1]
+    return {"wall_s": round(elapsed, 2), "closing_line": closing}
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _rss_kb(pid: int) -> int:
+    """Peak RSS (VmHWM) of a process and its children, in kB."""
+    total = 0
+    pids = [pid]
+    try:
+        children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+        pids += [int(c) for c in children]
+    except OSError:
+        pass
+    for p in pids:
+        try:
+            for line in Path(f"/proc/{p}/status").read_text().splitlines():
+                if line.startswith("VmHWM:"):
+                    total += int(line.split()[1])
+        except OSError:
+            continue
+    return total
+
+
+def web_idle_rss(wait_s: float = 60.0) -> dict[str, Any]:
+    """Start `advisor web` on a free port, wait until it serves, idle 3 s, read peak RSS."""
+    import urllib.request
+
+    port = _free_port()
+    proc = subprocess.Popen(_advisor_cmd() + ["web", "--port", str(port)], stdout=subprocess.DEVNULL,
+                            stderr=subprocess.PIPE)
+    try:
+        deadline = time.time() + wait_s
+        while time.time() < deadline:
+            if proc.poll() is not None:
+                return {"error": (proc.stderr.read() or b"").decode(errors="replace").strip()[-300:]}
+            try:
+                urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=1)
+                break
+            except OSError:
+                time.sleep(0.5)
+        else:
+            return {"error": f"advisor web did not answer within {wait_s:.0f} s"}
+        time.sleep(3)
+        return {"peak_rss_mb": round(_rss_kb(proc.pid) / 1024, 1)}
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+
+
+def llm_mode() -> dict[str, Any]:
+    """LLM calls and tokens per conversation, when ADVISOR_MODEL is set."""
+    model = os.environ.get("ADVISOR_MODEL")
+    if not model:
+        return {"skipped": "ADVISOR_MODEL is not set (deterministic mode)"}
+    from agent.api import Advisor
+
+    advisor = Advisor(model=model)
+    calls, tokens = [], []
+    for text in WARM_TEXTS:
+        out = advisor.turn(f"bench-{uuid.uuid4().hex}", text)
+        usage = (out.result or {}).get("llm") or {}
+        calls.append(usage.get("calls", 0))
+        tokens.append(usage.get("tokens", 0))
+    return {"model": model, "calls_per_conversation": statistics.median(calls),
+            "tokens_per_conversation": statistics.median(tokens)}
+
+
+def run(repeat: int = 5, skip: tuple[str, ...] = ()) -> dict[str, Any]:
+    """All figures, each beside its target."""
+    parts: dict[str, Callable[[], dict[str, Any]]] = {
+        "cold_ask": lambda: cold_ask(repeat), "warm_turn": lambda: warm_turn(repeat),
+        "retrieval": lambda: retrieval(repeat), "golden_suite": golden_suite,
+        "web_idle": web_idle_rss, "llm": llm_mode,
+    }
+    figures = {name: (fn() if name not in skip else {"skipped": "by --skip"}) for name, fn in parts.items()}
+    verdict = {
+        "cold_ask_s": figures["cold_ask"].get("median_s"),
+        "warm_turn_p95_ms": figures["warm_turn"].get("p95_ms"),
+        "retrieval_p95_ms": figures["retrieval"].get("p95_ms"),
+        "golden_suite_s": figures["golden_suite"].get("wall_s"),
+    }
+    checks = {k: {"value": v, "target": TARGETS[k], "met": (v is not None and v <= TARGETS[k])} for k, v in verdict.items()}
+    return {"machine": machine(), "repeat": repeat, "figures": figures, "targets": checks,
+            "command": "advisor bench --repeat %d" % repeat}
+
+
+def main(repeat: int, skip: tuple[str, ...], out_path: Path | None) -> int:
+    """Run and print JSON (and write it to `out_path`)."""
+    report = run(repeat, skip)
+    text = json.dumps(report, ensure_ascii=False, indent=2)
+    print(text)
+    if out_path:
+        out_path.write_text(text + "\n", encoding="utf-8")
+    return 0

@@ -1,0 +1,85 @@
+"""Deterministic evaluators: each expectation of a golden case → a failure text or nothing."""
+from __future__ import annotations
+
+from typing import Any
+
+from evals.cases_schema import Expect
+
+
+def _any_in(groups: list[list[str]], text: str) -> list[str]:
+    """The groups none of whose alternatives occur in `text` (case-insensitive)."""
+    low = text.lower()
+    return [" | ".join(g) for g in groups if not any(alt.lower() in low for alt in g)]
+
+
+def check(expect: Expect, result: dict[str, Any] | None, questions: list[dict]) -> list[str]:
+    """Every expectation that does not hold, as one line naming what came back."""
+    if result is None:
+        return ["no result: the conversation ended without an answer"]
+    fails: list[str] = []
+    primary = result.get("primary")
+    considered = {primary, *result.get("alternatives", [])} - {None}
+    avoided = {a.get("engine") for a in result.get("avoid", [])}
+    if expect.recommend_any is not None and primary not in expect.recommend_any:
+        fails.append(f"recommend_any {expect.recommend_any}: primary was {primary}")
+    for eng in expect.consider_all or []:
+        if eng not in considered:
+            fails.append(f"consider_all: {eng} not in primary+alternatives {sorted(considered)}")
+    for eng in expect.not_recommend or []:
+        if eng in considered:
+            fails.append(f"not_recommend: {eng} was recommended ({sorted(considered)})")
+    if expect.avoid_any is not None and not avoided & set(expect.avoid_any):
+        fails.append(f"avoid_any {expect.avoid_any}: avoid was {sorted(avoided)}")
+    if expect.bottleneck_any is not None and result.get("bottleneck") not in expect.bottleneck_any:
+        fails.append(f"bottleneck_any {expect.bottleneck_any}: got {result.get('bottleneck')}")
+    if expect.parallelism_any is not None:
+        strategy = (result.get("parallelism") or {}).get("strategy")
+        if strategy not in expect.parallelism_any:
+            fails.append(f"parallelism_any {expect.parallelism_any}: got {strategy}")
+    if expect.fits is not None:
+        fits = (result.get("estimate") or {}).get("fits")
+        if fits is not expect.fits:
+            fails.append(f"fits {expect.fits}: got {fits}")
+    for missing in _any_in(expect.mentions or [], result.get("answer") or ""):
+        fails.append(f"mentions: none of [{missing}] in the answer")
+    cited = "\n".join(c.get("text", "") for c in result.get("citations", []))
+    for missing in _any_in(expect.cites or [], cited):
+        fails.append(f"cites: no cited chunk contains any of [{missing}]")
+    fails += _check_benchmark(expect, result)
+    fails += _check_questions(expect, questions)
+    return fails
+
+
+def _check_benchmark(expect: Expect, result: dict[str, Any]) -> list[str]:
+    if expect.benchmark is None:
+        return []
+    bench = result.get("benchmark")
+    if not bench:
+        return ["benchmark: no benchmark spec in the result"]
+    fails = []
+    levels = (bench.get("workload") or {}).get("concurrency") or bench.get("concurrency") or []
+    want = expect.benchmark.concurrency_includes
+    if want is not None and want not in levels:
+        fails.append(f"benchmark.concurrency_includes {want}: levels were {levels}")
+    metrics = set(bench.get("metrics") or [])
+    metrics |= {m.get("id") for m in bench.get("metrics") or [] if isinstance(m, dict)}
+    for m in expect.benchmark.metrics_include:
+        if m not in metrics:
+            fails.append(f"benchmark.metrics_include: {m} missing")
+    return fails
+
+
+def _check_questions(expect: Expect, questions: list[dict]) -> list[str]:
+    fails = []
+    n = len(questions)
+    if expect.min_questions is not None and n < expect.min_questions:
+        fails.append(f"min_questions {expect.min_questions}: asked {n}")
+    if expect.max_questions is not None and n > expect.max_questions:
+        fails.append(f"max_questions {expect.max_questions}: asked {n}")
+    asked = {f for q in questions for f in q.get("fields", [])}
+    for f in expect.not_asked or []:
+        if f in asked:
+            fails.append(f"not_asked: '{f}' was asked")
+    if expect.asks_any is not None and not asked & set(expect.asks_any):
+        fails.append(f"asks_any {expect.asks_any}: asked {sorted(asked)}")
+    return fails

@@ -1,0 +1,32 @@
+"""The simulated user of DESIGN.md, driving the real agent through its public API."""
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+DONT_KNOW = "I don't know, please assume typical values."
+MAX_ROUNDS = 8   # the agent asks at most 3; more means a loop, reported as a failure
+
+
+def simulated_reply(fields: list[str], answers: dict[str, str]) -> str:
+    """The answers of the asked fields joined, or "I don't know" when none is known."""
+    known = [answers[f] for f in fields if f in answers]
+    return " ".join(known) if known else DONT_KNOW
+
+
+def converse(advisor: Any, turns: list[str], answers: dict[str, str]) -> tuple[dict | None, list[dict]]:
+    """Run one conversation: opening turns, then simulated replies until an answer comes back."""
+    thread = f"eval-{uuid.uuid4().hex[:12]}"
+    pending = list(turns)
+    out = advisor.turn(thread, pending.pop(0))
+    questions: list[dict] = []
+    for _ in range(MAX_ROUNDS):
+        if out.question is None:
+            if not pending:
+                break
+            out = advisor.turn(thread, pending.pop(0))
+            continue
+        questions.append(out.question)
+        reply = pending.pop(0) if pending else simulated_reply(out.question.get("fields", []), answers)
+        out = advisor.turn(thread, reply)
+    return out.result, questions
