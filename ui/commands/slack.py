@@ -1,13 +1,21 @@
-"""`advisor slack` (not built yet: its issue owns this module)."""
+"""`advisor slack` — the Slack bot (Socket Mode or HTTP Events API)."""
 from __future__ import annotations
+
+import argparse
 
 
 def add_parser(sub) -> None:
     """Register `advisor slack`."""
-    sub.add_parser("slack", help="(not available yet)")
+    p = sub.add_parser("slack", help="run the Slack bot",
+                       description="Run the Slack bot. Needs SLACK_BOT_TOKEN and either SLACK_APP_TOKEN "
+                                   "(Socket Mode) or SLACK_SIGNING_SECRET (HTTP mode, POST /slack/events). "
+                                   "Create the app from ui/slack_manifest.yaml.")
+    p.add_argument("--port", type=int, default=3000, help="HTTP mode port (default 3000)")
 
 
-def run(args) -> int:
-    """Not available yet."""
-    from rules.errors import InputError
-    raise InputError("'slack' is not available in this build yet")
+def run(args: argparse.Namespace) -> int:
+    """Serve until interrupted."""
+    from ui import slack_bot
+
+    slack_bot.serve(port=args.port)
+    return 0

@@ -1,0 +1,71 @@
+"""Shared pieces of the extractor: a finding (field, value, span), negation and clause helpers."""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One value read from the user's text, with the span it came from."""
+
+    field: str
+    value: Any
+    start: int
+    end: int
+
+
+def span_of(m: re.Match, group: int | str = 0) -> tuple[int, int]:
+    """(start, end) of a match group."""
+    return m.start(group), m.end(group)
+
+
+# A clause boundary: negation and attachment never reach across one.
+_CLAUSE = re.compile(r"[,.;:!?，。；：！？、\n()（）]|\bbut\b|\bhowever\b|但是?|不過|可是")
+_PRE_NEG = re.compile(
+    r"(?:\bno\b|\bnot\b(?!\s+sure)|n't\b|\bnever\b|\bwithout\b|\bnon-?|\black(?:s|ing)?\b|\bzero\b"
+    r"|沒有|沒|没有|無|无|不是|不用|不需要|不要|不會|不支援|不支持|非|並非|免)"
+)
+_POST_NEG = re.compile(
+    r"^\s*(?:(?:is|are|'s|was)\s+)?(?:not\b|n't\b|no\s+(?:concern|issue|problem)|doesn't\s+matter"
+    r"|does\s+not\s+matter|irrelevant|unimportant)"
+    r"|^\s*(?:不重要|不是重點|沒差|無所謂|不在意|不在乎|其次|沒關係)"
+)
+
+
+def clause_before(text: str, start: int, window: int = 18) -> str:
+    """The text just before `start`, cut at the last clause boundary."""
+    head = text[max(0, start - window):start]
+    cuts = list(_CLAUSE.finditer(head))
+    return head[cuts[-1].end():] if cuts else head
+
+
+def clause_after(text: str, end: int, window: int = 24) -> str:
+    """The text just after `end`, cut at the first clause boundary."""
+    tail = text[end:end + window]
+    m = _CLAUSE.search(tail)
+    return tail[:m.start()] if m else tail
+
+
+def negated(text: str, start: int, end: int | None = None, post: bool = False) -> bool:
+    """True when the words at [start, end) are negated ("no NVLink", "沒有 GPU", "latency is not ...")."""
+    if _PRE_NEG.search(clause_before(text, start)):
+        return True
+    return bool(post and end is not None and _POST_NEG.search(clause_after(text, end)))
+
+
+def overlaps(a: tuple[int, int], spans: list[tuple[int, int]]) -> bool:
+    """True when span `a` overlaps any of `spans`."""
+    return any(a[0] < e and s < a[1] for s, e in spans)
+
+
+_ADJ_NEG = re.compile(
+    r"(?:\bno\b|\bnot\b|n't\s+(?:have|own|use|got)\b|\bwithout\b|沒有|沒|没有|無|不是|並非|非)"
+    r"\s*(?:any\s+|an?\s+|the\s+)?$"
+)
+
+
+def negated_adjacent(text: str, start: int) -> bool:
+    """Stricter `negated`: the cue sits right before `start` ("no H100", "沒有 H100")."""
+    return bool(_ADJ_NEG.search(text[max(0, start - 16):start]))

@@ -1,0 +1,119 @@
+"""The interview policy: which missing fields matter for this profile, and how to ask for them.
+
+Pure functions of the profile (and, for the last filter, of the pure rule engine): the graph's
+interview node only calls them and pauses; no model ever decides what to ask.
+"""
+from __future__ import annotations
+
+from typing import Any, Callable
+
+MAX_ROUNDS = 3
+FIELDS_PER_ROUND = 3
+
+# Values tried for a field to see whether the rules care about it for this profile.
+PROBES: dict[str, tuple[Any, ...]] = {
+    "interconnect": ("nvlink", "pcie"),
+    "serving_mode": ("personal", "team", "production"),
+    "concurrency": (1, 16, 128),
+    "workload": ("chat", "rag", "agent", "batch"),
+    "context_length": (8192, 131072),
+    "quantization": ("bf16", "fp8", "q4_k_m"),
+    "shared_prefix": (True, False),
+    "priority": ("latency", "throughput", "cost"),
+}
+SHARED = ("team", "production", "fleet")
+LONG_CONTEXT_WORKLOADS = ("rag", "agent", "coding", "summarization")
+
+
+def questions_needed(profile: Any, intent: str, asked: tuple[str, ...] | list[str] = ()) -> list[str]:
+    """Missing fields that matter for this profile and intent, most important first."""
+    if intent == "explain":
+        return []
+    p = profile
+    mode, shared = p.serving_mode, p.serving_mode in SHARED
+    known_load = p.concurrency is not None or p.users is not None
+    wants: list[tuple[str, bool]] = [
+        ("hardware", p.hardware is None),
+        ("model", p.model is None and p.params_b is None),
+        ("serving_mode", intent in ("recommend", "benchmark") and mode is None and not known_load),
+        ("interconnect", p.interconnect is None and p.hardware is not None and p.device_count > 1),
+        ("quantization", intent == "estimate" and p.quantization is None),
+        ("concurrency", p.concurrency is None and (shared or intent == "benchmark")),
+        ("workload", p.workload is None and intent != "estimate" and mode not in ("personal", "demo")),
+        ("context_length", p.context_length is None and p.workload in LONG_CONTEXT_WORKLOADS),
+        ("shared_prefix", p.shared_prefix is None and p.workload in ("rag", "agent") and shared),
+        ("priority", p.priority is None and mode in ("production", "fleet") and intent == "recommend"),
+    ]
+    return [f for f, missing in wants if missing and f not in asked]
+
+
+def _signature(decision: Any) -> tuple:
+    """What a user would notice changing: engines, avoid list, bottleneck, parallelism."""
+    d = decision if isinstance(decision, dict) else decision.model_dump(mode="json")
+    avoid = frozenset(a.get("engine") for a in d.get("avoid") or [])
+    strategy = (d.get("parallelism") or {}).get("strategy")
+    return d.get("primary"), tuple(d.get("alternatives") or ())[:2], avoid, d.get("bottleneck"), strategy
+
+
+def changes_decision(field: str, profile: Any, decide: Callable[[Any], Any]) -> bool:
+    """True when trying the field's probe values changes the decision (unknown → True)."""
+    probes = PROBES.get(field)
+    if not probes or profile.hardware is None or (profile.model is None and profile.params_b is None):
+        return True
+    seen = set()
+    for value in probes:
+        try:
+            seen.add(_signature(decide(profile.with_value(field, value, assumed=True))))
+        except Exception:  # an impossible probe (e.g. context > model max) says nothing
+            continue
+        if len(seen) > 1:
+            return True
+    return not seen
+
+
+def next_round(profile: Any, intent: str, asked: list[str], rounds: int,
+               decide: Callable[[Any], Any] | None = None) -> list[str]:
+    """Up to three fields to ask now, or [] when the interview is over."""
+    if rounds >= MAX_ROUNDS:
+        return []
+    needed = questions_needed(profile, intent, asked)
+    if decide is not None and intent in ("recommend", "benchmark"):
+        needed = [f for f in needed if changes_decision(f, profile, decide)]
+    return needed[:FIELDS_PER_ROUND]
+
+
+PHRASES: dict[str, dict[str, str]] = {
+    "hardware": {"en": "what hardware it will run on (GPU model and how many, or a Mac / CPU server)",
+                 "zh": "要跑在什麼硬體上（GPU 型號與張數，或 Mac、CPU 伺服器）"},
+    "model": {"en": "which model (and size) you plan to serve",
+              "zh": "打算跑哪個模型、多大"},
+    "serving_mode": {"en": "who will use it: just you, a demo, an internal team, or an external production service",
+                     "zh": "給誰用：自己、展示用、內部團隊，還是對外正式服務"},
+    "interconnect": {"en": "how the GPUs are connected (NVLink, PCIe only, InfiniBand between nodes)",
+                     "zh": "GPU 之間怎麼互連（NVLink、只有 PCIe、跨節點 InfiniBand）"},
+    "quantization": {"en": "which precision or quantization (BF16, FP8, Q4_K_M, AWQ, ...)",
+                     "zh": "用什麼精度或量化（BF16、FP8、Q4_K_M、AWQ 等）"},
+    "concurrency": {"en": "how many requests run at the same time at peak",
+                    "zh": "尖峰時同時有多少個請求"},
+    "workload": {"en": "what the workload is (chat, RAG, summarization, agents, coding or batch jobs)",
+                 "zh": "主要工作負載是什麼（聊天、RAG、摘要、agent、寫程式或批次）"},
+    "context_length": {"en": "how long the context gets (e.g. 8K, 32K or 128K tokens)",
+                       "zh": "context 最長到多少（例如 8K、32K、128K tokens）"},
+    "shared_prefix": {"en": "whether requests share a long common prefix (system prompt, same documents)",
+                      "zh": "請求之間是否共用很長的前綴（system prompt、相同文件）"},
+    "priority": {"en": "what matters most: latency, throughput, cost, privacy, portability or development speed",
+                 "zh": "最重視什麼：延遲、吞吐量、成本、隱私、可攜性還是開發速度"},
+}
+
+
+def phrase(fields: list[str], language: str) -> str:
+    """One concise question covering `fields`, in English or Traditional Chinese."""
+    lang = "zh" if language == "zh" else "en"
+    parts = [PHRASES[f][lang] for f in fields]
+    if lang == "zh":
+        return "請問" + "；".join(parts) + "？"
+    if len(parts) == 1:
+        body = parts[0]
+    else:
+        body = "; ".join(parts[:-1]) + "; and " + parts[-1]
+    return f"To choose well I need to know {body}?"

@@ -1,0 +1,64 @@
+"""The graph's state: everything one conversation thread carries between nodes and restarts.
+
+Only plain JSON-able values live here (the profile as a dict, tool results as dicts), so the
+SQLite checkpointer can store and reload any thread without custom types.
+"""
+from __future__ import annotations
+
+from typing import Any, Literal, TypedDict
+
+
+class Question(TypedDict):
+    """The interrupt payload of the contract: one question covering up to three fields."""
+
+    question: str
+    fields: list[str]
+
+
+class Citation(TypedDict):
+    """A retrieved chunk as shown to the user."""
+
+    id: str
+    title: str
+    source: str
+    text: str
+
+
+class AgentState(TypedDict, total=False):
+    """One thread's state; nodes return partial updates of it."""
+
+    mode: Literal["chat", "profile"]
+    """`profile`: a given profile, no extraction and no interview."""
+    text: str
+    """The user message that opened the current request."""
+    transcript: list[str]
+    """Every user text of the current request (opening message and answers): the evidence pool."""
+    intent: str
+    language: Literal["en", "zh"]
+    injection: bool
+    """The user tried to steer the advisor; the rules decide regardless."""
+    profile: dict[str, Any]
+    """`Profile.model_dump()`, provenance included."""
+    questions: list[Question]
+    """Questions asked in this request, in order."""
+    asked: list[str]
+    """Fields already asked in this request (never asked twice)."""
+    assumptions: list[str]
+    """Defaults the interview applied, in words."""
+    dropped: list[str]
+    """LLM-extracted values rejected by the evidence guard (why, for the record)."""
+    decision: dict[str, Any] | None
+    estimate: dict[str, Any] | None
+    benchmark: dict[str, Any] | None
+    tool_notes: list[str]
+    """Tools that could not run for this profile (e.g. no model yet), in words."""
+    citations: list[Citation]
+    template: str
+    """The deterministic answer (always composed)."""
+    draft: str | None
+    """LLM prose waiting for verification."""
+    composer: str
+    llm_calls: int
+    """LLM calls spent in the current user turn (budget: 2)."""
+    result: dict[str, Any] | None
+    """The `ask --json` object once the request is answered."""

@@ -1,0 +1,100 @@
+"""The deterministic tools the graph calls, bundled so tests can inject fakes.
+
+`build_graph(tools)` never reaches past this bundle: the real components are imported lazily by
+`default_tools()`, fakes are plain callables with the same signatures.
+"""
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from typing import Any, Callable
+
+
+@dataclass(frozen=True)
+class Tools:
+    """Everything the agent uses to understand, decide, estimate, plan and retrieve."""
+
+    extract: Callable[[str], Any]
+    """text -> Extraction(intent, values, evidence, language, dont_know, injection)."""
+    extract_answer: Callable[[str, list[str]], Any]
+    """(answer text, fields asked) -> Extraction limited to those fields."""
+    decide: Callable[[Any], Any]
+    """Profile -> Decision."""
+    estimate: Callable[..., Any]
+    """(Profile, engine=None) -> Estimate."""
+    build_spec: Callable[..., Any]
+    """(Profile, decision, estimate) -> BenchSpec."""
+    search: Callable[..., list]
+    """(query, k) -> [Hit(id, title, source, text, score)]."""
+    get_chunks: Callable[[list[str]], list]
+    """chunk ids -> [Hit]."""
+    default_for: Callable[[str, Any], tuple[Any, str] | None]
+    """(field, Profile) -> (value, note) from rules.defaults, or None when there is none."""
+    llm: Any = None
+    """An `agent.llm.LLM`, or None in deterministic mode."""
+
+    def with_llm(self, llm: Any) -> "Tools":
+        """A copy that uses `llm` (None = deterministic)."""
+        return dataclasses.replace(self, llm=llm)
+
+
+def as_dict(obj: Any) -> Any:
+    """A plain JSON-able copy of a tool result (pydantic model, dataclass, dict or list)."""
+    if obj is None or isinstance(obj, (str, int, float, bool)):
+        return obj
+    if hasattr(obj, "model_dump"):
+        return as_dict(obj.model_dump(mode="json"))
+    if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
+        return as_dict(dataclasses.asdict(obj))
+    if isinstance(obj, dict):
+        return {str(k): as_dict(v) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple, set)):
+        return [as_dict(v) for v in obj]
+    return str(obj)
+
+
+def _default_for(field: str, profile: Any) -> tuple[Any, str] | None:
+    from rules import defaults
+    return defaults.default_for(field, profile)
+
+
+def _estimate(profile: Any, engine: str | None = None) -> Any:
+    from rules.roofline import estimate_for_profile
+    return estimate_for_profile(profile, engine=engine)
+
+
+def _build_spec(profile: Any, decision: Any = None, estimate: Any = None) -> Any:
+    from rules.benchspec import build_spec
+    return build_spec(profile, decision, estimate)
+
+
+def _search(query: str, k: int = 5) -> list:
+    from knowledge.retrieve import search
+    return search(query, k=k)
+
+
+def _get_chunks(ids: list[str]) -> list:
+    from knowledge.retrieve import get_chunks
+    return get_chunks(ids)
+
+
+def _decide(profile: Any) -> Any:
+    from rules.decide import decide
+    return decide(profile)
+
+
+def _extract(text: str) -> Any:
+    from agent.extract import extract
+    return extract(text)
+
+
+def _extract_answer(text: str, fields: list[str]) -> Any:
+    from agent.extract import extract_answer
+    return extract_answer(text, fields)
+
+
+def default_tools(llm: Any = None) -> Tools:
+    """The real components (imported on first use, so building the bundle is free)."""
+    return Tools(extract=_extract, extract_answer=_extract_answer, decide=_decide, estimate=_estimate,
+                 build_spec=_build_spec, search=_search, get_chunks=_get_chunks,
+                 default_for=_default_for, llm=llm)

@@ -1,0 +1,53 @@
+"""Built-in checks a rule can run against the engine catalog (`effects.check`).
+
+Each returns what the rule applies: engines to exclude (hardware support) or engines to
+penalise (no kernel for the chosen quantization), with the catalog's own reasons.
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any
+
+from rules import catalog, engines
+from rules.ids import ENGINES
+
+QUANT_PENALTY = -3
+"""Points taken from an engine that can load the format but has no optimized kernel for it."""
+QUANT_MISSING_PENALTY = -6
+"""Points taken from an engine that cannot load the format at all (it would need a re-quantization)."""
+
+
+@lru_cache(maxsize=256)
+def _support(engine_id: str, hardware_id: str) -> tuple[bool, str, str]:
+    return engines.supports(engine_id, catalog.hardware(hardware_id))
+
+
+def hardware_support(facts: dict[str, Any]) -> dict[str, str]:
+    """Engines that do not run on the profile's hardware, each with the catalog's reason."""
+    out = {}
+    for engine_id in ENGINES:
+        ok, reason, source = _support(engine_id, facts["hardware"])
+        if not ok:
+            out[engine_id] = f"{reason} ({source})"
+    return out
+
+
+def quant_kernels(facts: dict[str, Any]) -> dict[str, tuple[int, str]]:
+    """Engines without an optimized kernel for the chosen quantization: penalty and reason."""
+    quant, platform, cc = facts["quantization"], facts.get("platform"), facts.get("cuda_cc")
+    out = {}
+    for engine_id in ENGINES:
+        kernel = engines.quant_kernel(engine_id, quant, platform, cc)
+        if kernel == "optimized":
+            continue
+        where = f" on {platform}" if platform else ""
+        if kernel == "supported":
+            out[engine_id] = (QUANT_PENALTY, f"loads {quant} but has no optimized kernel for it{where}")
+        else:
+            out[engine_id] = (QUANT_MISSING_PENALTY, f"has no kernel for {quant}{where}")
+    return out
+
+
+def is_orchestrator(engine_id: str) -> bool:
+    """True for engines that coordinate other engines (Dynamo) rather than run a model."""
+    return engines.engine(engine_id).kind == "orchestrator"

@@ -1,0 +1,105 @@
+"""Condition trees of the rules (`all` / `any` / `not` / leaf) and their evaluation with a trace.
+
+A leaf compares one fact: `{field: hw_class, op: eq, value: apple}`. A leaf on an unknown fact
+(None) is false for every operator except `is_null`, so "we don't know" never fires a rule by
+accident; `not` over such a leaf is true (we do not know that it holds).
+"""
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+Op = Literal["eq", "ne", "in", "gte", "lte", "gt", "lt", "is_null", "not_null", "contains"]
+_NUMERIC_OPS = {"gte", "lte", "gt", "lt"}
+_NO_VALUE_OPS = {"is_null", "not_null"}
+
+
+class Condition(BaseModel):
+    """One node of a condition tree: exactly one of `all`, `any`, `not` or a leaf (`field`+`op`)."""
+
+    model_config = ConfigDict(extra="forbid", populate_by_name=True, frozen=True)
+    all: list["Condition"] | None = None
+    """True when every child is true."""
+    any: list["Condition"] | None = None
+    """True when at least one child is true."""
+    not_: "Condition | None" = Field(default=None, alias="not")
+    """True when the child is false."""
+    field: str | None = None
+    """The fact a leaf reads (a name from `rules.facts.Facts`)."""
+    op: Op | None = None
+    value: Any = None
+
+    @model_validator(mode="after")
+    def _one_shape(self) -> "Condition":
+        shapes = [n for n, v in (("all", self.all), ("any", self.any), ("not", self.not_), ("field", self.field))
+                  if v is not None]
+        if len(shapes) != 1:
+            raise ValueError(f"a condition needs exactly one of all/any/not/field, got {shapes or 'none'}")
+        if self.field is None:
+            if self.op is not None or self.value is not None:
+                raise ValueError("op/value belong to a leaf (with field)")
+            if self.all is not None and not self.all or self.any is not None and not self.any:
+                raise ValueError("all/any need at least one child")
+            return self
+        if self.op is None:
+            raise ValueError(f"leaf on '{self.field}' needs an op")
+        if self.op in _NO_VALUE_OPS:
+            if self.value is not None:
+                raise ValueError(f"op {self.op} takes no value")
+        elif self.value is None:
+            raise ValueError(f"op {self.op} needs a value")
+        elif self.op == "in" and not isinstance(self.value, list):
+            raise ValueError("op 'in' needs a list value")
+        elif self.op in _NUMERIC_OPS and (isinstance(self.value, bool) or not isinstance(self.value, (int, float))):
+            raise ValueError(f"op {self.op} needs a number")
+        return self
+
+    def leaves(self) -> list["Condition"]:
+        """Every leaf of the tree, in order (for load-time validation)."""
+        if self.field is not None:
+            return [self]
+        kids = self.all or self.any or [self.not_]
+        return [leaf for kid in kids for leaf in kid.leaves()]
+
+
+def _compare(op: str, fact: Any, value: Any) -> bool:
+    if op == "is_null":
+        return fact is None
+    if op == "not_null":
+        return fact is not None
+    if fact is None:
+        return False
+    if op == "eq":
+        return fact == value
+    if op == "ne":
+        return fact != value
+    if op == "in":
+        return fact in value
+    if op == "contains":
+        return value in fact
+    if isinstance(fact, bool) or not isinstance(fact, (int, float)):
+        return False
+    return {"gte": fact >= value, "lte": fact <= value, "gt": fact > value, "lt": fact < value}[op]
+
+
+def evaluate(cond: Condition, facts: dict[str, Any], seen: dict[str, Any] | None = None,
+             _every: bool = False) -> bool:
+    """Evaluate `cond` over `facts`; the facts read on the deciding path are added to `seen`."""
+    seen = {} if seen is None else seen
+    if cond.field is not None:
+        fact = facts.get(cond.field)
+        seen[cond.field] = fact
+        return _compare(cond.op, fact, cond.value)
+    if cond.not_ is not None:
+        # Under `not`, whatever was read is what made it hold: keep every read.
+        return not evaluate(cond.not_, facts, seen, True)
+    kids, want = (cond.all, False) if cond.all is not None else (cond.any, True)
+    for kid in kids:
+        scratch: dict[str, Any] = {}
+        hit = evaluate(kid, facts, scratch, _every)
+        if _every or hit:
+            seen.update(scratch)
+        if hit == want:
+            return want
+    return not want

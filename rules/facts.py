@@ -1,0 +1,234 @@
+"""The facts the rules read: the profile's values plus what follows from them and the catalogs.
+
+`derive_facts(profile)` computes them once per decision (hardware class and platform, device and
+node counts, NVLink, MoE, weight size against memory, long context, prefill- or decode-heavy
+shape, load). Unknown stays None: a rule never fires on a guess. Facts that are inferred rather
+than stated (an interconnect taken from the hardware's usual form) come with an assumption line.
+"""
+from __future__ import annotations
+
+import math
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict
+
+from rules import catalog
+from rules.ids import (
+    Architecture, HardwareClass, InterconnectId, Language, Platform, Priority, ServingMode, WorkloadKind,
+)
+from rules.profile import Profile
+from rules.quant import bits_per_weight
+
+QuantFamily = Literal["16bit", "fp8", "int8", "gguf", "gpu-int4", "exl2", "exl3", "mxfp4", "nvfp4"]
+Vendor = Literal["nvidia", "amd", "apple", "intel", "other"]
+
+LONG_CONTEXT = 32_768
+"""From this context length on the KV cache, not the weights, drives memory (the article's
+long-context branch; 32K is where common chat defaults end)."""
+VERY_LONG_CONTEXT = 80_000
+"""The article's long-context coding agent case (80K+)."""
+MANY_USERS_CONCURRENCY = 16
+"""Above a demo's handful of users (the article: fine up to 5-10) scheduling quality matters."""
+MANY_USERS_HEADCOUNT = 50
+"""The article's turning point for Ollama-class servers: 50+ users."""
+PREFILL_RATIO = 4
+"""Prompt at least 4x the answer: prefill dominates (RAG, summaries)."""
+RUNTIME_RESERVE = 0.10
+"""Share of usable memory kept for activations, runtime buffers and a minimal KV cache."""
+
+_QUANT_FAMILIES = {
+    "bf16": "16bit", "f16": "16bit", "fp8": "fp8", "int8": "int8", "q8_0": "gguf", "q6_k": "gguf",
+    "q5_k_m": "gguf", "q4_k_m": "gguf", "q4_0": "gguf", "int4": "gpu-int4", "awq": "gpu-int4",
+    "gptq-4bit": "gpu-int4", "mxfp4": "mxfp4", "nvfp4": "nvfp4",
+}
+_PREFILL_WORKLOADS = {"rag", "summarization"}
+_DECODE_WORKLOADS = {"chat", "batch"}
+
+
+class Facts(BaseModel):
+    """Everything a rule condition may read (the vocabulary of `when`)."""
+
+    model_config = ConfigDict(extra="forbid")
+    # hardware
+    hardware: str | None = None
+    hw_class: HardwareClass | None = None
+    platform: Platform | None = None
+    vendor: Vendor | None = None
+    cuda_cc: float | None = None
+    is_blackwell: bool | None = None
+    """NVIDIA compute capability 10+ (B200, GB200, RTX 50, RTX PRO 6000 Blackwell)."""
+    fp8_native: bool | None = None
+    """FP8 tensor cores (NVIDIA cc >= 8.9, AMD MI300 class)."""
+    memory_gb: float | None = None
+    usable_memory_gb: float | None = None
+    mem_bw_gbs: float | None = None
+    count: int = 1
+    nodes: int = 1
+    device_count: int = 1
+    multi_device: bool = False
+    multi_node: bool = False
+    interconnect: InterconnectId | None = None
+    interconnect_inferred: bool = False
+    has_nvlink: bool | None = None
+    fast_interconnect: bool | None = None
+    """NVLink / NVSwitch or AMD Infinity Fabric between the devices of a node."""
+    p2p: bool | None = None
+    # model
+    model: str | None = None
+    params_b: float | None = None
+    active_params_b: float | None = None
+    architecture: Architecture | None = None
+    is_moe: bool | None = None
+    quantization: str | None = None
+    quant_family: QuantFamily | None = None
+    bits_per_weight: float | None = None
+    weights_gb: float | None = None
+    devices_needed: int | None = None
+    fits_one_device: bool | None = None
+    fits_node: bool | None = None
+    fits_total: bool | None = None
+    kv_bytes_per_token: float | None = None
+    kv_gb: float | None = None
+    """KV cache for `concurrency` sequences at the context length (BF16 unless a KV dtype is set)."""
+    kv_fits: bool | None = None
+    # workload
+    workload: WorkloadKind | None = None
+    input_tokens: int | None = None
+    output_tokens: int | None = None
+    context_length: int | None = None
+    long_context: bool | None = None
+    very_long_context: bool | None = None
+    heavy_prefill: bool | None = None
+    heavy_decode: bool | None = None
+    concurrency: int | None = None
+    users: int | None = None
+    many_users: bool | None = None
+    shared_prefix: bool | None = None
+    structured_output: bool | None = None
+    streaming: bool | None = None
+    lora_adapters: int | None = None
+    multi_lora: bool | None = None
+    kv_cache_dtype: str | None = None
+    # serving
+    serving_mode: ServingMode | None = None
+    priority: Priority | None = None
+    language: Language = "en"
+
+
+def quant_family(quant: str) -> str:
+    """The kernel family of a quantization id (GGUF k-quants, EXL2/EXL3, GPU int4, FP8, ...)."""
+    return _QUANT_FAMILIES.get(quant) or quant.split("-", 1)[0]
+
+
+def _vendor(name: str | None) -> str | None:
+    low = (name or "").lower()
+    for v in ("nvidia", "amd", "apple", "intel"):
+        if v in low:
+            return v
+    return "other" if low else None
+
+
+def _hardware_facts(p: Profile, notes: list[str]) -> dict[str, Any]:
+    if not p.hardware:
+        return {}
+    hw = catalog.hardware(p.hardware)
+    cc = getattr(hw, "cuda_cc", None)
+    memory = p.memory_gb or hw.memory_gb
+    frac = getattr(hw, "usable_memory_fraction", None) or 1.0
+    out: dict[str, Any] = {
+        "hw_class": hw.hw_class, "platform": hw.platform, "vendor": _vendor(hw.vendor), "cuda_cc": cc,
+        "is_blackwell": cc >= 10 if cc else (False if hw.platform else None),
+        "fp8_native": bool(cc and cc >= 8.9) or hw.id.startswith(("mi3",)),
+        "memory_gb": memory, "usable_memory_gb": round(memory * frac, 2) if memory else None,
+        "mem_bw_gbs": hw.mem_bw_gbs, "p2p": getattr(hw, "p2p", None),
+    }
+    link = p.interconnect
+    if link is None and p.device_count > 1:
+        link = getattr(hw, "interconnect", None)
+        if link:
+            notes.append(f"interconnect not given: assumed {link}, the usual link for {hw.name}")
+    elif link is None:
+        link = "unified" if hw.hw_class == "apple" else "none"
+    out["interconnect"] = link
+    out["interconnect_inferred"] = p.interconnect is None and p.device_count > 1 and link is not None
+    out["has_nvlink"] = link == "nvlink" if link else None
+    out["fast_interconnect"] = link in ("nvlink", "infinity-fabric") if link else None
+    return out
+
+
+def _model_facts(p: Profile) -> dict[str, Any]:
+    out: dict[str, Any] = {"params_b": p.params_b, "active_params_b": p.active_params_b,
+                           "architecture": p.architecture}
+    if p.model:
+        spec = catalog.model(p.model)
+        out["params_b"] = p.params_b or spec.params_b
+        out["active_params_b"] = p.active_params_b or getattr(spec, "active_params_b", None)
+        out["architecture"] = p.architecture or spec.architecture
+        out["kv_bytes_per_token"] = getattr(spec, "kv_bytes_per_token_bf16", None)
+    params, active = out["params_b"], out["active_params_b"]
+    if out["architecture"] is None and params and active:
+        out["architecture"] = "moe" if active < params * 0.9 else "dense"
+    out["is_moe"] = out["architecture"] == "moe" if out["architecture"] else None
+    return out
+
+
+def _capacity_facts(f: dict[str, Any], p: Profile) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    quant = p.quantization or "bf16"
+    out["bits_per_weight"] = bits_per_weight(quant)
+    if f.get("params_b"):
+        out["weights_gb"] = round(f["params_b"] * out["bits_per_weight"] / 8, 2)
+    usable = f.get("usable_memory_gb")
+    if out.get("weights_gb") is None or not usable:
+        return out
+    per_device = usable * (1 - RUNTIME_RESERVE)
+    need = max(1, math.ceil(out["weights_gb"] / per_device))
+    out.update(devices_needed=need, fits_one_device=need == 1, fits_node=need <= f["count"],
+               fits_total=need <= f["device_count"])
+    kv = f.get("kv_bytes_per_token")
+    ctx, conc = f.get("context_length"), f.get("concurrency") or 1
+    if kv and ctx:
+        scale = bits_per_weight(p.kv_cache_dtype) / 16 if p.kv_cache_dtype else 1.0
+        out["kv_gb"] = round(kv * scale * ctx * conc / 1e9, 2)
+        spare = per_device * f["device_count"] - out["weights_gb"]
+        out["kv_fits"] = out["kv_gb"] <= spare
+    return out
+
+
+def _workload_facts(p: Profile) -> dict[str, Any]:
+    ctx = p.context_length or ((p.input_tokens or 0) + (p.output_tokens or 0)) or None
+    out: dict[str, Any] = {"context_length": ctx}
+    out["long_context"] = ctx >= LONG_CONTEXT if ctx else None
+    out["very_long_context"] = ctx >= VERY_LONG_CONTEXT if ctx else None
+    if p.input_tokens and p.output_tokens:
+        out["heavy_prefill"] = p.input_tokens >= PREFILL_RATIO * p.output_tokens
+    elif p.workload:
+        out["heavy_prefill"] = p.workload in _PREFILL_WORKLOADS
+    if p.input_tokens and p.output_tokens:
+        out["heavy_decode"] = not out["heavy_prefill"]
+    elif p.workload:
+        out["heavy_decode"] = p.workload in _DECODE_WORKLOADS
+    if p.concurrency is not None or p.users is not None:
+        out["many_users"] = (p.concurrency or 0) >= MANY_USERS_CONCURRENCY or (p.users or 0) >= MANY_USERS_HEADCOUNT
+    out["multi_lora"] = p.lora_adapters >= 2 if p.lora_adapters is not None else None
+    return out
+
+
+def derive_facts(profile: Profile) -> tuple[dict[str, Any], list[str]]:
+    """The facts dict for the rules and the assumption lines behind inferred facts."""
+    notes: list[str] = []
+    p = profile
+    f: dict[str, Any] = {k: getattr(p, k) for k in (
+        "hardware", "model", "quantization", "workload", "input_tokens", "output_tokens", "concurrency",
+        "users", "shared_prefix", "structured_output", "streaming", "lora_adapters", "kv_cache_dtype",
+        "serving_mode", "priority", "language", "nodes")}
+    f["count"] = p.count or 1
+    f["device_count"] = p.device_count
+    f["multi_device"] = p.device_count > 1
+    f["multi_node"] = p.nodes > 1
+    f["quant_family"] = quant_family(p.quantization) if p.quantization else None
+    f.update(_hardware_facts(p, notes))
+    f.update(_model_facts(p))
+    f.update(_workload_facts(p))
+    f.update(_capacity_facts(f, p))
+    return Facts.model_validate(f).model_dump(), notes

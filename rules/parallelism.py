@@ -1,0 +1,34 @@
+"""Degrees of a parallelism plan: the rules choose the strategy, this sizes it from the facts."""
+from __future__ import annotations
+
+from typing import Any
+
+from rules.decision import Parallelism
+
+
+def _tp_degree(count: int, needed: int) -> int:
+    """Smallest divisor of the node's device count that holds the model (TP shards evenly)."""
+    fitting = [d for d in range(1, count + 1) if count % d == 0 and d >= needed]
+    return fitting[0] if fitting else count
+
+
+def plan(strategy: str, facts: dict[str, Any], reason: str, rule: str | None = None) -> Parallelism:
+    """Size `strategy` for the profile's devices; TP stays inside a node, PP spans what is left."""
+    n, per_node, nodes = facts["device_count"], facts["count"], facts["nodes"]
+    needed = facts.get("devices_needed") or 1
+    deg = {"tp": 1, "pp": 1, "ep": 1, "dp": 1}
+    if strategy == "dp":
+        deg["dp"] = n
+    elif strategy in ("tp", "tp+dp"):
+        deg["tp"] = _tp_degree(per_node, needed) if strategy == "tp+dp" or needed < per_node else per_node
+        deg["dp"] = max(1, n // deg["tp"])
+        strategy = "tp+dp" if deg["dp"] > 1 else "tp"
+    elif strategy == "pp":
+        deg["pp"] = n
+    elif strategy == "tp+pp":
+        deg["tp"], deg["pp"] = per_node, nodes
+        if deg["tp"] == 1 or deg["pp"] == 1:
+            strategy = "pp" if deg["tp"] == 1 else "tp"
+    elif strategy == "ep":
+        deg["ep"] = n
+    return Parallelism(strategy=strategy, reason=reason, rule=rule, **deg)

@@ -1,0 +1,114 @@
+"""Typed, documented tools for other agents, exposed over the API and MCP via `gr.api`.
+
+Plain functions (not the chat handler, whose gr.State input breaks over MCP). Bad input becomes
+a `gr.Error` with the advisor's one-line message.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+import gradio as gr
+import yaml
+
+from rules.errors import AdvisorError
+
+
+def _guard(fn):
+    def wrapped(*args, **kwargs):
+        try:
+            return fn(*args, **kwargs)
+        except AdvisorError as exc:
+            raise gr.Error(str(exc)) from None
+    wrapped.__name__, wrapped.__doc__ = fn.__name__, fn.__doc__
+    wrapped.__annotations__ = fn.__annotations__
+    wrapped.__wrapped__ = fn
+    return wrapped
+
+
+def _answers(text: str) -> dict[str, str]:
+    if not text.strip():
+        return {}
+    from rules.errors import InputError
+    try:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        raise InputError(f"answers_yaml is not valid YAML: {exc}") from None
+    if not isinstance(data, dict):
+        raise InputError("answers_yaml must map field ids to answers, e.g. 'interconnect: PCIe only'")
+    return {str(k): str(v) for k, v in data.items()}
+
+
+def make_tools(advisor: Any) -> dict[str, Any]:
+    """The four tools bound to one advisor."""
+
+    @_guard
+    def recommend(question: str, answers_yaml: str = "") -> dict:
+        """Recommend an LLM inference engine for a described situation.
+
+        Args:
+            question: the situation in English or Traditional Chinese, e.g. "8x RTX 4090 without NVLink, Llama 3.3 70B, 50 users".
+            answers_yaml: optional YAML mapping of field id to answer for follow-up questions (hardware, interconnect, model, quantization, workload, context_length, concurrency, shared_prefix, serving_mode, priority). Unanswered questions fall back to documented defaults.
+        Returns:
+            The advisor's full result: primary engine, alternatives, engines to avoid with reasons, bottleneck, parallelism plan, estimate, benchmark spec, assumptions, citations and the answer text.
+        """
+        from agent.api import ask
+        return ask(question, _answers(answers_yaml))
+
+    @_guard
+    def estimate(model: str, hardware: str, count: int = 1, quant: str = "bf16", input_tokens: int = 2000,
+                 output_tokens: int = 400, concurrency: int = 1, context: int = 0) -> dict:
+        """Roofline estimate: does the model fit, decode and prefill speed, TTFT, max concurrency.
+
+        Args:
+            model: model id or name, e.g. "llama-3.1-70b" or "Llama 3.3 70B".
+            hardware: accelerator id or name, e.g. "h100_sxm", "RTX 4090", "M3 Ultra".
+            count: number of devices.
+            quant: quantization id (bf16, fp8, int8, q4_k_m, awq, exl2-4.0, ...).
+            input_tokens: prompt length in tokens.
+            output_tokens: answer length in tokens.
+            concurrency: simultaneous requests.
+            context: context length to provision KV cache for (0 = input + output).
+        Returns:
+            fits, weights_gb, kv_bytes_per_token, max_concurrency, decode_tokens_per_s, decode_tokens_per_s_bound, prefill_tokens_per_s, ttft_s, tpot_ms, assumptions, binding_constraint.
+        """
+        from ui.commands.estimate import estimate_dict
+        return estimate_dict(model=model, hardware=hardware, count=count, quant=quant, input_tokens=input_tokens,
+                             output_tokens=output_tokens, concurrency=concurrency, context=context or None)
+
+    @_guard
+    def benchmark_spec(question: str) -> dict:
+        """Benchmark plan for a described workload, with commands for vllm bench serve, sglang.bench_serving, guidellm and aiperf.
+
+        Args:
+            question: the workload in words, e.g. "RAG on 2x H100, Qwen3 32B, 30 concurrent users".
+        Returns:
+            The spec: scenario, workload (with the concurrency levels swept), metrics, SLOs, checklist and harness exports.
+        """
+        from agent.api import ask
+        result = ask(question, {})
+        return result.get("benchmark") or {}
+
+    @_guard
+    def search_knowledge(query: str, k: int = 5) -> list[dict]:
+        """Search the advisor's knowledge base (engine fact sheets and inference notes, English and Traditional Chinese).
+
+        Args:
+            query: what to look for, e.g. "pipeline parallel without NVLink".
+            k: how many chunks to return (1-20).
+        Returns:
+            Chunks best first, each with id, title, source, text and score.
+        """
+        from knowledge.retrieve import search
+        from rules.errors import InputError
+        if not 1 <= int(k) <= 20:
+            raise InputError("k must be between 1 and 20")
+        return [h.model_dump() if hasattr(h, "model_dump") else dict(h.__dict__) for h in search(query, k=int(k))]
+
+    return {"recommend": recommend, "estimate": estimate, "benchmark_spec": benchmark_spec,
+            "search_knowledge": search_knowledge}
+
+
+def register(advisor: Any) -> None:
+    """Expose the tools inside the current Blocks context."""
+    for name, fn in make_tools(advisor).items():
+        gr.api(fn, api_name=name)

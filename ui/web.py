@@ -1,0 +1,153 @@
+"""The Gradio web app: chat with the advisor beside the profile, recommendation, plots,
+benchmark spec and citations; MCP tools for other agents. A thin adapter over agent.api.
+"""
+from __future__ import annotations
+
+import os
+import tempfile
+import uuid
+from pathlib import Path
+from typing import Any
+
+from knowledge import offline
+
+offline.apply()
+
+import gradio as gr  # noqa: E402  (after the offline switches)
+
+from agent.api import Advisor  # noqa: E402
+from ui import mcp_tools, plots, present  # noqa: E402
+
+QUICK_REPLIES = {
+    "en": {
+        "hardware": ["1× RTX 4090", "8× H100 SXM", "Mac Studio M3 Ultra", "Intel Xeon, no GPU"],
+        "interconnect": ["NVLink", "PCIe only, no NVLink", "InfiniBand between nodes"],
+        "serving_mode": ["Just me", "Demo for up to 10 people", "Internal team of 50–500", "External production"],
+        "concurrency": ["1 at a time", "10 concurrent", "50 concurrent", "200 concurrent"],
+        "workload": ["Chat", "RAG", "Coding agent", "Batch summarization"],
+        "_": ["I don't know"],
+    },
+    "zh": {
+        "hardware": ["一張 RTX 4090", "8 張 H100", "Mac Studio M3 Ultra", "Intel Xeon，沒有 GPU"],
+        "interconnect": ["有 NVLink", "只有 PCIe，沒有 NVLink", "節點之間 InfiniBand"],
+        "serving_mode": ["只有我自己用", "Demo，10 人以內", "內部團隊 50–500 人", "對外正式上線"],
+        "concurrency": ["一次一個", "10 個併發", "50 個併發", "200 個併發"],
+        "workload": ["聊天", "RAG", "程式 agent", "批次摘要"],
+        "_": ["不知道"],
+    },
+}
+N_BUTTONS = 5
+THREAD_KEY = "engine-advisor-thread"
+
+
+def quick_replies(question: dict[str, Any] | None, lang: str) -> list[str]:
+    """Suggested answers for the fields a question asks about (plus "don't know")."""
+    if not question:
+        return []
+    table = QUICK_REPLIES["zh" if lang == "zh" else "en"]
+    out: list[str] = []
+    for field in question.get("fields", []):
+        out += table.get(field, [])
+    return (out[: N_BUTTONS - 1] + table["_"])[:N_BUTTONS]
+
+
+def _lang(text: str) -> str:
+    return "zh" if any("\u4e00" <= ch <= "\u9fff" for ch in text) else "en"
+
+
+def _download(result: dict[str, Any] | None, thread: str) -> str | None:
+    text = present.benchmark_yaml(result)
+    if not text:
+        return None
+    path = Path(tempfile.gettempdir()) / f"benchspec-{thread}.yaml"
+    path.write_text(text, encoding="utf-8")
+    return str(path)
+
+
+def _panels(result: dict[str, Any] | None, question: dict | None, thread: str, lang: str) -> list[Any]:
+    """Everything beside the chat, in the order of `outputs` below."""
+    replies = quick_replies(question, lang)
+    buttons = [gr.update(value=replies[i], visible=True) if i < len(replies) else gr.update(visible=False)
+               for i in range(N_BUTTONS)]
+    return [
+        present.profile_rows(result),
+        present.recommendation_md(result),
+        plots.memory_plot(result), plots.decode_plot(result), plots.ttft_plot(result),
+        present.benchmark_yaml(result), present.harness_commands(result), _download(result, thread),
+        present.citations_md(result),
+        *buttons,
+    ]
+
+
+def build_app(advisor: Advisor | None = None) -> gr.Blocks:
+    """The Blocks app; `advisor` is injectable for tests."""
+    advisor = advisor or Advisor()
+
+    def send(message: str, history: list[dict], thread: str | None):
+        message = (message or "").strip()
+        thread = thread or f"web-{uuid.uuid4().hex[:16]}"
+        if not message:
+            return ("", history, thread, *_panels(advisor.last_result(thread), None, thread, "en"))
+        out = advisor.turn(thread, message)
+        lang = present.lang_of(out.result) if out.result else _lang(message)
+        reply = out.question["question"] if out.question else (out.result or {}).get("answer", "")
+        history = [*history, {"role": "user", "content": message}, {"role": "assistant", "content": reply}]
+        return ("", history, thread, *_panels(out.result or advisor.last_result(thread), out.question, thread, lang))
+
+    def restore(thread: str | None):
+        if not thread:
+            thread = f"web-{uuid.uuid4().hex[:16]}"
+            return ([], thread, *_panels(None, None, thread, "en"))
+        history = advisor.history(thread)
+        pending = advisor.pending_question(thread)
+        result = advisor.last_result(thread)
+        lang = present.lang_of(result) if result else _lang(" ".join(m["content"] for m in history))
+        return (history, thread, *_panels(result, pending, thread, lang))
+
+    def new_conversation():
+        thread = f"web-{uuid.uuid4().hex[:16]}"
+        return ([], thread, *_panels(None, None, thread, "en"))
+
+    with gr.Blocks(title="Engine Advisor") as demo:
+        thread = gr.BrowserState(None, storage_key=THREAD_KEY)
+        gr.Markdown("## Engine Advisor — hardware first, then workload, then serving mode")
+        with gr.Row():
+            with gr.Column(scale=5):
+                chat = gr.Chatbot(label="Conversation", height=520, elem_id="chat")
+                with gr.Row():
+                    buttons = [gr.Button(visible=False, size="sm", elem_classes=["quick-reply"]) for _ in range(N_BUTTONS)]
+                box = gr.Textbox(placeholder="e.g. 4× RTX 4090 without NVLink, Llama 3.3 70B for 50 colleagues",
+                                 show_label=False, elem_id="message", submit_btn=True)
+                new = gr.Button("New conversation", elem_id="new-conversation", variant="secondary")
+            with gr.Column(scale=6):
+                with gr.Tab("Recommendation"):
+                    card = gr.Markdown(elem_id="recommendation")
+                    profile = gr.Dataframe(headers=["field", "value", "from"], label="Profile as understood",
+                                           interactive=False, wrap=True)
+                with gr.Tab("Plots"):
+                    mem = gr.BarPlot(label="Memory per device vs capacity", elem_id="memory-plot")
+                    dec = gr.LinePlot(label="Decode tokens/s vs concurrency", elem_id="decode-plot")
+                    ttft = gr.LinePlot(label="TTFT vs prompt length", elem_id="ttft-plot")
+                with gr.Tab("Benchmark"):
+                    spec = gr.Code(language="yaml", label="Benchmark spec")
+                    cmds = gr.Code(language="shell", label="Harness commands")
+                    dl = gr.File(label="Download the spec")
+                with gr.Tab("Citations"):
+                    cites = gr.Markdown(elem_id="citations")
+        panels = [profile, card, mem, dec, ttft, spec, cmds, dl, cites, *buttons]
+        box.submit(send, [box, chat, thread], [box, chat, thread, *panels])
+        for b in buttons:
+            b.click(send, [b, chat, thread], [box, chat, thread, *panels])
+        new.click(new_conversation, None, [chat, thread, *panels])
+        demo.load(restore, [thread], [chat, thread, *panels])
+        mcp_tools.register(advisor)
+    return demo
+
+
+def launch(port: int = 7860, host: str = "127.0.0.1", block: bool = True) -> gr.Blocks:
+    """Start the app with MCP tools on."""
+    demo = build_app()
+    demo.queue(default_concurrency_limit=int(os.environ.get("ADVISOR_WEB_CONCURRENCY", "8")))
+    demo.launch(server_name=host, server_port=port, mcp_server=True, prevent_thread_lock=not block,
+                show_error=True, quiet=not block)
+    return demo
