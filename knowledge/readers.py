@@ -139,7 +139,7 @@ def _sized(sections: list[Section]) -> list[Section]:
         if prev and (len(prev.body) < MIN_CHARS and len(prev.body) + len(text) <= MAX_CHARS):
             merged[-1] = Section(prev.heading, f"{prev.body}\n\n{text}".strip(), prev.slug)
         else:
-            merged.append(Section(sec.heading or "Text", sec.body))
+            merged.append(Section(sec.heading or "Introduction", sec.body))
     if len(merged) > 1 and len(merged[-1].body) < MIN_CHARS // 3:   # a trailing signature line
         last = merged.pop()
         merged[-1] = Section(merged[-1].heading, f"{merged[-1].body}\n\n{last.heading}\n\n{last.body}".strip())

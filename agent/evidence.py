@@ -1,0 +1,135 @@
+"""The evidence guard: a value enters the profile only when the user's own words support it.
+
+Both extractors report `value` + `evidence` per field. The guard checks that the evidence occurs
+in what the user wrote (after Unicode/width/space normalisation), that numbers really appear in
+that evidence, and that catalog names resolve; anything else is dropped with a reason.
+"""
+from __future__ import annotations
+
+import re
+import unicodedata
+from typing import Any
+
+from rules.ids import INTERCONNECTS, PRIORITIES, SERVING_MODES, WORKLOADS, is_quant
+
+INT_FIELDS = ("count", "nodes", "input_tokens", "output_tokens", "context_length", "concurrency",
+              "users", "lora_adapters")
+FLOAT_FIELDS = ("params_b", "active_params_b", "memory_gb")
+BOOL_FIELDS = ("shared_prefix", "structured_output", "streaming")
+ENUMS: dict[str, tuple[str, ...]] = {
+    "interconnect": INTERCONNECTS, "serving_mode": SERVING_MODES, "workload": WORKLOADS,
+    "priority": PRIORITIES,
+}
+GUARDED_FIELDS = ("hardware", "model", "quantization", *ENUMS, *INT_FIELDS, *FLOAT_FIELDS, *BOOL_FIELDS)
+
+
+def normalize(text: str) -> str:
+    """Casefolded NFKC text with runs of whitespace collapsed (full-width digits become ASCII)."""
+    text = unicodedata.normalize("NFKC", text).casefold().replace("×", "x")
+    return re.sub(r"\s+", " ", text).strip()
+
+
+def occurs(evidence: str | None, text: str) -> bool:
+    """True when non-empty `evidence` is a substring of `text` after normalisation (spaces ignored)."""
+    ev = normalize(evidence or "").replace(" ", "")
+    return bool(ev) and ev in normalize(text).replace(" ", "")
+
+
+_NUM = re.compile(r"(\d+(?:[.,]\d+)*)\s*([km萬万千]?)", re.IGNORECASE)
+_SCALE = {"k": 1000, "m": 1_000_000, "千": 1000, "萬": 10_000, "万": 10_000, "": 1}
+
+
+_WORDS = {"one": 1, "single": 1, "two": 2, "pair": 2, "three": 3, "four": 4, "five": 5, "six": 6,
+          "seven": 7, "eight": 8, "nine": 9, "ten": 10, "twelve": 12, "sixteen": 16, "dozen": 12,
+          "一": 1, "兩": 2, "两": 2, "二": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8,
+          "九": 9, "十": 10}
+_WORD_RE = re.compile(r"\b(" + "|".join(w for w in _WORDS if w.isascii()) + r")\b|([一兩两二三四五六七八九十])")
+
+
+def numbers_in(text: str) -> set[float]:
+    """Every number written in `text` (digits with K/M/萬 multipliers, K also as 1024; small number words)."""
+    norm = normalize(text)
+    out: set[float] = {float(_WORDS[a or b]) for a, b in _WORD_RE.findall(norm)}
+    for digits, suffix in _NUM.findall(norm):
+        try:
+            base = float(digits.replace(",", ""))
+        except ValueError:
+            continue
+        out.add(base)
+        out.add(base * _SCALE[suffix.lower()])
+        if suffix.lower() == "k":
+            out.add(base * 1024)
+    return out
+
+
+def _resolve(field: str, value: Any) -> str | None:
+    from rules import catalog
+    resolver = catalog.resolve_hardware if field == "hardware" else catalog.resolve_model
+    return resolver(str(value))
+
+
+def _names(field: str, ident: str) -> list[str]:
+    """The id, display name and aliases a catalog entry is known by."""
+    from rules import catalog
+    try:
+        entry = catalog.hardware(ident) if field == "hardware" else catalog.model(ident)
+    except Exception:  # unknown id: only the id itself names it
+        return [ident]
+    return [ident, getattr(entry, "name", ident), *(getattr(entry, "aliases", None) or [])]
+
+
+def coerce(field: str, value: Any) -> Any:
+    """The value as the profile's type and vocabulary; ValueError when it cannot be."""
+    if value is None or value == "":
+        raise ValueError("empty value")
+    if field in ("hardware", "model"):
+        resolved = _resolve(field, value)
+        if resolved is None:
+            raise ValueError(f"'{value}' is not in the {field} catalog")
+        return resolved
+    if field == "quantization":
+        q = str(value).strip().lower().replace(" ", "_")
+        if not is_quant(q):
+            raise ValueError(f"'{value}' is not a quantization id")
+        return q
+    if field in ENUMS:
+        v = str(value).strip().lower()
+        if v not in ENUMS[field]:
+            raise ValueError(f"'{value}' is not one of {', '.join(ENUMS[field])}")
+        return v
+    if field in BOOL_FIELDS:
+        if isinstance(value, bool):
+            return value
+        if str(value).strip().lower() in ("true", "yes"):
+            return True
+        if str(value).strip().lower() in ("false", "no"):
+            return False
+        raise ValueError(f"'{value}' is not true/false")
+    if field in INT_FIELDS or field in FLOAT_FIELDS:
+        nums = numbers_in(str(value))
+        if not nums:
+            raise ValueError(f"'{value}' is not a number")
+        num = max(nums)
+        return int(num) if field in INT_FIELDS else float(num)
+    raise ValueError(f"'{field}' is not a field the extractor may set")
+
+
+def check(field: str, value: Any, evidence: str | None, text: str, strict: bool = True) -> str | None:
+    """Why the (coerced) value is not supported by the user's words, or None when it is.
+
+    Every value needs its evidence in `text`; `strict` (for LLM output) also needs numbers to
+    appear in the evidence and catalog ids to be named by it.
+    """
+    if not occurs(evidence, text):
+        return f"{field}={value!r}: evidence {evidence!r} is not in the user's words"
+    if not strict:
+        return None
+    ev = normalize(evidence or "")
+    if field in INT_FIELDS or field in FLOAT_FIELDS:
+        if not any(abs(n - float(value)) < 1e-6 for n in numbers_in(ev)):
+            return f"{field}={value!r}: the number does not appear in {evidence!r}"
+    if field in ("hardware", "model"):
+        named = any(normalize(n) in ev for n in _names(field, value) if n) or _resolve(field, ev) == value
+        if not named:
+            return f"{field}={value!r}: {evidence!r} does not name it"
+    return None

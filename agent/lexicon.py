@@ -1,0 +1,169 @@
+"""How people in this domain say things, in English and Traditional Chinese: keyword patterns per
+profile value. Data only; the extractor modules compile and apply them.
+
+Each table maps a contract id to regex sources (case-insensitive). Order inside a table is the
+precedence when several values of one field are mentioned.
+"""
+from __future__ import annotations
+
+# Workload shapes, most specific first ("coding agent" is an agent; "RAG chatbot" is RAG).
+WORKLOAD = {
+    "agent": [r"\bagent(?:s|ic)?\b", r"代理人?", r"智能體", r"\bclaude[\s-]?code\b", r"\bcodex\b"],
+    "batch": [r"\bbatch(?:es)?\b(?!\s*size)(?![\s-]*(?:ing|ed)\b)", r"\boffline\s+(?:inference|processing|jobs?|batch)",
+              r"\bovernight\b", r"\bnightly\s+jobs?\b", r"\bbulk\b", r"離線批次", r"批次", r"批量", r"離線處理",
+              r"離線推論"],
+    "rag": [r"\bRAG\b", r"\bretrieval\b", r"\bretrieved\b", r"知識庫", r"檢索", r"\bknowledge\s+base\b",
+            r"\bdocument\s+(?:q&a|qa|question)", r"\bsearch\s+over\s+(?:our\s+)?docs"],
+    "summarization": [r"\bsummar(?:y|ies|i[sz]e[sd]?|i[sz]ing|i[sz]ation)\b", r"摘要", r"總結", r"\btl;?dr\b"],
+    "coding": [r"\bcod(?:e|ing)\s+(?:assistant|completion|review|generation|autocomplete)", r"\bcoding\b",
+               r"\bcopilot\b", r"\bautocomplete\b", r"寫程式", r"程式碼", r"\bprogramming\b", r"\bIDE\b"],
+    "chat": [r"\bchat(?:bot|bots|s|ting)?\b", r"聊天", r"客服", r"對話", r"\bcustomer\s+support\b",
+             r"\bhelp\s*desk\b", r"\bconversational\b", r"問答"],
+}
+
+# Serving modes: (strong, weak). Strong words name the mode; weak ones only hint at it.
+SERVING_STRONG = {
+    "fleet": [r"\bfleet\b", r"跨機房", r"多機房", r"\bmulti[\s-]?(?:datacenter|data[\s-]center|region)s?\b",
+              r"\b(?:several|multiple|many)\s+(?:data\s*cent(?:er|re)s|datacenters|regions)\b",
+              r"多個資料中心", r"跨資料中心", r"跨區域"],
+    "production": [r"\bproduction\b", r"\bprod\b", r"對外", r"正式上線", r"上線", r"正式環境", r"生產環境",
+                   r"\bpublic[\s-]facing\b", r"\bgo(?:ing)?\s+live\b", r"\bSaaS\b", r"\bexternal\s+users\b"],
+    "team": [r"內部團隊", r"公司內部", r"\binternal\s+(?:team|teams|tool|users|use|platform)\b", r"部門內"],
+    "demo": [r"\bdemos?\b", r"試用", r"\bPoC\b", r"\bproof[\s-]of[\s-]concept\b", r"\bpilot\b", r"\bprototyp(?:e|ing)\b",
+             r"概念驗證", r"原型", r"\bMVP\b", r"展示", r"試跑"],
+    "personal": [r"\bjust\s+(?:for\s+)?me\b", r"\bonly\s+me\b", r"\bfor\s+myself\b", r"\bpersonal(?:ly)?\b",
+                 r"\bmy\s+own\s+use\b", r"\bhobby\b", r"\bhome\s*lab\b", r"自己用", r"個人(?:用|使用|本機)?",
+                 r"本機", r"一個人", r"\bon\s+my\s+(?:laptop|desktop|macbook|mac|pc|workstation)\b",
+                 r"\bside\s+project\b"],
+}
+SERVING_WEAK = {
+    "production": [r"\bcustomers?\b", r"客戶", r"\bend[\s-]users\b", r"\bpublic\b", r"\bour\s+(?:app|product)\b"],
+    "team": [r"\bemployees\b", r"\bstaff\b", r"\bcolleagues\b", r"\bcoworkers\b", r"\binternal(?:ly)?\b",
+             r"\bin[\s-]house\b", r"\bour\s+team\b", r"員工", r"同事", r"內部", r"\bintranet\b", r"業務"],
+}
+SERVING_RANK = ("personal", "demo", "team", "production", "fleet")
+
+# What the user optimises for (the article's tenth question).
+PRIORITY = {
+    "latency": [r"\blatency\b", r"\blow[\s-]latency\b", r"延遲", r"\bTTFT\b", r"\bresponsive(?:ness)?\b",
+                r"\breal[\s-]?time\b", r"即時", r"回應速度", r"反應速度", r"快速回應", r"\bsnappy\b"],
+    "throughput": [r"\bthroughput\b", r"吞吐", r"\btokens?\s+per\s+(?:dollar|day)\b", r"\bmax(?:imum)?\s+tokens/s\b",
+                   r"\bQPS\b"],
+    "cost": [r"\bcost(?:s|-effective|-efficient)?\b", r"\bcheap(?:er|est|ly)?\b", r"\bbudget\b", r"成本",
+             r"便宜", r"省錢", r"預算", r"\bTCO\b", r"\$\s*/\s*(?:1M\s+)?tok"],
+    "privacy": [r"\bprivacy\b", r"\bprivate\b", r"隱私", r"地端", r"\bon[\s-]?prem(?:ise|ises)?\b", r"\bair[\s-]?gapped\b",
+                r"資料不(?:能|可以|得)(?:外流|出去|離開|上雲)", r"\bdata\s+(?:can(?:no|')t|must\s+not|never)\s+leave\b",
+                r"\bsensitive\s+data\b", r"敏感資料", r"機敏", r"\bcompliance\b", r"合規", r"\bGDPR\b", r"\bHIPAA\b"],
+    "portability": [r"\bportab(?:le|ility)\b", r"可攜", r"跨平台", r"\bcross[\s-]platform\b", r"\bvendor[\s-]lock(?:[\s-]?in)?\b",
+                    r"\block[\s-]?in\b", r"不想被(?:綁|鎖)", r"\bany\s+hardware\b", r"\bmixed\s+hardware\b"],
+    "dev-speed": [r"\bdev(?:elopment)?\s+speed\b", r"開發速度", r"\biterat(?:e|ion)\s+(?:fast|quickly|speed)\b",
+                  r"快速迭代", r"\btime[\s-]to[\s-]market\b", r"\bship\s+(?:fast|quickly)\b",
+                  r"\beasy\s+to\s+(?:set\s*up|deploy|use|run)\b", r"\bsimple\s+to\s+(?:set\s*up|deploy|run)\b",
+                  r"快速上手", r"簡單部署", r"好部署", r"\bminimal\s+ops\b"],
+}
+
+# Interconnect words. NVLink negated ("no NVLink") means the cards talk over PCIe.
+INTERCONNECT = {
+    "nvlink": [r"\bNV[\s-]?Link\b", r"\bNVSwitch\b", r"\bNVL\d+\b"],
+    "infiniband": [r"\bInfini[\s-]?Band\b", r"\bIB\b(?=\s*(?:network|fabric|網路|between|across|連))",
+                   r"\bRDMA\b(?!\s+over)", r"\bHDR\s+IB\b", r"\bNDR\b"],
+    "ethernet": [r"\bRoCE(?:v2)?\b", r"\bethernet\b", r"乙太網路?", r"以太網", r"\b\d{2,3}\s?GbE\b",
+                 r"\bTCP/IP\b"],
+    "infinity-fabric": [r"\bInfinity\s+Fabric\b", r"\bxGMI\b"],
+    "pcie": [r"\bPCI[\s-]?e\b", r"\bPCI\s+Express\b"],
+}
+
+# Flags with a yes/no value: (positive patterns, explicit negative patterns).
+SHARED_PREFIX = (
+    [r"\bsame\s+(?:long\s+)?system\s+prompts?\b", r"\bshared\s+(?:system\s+)?(?:prompt|prefix|prefixes|context)\b",
+     r"\bcommon\s+(?:prompt\s+)?prefix(?:es)?\b", r"\bprefix(?:es)?\s+(?:repeat|are\s+repeated|are\s+shared|reuse)",
+     r"\b(?:chunks|documents|docs|context|examples)\s+(?:often\s+|tend\s+to\s+|will\s+|keep\s+)?(?:repeat|recur|get\s+reused)",
+     r"\brepeated\s+(?:prefix|prefixes|context|chunks|documents)\b", r"\bprefix\s+cach(?:e|ing)\b",
+     r"重複的?\s*(?:prefix|前綴|system prompt|內容|文件|chunks?)", r"(?:prefix|前綴|system prompt|chunks?)\s*(?:會|都|常常)?\s*重複",
+     r"相同的?\s*(?:system prompt|prefix|前綴|提示詞)", r"共用的?\s*(?:system prompt|prefix|前綴|提示詞)", r"共同的?\s*(?:prefix|前綴)"],
+    [r"\bno\s+(?:shared|common)\s+(?:prefix|prefixes|prompt)", r"\bevery\s+prompt\s+is\s+(?:different|unique)\b",
+     r"\bprompts?\s+(?:are\s+)?(?:all\s+)?(?:different|unique)\b", r"沒有(?:共同|共用|重複)的?\s*(?:prefix|前綴)",
+     r"(?:prompt|prefix)\s*都不(?:一樣|同)"],
+)
+STRUCTURED = (
+    [r"\bJSON\s+(?:schema|mode|output|outputs)\b", r"\bstructured\s+(?:output|outputs|generation|decoding)\b",
+     r"\b(?:function|tool)[\s-]calling\b", r"\btool\s+use\b", r"\bgrammar[\s-](?:constrained|based)\b",
+     r"結構化輸出", r"結構化", r"輸出\s*JSON", r"JSON\s*格式", r"\bconstrained\s+decoding\b", r"\bregex[\s-]constrained\b"],
+    [r"\bno\s+(?:structured|JSON)\b", r"不需要\s*(?:結構化|JSON)"],
+)
+STREAMING = (
+    [r"\bstream(?:ing|ed|s)?\b(?!\s*(?:line|processing))", r"串流", r"\bSSE\b", r"逐字(?:輸出|顯示)"],
+    [r"\bno\s+streaming\b", r"\bnon[\s-]streaming\b", r"不需要\s*串流", r"不用\s*串流"],
+)
+
+# Architecture words for a model given by size ("a 100B MoE").
+ARCHITECTURE = {
+    "moe": [r"\bMoE\b", r"\bmixture[\s-]of[\s-]experts\b", r"混合專家"],
+    "multimodal": [r"\bmulti[\s-]?modal\b", r"\bvision(?:[\s-]language)?\s+model\b", r"\bVLM\b", r"多模態"],
+    "hybrid": [r"\bhybrid\s+(?:model|architecture|mamba|ssm)\b", r"\bmamba\b"],
+    "dense": [r"\bdense\b", r"稠密"],
+}
+
+# Quantization ids: specific formats first, then generic bit widths.
+QUANT = [
+    ("nvfp4", r"\bNVFP4\b"), ("mxfp4", r"\bMXFP4\b"),
+    ("awq", r"(?:\b4[\s-]?bit\s+)?\bAWQ\b(?:\s+4[\s-]?bit\b)?"),
+    ("gptq-4bit", r"(?:\b4[\s-]?bit\s+)?\bGPTQ\b(?:[\s-]*(?:int4|4[\s-]?bit)\b)?"),
+    ("q4_k_m", r"\bQ4_K_M\b|\bQ4_K\b|\bGGUF\s*(?:\(\s*)?Q4\b|\bQ4\b(?:\s*GGUF)?"),
+    ("q5_k_m", r"\bQ5_K_M\b|\bQ5_K\b|\bQ5\b"), ("q6_k", r"\bQ6_K\b|\bQ6\b"),
+    ("q8_0", r"\bQ8_0\b|\bQ8\b"), ("q4_0", r"\bQ4_0\b"),
+    ("fp8", r"\bFP8\b|\bE4M3\b|\bfloat8\b"), ("int8", r"\bINT8\b|\bW8A8\b|\b8[\s-]?bit\b|8\s*位元"),
+    ("int4", r"\bINT4\b|\bW4A16\b|\b4[\s-]?bit\b|4\s*位元"),
+    ("bf16", r"\bBF16\b|\bbfloat16\b|\bfull[\s-]precision\b|\bunquantized\b|\bno\s+quantization\b|"
+             r"不量化|未量化|不做量化|全精度|原始精度"),
+    ("f16", r"\bFP16\b|\bF16\b|\bfloat16\b|\bhalf[\s-]precision\b|半精度"),
+]
+EXL = r"\b(?P<fmt>EXL[23])\b[\s-]*(?:@\s*)?(?P<bpw>\d+(?:\.\d+)?)\s*(?:bpw|bits?|b)\b|\b(?P<bpw2>\d+(?:\.\d+)?)\s*bpw\s+(?P<fmt2>EXL[23])\b"
+
+# Intent cues (see agent/extract_intent.py for precedence).
+BENCHMARK_CUES = [
+    r"\bhow\s+(?:do|should|can|would)\s+(?:i|we)\s+(?:properly\s+)?(?:benchmark|load[\s-]?test|stress[\s-]?test|measure|test|compare)\b",
+    r"\bhow\s+to\s+(?:benchmark|load[\s-]?test|test|measure)\b", r"\bbenchmark(?:ing)?\s+(?:plan|spec|methodology|setup|checklist)\b",
+    r"\bwhat\s+(?:metrics|should\s+(?:i|we)\s+measure)\b", r"\bload[\s-]?test(?:ing)?\b",
+    r"(?:怎麼|如何|要怎麼|該怎麼)\s*(?:測|壓測|量測|跑\s*benchmark|做\s*benchmark|benchmark|評測|比較)", r"壓測", r"測試計畫",
+    r"benchmark\s*(?:要|該)?(?:看|測)什麼", r"要測(?:哪些|什麼)指標",
+]
+ESTIMATE_CUES = [
+    r"\b(?:will|would|does|do|can)\s+(?:it|this|that|they|the\s+model|[\w.-]+(?:\s+[\w.-]+){0,3})\s+(?:even\s+)?fit\b",
+    r"\bfits?\s+(?:in|on|into)\b", r"\bhow\s+(?:fast|quick(?:ly)?|slow)\b", r"\bhow\s+many\s+(?:tokens|tok|requests|users|concurrent)",
+    r"\bhow\s+much\s+(?:vram|memory|ram|throughput|latency)\b", r"\btokens?\s*(?:/|per)\s*s(?:ec(?:ond)?)?\s+(?:would|will|can|should)\b",
+    r"\b(?:can|could)\s+(?:i|we)\s+(?:even\s+)?run\b", r"\benough\s+(?:vram|memory|ram)\b", r"\bwhat\s+(?:speed|throughput|ttft)\b",
+    r"\bmax(?:imum)?\s+concurrency\b", r"\bhow\s+long\s+(?:will|would|does)\b", r"\bestimate\b",
+    r"塞得(?:下|進)", r"放得下", r"裝得下", r"跑得(?:動|起來|了)", r"跑不跑得", r"能不能跑", r"可以跑嗎", r"能跑嗎", r"多快",
+    r"速度(?:大概|大約|會)?(?:多少|如何)", r"需要多少\s*(?:VRAM|記憶體|顯存|GPU|卡)", r"夠不夠", r"最多(?:能|可以)?(?:撐|支援)?多少",
+    r"估(?:算|計)", r"每秒(?:幾|多少)",
+]
+RECOMMEND_CUES = [
+    r"\bwhich\s+(?:inference\s+)?(?:engine|server|framework|runtime|stack|one)\b", r"\bwhat\s+(?:inference\s+)?(?:engine|server|framework|runtime|stack)\b",
+    r"\bshould\s+(?:i|we)\s+(?:use|pick|choose|go\s+with|run)\b", r"\brecommend", r"\bbest\s+(?:inference\s+)?(?:engine|option|choice|setup)\b",
+    r"\bwhat\s+(?:do|would)\s+you\s+(?:suggest|use)\b", r"推薦", r"建議", r"選哪(?:個|一個)", r"用哪(?:個|一個|套)", r"怎麼選", r"選什麼",
+    r"哪(?:個|一個|套)引擎", r"什麼引擎", r"該用", r"要用什麼", r"\bvs\.?\b",
+]
+EXPLAIN_CUES = [
+    r"^\s*(?:so\s+)?(?:what(?:'s|\s+is|\s+are|\s+does)|explain|why\b|how\s+does|how\s+do\b(?!\s+(?:i|we)\b)|define|tell\s+me\s+about|difference)",
+    r"\bwhat\s+(?:is|are)\s+(?:the\s+)?(?:difference|a|an)\b", r"\bwhat\s+does\s+[\w\s-]+\s+mean\b", r"\bexplain\b",
+    r"\bdifference\s+between\b", r"什麼是", r"是什麼", r"解釋", r"為什麼", r"为什么", r"差在哪", r"差別", r"區別", r"什麼意思", r"原理",
+    r"有什麼不同", r"介紹一下",
+]
+
+INJECTION = [
+    r"\b(?:ignore|disregard|forget|bypass|override)\s+(?:all\s+|any\s+)?(?:of\s+)?(?:your|the|my|previous|prior|above|earlier|these|those|system)?\s*"
+    r"(?:previous\s+|prior\s+|above\s+|earlier\s+|system\s+)?(?:rules|instructions|prompts?|guidelines|constraints|policy|policies|guardrails)\b",
+    r"\byou\s+(?:must|have\s+to|will|should\s+always|are\s+required\s+to)\s+(?:only\s+)?(?:recommend|answer|say|pick|choose|output)\b",
+    r"\b(?:always|only)\s+recommend\b", r"\brecommend\s+[\w.-]+\s+no\s+matter\b", r"\bno\s+matter\s+what\b.*\brecommend\b",
+    r"\byou\s+are\s+now\b", r"\bpretend\s+(?:you|to\s+be)\b", r"\bjailbreak\b", r"\bdeveloper\s+mode\b", r"\bnew\s+instructions?\s*:",
+    r"忽略.{0,8}(?:指示|規則|指令|設定|提示|限制)", r"無視.{0,8}(?:指示|規則|指令|限制)", r"不(?:要|用)管.{0,6}(?:規則|指示)",
+    r"你(?:必須|一定要|只能|只准)\s*(?:推薦|回答|選|說)", r"一律推薦", r"直接推薦\s*[\w.-]+\s*就好", r"(?:^|[\s，,])(?:請)?假裝你",
+]
+
+DONT_KNOW = [
+    r"\bI\s*(?:do\s*n[o']?t|dont|don’t)\s+(?:really\s+)?know\b", r"\bnot\s+sure\b", r"\bunsure\b", r"\bno\s+idea\b", r"\bno\s+clue\b",
+    r"\bdunno\b", r"\bidk\b", r"\bnot\s+certain\b", r"\bhaven'?t\s+decided\b", r"\bup\s+to\s+you\b", r"\byou\s+decide\b",
+    r"\bno\s+preference\b", r"\bassume\s+(?:typical|default|sensible)\b", r"\bwhatever\s+(?:is\s+)?(?:typical|default|you\s+think)\b",
+    r"不知道", r"不確定", r"不清楚", r"不曉得", r"隨便", r"都可以", r"沒概念", r"沒想過", r"還沒決定", r"你決定", r"幫我決定", r"看你",
+]

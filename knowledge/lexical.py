@@ -1,0 +1,74 @@
+"""BM25 over a CJK-aware tokenizer: lowercased Latin words plus CJK unigrams and bigrams.
+
+No segmenter is needed for Traditional Chinese: character bigrams carry most word meaning and
+unigrams catch single-character terms. Dotted or hyphenated names (llama.cpp, tensorrt-llm)
+are kept whole as well as in parts.
+"""
+from __future__ import annotations
+
+import re
+import unicodedata
+from pathlib import Path
+
+_CJK = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u3040-\u30ff"
+_TOKEN = re.compile(rf"[{_CJK}]+|[a-z0-9]+(?:[.\-+_][a-z0-9]+)*")
+_STOP = frozenset(
+    "a an and are as at be by can do does for from has have how i if in into is it its me my "
+    "not of on or our so than that the their them then there these they this to use used "
+    "using was we what when where which who why will with would you your".split())
+
+
+def _norm(word: str) -> str:
+    """A light plural fold so 'engines' meets 'engine'."""
+    if len(word) > 4 and word.endswith("ies"):
+        return word[:-3] + "y"
+    if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "us", "is")):
+        return word[:-1]
+    return word
+
+
+def tokenize(text: str) -> list[str]:
+    """Tokens of `text` for BM25 (query and documents alike)."""
+    text = unicodedata.normalize("NFKC", text).lower()
+    out: list[str] = []
+    for run in _TOKEN.findall(text):
+        if re.match(rf"[{_CJK}]", run):
+            out.extend(run)
+            out.extend(run[i:i + 2] for i in range(len(run) - 1))
+            continue
+        parts = re.split(r"[.\-+_]", run)
+        if len(parts) > 1:
+            out.append(run)
+        out.extend(_norm(p) for p in parts if p and p not in _STOP)
+    return out
+
+
+def build(texts: list[str]):
+    """A bm25s index over `texts` (positions are the caller's row numbers)."""
+    import bm25s
+
+    index = bm25s.BM25()
+    index.index([tokenize(t) or [""] for t in texts], show_progress=False)
+    return index
+
+
+def save(index, directory: Path) -> None:
+    """Persist the index into `directory`."""
+    index.save(str(directory))
+
+
+def load(directory: Path):
+    """Load an index saved by `save`."""
+    import bm25s
+
+    return bm25s.BM25.load(str(directory), mmap=False)
+
+
+def scores(index, query: str):
+    """BM25 score of every row for `query` (zeros when no query token is known)."""
+    import numpy as np
+
+    ids = index.get_tokens_ids(tokenize(query))
+    if not ids:
+        return np.zeros(index.scores["num_docs"], dtype=np.float32)
+    return index.get_scores_from_ids(ids)

@@ -1,0 +1,222 @@
+"""The catalogs: hardware, models (rules/catalog/*.yaml) and engines (rules.engines), with aliases.
+
+    hardware(id) / model(id) / engine(id)      -> spec, or UnknownIdError listing the closest ids
+    all_hardware() / all_models() / all_engines() -> {id: spec}
+    resolve_hardware(text) / resolve_model(text)  -> id | None ("H100" -> h100_sxm, "Llama 3.3 70B" -> llama-3.1-70b)
+    describe_model(params_b, active_params_b=None, ...) -> a generic ModelSpec with its assumptions
+    check_profile_against_catalog(profile)      -> raises ProfileError for ids or context the catalogs reject
+
+Loading validates every entry and fails with DataError naming file, entry and field. Loads are cached.
+"""
+from __future__ import annotations
+
+import functools
+import re
+from pathlib import Path
+from typing import Any
+
+import yaml
+from pydantic import ValidationError
+
+from rules.catalog_schema import Attention, Hardware, ModelSpec, Tflops
+from rules.errors import DataError, ProfileError, UnknownIdError
+
+CATALOG_DIR = Path(__file__).with_name("catalog")
+_Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+__all__ = [
+    "Hardware", "ModelSpec", "Tflops", "Attention", "hardware", "model", "engine", "all_hardware",
+    "all_models", "all_engines", "resolve_hardware", "resolve_model", "describe_model",
+    "check_profile_against_catalog",
+]
+
+
+def _load(file: str, key: str, schema: type) -> dict[str, Any]:
+    """Read one catalog file into {id: validated entry}."""
+    path = CATALOG_DIR / file
+    try:
+        data = yaml.load(path.read_text(encoding="utf-8"), Loader=_Loader)
+    except (OSError, yaml.YAMLError) as exc:
+        raise DataError(f"rules/catalog/{file}", None, None, f"cannot read: {exc}") from None
+    entries = (data or {}).get(key)
+    if not isinstance(entries, list):
+        raise DataError(f"rules/catalog/{file}", None, key, "expected a list of entries")
+    out: dict[str, Any] = {}
+    for i, raw in enumerate(entries):
+        entry = str(raw.get("id", f"#{i}")) if isinstance(raw, dict) else f"#{i}"
+        try:
+            spec = schema.model_validate(raw)
+        except ValidationError as exc:
+            err = exc.errors()[0]
+            field = ".".join(str(p) for p in err["loc"]) or None
+            raise DataError(f"rules/catalog/{file}", entry, field, err["msg"]) from None
+        if spec.id in out:
+            raise DataError(f"rules/catalog/{file}", entry, "id", "duplicate id")
+        out[spec.id] = spec
+    return out
+
+
+@functools.cache
+def all_hardware() -> dict[str, Hardware]:
+    """Every hardware entry, by id."""
+    return _load("hardware.yaml", "hardware", Hardware)
+
+
+@functools.cache
+def all_models() -> dict[str, ModelSpec]:
+    """Every model entry, by id."""
+    return _load("models.yaml", "models", ModelSpec)
+
+
+def hardware(hw_id: str) -> Hardware:
+    """The hardware entry for an id or alias; UnknownIdError lists the closest ids."""
+    table = all_hardware()
+    key = hw_id if hw_id in table else resolve_hardware(hw_id)
+    if key is None:
+        raise UnknownIdError("hardware", hw_id, list(table))
+    return table[key]
+
+
+def model(model_id: str) -> ModelSpec:
+    """The model entry for an id or alias; UnknownIdError lists the closest ids."""
+    table = all_models()
+    key = model_id if model_id in table else resolve_model(model_id)
+    if key is None:
+        raise UnknownIdError("model", model_id, list(table))
+    return table[key]
+
+
+def _engines_module():
+    try:
+        from rules import engines as mod  # owned by the engines catalog; may not exist yet
+    except ModuleNotFoundError as exc:
+        if exc.name != "rules.engines":
+            raise
+        raise DataError("rules/engines.py", None, None, "the engine catalog is not available in this build") from None
+    return mod
+
+
+def engine(engine_id: str):
+    """The engine entry (delegates to rules.engines); UnknownIdError for unknown ids."""
+    return _engines_module().engine(engine_id)
+
+
+def all_engines() -> dict:
+    """Every engine entry, by id (delegates to rules.engines)."""
+    return _engines_module().all_engines()
+
+
+# --- aliases ------------------------------------------------------------------------------
+def _tokens(text: str) -> tuple[str, ...]:
+    """Lowercase word/number tokens; letters and digits split apart ("RTX4090" -> rtx, 4090)."""
+    text = re.sub(r"(?<=[a-z])(?=\d)|(?<=\d)(?=[a-z])", " ", str(text).lower())
+    return tuple(re.findall(r"[a-z]+|\d+(?:\.\d+)?", text))
+
+
+_MODEL_NOISE = {"instruct", "chat", "hf", "base", "it", "gguf", "awq", "gptq", "fp8", "bf16", "fp16", "mlx"}
+
+
+def _index(table: dict[str, Any]) -> dict[tuple[str, ...], set[str]]:
+    """Token tuple of every id, name and alias -> ids it names."""
+    idx: dict[tuple[str, ...], set[str]] = {}
+    for key, spec in table.items():
+        for name in (key, spec.name, *spec.aliases, getattr(spec, "hf_id", None) or ""):
+            toks = _tokens(name)
+            if toks:
+                idx.setdefault(toks, set()).add(key)
+    return idx
+
+
+def _contains(hay: tuple[str, ...], needle: tuple[str, ...]) -> bool:
+    n = len(needle)
+    return any(hay[i:i + n] == needle for i in range(len(hay) - n + 1))
+
+
+def _resolve(text: str, idx: dict[tuple[str, ...], set[str]], noise: set[str] = frozenset()) -> str | None:
+    """Exact alias match first, else the longest alias contained in the text (None if ambiguous)."""
+    toks = tuple(t for t in _tokens(text) if t not in noise)
+    if not toks:
+        return None
+    if toks in idx and len(idx[toks]) == 1:
+        return next(iter(idx[toks]))
+    hits = [(len(k), sum(map(len, k)), ids) for k, ids in idx.items() if _contains(toks, k)]
+    if not hits:
+        return None
+    best = max(h[:2] for h in hits)
+    ids = set().union(*(h[2] for h in hits if h[:2] == best))
+    return next(iter(ids)) if len(ids) == 1 else None
+
+
+@functools.cache
+def _hw_index() -> dict[tuple[str, ...], set[str]]:
+    return _index(all_hardware())
+
+
+@functools.cache
+def _model_index() -> dict[tuple[str, ...], set[str]]:
+    idx = _index(all_models())
+    return {tuple(t for t in k if t not in _MODEL_NOISE) or k: v for k, v in idx.items()}
+
+
+def resolve_hardware(text: str) -> str | None:
+    """Hardware id for what people type ("H100", "4090", "M3 Ultra"), or None."""
+    if not text:
+        return None
+    return text if text in all_hardware() else _resolve(text, _hw_index())
+
+
+def resolve_model(text: str) -> str | None:
+    """Model id for what people type ("Llama 3.3 70B", "DeepSeek R1", "gpt-oss 20b"), or None."""
+    if not text:
+        return None
+    text = str(text).split("/")[-1] if "/" in str(text) else text
+    return text if text in all_models() else _resolve(text, _model_index(), _MODEL_NOISE)
+
+
+# --- models we do not know ----------------------------------------------------------------
+def describe_model(params_b: float, active_params_b: float | None = None, *, layers: int | None = None,
+                   hidden: int | None = None, kv_heads: int = 8, head_dim: int = 128,
+                   max_context: int = 131072, name: str | None = None) -> ModelSpec:
+    """A generic Llama-shaped spec from a model's size; every guessed number is in `.assumptions`."""
+    if params_b <= 0 or (active_params_b is not None and not 0 < active_params_b <= params_b):
+        raise ProfileError("params_b", "needs 0 < active_params_b <= params_b")
+    shape_b = active_params_b or params_b
+    notes = []
+    if hidden is None:  # Llama family: ~12 * layers * hidden^2 params with hidden/layers ~ 128
+        hidden = int(round((shape_b * 1e9 * 128 / 12) ** (1 / 3) / 128) * 128) or 128
+        notes.append(f"hidden size {hidden} guessed from {shape_b:g}B params (Llama-like: 12*layers*hidden^2, hidden/layers~128)")
+    if layers is None:
+        layers = max(1, round(hidden / 128))
+        notes.append(f"{layers} layers guessed (hidden/128)")
+    notes.append(f"GQA with {kv_heads} KV heads of dim {head_dim} assumed (typical of 2024-25 models)")
+    notes.append(f"max context {max_context} assumed")
+    moe = active_params_b is not None and active_params_b < params_b
+    if moe:
+        notes.append("MoE: only the active parameters are read per token at batch 1; expert count unknown, "
+                     "so batching is assumed to touch all experts quickly")
+    kv = 2 * layers * kv_heads * head_dim * 2
+    return ModelSpec(
+        id="custom", name=name or f"custom {params_b:g}B" + (f" (A{active_params_b:g}B)" if moe else ""),
+        architecture="moe" if moe else "dense", params_b=params_b, active_params_b=active_params_b or params_b,
+        layers=layers, hidden=hidden, q_heads=max(1, hidden // head_dim), kv_heads=kv_heads, head_dim=head_dim,
+        vocab=128000, experts=64 if moe else None, experts_per_tok=8 if moe else None,
+        moe_layers=layers if moe else None, attention=Attention(kind="gqa"), kv_bytes_per_token_bf16=kv,
+        max_context=max_context, confidence="low", source="describe_model(): generic spec from the user's numbers",
+        assumptions=notes + ["vocab 128000 assumed"], notes="not a catalog model")
+
+
+def check_profile_against_catalog(profile) -> None:
+    """Raise ProfileError when the profile names unknown ids or a context the model cannot take."""
+    if profile.hardware is not None and resolve_hardware(profile.hardware) is None:
+        err = UnknownIdError("hardware", profile.hardware, list(all_hardware()))
+        raise ProfileError("hardware", str(err))
+    if profile.model is not None:
+        key = resolve_model(profile.model)
+        if key is None:
+            err = UnknownIdError("model", profile.model, list(all_models()))
+            raise ProfileError("model", str(err))
+        spec = all_models()[key]
+        for field in ("context_length", "input_tokens"):
+            value = getattr(profile, field)
+            if value is not None and value > spec.max_context:
+                raise ProfileError(field, f"{value} tokens exceeds {spec.id}'s maximum context of {spec.max_context}")

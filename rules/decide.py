@@ -1,0 +1,163 @@
+"""`decide(profile) -> Decision`: run every rule over the profile's facts and assemble the answer.
+
+Rules are evaluated in the article's order (constraints, hardware, workload, serving, then the
+cross-cutting groups). A fired rule adds engine scores, exclusions, bottleneck weights,
+parallelism advice, a warning and its citations; the trace keeps the facts that made it fire.
+"""
+from __future__ import annotations
+
+from collections import Counter
+from functools import lru_cache
+from typing import Any
+
+from rules import checks
+from rules.conditions import evaluate
+from rules.decision import Avoid, Decision, RankedEngine, TraceEntry
+from rules.facts import derive_facts
+from rules.ids import ENGINES
+from rules.parallelism import plan
+from rules.profile import Profile
+from rules.ruleset import Rule, load_rules
+
+GROUP_ORDER = ("constraints", "hardware", "workload", "serving", "bottlenecks", "parallelism",
+               "pitfalls", "faq", "quantization", "priorities")
+"""Hardware strategy first, then workload shape, then serving mode: the article's order."""
+MAX_ALTERNATIVES = 3
+"""Engines listed after the primary (an orchestrator riding on them comes on top)."""
+
+
+class _Tally:
+    """Mutable accumulator of the effects of fired rules."""
+
+    def __init__(self) -> None:
+        self.score: dict[str, int] = dict.fromkeys(ENGINES, 0)
+        self.first_seen: dict[str, int] = {}
+        self.plus: dict[str, list[tuple[int, str]]] = {e: [] for e in ENGINES}
+        self.minus: dict[str, list[str]] = {e: [] for e in ENGINES}
+        self.avoid: dict[str, Avoid] = {}
+        self.bottleneck: Counter[str] = Counter()
+        self.bottleneck_rules: dict[str, list[str]] = {}
+        self.parallel: list[tuple[int, Rule]] = []
+        self.warnings: list[str] = []
+        self.citations: list[str] = []
+        self.trace: list[TraceEntry] = []
+
+    def add_score(self, engine: str, points: int, rule_id: str) -> None:
+        self.score[engine] += points
+        if points > 0:
+            self.first_seen.setdefault(engine, len(self.first_seen))
+            self.plus[engine].append((points, rule_id))
+        elif points < 0:
+            self.minus[engine].append(rule_id)
+
+    def add_avoid(self, engine: str, reason: str, rule_id: str) -> None:
+        self.avoid.setdefault(engine, Avoid(engine=engine, reason=reason, rule=rule_id))
+
+    def warn(self, text: str) -> None:
+        if text not in self.warnings:
+            self.warnings.append(text)
+
+
+@lru_cache(maxsize=1)
+def _ordered_rules() -> tuple[Rule, ...]:
+    rank = {g: i for i, g in enumerate(GROUP_ORDER)}
+    return tuple(sorted(load_rules(), key=lambda r: rank.get(r.group, len(rank))))
+
+
+def _run_check(rule: Rule, facts: dict[str, Any], t: _Tally, values: dict[str, Any]) -> dict[str, Any]:
+    """Apply a built-in check; returns what it did for the trace."""
+    if rule.effects.check == "hardware_support":
+        unsupported = checks.hardware_support(facts)
+        for engine, reason in unsupported.items():
+            t.add_avoid(engine, reason, rule.id)
+        values["unsupported"] = sorted(unsupported)
+        return {"exclude": sorted(unsupported)}
+    penalised = checks.quant_kernels(facts)
+    for engine, (points, _) in penalised.items():
+        t.add_score(engine, points, rule.id)
+    values["no_optimized_kernel"] = sorted(penalised)
+    return {"score": {e: p for e, (p, _) in penalised.items()}}
+
+
+def _apply(rule: Rule, facts: dict[str, Any], values: dict[str, Any], t: _Tally) -> None:
+    eff = rule.effects
+    done: dict[str, Any] = {}
+    for engine, points in eff.score.items():
+        t.add_score(engine, points, rule.id)
+    if eff.score:
+        done["score"] = dict(eff.score)
+    for ex in eff.exclude:
+        t.add_avoid(ex.engine, ex.reason.en, rule.id)
+    if eff.exclude:
+        done["exclude"] = [ex.engine for ex in eff.exclude]
+    for name, weight in eff.bottleneck.items():
+        t.bottleneck[name] += weight
+        t.bottleneck_rules.setdefault(name, []).append(rule.id)
+    if eff.bottleneck:
+        done["bottleneck"] = dict(eff.bottleneck)
+    if eff.parallelism:
+        t.parallel.append((eff.parallelism.weight, rule))
+        done["parallelism"] = eff.parallelism.strategy
+    if eff.check:
+        done.update(_run_check(rule, facts, t, values))
+    if eff.warning:
+        t.warn(eff.warning.en)
+        done["warning"] = eff.warning.en
+    for cid in rule.citations:
+        if cid not in t.citations:
+            t.citations.append(cid)
+    t.trace.append(TraceEntry(rule=rule.id, name=rule.name, rationale=rule.rationale.en, values=values,
+                              citations=list(rule.citations), effects=done))
+
+
+def _ranking(t: _Tally) -> list[RankedEngine]:
+    """Engines not excluded, best score first; ties go to the engine the earlier rules named."""
+    free = [e for e in ENGINES if e not in t.avoid]
+    free.sort(key=lambda e: (-t.score[e], t.first_seen.get(e, len(ENGINES))))
+    return [RankedEngine(engine=e, score=t.score[e],
+                         reasons=[r for _, r in sorted(t.plus[e], key=lambda x: -x[0])],
+                         penalties=t.minus[e]) for e in free]
+
+
+def _pick(ranking: list[RankedEngine]) -> tuple[str | None, list[str]]:
+    """Primary = best positive engine that runs a model; an orchestrator only rides on top."""
+    positive = [r.engine for r in ranking if r.score > 0]
+    runners = [e for e in positive if not checks.is_orchestrator(e)]
+    if not runners:
+        return None, []
+    alts = runners[1:1 + MAX_ALTERNATIVES]
+    alts += [e for e in positive if checks.is_orchestrator(e)]
+    return runners[0], alts
+
+
+def _assumptions(profile: Profile, notes: list[str]) -> list[str]:
+    out = []
+    for field in profile.assumed:
+        note = profile.provenance[field].note
+        value = getattr(profile, field)
+        out.append(f"{field} = {value}" + (f": {note}" if note else " (default)"))
+    return out + notes
+
+
+def decide(profile: Profile) -> Decision:
+    """Run the rules on `profile`: ranked engines, avoid list, bottleneck, parallelism, trace."""
+    facts, notes = derive_facts(profile)
+    t = _Tally()
+    for rule in _ordered_rules():
+        values: dict[str, Any] = {}
+        if evaluate(rule.when, facts, values):
+            _apply(rule, facts, values, t)
+    ranking = _ranking(t)
+    primary, alternatives = _pick(ranking)
+    bottleneck = max(t.bottleneck, key=lambda b: t.bottleneck[b]) if t.bottleneck else None
+    parallelism = None
+    if t.parallel:
+        weight, rule = max(t.parallel, key=lambda x: x[0])
+        parallelism = plan(rule.effects.parallelism.strategy, facts, rule.effects.parallelism.reason.en, rule.id)
+    return Decision(
+        primary=primary, alternatives=alternatives, ranking=ranking, avoid=list(t.avoid.values()),
+        bottleneck=bottleneck, bottleneck_scores=dict(t.bottleneck),
+        bottleneck_rules=t.bottleneck_rules.get(bottleneck, []) if bottleneck else [],
+        parallelism=parallelism, warnings=t.warnings, assumptions=_assumptions(profile, notes),
+        trace=t.trace, rules=[e.rule for e in t.trace], citations=t.citations, facts=facts,
+    )
