@@ -19,7 +19,7 @@ run: setup
 
 # Network blocked for the whole suite; only loopback is allowed (local test servers).
 test: setup
-	$(BIN)/python -m pytest -p pytest_socket --disable-socket --allow-unix-socket \
+	$(BIN)/python -m pytest --disable-socket --allow-unix-socket \
 		--allow-hosts=127.0.0.1,localhost,::1 $(PYTEST_ARGS)
 
 clean:

@@ -22,15 +22,17 @@ def span_of(m: re.Match, group: int | str = 0) -> tuple[int, int]:
 
 
 # A clause boundary: negation and attachment never reach across one.
-_CLAUSE = re.compile(r"[,.;:!?，。；：！？、\n()（）]|\bbut\b|\bhowever\b|但是?|不過|可是")
+_F = re.I | re.ASCII
+_CLAUSE = re.compile(r"[,;:!?，。；：！？、\n()（）]|\.(?![\w])|\bbut\b|\bhowever\b|\bwhile\b|但是?|不過|可是", _F)
 _PRE_NEG = re.compile(
-    r"(?:\bno\b|\bnot\b(?!\s+sure)|n't\b|\bnever\b|\bwithout\b|\bnon-?|\black(?:s|ing)?\b|\bzero\b"
-    r"|沒有|沒|没有|無|无|不是|不用|不需要|不要|不會|不支援|不支持|非|並非|免)"
+    r"(?:\bno\b|\bnot\b(?!\s+sure)|n't\b|\bnever\b|\bwithout\b|\bnon-?|\black(?:s|ing)?\b"
+    r"|沒有|沒|没有|無(?!論)|不是|不用|不需要|不要|不會|不支援|不支持|並非)", _F
 )
 _POST_NEG = re.compile(
-    r"^\s*(?:(?:is|are|'s|was)\s+)?(?:not\b|n't\b|no\s+(?:concern|issue|problem)|doesn't\s+matter"
-    r"|does\s+not\s+matter|irrelevant|unimportant)"
-    r"|^\s*(?:不重要|不是重點|沒差|無所謂|不在意|不在乎|其次|沒關係)"
+    r"^\s*(?:(?:is|are|was|'s|does|do)(?:\s+not\b|n't\b)|not\b|no\s+(?:concern|issue|problem)"
+    r"|(?:doesn't|does\s+not|don't)\s+matter|(?:is|are)\s+(?:less\s+important|secondary|a\s+secondary)|irrelevant|unimportant)"
+    r"|^\s*(?:不重要|不是重點|沒差|無所謂|不在意|不在乎|其次|次要|沒關係)"
+    r"|^\s*[:：]?\s*(?:沒有|沒|無|none|no)\s*$", _F
 )
 
 
@@ -48,9 +50,16 @@ def clause_after(text: str, end: int, window: int = 24) -> str:
     return tail[:m.start()] if m else tail
 
 
+def negation_cue(text: str, start: int) -> int | None:
+    """Where a negation of the words at `start` begins ("no NVLink" → index of "no"), else None."""
+    head = clause_before(text, start)
+    cues = list(_PRE_NEG.finditer(head))
+    return start - len(head) + cues[-1].start() if cues else None
+
+
 def negated(text: str, start: int, end: int | None = None, post: bool = False) -> bool:
     """True when the words at [start, end) are negated ("no NVLink", "沒有 GPU", "latency is not ...")."""
-    if _PRE_NEG.search(clause_before(text, start)):
+    if negation_cue(text, start) is not None:
         return True
     return bool(post and end is not None and _POST_NEG.search(clause_after(text, end)))
 
@@ -61,8 +70,8 @@ def overlaps(a: tuple[int, int], spans: list[tuple[int, int]]) -> bool:
 
 
 _ADJ_NEG = re.compile(
-    r"(?:\bno\b|\bnot\b|n't\s+(?:have|own|use|got)\b|\bwithout\b|沒有|沒|没有|無|不是|並非|非)"
-    r"\s*(?:any\s+|an?\s+|the\s+)?$"
+    r"(?:\bno\b|\bnot\b|n't\s+(?:have|own|use|got)\b|\bwithout\b|沒有|沒|没有|無|不是|並非)"
+    r"\s*(?:any\s+|an?\s+|the\s+)?$", _F
 )
 
 

@@ -43,14 +43,17 @@ SERVING_WEAK = {
 }
 SERVING_RANK = ("personal", "demo", "team", "production", "fleet")
 
-# What the user optimises for (the article's tenth question).
+# What the user optimises for (the article's tenth question). PRIORITY phrases state a priority by
+# themselves; PRIORITY_TOPIC words ("latency", "成本") count only next to a STANCE cue.
 PRIORITY = {
-    "latency": [r"\blatency\b", r"\blow[\s-]latency\b", r"延遲", r"\bTTFT\b", r"\bresponsive(?:ness)?\b",
-                r"\breal[\s-]?time\b", r"即時", r"回應速度", r"反應速度", r"快速回應", r"\bsnappy\b"],
-    "throughput": [r"\bthroughput\b", r"吞吐", r"\btokens?\s+per\s+(?:dollar|day)\b", r"\bmax(?:imum)?\s+tokens/s\b",
-                   r"\bQPS\b"],
-    "cost": [r"\bcost(?:s|-effective|-efficient)?\b", r"\bcheap(?:er|est|ly)?\b", r"\bbudget\b", r"成本",
-             r"便宜", r"省錢", r"預算", r"\bTCO\b", r"\$\s*/\s*(?:1M\s+)?tok"],
+    "latency": [r"\blow(?:er|est)?[\s-]latency\b", r"\blatency[\s-](?:sensitive|critical|bound|SLOs?|SLAs?|targets?|budget)\b",
+                r"低延遲", r"延遲敏感", r"\bresponsive(?:ness)?\b", r"\breal[\s-]?time\b", r"即時", r"快速回應",
+                r"回應要快", r"\bsnappy\b", r"\bfast\s+(?:responses|replies|first\s+token)\b"],
+    "throughput": [r"\bhigh(?:er|est)?[\s-]throughput\b", r"\bmaximi[sz]e\s+(?:the\s+)?throughput\b",
+                   r"\bthroughput[\s-](?:oriented|first|bound)\b", r"高吞吐", r"吞吐量?優先", r"\btokens?\s+per\s+dollar\b"],
+    "cost": [r"\bcheap(?:er|est|ly)?\b", r"\bbudget\b", r"便宜", r"省錢", r"預算", r"\bTCO\b",
+             r"\bcost[\s-](?:effective|efficient|sensitive|conscious)\b", r"\blow(?:er)?[\s-]cost\b", r"低成本",
+             r"\bkeep\s+costs?\s+down\b", r"\b(?:minimi[sz]e|reduce|cut)\s+(?:the\s+)?costs?\b", r"降低成本", r"省成本"],
     "privacy": [r"\bprivacy\b", r"\bprivate\b", r"隱私", r"地端", r"\bon[\s-]?prem(?:ise|ises)?\b", r"\bair[\s-]?gapped\b",
                 r"資料不(?:能|可以|得)(?:外流|出去|離開|上雲)", r"\bdata\s+(?:can(?:no|')t|must\s+not|never)\s+leave\b",
                 r"\bsensitive\s+data\b", r"敏感資料", r"機敏", r"\bcompliance\b", r"合規", r"\bGDPR\b", r"\bHIPAA\b"],
@@ -61,6 +64,14 @@ PRIORITY = {
                   r"\beasy\s+to\s+(?:set\s*up|deploy|use|run)\b", r"\bsimple\s+to\s+(?:set\s*up|deploy|run)\b",
                   r"快速上手", r"簡單部署", r"好部署", r"\bminimal\s+ops\b"],
 }
+PRIORITY_TOPIC = {
+    "latency": [r"\blatency\b", r"延遲", r"\bTTFT\b", r"\bp9[59]\b", r"回應速度", r"反應速度"],
+    "throughput": [r"\bthroughput\b", r"吞吐量?", r"\bQPS\b"],
+    "cost": [r"\bcosts?\b", r"成本", r"花費", r"\bspend\b"],
+}
+STANCE = (r"\bmatters?\b|\bcare\b|\bimportant\b|\bpriorit|\bcritical\b|\bkey\b|\bfocus|\boptimi[sz]|\bminimi[sz]|\bmaximi[sz]"
+          r"|\bfirst\b|\bmost\b|\bmain\b|\btop\b|\bconcern|\bsensitive\b|\blow(?:er|est)?\b|\bhigh(?:er|est)?\b|\bunder\b|\bbelow\b"
+          r"|<|\bwithin\b|\bless\s+than\b|\bbound\b|重要|優先|在意|重視|在乎|要低|要高|最|敏感|考量|控制|降低|壓低|提高|拉高|省|主要|關鍵|以內|之內|低於|小於|為主")
 
 # Interconnect words. NVLink negated ("no NVLink") means the cards talk over PCIe.
 INTERCONNECT = {

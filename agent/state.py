@@ -43,6 +43,8 @@ class AgentState(TypedDict, total=False):
     """Questions asked in this request, in order."""
     asked: list[str]
     """Fields already asked in this request (never asked twice)."""
+    interview_done: bool
+    """The interview has nothing more to ask in this request."""
     assumptions: list[str]
     """Defaults the interview applied, in words."""
     dropped: list[str]

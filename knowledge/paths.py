@@ -27,3 +27,9 @@ def store_dir() -> Path:
 def threads_db() -> Path:
     """The langgraph SQLite checkpointer file."""
     return home() / "threads.sqlite"
+
+
+def corpus_dir() -> Path:
+    """The shipped notes, or `$ADVISOR_CORPUS_DIR` (a team's own corpus; the tests' small one)."""
+    env = os.environ.get("ADVISOR_CORPUS_DIR")
+    return Path(env).expanduser() if env else CORPUS_DIR

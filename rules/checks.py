@@ -48,6 +48,19 @@ def quant_kernels(facts: dict[str, Any]) -> dict[str, tuple[int, str]]:
     return out
 
 
+def quant_warning(quant: str, penalised: dict[str, tuple[int, str]], platform: str | None) -> str:
+    """One line naming the engines ranked down for lacking a kernel for `quant`."""
+    loads = sorted(e for e, (p, _) in penalised.items() if p == QUANT_PENALTY)
+    missing = sorted(e for e, (p, _) in penalised.items() if p != QUANT_PENALTY)
+    parts = []
+    if loads:
+        parts.append(f"{', '.join(loads)} can load {quant} but have no optimized kernel for it")
+    if missing:
+        parts.append(f"{', '.join(missing)} cannot run {quant} without re-quantizing")
+    where = f" on {platform}" if platform else ""
+    return f"Quantization {quant}: " + "; ".join(parts) + f"{where}, so they were ranked down."
+
+
 def is_orchestrator(engine_id: str) -> bool:
     """True for engines that coordinate other engines (Dynamo) rather than run a model."""
     return engines.engine(engine_id).kind == "orchestrator"

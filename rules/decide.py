@@ -22,6 +22,7 @@ from rules.ruleset import Rule, load_rules
 GROUP_ORDER = ("constraints", "hardware", "workload", "serving", "bottlenecks", "parallelism",
                "pitfalls", "faq", "quantization", "priorities")
 """Hardware strategy first, then workload shape, then serving mode: the article's order."""
+HARDWARE_RULE = "constraint-hardware-support"
 MAX_ALTERNATIVES = 3
 """Engines listed after the primary (an orchestrator riding on them comes on top)."""
 
@@ -72,10 +73,12 @@ def _run_check(rule: Rule, facts: dict[str, Any], t: _Tally, values: dict[str, A
             t.add_avoid(engine, reason, rule.id)
         values["unsupported"] = sorted(unsupported)
         return {"exclude": sorted(unsupported)}
-    penalised = checks.quant_kernels(facts)
+    penalised = {e: v for e, v in checks.quant_kernels(facts).items() if e not in t.avoid}
     for engine, (points, _) in penalised.items():
         t.add_score(engine, points, rule.id)
     values["no_optimized_kernel"] = sorted(penalised)
+    if penalised:
+        t.warn(checks.quant_warning(facts["quantization"], penalised, facts.get("platform")))
     return {"score": {e: p for e, (p, _) in penalised.items()}}
 
 
@@ -119,6 +122,12 @@ def _ranking(t: _Tally) -> list[RankedEngine]:
                          penalties=t.minus[e]) for e in free]
 
 
+def _avoid_order(t: _Tally) -> list[Avoid]:
+    """Rule-based exclusions first (the tempting choices), then engines the hardware cannot run."""
+    hardware = [a for a in t.avoid.values() if a.rule == HARDWARE_RULE]
+    return [a for a in t.avoid.values() if a.rule != HARDWARE_RULE] + hardware
+
+
 def _pick(ranking: list[RankedEngine]) -> tuple[str | None, list[str]]:
     """Primary = best positive engine that runs a model; an orchestrator only rides on top."""
     positive = [r.engine for r in ranking if r.score > 0]
@@ -155,7 +164,7 @@ def decide(profile: Profile) -> Decision:
         weight, rule = max(t.parallel, key=lambda x: x[0])
         parallelism = plan(rule.effects.parallelism.strategy, facts, rule.effects.parallelism.reason.en, rule.id)
     return Decision(
-        primary=primary, alternatives=alternatives, ranking=ranking, avoid=list(t.avoid.values()),
+        primary=primary, alternatives=alternatives, ranking=ranking, avoid=_avoid_order(t),
         bottleneck=bottleneck, bottleneck_scores=dict(t.bottleneck),
         bottleneck_rules=t.bottleneck_rules.get(bottleneck, []) if bottleneck else [],
         parallelism=parallelism, warnings=t.warnings, assumptions=_assumptions(profile, notes),

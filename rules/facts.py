@@ -18,6 +18,7 @@ from rules.ids import (
 )
 from rules.profile import Profile
 from rules.quant import bits_per_weight
+from rules.roofline import memory
 
 QuantFamily = Literal["16bit", "fp8", "int8", "gguf", "gpu-int4", "exl2", "exl3", "mxfp4", "nvfp4"]
 Vendor = Literal["nvidia", "amd", "apple", "intel", "other"]
@@ -33,8 +34,6 @@ MANY_USERS_HEADCOUNT = 50
 """The article's turning point for Ollama-class servers: 50+ users."""
 PREFILL_RATIO = 4
 """Prompt at least 4x the answer: prefill dominates (RAG, summaries)."""
-RUNTIME_RESERVE = 0.10
-"""Share of usable memory kept for activations, runtime buffers and a minimal KV cache."""
 
 _QUANT_FAMILIES = {
     "bf16": "16bit", "f16": "16bit", "fp8": "fp8", "int8": "int8", "q8_0": "gguf", "q6_k": "gguf",
@@ -80,6 +79,8 @@ class Facts(BaseModel):
     architecture: Architecture | None = None
     is_moe: bool | None = None
     quantization: str | None = None
+    quantization_assumed: bool = False
+    """True when the quantization is a default, not the user's choice (no kernel penalties then)."""
     quant_family: QuantFamily | None = None
     bits_per_weight: float | None = None
     weights_gb: float | None = None
@@ -132,66 +133,70 @@ def _hardware_facts(p: Profile, notes: list[str]) -> dict[str, Any]:
     if not p.hardware:
         return {}
     hw = catalog.hardware(p.hardware)
-    cc = getattr(hw, "cuda_cc", None)
-    memory = p.memory_gb or hw.memory_gb
-    frac = getattr(hw, "usable_memory_fraction", None) or 1.0
+    cc = float(hw.cuda_cc) if hw.cuda_cc else None
+    mem = p.memory_gb or hw.memory_gb
     out: dict[str, Any] = {
-        "hw_class": hw.hw_class, "platform": hw.platform, "vendor": _vendor(hw.vendor), "cuda_cc": cc,
-        "is_blackwell": cc >= 10 if cc else (False if hw.platform else None),
-        "fp8_native": bool(cc and cc >= 8.9) or hw.id.startswith(("mi3",)),
-        "memory_gb": memory, "usable_memory_gb": round(memory * frac, 2) if memory else None,
-        "mem_bw_gbs": hw.mem_bw_gbs, "p2p": getattr(hw, "p2p", None),
+        "hardware": hw.id, "hw_class": hw.hw_class, "platform": hw.platform, "vendor": _vendor(hw.vendor),
+        "cuda_cc": cc, "is_blackwell": cc >= 10 if cc else (False if hw.platform != "nvidia-cuda" else None),
+        "fp8_native": bool(hw.tflops.fp8), "memory_gb": mem,
+        "usable_memory_gb": round(memory.usable_bytes(hw, p.memory_gb).value / 1e9, 2),
+        "mem_bw_gbs": hw.mem_bw_gbs, "p2p": hw.p2p,
     }
     link = p.interconnect
     if link is None and p.device_count > 1:
-        link = getattr(hw, "interconnect", None)
-        if link:
-            notes.append(f"interconnect not given: assumed {link}, the usual link for {hw.name}")
+        link = hw.interconnect
+        notes.append(f"interconnect = {link}: not given, assumed the usual link of {hw.name}")
     elif link is None:
         link = "unified" if hw.hw_class == "apple" else "none"
     out["interconnect"] = link
-    out["interconnect_inferred"] = p.interconnect is None and p.device_count > 1 and link is not None
-    out["has_nvlink"] = link == "nvlink" if link else None
-    out["fast_interconnect"] = link in ("nvlink", "infinity-fabric") if link else None
+    out["interconnect_inferred"] = p.interconnect is None and p.device_count > 1
+    out["has_nvlink"] = link == "nvlink"
+    out["fast_interconnect"] = link in ("nvlink", "infinity-fabric")
     return out
 
 
-def _model_facts(p: Profile) -> dict[str, Any]:
+def _model_spec(p: Profile):
+    """The catalog spec of the model, or a generic one described from the user's numbers."""
+    if p.model:
+        return catalog.model(p.model)
+    if p.params_b:
+        return catalog.describe_model(p.params_b, p.active_params_b)
+    return None
+
+
+def _model_facts(p: Profile, spec) -> dict[str, Any]:
     out: dict[str, Any] = {"params_b": p.params_b, "active_params_b": p.active_params_b,
                            "architecture": p.architecture}
-    if p.model:
-        spec = catalog.model(p.model)
+    if spec is not None:
         out["params_b"] = p.params_b or spec.params_b
-        out["active_params_b"] = p.active_params_b or getattr(spec, "active_params_b", None)
+        out["active_params_b"] = p.active_params_b or spec.active_params_b
         out["architecture"] = p.architecture or spec.architecture
-        out["kv_bytes_per_token"] = getattr(spec, "kv_bytes_per_token_bf16", None)
-    params, active = out["params_b"], out["active_params_b"]
-    if out["architecture"] is None and params and active:
-        out["architecture"] = "moe" if active < params * 0.9 else "dense"
+        out["kv_bytes_per_token"] = memory.kv_bytes_per_token(spec, p.kv_cache_dtype).value
     out["is_moe"] = out["architecture"] == "moe" if out["architecture"] else None
     return out
 
 
-def _capacity_facts(f: dict[str, Any], p: Profile) -> dict[str, Any]:
-    out: dict[str, Any] = {}
-    quant = p.quantization or "bf16"
-    out["bits_per_weight"] = bits_per_weight(quant)
-    if f.get("params_b"):
-        out["weights_gb"] = round(f["params_b"] * out["bits_per_weight"] / 8, 2)
-    usable = f.get("usable_memory_gb")
-    if out.get("weights_gb") is None or not usable:
+def _capacity_facts(f: dict[str, Any], p: Profile, spec) -> dict[str, Any]:
+    """Weights (and KV cache) against the devices' usable memory, via the roofline's memory model."""
+    quant = p.quantization or (spec.native_dtype if spec is not None else None)
+    out: dict[str, Any] = {"bits_per_weight": bits_per_weight(quant) if quant else None}
+    if spec is None:
         return out
-    per_device = usable * (1 - RUNTIME_RESERVE)
-    need = max(1, math.ceil(out["weights_gb"] / per_device))
+    out["weights_gb"] = round(memory.weight_bytes(spec, quant).value / 1e9, 2)
+    if not p.hardware:
+        return out
+    hw = catalog.hardware(p.hardware)
+    usable = memory.usable_bytes(hw, p.memory_gb).value
+    per_device = usable - memory.reserve_bytes(hw, None, usable).value
+    weights = out["weights_gb"] * 1e9
+    need = max(1, math.ceil(weights / per_device))
     out.update(devices_needed=need, fits_one_device=need == 1, fits_node=need <= f["count"],
                fits_total=need <= f["device_count"])
-    kv = f.get("kv_bytes_per_token")
-    ctx, conc = f.get("context_length"), f.get("concurrency") or 1
-    if kv and ctx:
-        scale = bits_per_weight(p.kv_cache_dtype) / 16 if p.kv_cache_dtype else 1.0
-        out["kv_gb"] = round(kv * scale * ctx * conc / 1e9, 2)
-        spare = per_device * f["device_count"] - out["weights_gb"]
-        out["kv_fits"] = out["kv_gb"] <= spare
+    ctx = f.get("context_length")
+    if ctx:
+        kv = memory.kv_bytes(spec, ctx, p.kv_cache_dtype).value * (f.get("concurrency") or 1)
+        out["kv_gb"] = round(kv / 1e9, 2)
+        out["kv_fits"] = kv <= per_device * f["device_count"] - weights
     return out
 
 
@@ -227,8 +232,10 @@ def derive_facts(profile: Profile) -> tuple[dict[str, Any], list[str]]:
     f["multi_device"] = p.device_count > 1
     f["multi_node"] = p.nodes > 1
     f["quant_family"] = quant_family(p.quantization) if p.quantization else None
+    f["quantization_assumed"] = "quantization" in p.assumed
     f.update(_hardware_facts(p, notes))
-    f.update(_model_facts(p))
+    spec = _model_spec(p)
+    f.update(_model_facts(p, spec))
     f.update(_workload_facts(p))
-    f.update(_capacity_facts(f, p))
+    f.update(_capacity_facts(f, p, spec))
     return Facts.model_validate(f).model_dump(), notes

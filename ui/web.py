@@ -109,7 +109,8 @@ def build_app(advisor: Advisor | None = None) -> gr.Blocks:
         return ([], thread, *_panels(None, None, thread, "en"))
 
     with gr.Blocks(title="Engine Advisor") as demo:
-        thread = gr.BrowserState(None, storage_key=THREAD_KEY)
+        saved = gr.BrowserState(None, storage_key=THREAD_KEY)   # survives a page reload
+        thread = gr.Textbox(visible=False, elem_id="thread-id")    # explicit, so API clients hold their own
         gr.Markdown("## Engine Advisor — hardware first, then workload, then serving mode")
         with gr.Row():
             with gr.Column(scale=5):
@@ -135,11 +136,12 @@ def build_app(advisor: Advisor | None = None) -> gr.Blocks:
                 with gr.Tab("Citations"):
                     cites = gr.Markdown(elem_id="citations")
         panels = [profile, card, mem, dec, ttft, spec, cmds, dl, cites, *buttons]
-        box.submit(send, [box, chat, thread], [box, chat, thread, *panels])
+        box.submit(send, [box, chat, thread], [box, chat, thread, *panels], api_name="send")
         for b in buttons:
-            b.click(send, [b, chat, thread], [box, chat, thread, *panels])
-        new.click(new_conversation, None, [chat, thread, *panels])
-        demo.load(restore, [thread], [chat, thread, *panels])
+            b.click(send, [b, chat, thread], [box, chat, thread, *panels], api_visibility="private")
+        new.click(new_conversation, None, [chat, thread, *panels], api_visibility="private")
+        demo.load(restore, [saved], [chat, thread, *panels], api_visibility="private")
+        thread.change(lambda t: t, thread, saved, api_visibility="private")
         mcp_tools.register(advisor)
     return demo
 

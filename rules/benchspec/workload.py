@@ -94,16 +94,21 @@ def typical_lengths(profile: Profile, kind: str, notes: list[str]) -> tuple[int,
 
 
 def prefix_share(profile: Profile, kind: str, notes: list[str]) -> float:
-    """Share of each prompt that is a shared prefix, aiming at the app's KV-cache hit rate."""
+    """Planned share of each prompt that is a shared prefix (the app's KV-cache hit rate)."""
     if profile.shared_prefix is True:
         share = PREFIX_SHARE[kind]
-        notes.append(f"Shared prefix: {share:.0%} of each prompt planned as shared (typical for "
-                     f"{kind}); set it to the fraction your prompts really repeat.")
+        notes.append(f"Shared prefix: about {share:.0%} of each prompt planned as shared (typical "
+                     f"for {kind}); set it to the fraction your prompts really repeat.")
         return share
     if profile.shared_prefix is None:
         notes.append("Shared prefix not stated: none planned (cold prefill, the worst case). "
                      "If prompts repeat a system prompt or documents, say so.")
     return 0.0
+
+
+def prefix_tokens(dist: LengthDist, share: float) -> int:
+    """Shared-prefix tokens: `share` of the typical prompt, leaving a unique part in every prompt."""
+    return min(round(dist.mean * share), round(0.9 * dist.min))
 
 
 def build_workload(profile: Profile, notes: list[str]) -> Workload:
@@ -131,18 +136,14 @@ def build_workload(profile: Profile, notes: list[str]) -> Workload:
     # With one prefix shared by every request, a warm cache serves exactly the prefix tokens.
     hit = round(runs[0].shared_prefix_tokens / main_in.mean, 3)
     return Workload(kind=kind, peak_concurrency=peak, concurrency=sweep, streaming=streaming,
-                    input=main_in, output=fixed(n_out), shared_prefix_share=share,
+                    input=main_in, output=fixed(n_out), shared_prefix_share=hit,
                     target_kv_hit_rate=hit, runs=runs)
-
-
-def _prefix_tokens(dist: LengthDist, share: float) -> int:
-    return round(dist.min * share)
 
 
 def _main(inp: LengthDist, n_out: int, share: float, sweep: list[int]) -> Run:
     return Run(id="main", purpose="Your real prompt/answer mix at every concurrency level up to "
                "twice your peak: latency percentiles, throughput, the saturation knee.",
-               input=inp, output=fixed(n_out), shared_prefix_tokens=_prefix_tokens(inp, share),
+               input=inp, output=fixed(n_out), shared_prefix_tokens=prefix_tokens(inp, share),
                levels=levels(sweep))
 
 
@@ -169,7 +170,7 @@ def _long_context(n_in: int, n_out: int, peak: int) -> Run:
 def _structured(inp: LengthDist, n_out: int, share: float, peak: int) -> Run:
     return Run(id="structured", purpose="Structured (JSON) output at your peak, apart from the "
                "main run: grammar-constrained decoding has its own cost.", input=inp,
-               output=fixed(n_out), shared_prefix_tokens=_prefix_tokens(inp, share),
+               output=fixed(n_out), shared_prefix_tokens=prefix_tokens(inp, share),
                levels=levels([peak]), endpoint="chat", fixed_output=False, structured_output=True,
                notes=["EOS is not ignored here (a grammar must be allowed to finish), so answers "
                       "can be shorter than requested: compare TPOT, not end-to-end latency."])
@@ -178,7 +179,7 @@ def _structured(inp: LengthDist, n_out: int, share: float, peak: int) -> Run:
 def _lora(inp: LengthDist, n_out: int, share: float, peak: int, adapters: int) -> Run:
     return Run(id="lora", purpose=f"Requests spread over {adapters} LoRA adapters at your peak, "
                "apart from the main run: adapter switching has its own cost.", input=inp,
-               output=fixed(n_out), shared_prefix_tokens=_prefix_tokens(inp, share),
+               output=fixed(n_out), shared_prefix_tokens=prefix_tokens(inp, share),
                levels=levels([peak]), lora_adapters=adapters,
                notes=["Load the adapters on the server first; replace the placeholder adapter "
                       "names in the commands with the names the server registered."])

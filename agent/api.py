@@ -1,0 +1,153 @@
+"""The agent's public API, used by the CLI, the web app, the Slack bot and the evals.
+
+    Advisor(home=None, model=None).turn(thread_id, text) -> TurnResult   one user message
+    Advisor.state(thread_id) -> dict                                       what a thread knows
+    ask(text, answers=None, model=None) -> dict                            one-shot, simulated user
+    ask_profile(profile, model=None) -> dict                               a profile, no interview
+
+`ask` and `ask_profile` walk the same nodes in-process (agent.runner): nothing to persist, and a
+cold one-shot does not pay for importing langgraph.
+    render_answer(result) -> str                                           the Markdown answer
+"""
+from __future__ import annotations
+
+import difflib
+import sqlite3
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from rules.errors import InputError
+from rules.ids import ASKABLE_FIELDS
+
+DONT_KNOW = "I don't know, please assume typical values."
+
+
+@dataclass
+class TurnResult:
+    """What one user message produced: a follow-up question, or the final result."""
+
+    thread_id: str
+    question: dict[str, Any] | None
+    result: dict[str, Any] | None
+
+
+def _sqlite_saver(path: Path):
+    from langgraph.checkpoint.sqlite import SqliteSaver
+    path.parent.mkdir(parents=True, exist_ok=True)
+    return SqliteSaver(sqlite3.connect(str(path), check_same_thread=False))
+
+
+class Advisor:
+    """Conversations with the advisor, persisted per thread id (SQLite under the data directory)."""
+
+    def __init__(self, home: str | Path | None = None, model: str | None = None,
+                 tools: Any = None, checkpointer: Any = None):
+        from agent.graph import build_graph
+        self.tools = _tools(model, tools)
+        if checkpointer is None:
+            from knowledge.paths import threads_db
+            checkpointer = _sqlite_saver(Path(home) / "threads.sqlite" if home else threads_db())
+        self.checkpointer = checkpointer
+        self.graph = build_graph(self.tools, checkpointer)
+
+    @staticmethod
+    def _config(thread_id: str) -> dict:
+        if not str(thread_id or "").strip():
+            raise InputError("thread id must not be empty")
+        return {"configurable": {"thread_id": str(thread_id)}}
+
+    def pending(self, thread_id: str) -> dict[str, Any] | None:
+        """The question the thread is waiting on, or None."""
+        snap = self.graph.get_state(self._config(thread_id))
+        for task in snap.tasks or ():
+            for intr in task.interrupts or ():
+                return dict(intr.value)
+        return None
+
+    def turn(self, thread_id: str, text: str) -> TurnResult:
+        """Send one user message: an answer to the pending question, or a new request."""
+        from langgraph.types import Command
+        text = (text or "").strip()
+        if not text:
+            raise InputError("empty message: write a question, or an answer to the last question")
+        config = self._config(thread_id)
+        inp = Command(resume=text) if self.pending(thread_id) else {"mode": "chat", "text": text}
+        out = self.graph.invoke(inp, config)
+        interrupts = out.get("__interrupt__") or ()
+        if interrupts:
+            return TurnResult(str(thread_id), dict(interrupts[0].value), None)
+        return TurnResult(str(thread_id), None, out.get("result"))
+
+    def state(self, thread_id: str) -> dict[str, Any]:
+        """The thread's values (profile, intent, questions, result) and its pending question."""
+        values = dict(self.graph.get_state(self._config(thread_id)).values or {})
+        values["question"] = self.pending(thread_id)
+        values["thread_id"] = str(thread_id)
+        return values
+
+    def forget(self, thread_id: str) -> None:
+        """Delete a thread's checkpoints."""
+        self.checkpointer.delete_thread(str(thread_id))
+
+
+def profile_query(profile: dict[str, Any]) -> str:
+    """A search query describing a profile (for retrieval when there is no user text)."""
+    keys = ("hardware", "model", "workload", "serving_mode", "interconnect", "priority")
+    return " ".join(str(profile[k]) for k in keys if profile.get(k))
+
+
+def check_answers(answers: dict[str, Any] | None) -> dict[str, str]:
+    """Answers keyed by askable field ids (unknown ids → InputError naming the closest)."""
+    out = {}
+    for field, value in (answers or {}).items():
+        if field not in ASKABLE_FIELDS:
+            close = difflib.get_close_matches(str(field), ASKABLE_FIELDS, n=3, cutoff=0.4)
+            hint = f" Did you mean: {', '.join(close)}?" if close else f" Known: {', '.join(ASKABLE_FIELDS)}."
+            raise InputError(f"unknown field id '{field}' in answers.{hint}")
+        if value is not None and str(value).strip():
+            out[field] = str(value).strip()
+    return out
+
+
+def simulated_reply(fields: list[str], answers: dict[str, str]) -> str:
+    """DESIGN.md's simulated user: the answers of the asked fields joined, else "I don't know"."""
+    known = [answers[f] for f in fields if f in answers]
+    return " ".join(known) if known else DONT_KNOW
+
+
+def _tools(model: str | None, tools: Any = None) -> Any:
+    from agent.llm import from_env
+    from agent.tools import default_tools
+    tools = tools or default_tools()
+    llm = from_env(model)
+    return tools.with_llm(llm) if llm is not None else tools
+
+
+def ask(text: str, answers: dict[str, Any] | None = None, model: str | None = None,
+        tools: Any = None) -> dict[str, Any]:
+    """One-shot: follow-up questions answered from `answers` (field id → text); the `ask --json` object."""
+    from agent import runner
+    known = check_answers(answers)
+    if not (text or "").strip():
+        raise InputError("empty question: say what you want to run and on what")
+
+    def reply(question: dict) -> str:
+        return simulated_reply(question["fields"], known)
+    return runner.run({"mode": "chat", "text": text.strip()}, _tools(model, tools), reply)["result"]
+
+
+def ask_profile(profile: Any, model: str | None = None, tools: Any = None) -> dict[str, Any]:
+    """Run the tools on a profile (dict or Profile), no interview; the `ask --json` object."""
+    from agent import runner
+    from rules.profile import Profile, build_profile
+    p = profile if isinstance(profile, Profile) else build_profile(dict(profile))
+    data = p.model_dump(mode="json")
+    state = {"mode": "profile", "profile": data, "intent": "recommend", "language": p.language,
+             "text": profile_query(data), "questions": [], "assumptions": [], "tool_notes": [], "llm_calls": 0}
+    return runner.run(state, _tools(model, tools), lambda q: DONT_KNOW)["result"]
+
+
+def render_answer(result: dict[str, Any]) -> str:
+    """The Markdown answer of a result."""
+    return (result or {}).get("answer") or ""

@@ -1,0 +1,159 @@
+"""The deterministic bilingual extractor (English + Traditional Chinese); it always runs.
+
+    extract(text) -> Extraction                  an opening message or any free text
+    extract_answer(text, fields) -> Extraction   a reply to an interview question about `fields`
+                                                 ("PCIe only", "有", "about 50", "don't know")
+
+Every value carries its evidence: the exact substring of the user's text it was read from.
+Values use the Profile's field names and the contract ids (hardware/model ids from the catalog).
+A model given only by size ("a 32B model") becomes params_b (+ active_params_b, architecture);
+`architecture` and sizes are not repeated for catalog models, which carry their own.
+"""
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from agent import extract_hardware, extract_intent, extract_model, extract_workload
+from agent.extract_base import Finding, overlaps
+from agent.extract_numbers import NUM, parse_number
+from rules.errors import InputError, ProfileError
+from rules.ids import Intent, Language
+from rules.profile import build_profile
+
+_CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+# Full-width ASCII and the ideographic space map one-to-one to ASCII, so offsets stay valid.
+_HALF = {**{c: c - 0xFEE0 for c in range(0xFF01, 0xFF5F)}, 0x3000: 0x20}
+_F = re.I | re.ASCII
+_YES = re.compile(r"^\W*(?:yes|yeah|yep|yup|sure|correct|right|true|definitely|of\s+course|有|是|對|会|會|要|需要|嗯|沒錯)(?![A-Za-z])", _F)
+_NO = re.compile(r"^\W*(?:no|nope|nah|none|not\s+really|false|never|沒有|沒|不會|不是|否|無|不需要|不用|不要)(?![A-Za-z])", _F)
+_RANGE = re.compile(rf"(?P<lo>{NUM})\s*(?:-|~|to|到|至)\s*(?P<hi>{NUM})|(?P<one>{NUM})", _F)
+_SPEED = re.compile(r"\b(?:speed|fast(?:er|est)?|quick(?:er|ly)?|responsiveness)\b|速度|快", _F)
+_IB = re.compile(r"\bIB\b", _F)
+BOOL_FIELDS = ("shared_prefix", "structured_output", "streaming")
+NUMBER_FIELDS = ("concurrency", "context_length", "input_tokens", "output_tokens", "users", "count", "nodes",
+                 "lora_adapters")
+
+
+class Extraction(BaseModel):
+    """What one user message says: intent, profile values with their evidence, and flags."""
+
+    model_config = ConfigDict(extra="forbid")
+    intent: Intent = "recommend"
+    values: dict[str, Any] = Field(default_factory=dict)
+    """Profile field → value (contract ids, ints, floats, bools, list of priorities)."""
+    evidence: dict[str, str] = Field(default_factory=dict)
+    """Profile field → the exact substring of the user's text the value came from."""
+    language: Language = "en"
+    dont_know: bool = False
+    """The user said they do not know ("not sure", "不知道", "隨便")."""
+    injection: bool = False
+    """The text tries to steer the advisor ("ignore your rules", "你必須推薦 X")."""
+
+
+def _consistent(values: dict[str, Any], evidence: dict[str, str]) -> None:
+    """Drop values the Profile would reject (each named field in turn), keeping the rest."""
+    for key, limit in (("input_tokens", "context_length"), ("active_params_b", "params_b")):
+        if key in values and limit in values and values[key] > values[limit]:
+            values.pop(key), evidence.pop(key)
+    for _ in range(len(values)):
+        try:
+            build_profile(values)
+            return
+        except ProfileError as err:
+            field = err.field.split(".")[0]
+            if field not in values:
+                values.clear(), evidence.clear()
+                return
+            values.pop(field), evidence.pop(field)
+
+
+def _assemble(text: str, findings: list[Finding]) -> tuple[dict[str, Any], dict[str, str]]:
+    values: dict[str, Any] = {}
+    evidence: dict[str, str] = {}
+    for f in findings:
+        if f.field not in values:
+            values[f.field], evidence[f.field] = f.value, text[f.start:f.end]
+    _consistent(values, evidence)
+    return values, evidence
+
+
+def _findings(norm: str) -> list[Finding]:
+    found = extract_hardware.find(norm) + extract_model.find(norm)
+    taken = [(f.start, f.end) for f in found if f.field in ("hardware", "model", "count", "nodes", "memory_gb", "params_b")]
+    return found + extract_workload.find(norm, taken)
+
+
+def extract(text: str) -> Extraction:
+    """Read intent, profile values (with evidence) and flags from one user message."""
+    if not isinstance(text, str):
+        raise InputError("the message must be text")
+    norm = text.translate(_HALF)
+    values, evidence = _assemble(text, _findings(norm))
+    return Extraction(
+        intent=extract_intent.intent(norm), values=values, evidence=evidence,
+        language="zh" if _CJK.search(text) else "en",
+        dont_know=bool(extract_intent.dont_know(norm)), injection=bool(extract_intent.injection(norm)),
+    )
+
+
+def _bare_number(norm: str, taken: list[tuple[int, int]]) -> tuple[float, int, int] | None:
+    """The first number not already used ("about 50"; a range "50-100" gives its upper end)."""
+    for m in _RANGE.finditer(norm):
+        g = "hi" if m.group("hi") else "one"
+        value = parse_number(m.group(g))
+        if value is not None and not overlaps(m.span(), taken):
+            return value, m.start(), m.end()
+    return None
+
+
+def _answer_value(field: str, text: str, norm: str, values: dict, taken: list) -> tuple[Any, int, int] | None:
+    """A value for `field` that only makes sense as a reply to a question about it."""
+    if field in BOOL_FIELDS:
+        m = _NO.search(norm) or _YES.search(norm)
+        return (m.re is _YES, m.start(), m.end()) if m else None
+    if field in NUMBER_FIELDS:
+        if field == "concurrency" and "users" in values:
+            start = text.find(values["__ev_users"])
+            return values["users"], start, start + len(values["__ev_users"])
+        hit = _bare_number(norm, taken)
+        if hit and (field != "context_length" or hit[0] >= 256):
+            return int(round(hit[0])), hit[1], hit[2]
+        return None
+    if field == "quantization":
+        m = _NO.search(norm)
+        return ("bf16", m.start(), m.end()) if m else None
+    if field == "interconnect":
+        m = _IB.search(norm)
+        if m:
+            return "infiniband", m.start(), m.end()
+        if values.get("count") == 1:
+            start = text.find(values["__ev_count"])
+            return "none", start, start + len(values["__ev_count"])
+    if field == "priority":
+        m = _SPEED.search(norm)
+        return ("latency", m.start(), m.end()) if m else None
+    return None
+
+
+def extract_answer(text: str, fields: list[str] | tuple[str, ...]) -> Extraction:
+    """Read a reply to an interview question about `fields` ("PCIe only", "有", "about 50", "don't know")."""
+    ex = extract(text)
+    if ex.dont_know and not ex.values:
+        return ex
+    norm = text.translate(_HALF)
+    values, evidence = dict(ex.values), dict(ex.evidence)
+    for field in fields:
+        if field in values:
+            continue
+        taken = [(i, i + len(e)) for e in evidence.values() if (i := text.find(e)) >= 0]
+        context = {**values, **{f"__ev_{k}": v for k, v in evidence.items()}}
+        got = _answer_value(field, text, norm, context, taken)
+        if got is not None:
+            values[field], evidence[field] = got[0], text[got[1]:got[2]]
+            if field == "priority":
+                values["priorities"], evidence["priorities"] = [got[0]], evidence[field]
+    _consistent(values, evidence)
+    return ex.model_copy(update={"values": values, "evidence": evidence})

@@ -1,0 +1,122 @@
+"""Find catalog names in free text: one compiled regex per catalog over every id and alias, so a
+match gives both the id and the exact span (the evidence).
+
+Aliases come from rules.catalog; they are matched with flexible separators ("Llama-3.3-70B",
+"llama 3.3 70b", "RTX4090" all hit their alias) and case-insensitively. Built once, on first use.
+"""
+from __future__ import annotations
+
+import functools
+import re
+from dataclasses import dataclass
+
+_SEP_RE = re.compile(r"[\s\-_:/]+")
+_FLEX = r"[\s\-_:]*"
+# A name may end in a plural ("4090s"); it may not continue into a longer word or version.
+_TAIL = r"(?:s|'s)?(?![A-Za-z0-9]|\.\d)"
+_SIZE_TOKEN = re.compile(r"\d+(?:\.\d+)?b|\d+x\d+b", re.I)
+# After a family name without a size ("Mixtral", "llama3"), these words mean a different model.
+_FAMILY_BREAK = re.compile(
+    r"[\s\-_:]*(?:(?P<size>\d+(?:\.\d+)?)\s?b\b|\d+x\d+b\b|distill|large|small|medium|nemo|mini|vision|vl\b|guard|scout|maverick)",
+    re.I | re.ASCII)
+# Names people use that the catalog does not list (same architecture as the id).
+EXTRA_MODEL_ALIASES = {"deepseek-v3": ["DeepSeek V3.1", "DeepSeek-V3.1", "DeepSeek-V3.1-Terminus"]}
+
+
+@dataclass(frozen=True)
+class AliasHit:
+    """A catalog name found in the text."""
+
+    id: str
+    start: int
+    end: int
+    family: bool   # the alias names a model family without a size
+
+
+def _parts(alias: str) -> list[str]:
+    """Alias split at its separators and at word→number joins of long words ("qwen3" → qwen, 3)."""
+    out: list[str] = []
+    for part in _SEP_RE.split(alias.strip().lower()):
+        out.extend(p for p in re.split(r"(?<=[a-z]{3})(?=\d)", part) if p)
+    return out
+
+
+def _norm(text: str) -> str:
+    return re.sub(r"[\s\-_:/.']+", "", text.lower())
+
+
+def _alias_pattern(alias: str) -> str:
+    return _FLEX.join(re.escape(p) for p in _parts(alias))
+
+
+class AliasIndex:
+    """Every alias of one catalog as a single regex; `find(text)` returns the hits, left to right."""
+
+    def __init__(self, names: dict[str, list[str]], sizes: dict[str, float] | None = None):
+        self._sizes = sizes or {}
+        table: dict[str, set[str]] = {}
+        for key, aliases in names.items():
+            for alias in (key, *aliases):
+                if alias and len(_norm(alias)) >= 2 and "(" not in alias:
+                    table.setdefault(_norm(alias), set()).add(key)
+        self._ids = {k: next(iter(v)) for k, v in table.items() if len(v) == 1}
+        self._family = {k for k in self._ids if not _SIZE_TOKEN.search(k)}
+        patterns = {}
+        for key, aliases in names.items():
+            for alias in (key, *aliases):
+                if alias and _norm(alias) in self._ids:
+                    patterns[_alias_pattern(alias)] = len(_norm(alias))
+        alternation = "|".join(sorted(patterns, key=lambda p: (-patterns[p], p)))
+        self._re = re.compile(rf"(?<![A-Za-z0-9])(?:{alternation}){_TAIL}", re.I)
+
+    def _lookup(self, matched: str) -> str | None:
+        key = _norm(matched)
+        for cand in (key, key[:-1] if key.endswith("s") else None):
+            if cand and cand in self._ids:
+                return cand
+        return None
+
+    def _family_ok(self, key: str, text: str, end: int) -> bool:
+        """A family name followed by another size or variant names a different model."""
+        brk = _FAMILY_BREAK.match(text, end)
+        if brk is None:
+            return True
+        size, own = brk.group("size"), self._sizes.get(key)
+        return bool(size and own and abs(float(size) - own) <= 0.1 * own)
+
+    def find(self, text: str) -> list[AliasHit]:
+        """Catalog names in `text` (non-overlapping, longest alias wins at a position)."""
+        hits = []
+        for m in self._re.finditer(text):
+            key = self._lookup(m.group(0))
+            if key is None:
+                continue
+            family = key in self._family
+            if family and not self._family_ok(self._ids[key], text, m.end()):
+                continue
+            hits.append(AliasHit(self._ids[key], m.start(), m.end(), family))
+        return hits
+
+
+@functools.cache
+def hardware_index() -> AliasIndex:
+    """Alias index over the hardware catalog."""
+    from rules import catalog
+    return AliasIndex({k: list(h.aliases) for k, h in catalog.all_hardware().items()})
+
+
+@functools.cache
+def model_index() -> AliasIndex:
+    """Alias index over the model catalog (bare sizes like "70B" are not names)."""
+    from rules import catalog
+    models = catalog.all_models()
+    names = {k: [a for a in (*m.aliases, *EXTRA_MODEL_ALIASES.get(k, ())) if not re.fullmatch(r"\d+(?:\.\d+)?b", _norm(a))]
+             for k, m in models.items()}
+    return AliasIndex(names, {k: m.params_b for k, m in models.items()})
+
+
+@functools.cache
+def hardware_class(hw_id: str) -> str | None:
+    """The catalog's hw_class of an id (apple, consumer, datacenter, ...)."""
+    from rules import catalog
+    return catalog.all_hardware()[hw_id].hw_class

@@ -1,0 +1,151 @@
+"""Hardware, device count, nodes, memory override and interconnect from the user's words.
+
+"8×H100", "4 張 4090", "two L40S", "a single 4090", "M3 Ultra 512GB", "8 nodes of H100",
+"兩台 8 卡 H100", "Xeon, no GPU", "沒有 NVLink" (several cards → PCIe), "InfiniBand".
+"""
+from __future__ import annotations
+
+import re
+
+from agent import lexicon
+from agent.extract_aliases import AliasHit, hardware_class, hardware_index
+from agent.extract_base import Finding, negated, negated_adjacent, negation_cue, overlaps
+from agent.extract_numbers import COUNT, parse_int
+
+_F = re.I | re.ASCII
+_CLS = r"(?:[x×X*]|張|片|塊|块|卡|台|顆|颗|枚)"
+_BRAND = r"(?:NVIDIA|GeForce|AMD|Radeon|Instinct|Apple|Intel|Mac\s*Studios?|Mac\s*Pros?|Mac\s*minis?|MacBook\s*Pros?|Macs?|的|of|the)"
+# A count written before the device name: "8×", "8 x ", "4 張 ", "two ", "a single ", "an ".
+_PREFIX = re.compile(rf"(?:(?P<num>{COUNT})\s*{_CLS}?|(?P<one>\ban?\b))\s*(?:{_BRAND}\s*)*$", _F)
+# ... or after it: "H100 x 8", "H100×8", "4090 兩張", "(x2)".
+_SUFFIX = re.compile(rf"(?:\s*(?:GPUs?|cards?|顯卡))?\s*(?:[x×*]\s*(?P<num>{COUNT})(?![\w.])|(?P<num2>{COUNT})\s*(?:張|片|塊|卡|顆))", _F)
+_NODE_WORD = r"(?:nodes?|servers?|machines?|hosts?|boxes|節點|伺服器|機器|主機)"
+_AFTER_IS_NODE = re.compile(rf"(?:s|'s)?\s*{_NODE_WORD}", _F)
+_DGX = re.compile(r"\b[DH]GX[\s-]*$", _F)
+_NODES = re.compile(
+    rf"(?P<num>{COUNT})[\s-]*(?:個|台)?\s*{_NODE_WORD}(?![A-Za-z])"
+    rf"|(?P<num2>{COUNT})\s*台(?=\s*(?:{COUNT})\s*(?:卡|張|[x×]))"
+    rf"|(?:across|over)\s+(?P<num3>{COUNT})\s+{_NODE_WORD}", _F)
+_GENERIC_COUNT = re.compile(
+    rf"(?P<num>{COUNT})\s*(?:張|片|塊|个|個)?\s*(?:GPUs?|cards?|顯卡|卡|accelerators?)(?![A-Za-z])"
+    rf"|(?P<num2>{COUNT})-GPU\b|(?P<two>雙卡|双卡)|(?P<one>單卡|单卡)", _F)
+_MEMORY = re.compile(
+    r"(?P<num>\d+(?:\.\d+)?)\s?(?P<unit>TB|GB|T|G)(?![A-Za-z/])(?!\s*/\s*s)\s*(?:of\s+)?"
+    r"(?P<word>unified\s+memory|VRAM|RAM|memory|HBM|統一記憶體|記憶體|顯存|內存|版本?)?", _F)
+_MEM_GLUE = re.compile(r"^\s*(?:with\s+|w/\s*|\(|,\s*|-\s*|配\s*|搭配\s*)?$", _F)
+_TOTAL = re.compile(r"^\s*(?:total|in\s+total|combined|altogether)|總共|合計|加起來", _F)
+_INTERCONNECT = [(v, re.compile("|".join(p), _F)) for v, p in lexicon.INTERCONNECT.items()]
+
+
+def _count_before(text: str, hit: AliasHit) -> tuple[int, int] | None:
+    """(count, start of its words) written right before a device name."""
+    m = _PREFIX.search(text, max(0, hit.start - 28), hit.start)
+    if not m or m.end() != hit.start:
+        return None
+    n = 1 if m.group("one") else parse_int(m.group("num"))
+    return (n, m.start()) if n and n <= 1024 else None
+
+
+def _count_after(text: str, hit: AliasHit) -> tuple[int, int] | None:
+    """(count, end of its words) written right after a device name."""
+    m = _SUFFIX.match(text, hit.end)
+    if not m:
+        return None
+    n = parse_int(m.group("num") or m.group("num2"))
+    return (n, m.end()) if n and n <= 1024 else None
+
+
+def _pick(text: str, hits: list[AliasHit]) -> AliasHit | None:
+    """The user's device: the first one given with a count, else the first accelerator, else the first."""
+    live = [h for h in hits if not negated_adjacent(text, h.start)]
+    if not live:
+        return None
+    counted = [h for h in live if _count_before(text, h) or _count_after(text, h) or _DGX.search(text[:h.start])]
+    accel = [h for h in live if hardware_class(h.id) != "cpu"]
+    return (counted or accel or live)[0]
+
+
+def _device(text: str, hit: AliasHit) -> list[Finding]:
+    """hardware, count (or nodes for whole machines) and DGX/HGX boxes for the chosen device."""
+    out = [Finding("hardware", hit.id, hit.start, hit.end)]
+    before, after = _count_before(text, hit), _count_after(text, hit)
+    dgx = _DGX.search(text, max(0, hit.start - 6), hit.start)
+    boxed = text[hit.start:hit.end].upper().startswith(("DGX", "HGX")) and hardware_class(hit.id) == "datacenter"
+    machine = hardware_class(hit.id) == "apple" or hit.id.startswith("dgx_spark")
+    if (dgx or boxed) and hardware_class(hit.id) == "datacenter":
+        start = dgx.start() if dgx else hit.start
+        out.append(Finding("count", 8, start, hit.end))
+        if before:
+            out.append(Finding("nodes", before[0], before[1], hit.end))
+        return out
+    if before and _AFTER_IS_NODE.match(text, hit.end):
+        out.append(Finding("nodes", before[0], before[1], _AFTER_IS_NODE.match(text, hit.end).end()))
+    elif before:
+        out.append(Finding("nodes" if machine and before[0] > 1 else "count", before[0], before[1], hit.end))
+    elif after:
+        out.append(Finding("nodes" if machine and after[0] > 1 else "count", after[0], hit.start, after[1]))
+    return out
+
+
+def _memory(text: str, hits: list[AliasHit], device: AliasHit | None) -> Finding | None:
+    """Per-device memory stated next to the device ("M3 Ultra 512GB") or as VRAM/RAM."""
+    spans = [(h.start, h.end) for h in hits]
+    for m in _MEMORY.finditer(text):
+        if overlaps(m.span(), spans) or _TOTAL.search(text[m.end():m.end() + 12]):
+            continue
+        near = device is not None and m.start() >= device.end and _MEM_GLUE.match(text[device.end:m.start()])
+        unit = m.group("unit").upper()
+        if not near and (not m.group("word") or (unit in ("T", "G") and m.group("word").startswith("版"))):
+            continue
+        gb = float(m.group("num")) * (1024 if unit.startswith("T") else 1)
+        end = m.end() if m.group("word") else m.end("unit")
+        return Finding("memory_gb", gb, m.start(), end)
+    return None
+
+
+def _interconnect(text: str, hit_spans: list[tuple[int, int]], count: int | None) -> Finding | None:
+    """The stated link; a negated NVLink between several devices means PCIe."""
+    found: list[tuple[int, Finding]] = []
+    for value, rx in _INTERCONNECT:
+        for m in rx.finditer(text):
+            if overlaps(m.span(), hit_spans):
+                continue
+            if negated(text, m.start(), m.end(), post=True):
+                if value == "nvlink" and count != 1:
+                    cue = negation_cue(text, m.start())
+                    found.append((1, Finding("interconnect", "pcie", m.start() if cue is None else cue, m.end())))
+                continue
+            found.append((0, Finding("interconnect", value, m.start(), m.end())))
+    if not found:
+        return None
+    return min(found, key=lambda f: (f[0], f[1].start))[1]
+
+
+def find(text: str) -> list[Finding]:
+    """All hardware findings in `text` (already normalised to half-width)."""
+    hits = hardware_index().find(text)
+    device = _pick(text, hits)
+    out = _device(text, device) if device else []
+    fields = {f.field for f in out}
+    taken = [(f.start, f.end) for f in out] + [(h.start, h.end) for h in hits]
+    if "nodes" not in fields:
+        for m in _NODES.finditer(text):
+            n = parse_int(m.group("num") or m.group("num2") or m.group("num3"))
+            if n and n <= 1024 and not negated_adjacent(text, m.start()):
+                out.append(Finding("nodes", n, m.start(), m.end()))
+                break
+    if "count" not in fields and not (device and hardware_class(device.id) == "cpu"):
+        for m in _GENERIC_COUNT.finditer(text):
+            n = 2 if m.group("two") else 1 if m.group("one") else parse_int(m.group("num") or m.group("num2"))
+            if n and n <= 1024 and not overlaps(m.span(), taken) and not negated_adjacent(text, m.start()):
+                out.append(Finding("count", n, m.start(), m.end()))
+                break
+    mem = _memory(text, hits, device)
+    if mem:
+        out.append(mem)
+    count = next((f.value for f in out if f.field == "count"), None)
+    link = _interconnect(text, [(h.start, h.end) for h in hits], count)
+    if link:
+        out.append(link)
+    return out
+

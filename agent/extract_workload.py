@@ -1,0 +1,153 @@
+"""Workload shape, lengths, users and concurrency, flags, LoRA, price, serving mode and priorities.
+
+"80K context", "prompts around 6K tokens", "輸入 2000 tokens", "50 個併發" (concurrency),
+"about 100 employees" (users, not concurrency), "same system prompt", "JSON schema",
+"30 LoRA adapters", "地端 RAG", "PoC", "對外上線", "low latency", "成本優先".
+"""
+from __future__ import annotations
+
+import re
+
+from agent import lexicon
+from agent.extract_base import Finding, clause_after, clause_before, negated, overlaps
+from agent.extract_numbers import NUM, parse_number
+
+_F = re.I | re.ASCII
+_FILL = (r"(?:\s+|of|about|around|roughly|approx(?:imately|\.)?|~|≈|up\s+to|at\s+least|typically|usually|average|avg\.?"
+         r"|mostly|are|is|be|will\s+be|:|=|约|約|大約|大概|平均|通常|為|是|要|需要|長度|左右|最多|最長|達到?|到|在|約莫"
+         r"|often|lengths?|sizes?|windows?|\(|support|serve|handle|支援|服務|處理|撐|可能|會)*")
+_TOK = r"(?:\s*(?:個\s*)?(?:tokens?|toks?|字))?"
+_CTX = r"(?:context(?:[\s-]+(?:window|length|size|len))?|ctx|上下文(?:長度|窗口)?|context\s*長度)"
+_IN = r"(?:prompts?|inputs?|input\s+(?:length|size)|prompt\s+(?:length|size)|輸入(?:長度)?|prompt\s*長度|提示詞?)"
+_OUT = r"(?:outputs?|answers?|responses?|replies|completions?|generations?|輸出(?:長度)?|回答|回覆|生成)"
+
+
+def _length(kw: str, bare: str) -> re.Pattern:
+    """"6K-token prompts", "1K input", "prompts around 6K tokens" (bare: words a number may precede alone)."""
+    return re.compile(
+        rf"(?P<a>{NUM})\+?\s*(?:-?\s*tokens?\s*(?:of\s+)?{kw}|{bare})"
+        rf"|{kw}\s*{_FILL}\s*(?P<b>{NUM})\+?{_TOK}", _F)
+
+
+_LENGTHS = {"context_length": _length(_CTX, _CTX), "input_tokens": _length(_IN, r"(?:input|prompt|輸入)(?!s)"),
+            "output_tokens": _length(_OUT, r"(?:output|輸出)(?!s)")}
+_CTX_PAREN = re.compile(rf"{_CTX}[^\d.,;。，]{{0,30}}?\(\s*(?P<b>{NUM})\+?\s*(?:tokens?)?\s*\)", _F)
+_CONC = re.compile(
+    rf"(?P<a>{NUM})\+?\s*(?:個|位|名|多)?\s*(?:人|用戶|使用者|users?|requests?|sessions?|streams?|clients?)?\s*"
+    rf"(?:同時|併發|並發|concurrent(?:ly)?|simultaneous(?:ly)?|in\s+parallel|at\s+(?:the\s+same\s+time|once)|parallel\b)"
+    rf"|(?:concurrency|併發數?|並發數?|同時(?:在線|上線|使用|連線)?(?:人數|用戶數?|使用者)?|concurrent\s+(?:users|requests|sessions|streams)"
+    rf"|parallel\s+requests)\s*{_FILL}\s*(?P<b>{NUM})", _F)
+_USERS = re.compile(
+    rf"(?P<a>{NUM})\+?\s*(?:個|位|名|多)?\s*(?:(?:internal|active|daily|monthly|total|registered|end|business|sales)[\s-]+)*"
+    r"(?:users?|people|persons|employees|staff|engineers|developers|customers|analysts|seats|members|researchers|students"
+    r"|人|用戶|使用者|員工|同事|工程師|業務|客戶|同仁)"
+    rf"|\bteam\s+of\s+(?P<b>{NUM})|(?:users?|用戶數|使用者人數)\s*{_FILL}\s*(?P<c>{NUM})(?!\s*%)", _F)
+_LORA = re.compile(
+    rf"(?P<a>{NUM})\s*(?:個|組|套)?\s*(?:different\s+|fine[\s-]?tuned\s+|custom\s+)?(?:LoRAs?\b|adapters?\b)"
+    rf"|LoRA\s*(?:adapters?)?\s*(?:數量|count)?\s*{_FILL}\s*(?P<b>{NUM})", _F)
+_PRICE = re.compile(
+    r"\$\s?(?P<a>\d+(?:\.\d+)?)\s*(?:/|per|an?)\s*(?:GPU[\s-]?|device[\s-]?|card[\s-]?)?(?:hour|hr|h)\b"
+    r"|(?P<b>\d+(?:\.\d+)?)\s*(?:USD|美元|美金)\s*(?:/|每|per|一)\s*(?:GPU[\s-]?|卡)?(?:小時|hour|hr|h)"
+    r"|每(?:張卡)?(?:小時|hr)\s*(?P<c>\d+(?:\.\d+)?)\s*(?:USD|美元|美金)", _F)
+
+
+def _rx(table: dict[str, list[str]]) -> list[tuple[str, re.Pattern]]:
+    return [(v, re.compile("|".join(p), _F)) for v, p in table.items()]
+
+
+_WORKLOAD = _rx(lexicon.WORKLOAD)
+_STRONG, _WEAK = _rx(lexicon.SERVING_STRONG), _rx(lexicon.SERVING_WEAK)
+_PRIORITY, _TOPIC = _rx(lexicon.PRIORITY), _rx(lexicon.PRIORITY_TOPIC)
+_STANCE = re.compile(lexicon.STANCE, _F)
+_FLAGS = {f: (re.compile("|".join(pos), _F), re.compile("|".join(neg), _F))
+          for f, (pos, neg) in (("shared_prefix", lexicon.SHARED_PREFIX), ("structured_output", lexicon.STRUCTURED),
+                                ("streaming", lexicon.STREAMING))}
+
+
+def _group(m: re.Match) -> str | None:
+    return next((g for g in ("a", "b", "c") if g in m.re.groupindex and m.group(g)), None)
+
+
+def _numbers(text: str, taken: list[tuple[int, int]]) -> list[Finding]:
+    """Lengths, concurrency, users, LoRA count and device price."""
+    out: list[Finding] = []
+    for field, rx in (*_LENGTHS.items(), ("context_length", _CTX_PAREN), ("concurrency", _CONC), ("users", _USERS),
+                      ("lora_adapters", _LORA), ("device_hour_usd", _PRICE)):
+        if any(f.field == field for f in out):
+            continue
+        for m in rx.finditer(text):
+            g = _group(m)
+            value = parse_number(m.group(g)) if g else None
+            if value is None or overlaps(m.span(g), taken):
+                continue
+            if field in ("context_length", "input_tokens") and value < 256 and not re.search(r"[kKM萬千]", m.group(g)):
+                continue
+            out.append(Finding(field, value if field == "device_hour_usd" else int(round(value)), m.start(), m.end()))
+            taken = taken + [m.span(g)]
+            break
+    return out
+
+
+def _first(text: str, table: list[tuple[str, re.Pattern]]) -> list[tuple[str, re.Match]]:
+    """(value, first non-negated match) for each value of a keyword table, in table order."""
+    out = []
+    for value, rx in table:
+        m = next((m for m in rx.finditer(text) if not negated(text, m.start())), None)
+        if m:
+            out.append((value, m))
+    return out
+
+
+def _serving_mode(text: str) -> Finding | None:
+    """The highest mode named by a strong word, else by a weak one."""
+    for table in (_STRONG, _WEAK):
+        found = _first(text, table)
+        if found:
+            value, m = max(found, key=lambda f: lexicon.SERVING_RANK.index(f[0]))
+            return Finding("serving_mode", value, m.start(), m.end())
+    return None
+
+
+def _priorities(text: str) -> list[Finding]:
+    """priority (the first stated) and priorities (all stated, in the user's order)."""
+    hits: list[tuple[int, int, str]] = []
+    for value, rx in _PRIORITY + _TOPIC:
+        for m in rx.finditer(text):
+            topic = (value, rx) in _TOPIC
+            if topic and not (_STANCE.search(clause_before(text, m.start(), 24)) or _STANCE.search(clause_after(text, m.end(), 24))):
+                continue
+            if not negated(text, m.start(), m.end(), post=True):
+                hits.append((m.start(), m.end(), value))
+    hits.sort()
+    order = list(dict.fromkeys(v for _, _, v in hits))
+    if not order:
+        return []
+    return [Finding("priority", order[0], hits[0][0], hits[0][1]),
+            Finding("priorities", order, hits[0][0], max(e for _, e, _ in hits))]
+
+
+def _flags(text: str) -> list[Finding]:
+    """shared_prefix / structured_output / streaming: stated yes or no."""
+    out = []
+    for field, (pos, neg) in _FLAGS.items():
+        m = neg.search(text)
+        if m:
+            out.append(Finding(field, False, m.start(), m.end()))
+            continue
+        m = pos.search(text)
+        if m:
+            out.append(Finding(field, not negated(text, m.start(), m.end(), post=True), m.start(), m.end()))
+    return out
+
+
+def find(text: str, taken: list[tuple[int, int]]) -> list[Finding]:
+    """All workload findings in `text`; numbers inside `taken` spans (model names, counts) are skipped."""
+    out = _numbers(text, taken)
+    found = _first(text, _WORKLOAD)
+    if found:
+        value, m = found[0]
+        out.append(Finding("workload", value, m.start(), m.end()))
+    mode = _serving_mode(text)
+    if mode:
+        out.append(mode)
+    return out + _priorities(text) + _flags(text)

@@ -1,0 +1,186 @@
+"""The graph's nodes: small functions of (state, tools) that return partial state updates.
+
+Order: understand → interview (pauses) → decide → estimate → plan → retrieve → compose → verify.
+The interview node re-runs from its top when resumed, so nothing before `interrupt()` has effects.
+"""
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from agent import interview as policy
+from agent import understand as und
+from agent.state import AgentState
+from agent.tools import Tools, as_dict
+from rules.errors import AdvisorError
+from rules.profile import Profile, build_profile
+
+LLM_CALLS_PER_TURN = 2
+MAX_RULE_CHUNKS = 8
+SEARCH_K = 3
+
+
+def _profile(state: AgentState) -> Profile:
+    return build_profile(state.get("profile") or {})
+
+
+def _read(tools: Tools, text: str, extraction: Any, asked: list[str] | None) -> tuple[dict, dict, list[str], int]:
+    """Values and evidence from both extractors behind the guard; (values, evidence, dropped, llm calls)."""
+    values, evidence, dropped = und.guard(*und.extraction_parts(extraction), text, strict=False)
+    if tools.llm is None:
+        return values, evidence, dropped, 0
+    lv, le, calls, error = und.llm_extract(tools.llm, text, asked, max_calls=LLM_CALLS_PER_TURN)
+    lv, le, llm_dropped = und.guard(lv, le, text, strict=True)
+    values, evidence, conflicts = und.merge((values, evidence), (lv, le))
+    notes = [f"LLM extractor gave up: {error}"] if error else []
+    return values, evidence, dropped + [f"LLM {d}" for d in llm_dropped] + conflicts + notes, calls
+
+
+def understand(state: AgentState, tools: Tools) -> dict[str, Any]:
+    """Read the new message: intent, language and profile values (every value with evidence)."""
+    text = state["text"]
+    ext = tools.extract(text)
+    values, evidence, dropped, calls = _read(tools, text, ext, None)
+    data = (state.get("profile") or {}) | {"language": getattr(ext, "language", None) or "en"}
+    profile, rejected = und.apply(build_profile(data), values, evidence)
+    return {
+        "intent": getattr(ext, "intent", None) or "recommend", "language": profile.language,
+        "injection": bool(getattr(ext, "injection", False)), "profile": profile.model_dump(mode="json"),
+        "transcript": [text], "questions": [], "asked": [], "assumptions": [], "dropped": dropped + rejected,
+        "interview_done": False, "llm_calls": calls, "draft": None, "result": None, "tool_notes": [],
+    }
+
+
+def _assume(tools: Tools, profile: Profile, fields: list[str]) -> tuple[Profile, list[str]]:
+    """Documented defaults for asked fields the answer left open (marked assumed)."""
+    notes = []
+    for field in fields:
+        if getattr(profile, field) is not None:
+            continue
+        default = tools.default_for(field, profile)
+        if default is None:
+            continue
+        value, note = default
+        try:
+            profile = profile.with_value(field, value, assumed=True, note=note)
+        except AdvisorError:
+            continue
+        notes.append(f"{field} = {value}" + (f": {note}" if note else ""))
+    return profile, notes
+
+
+def _interrupt(payload: dict) -> Any:
+    from langgraph.types import interrupt
+    return interrupt(payload)
+
+
+def interview(state: AgentState, tools: Tools, pause: Callable[[dict], Any] = _interrupt) -> dict[str, Any]:
+    """Ask one question for up to three fields that matter (pauses), then read the answer."""
+    profile = _profile(state)
+    asked, questions = list(state.get("asked") or []), list(state.get("questions") or [])
+    fields = policy.next_round(profile, state.get("intent", "recommend"), asked, len(questions), tools.decide)
+    if not fields:
+        return {"interview_done": True}
+    payload = {"question": policy.phrase(fields, state.get("language", "en")), "fields": fields}
+    answer = str(pause(payload) or "").strip()
+    # --- resumed: a new user turn starts here ---
+    ext = tools.extract_answer(answer, fields)
+    values, evidence, dropped, calls = _read(tools, answer, ext, fields) if answer else ({}, {}, [], 0)
+    profile, rejected = und.apply(profile, values, evidence)
+    profile, assumed = _assume(tools, profile, fields)
+    return {
+        "profile": profile.model_dump(mode="json"), "questions": [*questions, payload],
+        "asked": [*asked, *fields], "transcript": [*(state.get("transcript") or []), answer],
+        "assumptions": [*(state.get("assumptions") or []), *assumed],
+        "dropped": [*(state.get("dropped") or []), *dropped, *rejected], "llm_calls": calls,
+    }
+
+
+def decide(state: AgentState, tools: Tools) -> dict[str, Any]:
+    """Run the rule engine on the profile."""
+    try:
+        return {"decision": as_dict(tools.decide(_profile(state)))}
+    except AdvisorError as exc:
+        return {"decision": None, "tool_notes": [*(state.get("tool_notes") or []), str(exc)]}
+
+
+def estimate(state: AgentState, tools: Tools) -> dict[str, Any]:
+    """Roofline estimate for the primary engine, when hardware and model are known."""
+    profile = _profile(state)
+    if profile.hardware is None or (profile.model is None and profile.params_b is None):
+        return {"estimate": None}
+    engine = (state.get("decision") or {}).get("primary")
+    try:
+        return {"estimate": as_dict(tools.estimate(profile, engine=engine))}
+    except AdvisorError as exc:
+        return {"estimate": None, "tool_notes": [*(state.get("tool_notes") or []), str(exc)]}
+
+
+def plan(state: AgentState, tools: Tools) -> dict[str, Any]:
+    """Benchmark spec for the shortlisted engines."""
+    try:
+        spec = as_dict(tools.build_spec(_profile(state), state.get("decision"), state.get("estimate")))
+    except AdvisorError as exc:
+        return {"benchmark": None, "tool_notes": [*(state.get("tool_notes") or []), str(exc)]}
+    workload = spec.get("workload") or {}
+    metrics = [m if isinstance(m, str) else m.get("id") for m in spec.get("metrics") or []]
+    return {"benchmark": {"concurrency": workload.get("concurrency") or spec.get("concurrency") or [],
+                          **spec, "metrics": metrics}}
+
+
+def _citation(hit: Any) -> dict[str, str]:
+    h = as_dict(hit)
+    return {"id": h["id"], "title": h.get("title") or "", "source": h.get("source") or "", "text": h.get("text") or ""}
+
+
+def retrieve(state: AgentState, tools: Tools) -> dict[str, Any]:
+    """The chunks behind the fired rules, plus the best matches for the user's question."""
+    rule_ids = list(dict.fromkeys((state.get("decision") or {}).get("citations") or []))[:MAX_RULE_CHUNKS]
+    found = [_citation(h) for h in tools.get_chunks(rule_ids)] if rule_ids else []
+    query = state.get("text") or ""
+    hits = [_citation(h) for h in tools.search(query, k=SEARCH_K)] if query.strip() else []
+    ordered = hits + found if state.get("intent") == "explain" else found + hits
+    seen: dict[str, dict] = {}
+    for c in ordered:
+        seen.setdefault(c["id"], c)
+    return {"citations": list(seen.values())}
+
+
+def compose(state: AgentState, tools: Tools) -> dict[str, Any]:
+    """The template answer always; LLM prose too when a model is configured and budget is left."""
+    from agent.compose import template_answer
+    from agent.result import facts_of, llm_view
+    facts = facts_of(state)
+    update: dict[str, Any] = {"template": template_answer(facts), "draft": None, "composer": "template"}
+    calls = state.get("llm_calls") or 0
+    if tools.llm is None:
+        return update
+    if calls >= LLM_CALLS_PER_TURN:
+        return update | {"composer": "template (LLM call budget of this turn spent on extraction)"}
+    from agent.prompts import COMPOSE_SYSTEM, COMPOSE_USER, LANGUAGE_NAMES
+    from agent.names import display
+    facts_json, sources = llm_view(facts)
+    engines = sorted({facts["primary"], *facts["alternatives"], *(a["engine"] for a in facts["avoid"])} - {None})
+    system = COMPOSE_SYSTEM.format(language=LANGUAGE_NAMES[facts["profile"]["language"]], max_words=250,
+                                   engines=", ".join(display(e) for e in engines) or "none")
+    user = COMPOSE_USER.format(intent=facts["intent"], facts=facts_json, sources=sources)
+    try:
+        draft = tools.llm.prose(system, user)
+    except Exception as exc:  # provider down or refusing: the template stands
+        return update | {"llm_calls": calls + 1, "composer": f"template (LLM composer failed: {type(exc).__name__})"}
+    return update | {"draft": draft, "llm_calls": calls + 1}
+
+
+def verify(state: AgentState, tools: Tools) -> dict[str, Any]:
+    """Keep LLM prose only if every engine, citation and number in it is backed by the tools."""
+    from agent.result import allowed_numbers, facts_of, llm_view, result_of
+    from agent.verify import problems
+    facts = facts_of(state)
+    answer, composer = state["template"], state.get("composer") or "template"
+    draft = (state.get("draft") or "").strip()
+    if draft:
+        issues = problems(draft, facts, allowed_numbers(*llm_view(facts)))
+        if issues:
+            composer = f"template (verify failed: {'; '.join(issues)})"
+        else:
+            answer, composer = draft + "\n", "llm"
+    return {"result": result_of(facts, answer, composer), "composer": composer}

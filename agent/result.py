@@ -1,0 +1,105 @@
+"""From graph state to the facts the composer may use and to the `ask --json` object."""
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+from agent.compose import markers
+from agent.names import display
+from agent.state import AgentState
+from rules.profile import build_profile
+
+PARALLELISM_KEYS = ("strategy", "tp", "pp", "ep", "dp", "reason")
+SOURCE_CHARS = 600   # of each chunk shown to the LLM composer
+
+
+def _names(profile: Any) -> dict[str, str]:
+    """Catalog display names of the profile's hardware and model (for prose)."""
+    from rules import catalog
+    out = {}
+    for field, getter in (("hardware", catalog.hardware), ("model", catalog.model)):
+        ident = getattr(profile, field)
+        if ident:
+            try:
+                out[field] = getter(ident).name
+            except Exception:  # an id the catalog lacks: the id is the name
+                out[field] = ident
+    return out
+
+
+def facts_of(state: AgentState) -> dict[str, Any]:
+    """The `ask --json` object without `answer`, plus trace, warnings and names for the composer."""
+    d = state.get("decision") or {}
+    profile = build_profile(state.get("profile") or {})
+    par = d.get("parallelism")
+    assumptions = list(dict.fromkeys([*(state.get("assumptions") or []), *(d.get("assumptions") or [])]))
+    return {
+        "intent": state.get("intent", "recommend"),
+        "profile": profile.summary(),
+        "primary": d.get("primary"),
+        "alternatives": list(d.get("alternatives") or []),
+        "avoid": [{"engine": a["engine"], "reason": a.get("reason", "")} for a in d.get("avoid") or []],
+        "bottleneck": d.get("bottleneck"),
+        "parallelism": {k: par.get(k) for k in PARALLELISM_KEYS} if par else None,
+        "estimate": state.get("estimate"),
+        "benchmark": state.get("benchmark"),
+        "questions": list(state.get("questions") or []),
+        "assumptions": assumptions,
+        "citations": list(state.get("citations") or []),
+        "rules": list(d.get("rules") or []),
+        "warnings": [*(d.get("warnings") or []), *(state.get("tool_notes") or [])],
+        "trace": d.get("trace") or [],
+        "injection": bool(state.get("injection")),
+        "names": _names(profile),
+    }
+
+
+CONTRACT_KEYS = ("intent", "profile", "primary", "alternatives", "avoid", "bottleneck", "parallelism",
+                 "estimate", "benchmark", "questions", "assumptions", "citations", "rules")
+
+
+def result_of(facts: dict[str, Any], answer: str, composer: str) -> dict[str, Any]:
+    """The `ask --json` object (DESIGN.md), plus `warnings` and `composer` (added keys)."""
+    out = {k: facts[k] for k in CONTRACT_KEYS}
+    out["answer"] = answer
+    out["warnings"] = facts["warnings"]
+    out["composer"] = composer
+    return out
+
+
+def llm_view(facts: dict[str, Any]) -> tuple[str, str]:
+    """(facts JSON, sources text) shown to the LLM composer: the structured results only."""
+    index = {c["id"]: n for n, c in enumerate(facts["citations"], start=1)}
+    primary = facts.get("primary")
+    why = [f"{t.get('rationale', '')} {markers(t.get('citations') or [], index)}".strip()
+           for t in facts["trace"] if primary and ((t.get("effects") or {}).get("score") or {}).get(primary, 0) > 0]
+    bench = facts.get("benchmark") or {}
+    view = {
+        "profile": facts["profile"], "names": facts["names"],
+        "primary": display(primary) if primary else None,
+        "why": why[:4], "alternatives": [display(e) for e in facts["alternatives"]],
+        "avoid": [{"engine": display(a["engine"]), "reason": a["reason"]} for a in facts["avoid"]],
+        "bottleneck": facts["bottleneck"], "parallelism": facts["parallelism"], "estimate": facts["estimate"],
+        "benchmark": {"concurrency": bench.get("concurrency"), "metrics": bench.get("metrics")} if bench else None,
+        "warnings": facts["warnings"], "assumptions": facts["assumptions"],
+    }
+    sources = "\n".join(f"[{n}] {c['title']}: {' '.join(c['text'].split())[:SOURCE_CHARS]}"
+                        for n, c in enumerate(facts["citations"], start=1))
+    return json.dumps(view, ensure_ascii=False, indent=1, default=str), sources or "(none)"
+
+
+_ANY_NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
+
+
+def allowed_numbers(*texts: str) -> list[float]:
+    """Every number written anywhere in `texts` (also inside ids like rtx4090): what prose may repeat."""
+    out = set()
+    for text in texts:
+        for m in _ANY_NUMBER.findall(text):
+            for cand in (m.replace(",", ""), m):
+                try:
+                    out.add(float(cand))
+                except ValueError:
+                    continue
+    return sorted(out)

@@ -1,0 +1,41 @@
+"""The shipped notes in `knowledge/corpus/*.md`: their docs and a fingerprint of the set."""
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+from knowledge.chunking import Chunk, chunk_doc, corpus_doc
+from rules.errors import DataError, InputError
+
+
+def files(corpus_dir: Path) -> list[Path]:
+    """The corpus notes, sorted by name."""
+    return sorted(p for p in corpus_dir.glob("*.md") if not p.name.startswith("."))
+
+
+def doc_ids(corpus_dir: Path) -> set[str]:
+    """The shipped document ids (file names), which user files may not reuse."""
+    return {p.stem for p in files(corpus_dir)}
+
+
+def manifest_hash(corpus_dir: Path) -> str:
+    """A fingerprint of every note's name and bytes: any edit changes it."""
+    digest = hashlib.sha256()
+    for path in files(corpus_dir):
+        digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()[:24]
+
+
+def chunks(corpus_dir: Path) -> list[Chunk]:
+    """Every chunk of the shipped notes; DataError names a broken note."""
+    out: list[Chunk] = []
+    for path in files(corpus_dir):
+        try:
+            text = path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            raise DataError(str(path), None, None, f"unreadable ({exc.__class__.__name__})") from None
+        try:
+            out.extend(chunk_doc(corpus_doc(text, path.name, path.stem)))
+        except InputError as exc:          # a broken shipped note is a data error, not user input
+            raise DataError(str(path), None, None, str(exc)) from None
+    return out

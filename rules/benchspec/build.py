@@ -1,0 +1,67 @@
+"""`build_spec`: the profile (plus decision and estimate when known) → a `BenchSpec`."""
+from __future__ import annotations
+
+from typing import Any
+
+from rules.benchspec import prediction
+from rules.benchspec.checklist import build_checklist
+from rules.benchspec.criteria import build_criteria
+from rules.benchspec.exports import export_all
+from rules.benchspec.metrics import METRIC_DEFINITIONS, TPOT_DEFINITION
+from rules.benchspec.scenario import build_scenario
+from rules.benchspec.slos import slos_for
+from rules.benchspec.spec import BenchSpec
+from rules.benchspec.workload import build_workload
+from rules.errors import AdvisorError
+from rules.ids import METRICS
+from rules.profile import Profile
+
+
+def _decide(profile: Profile, notes: list[str]) -> Any:
+    """The rule engine's decision, when that module is present and the profile is enough."""
+    try:
+        from rules.decide import decide
+    except ImportError:
+        notes.append("The rule engine is not available: no engine shortlist in the scenario.")
+        return None
+    try:
+        return decide(profile)
+    except AdvisorError as exc:
+        notes.append(f"No engine shortlist: {exc}")
+        return None
+
+
+def _profile_notes(profile: Profile) -> list[str]:
+    """The profile's own assumptions (defaults the interview filled in)."""
+    out = []
+    for field in profile.assumed:
+        prov = profile.provenance[field]
+        value = getattr(profile, field)
+        out.append(f"{field} = {value} was assumed" + (f": {prov.note}" if prov.note else "."))
+    return out
+
+
+def build_spec(profile: Profile, decision: Any = None, estimate: Any = None,
+               harness: str = "all") -> BenchSpec:
+    """The benchmark spec for this profile; missing or assumed facts become `assumptions`."""
+    notes = _profile_notes(profile)
+    if decision is None:
+        decision = _decide(profile, notes)
+    scenario = build_scenario(profile, decision, notes)
+    workload = build_workload(profile, notes)
+    engine = scenario.engines[0].id if scenario.engines else None
+    planned = prediction.planned_profile(profile, workload.peak_concurrency,
+                                         workload.input.mean, workload.output.mean)
+    peak_est = prediction.as_dict(estimate) if estimate is not None else \
+        prediction.estimate_at(planned, engine, workload.peak_concurrency, notes)
+    single_est = prediction.estimate_at(planned, engine, 1, notes)
+    slos = slos_for(workload.kind, workload.peak_concurrency, profile.priority, notes)
+    spec = BenchSpec(
+        scenario=scenario, workload=workload, metrics=list(METRICS),
+        metric_definitions=dict(METRIC_DEFINITIONS), tpot_definition=TPOT_DEFINITION, slos=slos,
+        criteria=build_criteria(workload, slos, single_est, peak_est),
+        checklist=build_checklist(workload),
+        prediction=prediction.summary(single_est, peak_est, workload.peak_concurrency),
+        assumptions=list(dict.fromkeys(notes)),
+    )
+    return spec.model_copy(update={"exports": export_all(spec, harness)})

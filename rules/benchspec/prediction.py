@@ -1,0 +1,62 @@
+"""Roofline predictions for the spec: the estimate at the peak and at concurrency 1.
+
+The estimator is another module of `rules/`; when it is missing, or the profile lacks a fact it
+needs, the spec still builds and says why it has no prediction.
+"""
+from __future__ import annotations
+
+from typing import Any
+
+from rules.errors import AdvisorError
+from rules.profile import Profile
+
+# Estimate keys the criteria and the reconcile step read (DESIGN.md `estimate` contract).
+KEYS = ("fits", "decode_tokens_per_s", "decode_tokens_per_s_bound", "prefill_tokens_per_s",
+        "ttft_s", "tpot_ms", "max_concurrency", "binding_constraint", "weights_gb",
+        "kv_bytes_per_token")
+
+
+def as_dict(estimate: Any) -> dict[str, Any] | None:
+    """An estimate (pydantic object or dict) as a plain dict."""
+    if estimate is None:
+        return None
+    if hasattr(estimate, "model_dump"):
+        return estimate.model_dump()
+    return dict(estimate)
+
+
+def planned_profile(profile: Profile, concurrency: int, input_tokens: int,
+                    output_tokens: int) -> Profile:
+    """The profile with the workload's planned values filled in where the user gave none."""
+    note = "planned value of the benchmark spec"
+    for field, value in (("concurrency", concurrency), ("input_tokens", input_tokens),
+                         ("output_tokens", output_tokens)):
+        if getattr(profile, field) is None:
+            profile = profile.with_value(field, value, assumed=True, note=note)
+    return profile
+
+
+def estimate_at(profile: Profile, engine: str | None, concurrency: int,
+                notes: list[str]) -> dict[str, Any] | None:
+    """The roofline estimate for the profile at one concurrency, or None (reason noted)."""
+    try:
+        from rules.roofline import estimate_for_profile
+    except ImportError:
+        notes.append("The roofline estimator is not available: criteria have no predicted values.")
+        return None
+    try:
+        at = profile if profile.concurrency == concurrency else \
+            profile.with_value("concurrency", concurrency, assumed=True, note="benchmark level")
+        return as_dict(estimate_for_profile(at, engine=engine))
+    except AdvisorError as exc:
+        notes.append(f"No roofline prediction at concurrency {concurrency}: {exc}")
+        return None
+
+
+def summary(single: dict[str, Any] | None, peak: dict[str, Any] | None,
+            peak_level: int) -> dict[str, Any] | None:
+    """The prediction block of the spec: contract keys at concurrency 1 and at the peak."""
+    if single is None and peak is None:
+        return None
+    pick = (lambda e: {k: e.get(k) for k in KEYS if k in e} if e else None)
+    return {"single_stream": pick(single), "peak": pick(peak), "peak_concurrency": peak_level}

@@ -1,0 +1,62 @@
+"""Read harness result files (JSON or JSON Lines) into `RunResult`s; the harness is detected."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from rules.benchspec.readers import aiperf, guidellm, sglang, vllm
+from rules.benchspec.readers.base import RunResult
+from rules.errors import InputError
+
+# Order matters only for objects that could pass two tests; the markers are disjoint in practice.
+READERS = (("aiperf", aiperf), ("guidellm", guidellm), ("vllm", vllm), ("sglang", sglang))
+
+__all__ = ["RunResult", "read_file", "read_results"]
+
+
+def _objects(path: str) -> list[Any]:
+    """The JSON document, or every line of a JSON Lines file."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise InputError(f"{path}: cannot read ({exc.strerror or exc})") from None
+    if not text.strip():
+        raise InputError(f"{path}: the file is empty")
+    try:
+        return [json.loads(text)]
+    except json.JSONDecodeError:
+        pass
+    out = []
+    for n, line in enumerate(text.splitlines(), 1):
+        if line.strip():
+            try:
+                out.append(json.loads(line))
+            except json.JSONDecodeError as exc:
+                raise InputError(f"{path}: not JSON or JSON Lines (line {n}: {exc.msg})") from None
+    return out
+
+
+def read_file(path: str) -> list[RunResult]:
+    """Every result in one file; InputError names the file when it cannot be used."""
+    results: list[RunResult] = []
+    for obj in _objects(path):
+        if not isinstance(obj, dict):
+            raise InputError(f"{path}: expected a JSON object per result, found {type(obj).__name__}")
+        for _name, reader in READERS:
+            if reader.looks_like(obj):
+                results += reader.read(path, obj)
+                break
+        else:
+            raise InputError(
+                f"{path}: not a result of vllm bench serve, sglang.bench_serving, guidellm or aiperf "
+                "(expected median_ttft_ms with model_id or dataset_name, a guidellm 'benchmarks' "
+                "list, or aiperf metric blocks such as time_to_first_token)")
+    return results
+
+
+def read_results(paths: list[str]) -> list[RunResult]:
+    """Results of every file, in the order given."""
+    if not paths:
+        raise InputError("no result files given")
+    return [r for p in paths for r in read_file(str(p))]

@@ -1,0 +1,116 @@
+"""Words around the numbers: standing assumptions, the binding constraint, fixes, price, error band."""
+from __future__ import annotations
+
+from rules.catalog_schema import Hardware
+from rules.quant import bits_per_weight
+from rules.roofline import calibration as cal
+from rules.roofline.memory import kv_bytes, reserve_bytes, usable_bytes, weight_bytes
+from rules.roofline.result import ErrorBand, Infeasible, MemoryBreakdown
+
+
+def standing_assumptions(s) -> list[str]:
+    """Assumptions every estimate of this setup rests on."""
+    hw, spec = s.hw, s.spec
+    eff, eff_why = cal.bandwidth_efficiency(hw)
+    out = [f"decode streams at {eff_why}, plus {cal.TOKEN_OVERHEAD_MS[hw.platform]} ms fixed cost per step "
+           "(calibrated on published single-stream results, mostly llama.cpp)",
+           f"decode context averages prompt + half the output ({s.input_tokens + s.output_tokens // 2} tokens)",
+           "KV cache sized for every sequence at the full context "
+           f"({s.context} tokens, {'16-bit' if s.kv_dtype is None else s.kv_dtype})"]
+    if hw.memory_is_max_config and not s.memory_gb:
+        out.append(f"{hw.id}: memory taken as the largest configuration ({hw.memory_gb:g} GB); pass the real size if smaller")
+    if hw.usable_memory_fraction < 1:
+        out.append(f"only {hw.usable_memory_fraction:.0%} of unified memory is GPU-usable by default (macOS wired limit)")
+    if spec.architecture == "moe":
+        out.append("MoE routing assumed uniform: a batch of b tokens touches 1-(1-k/E)^b of the experts")
+    if s.layout.pp > 1:
+        out.append(f"pipeline parallel: one stream does not get faster; with fewer than {s.layout.pp} sequences in flight "
+                   "stages sit idle (pipeline bubbles)")
+    if s.layout.devices > 1 and hw.p2p is not True and (s.interconnect or hw.interconnect) == "pcie":
+        out.append(f"{hw.id} has no peer-to-peer over PCIe: collectives go through host memory")
+    if s.concurrency > 1:
+        out.append("load model: closed loop of the given concurrent users, continuous batching, prefill serialised")
+    return out
+
+
+def price(hw: Hardware, user_price: float | None) -> tuple[float | None, str | None]:
+    """The $/device-hour to use and where it comes from."""
+    if user_price:
+        return user_price, "given by the user"
+    return hw.price_usd_per_hour, hw.price_source
+
+
+def _fits_with(s, quant: str | None = None, devices: int | None = None, context: int | None = None,
+               kv_dtype: str | None = None) -> bool:
+    """Memory check of the setup with one thing changed (weights split evenly over devices)."""
+    q = quant or s.quant
+    n = devices or s.layout.replica_devices
+    usable = usable_bytes(s.hw, s.memory_gb).value
+    free = usable - reserve_bytes(s.hw, s.engine, usable).value - weight_bytes(s.spec, q, s.engine).value / n
+    kv = kv_bytes(s.spec, context or s.context, kv_dtype if kv_dtype is not None else s.kv_dtype).value / n
+    return free >= kv
+
+
+def infeasible(s, weights_fit: bool, mem: MemoryBreakdown, kv_dev: float) -> Infeasible:
+    """Which constraint fails and the fixes that would make it fit, cheapest first."""
+    if not weights_fit:
+        constraint = (f"memory capacity: the weights need {mem.weights_gb:.1f} GB per device but only "
+                      f"{mem.usable_gb - mem.reserve_gb:.1f} GB are usable after the runtime reserve")
+    else:
+        constraint = (f"KV-cache capacity: one sequence at {s.context:,} tokens needs {kv_dev / 1e9:.2f} GB per device; "
+                      f"{max(0.0, mem.usable_gb - mem.reserve_gb - mem.weights_gb):.2f} GB are left after the weights")
+    fixes: list[str] = []
+    bits = bits_per_weight(s.quant)
+    for q in ("fp8", "q8_0", "awq", "q4_k_m"):
+        if bits_per_weight(q) < bits and (q != "fp8" or s.hw.tflops.fp8) and _fits_with(s, quant=q):
+            fixes.append(f"quantize the weights to {q} ({bits_per_weight(q):g} bits per weight)")
+            break
+    if weights_fit and s.kv_dtype is None and _fits_with(s, kv_dtype="fp8"):
+        fixes.append("store the KV cache in fp8 (halves it)")
+    if weights_fit:
+        lo, hi = 1, s.context
+        while lo < hi:
+            mid = (lo + hi + 1) // 2
+            lo, hi = (mid, hi) if _fits_with(s, context=mid) else (lo, mid - 1)
+        if lo > 1:
+            fixes.append(f"shorten the context to {lo:,} tokens")
+    n = s.layout.replica_devices * 2
+    while n <= 1024 and not _fits_with(s, devices=n):
+        n *= 2
+    if n <= 1024:
+        link = "" if s.hw.interconnect in ("nvlink", "infinity-fabric") else " (mind the interconnect: prefer PP over PCIe)"
+        fixes.append(f"use {n} x {s.hw.id} (tensor or pipeline parallel){link}")
+    return Infeasible(constraint=constraint, fixes=fixes or ["a device with more memory"])
+
+
+def binding_constraint(s, fits: bool, bad: Infeasible | None, step, load, t_pf: float | None, batch: int) -> str:
+    """What limits this setup, in words."""
+    if not fits:
+        return bad.constraint
+    if s.concurrency > load.in_service * s.layout.dp:
+        return (f"KV-cache capacity: only {load.in_service * s.layout.dp} of {s.concurrency} sequences fit at "
+                f"{s.context:,} tokens; the rest wait about {load.queue_s:.1f} s in the queue")
+    out = s.output_tokens
+    memory_bound = step.weights_s + step.kv_s >= step.compute_s
+    shares = {
+        "prefill compute (prompt processing)": (t_pf or 0.0) + max(0.0, load.ttft_s - load.queue_s - (t_pf or 0.0)),
+        "memory bandwidth: streaming the weights each token": out * step.weights_s if memory_bound else 0.0,
+        "memory bandwidth: reading the KV cache each token": out * step.kv_s if memory_bound else 0.0,
+        "compute: the batch makes decode compute-bound": out * step.compute_s if not memory_bound else 0.0,
+        "fixed per-token runtime overhead (kernel launches, sync, sampling)": out * step.overhead_s,
+        "interconnect: collectives between devices every token": out * step.comm_s,
+    }
+    name, value = max(shares.items(), key=lambda kv: kv[1])
+    total = sum(shares.values()) or 1.0
+    return f"{name} ({value / total:.0%} of a request's time at batch {batch})"
+
+
+def error_band(hw: Hardware) -> ErrorBand:
+    """The estimator's measured error on this platform (from the calibration file)."""
+    band = cal.ERROR_BAND.get(hw.platform)
+    if band is None:
+        return ErrorBand(basis=f"no published measurements for {hw.platform} in the calibration file: "
+                               "treat figures as +/-50 %", decode_p50_pct=None, decode_p90_pct=None, prefill_p50_pct=None)
+    return ErrorBand(basis=f"absolute error on the {band['rows']} published {hw.platform} measurements used to calibrate",
+                     decode_p50_pct=band["decode_p50"], decode_p90_pct=band["decode_p90"],
+                     prefill_p50_pct=band["prefill_p50"])

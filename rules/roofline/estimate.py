@@ -1,0 +1,220 @@
+"""`estimate(...)`: one model on one hardware setup -> fit, memory, decode, prefill, load, cost.
+
+Assembles the pure formulas of memory / decode / prefill / comm / serving; every default it takes
+is written into `assumptions`, every figure's arithmetic into `formulas`.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from rules import catalog
+from rules.catalog_schema import Hardware, ModelSpec
+from rules.errors import InputError, MissingFactError, ProfileError
+from rules.ids import ENGINES
+from rules.quant import quant_info
+from rules.roofline import advice, comm
+from rules.roofline.decode import decode_step
+from rules.roofline.figure import gb
+from rules.roofline.layout import Layout, build_layout
+from rules.roofline.memory import kv_bytes, kv_bytes_per_token, reserve_bytes, usable_bytes, weight_bytes
+from rules.roofline.prefill import prefill_seconds
+from rules.roofline.result import Estimate, MemoryBreakdown, StepBreakdown
+from rules.roofline.serving import cost_per_1m_tokens, max_concurrency, under_load
+
+DEFAULT_INPUT, DEFAULT_OUTPUT = 1024, 256
+
+
+@dataclass(frozen=True)
+class Setup:
+    """Resolved inputs of one estimate."""
+
+    spec: ModelSpec
+    hw: Hardware
+    layout: Layout
+    quant: str
+    kv_dtype: str | None
+    engine: str | None
+    input_tokens: int
+    output_tokens: int
+    context: int
+    concurrency: int
+    memory_gb: float | None
+    interconnect: str | None
+
+
+def _spec(model: str | ModelSpec) -> ModelSpec:
+    return model if isinstance(model, ModelSpec) else catalog.model(model)
+
+
+def _hw(hardware: str | Hardware) -> Hardware:
+    return hardware if isinstance(hardware, Hardware) else catalog.hardware(hardware)
+
+
+def _check_numbers(count: int, nodes: int, inp: int, out: int, ctx: int | None, conc: int, price: float | None) -> None:
+    """Impossible numbers -> InputError naming the option."""
+    for name, value, low in (("count", count, 1), ("nodes", nodes, 1), ("input", inp, 0), ("output", out, 0),
+                             ("concurrency", conc, 1)):
+        if value is None or value < low:
+            raise InputError(f"--{name} must be at least {low}, got {value}")
+    if ctx is not None and ctx < 1:
+        raise InputError(f"--context must be at least 1, got {ctx}")
+    if price is not None and price <= 0:
+        raise InputError(f"--price-per-hour must be positive, got {price}")
+
+
+def resolve_setup(model, hardware, count=1, nodes=1, quant=None, engine=None, parallelism=None,
+                  input_tokens=None, output_tokens=None, context_length=None, concurrency=1,
+                  kv_cache_dtype=None, memory_gb=None, interconnect=None, price_per_hour=None):
+    """Validate and default the inputs; returns (Setup, assumptions)."""
+    notes: list[str] = []
+    spec, hw = _spec(model), _hw(hardware)
+    inp = DEFAULT_INPUT if input_tokens is None else input_tokens
+    out = DEFAULT_OUTPUT if output_tokens is None else output_tokens
+    if input_tokens is None or output_tokens is None:
+        notes.append(f"prompt {inp} / output {out} tokens assumed where not given")
+    _check_numbers(count, nodes, inp, out, context_length, concurrency, price_per_hour)
+    ctx = context_length or max(1, inp + out)
+    if inp + out > ctx:
+        raise InputError(f"--input + --output ({inp + out}) exceed --context ({ctx})")
+    if ctx > spec.max_context:
+        raise ProfileError("context_length", f"{ctx} tokens exceeds {spec.id}'s maximum context of {spec.max_context}")
+    if engine is not None and engine not in ENGINES:
+        raise InputError(f"unknown engine '{engine}' (known: {', '.join(ENGINES)})")
+    q = quant or spec.native_dtype
+    if quant is None:
+        notes.append(f"weights in the model's native format ({q}) assumed")
+    quant_info(q)
+    if kv_cache_dtype is not None:
+        quant_info(kv_cache_dtype)
+    layout = build_layout(parallelism, count, nodes, _devices_to_fit(spec, hw, q, engine, memory_gb))
+    if parallelism is None and layout.devices > 1:
+        notes.append(f"parallel layout {layout.describe()} assumed (TP inside a node, PP across nodes)")
+    return Setup(spec, hw, layout, q, kv_cache_dtype, engine, inp, out, ctx, concurrency, memory_gb, interconnect), notes
+
+
+def _devices_to_fit(spec: ModelSpec, hw: Hardware, quant: str, engine: str | None, memory_gb: float | None) -> int:
+    """Smallest power-of-two device group whose usable memory holds the weights."""
+    need = weight_bytes(spec, quant, engine).value
+    usable = usable_bytes(hw, memory_gb).value
+    n = 1
+    while n < 4096 and need > n * (usable - reserve_bytes(hw, engine, usable).value):
+        n *= 2
+    return n
+
+
+def _kv_split(spec: ModelSpec, layout: Layout) -> int:
+    """Devices one sequence's KV cache is spread over (heads split up to kv_heads; MLA latent is not)."""
+    heads = 1 if spec.attention.kind == "mla" else min(layout.shard, spec.kv_heads or layout.shard)
+    return layout.pp * heads
+
+
+def _comm_s(s: Setup, batch: int) -> tuple[float, list[str]]:
+    """Communication seconds per decode step for the layout."""
+    spec, lay, hw = s.spec, s.layout, s.hw
+    parts = [comm.tp_step_s(spec.hidden, spec.layers, batch, lay.tp, hw, s.interconnect),
+             comm.pp_step_s(spec.hidden, batch, lay.pp, hw, s.interconnect)]
+    if lay.ep > 1 and spec.architecture == "moe":
+        parts.append(comm.ep_step_s(spec.hidden, spec.moe_layers, spec.experts_per_tok, batch, lay.ep, hw, s.interconnect))
+        parts.append(comm.tp_step_s(spec.hidden, spec.layers, batch, lay.ep, hw, s.interconnect)._replace(
+            value=comm.tp_step_s(spec.hidden, spec.layers, batch, lay.ep, hw, s.interconnect).value / 2))
+    return sum(p.value for p in parts), [p.why for p in parts if p.value]
+
+
+def estimate(model, hardware, count: int = 1, nodes: int = 1, quant: str | None = None, engine: str | None = None,
+             parallelism: str | None = None, input_tokens: int | None = None, output_tokens: int | None = None,
+             context_length: int | None = None, concurrency: int = 1, kv_cache_dtype: str | None = None,
+             price_per_hour: float | None = None, memory_gb: float | None = None,
+             interconnect: str | None = None) -> Estimate:
+    """Roofline estimate for `model` on `count` x `hardware` (ids, aliases or specs)."""
+    s, notes = resolve_setup(model, hardware, count, nodes, quant, engine, parallelism, input_tokens, output_tokens,
+                             context_length, concurrency, kv_cache_dtype, memory_gb, interconnect, price_per_hour)
+    spec, hw, lay = s.spec, s.hw, s.layout
+    formulas: list[str] = []
+    notes += advice.standing_assumptions(s)
+
+    # memory per device
+    w = weight_bytes(spec, s.quant, s.engine)
+    usable = usable_bytes(hw, s.memory_gb)
+    reserve = reserve_bytes(hw, s.engine, usable.value)
+    w_dev = w.value / lay.replica_devices
+    kv_seq = kv_bytes(spec, s.context, s.kv_dtype)
+    kv_dev = kv_seq.value / _kv_split(spec, lay)
+    free = usable.value - reserve.value - w_dev
+    mc = max_concurrency(free, kv_dev)
+    per_replica_cap = int(mc.value)
+    formulas += [w.why, usable.why, reserve.why, kv_seq.why, mc.why]
+
+    # decode at the load each replica sees
+    users = -(-s.concurrency // lay.dp)
+    batch = max(1, min(users, per_replica_cap))
+    comm_s, comm_why = _comm_s(s, batch)
+    step = decode_step(spec, hw, s.quant, batch, s.input_tokens + s.output_tokens // 2, lay, s.kv_dtype, s.engine, comm_s)
+    formulas += list(step.notes) + comm_why
+    bound = lay.shard * hw.mem_bw_gbs * 1e9 / step.bytes_read
+    formulas.append(f"bound: {lay.shard} x {hw.mem_bw_gbs:g} GB/s / {gb(step.bytes_read):.2f} GB per step = {bound:.1f} tokens/s per stream")
+
+    # prefill and load
+    t_pf = None
+    try:
+        pf = prefill_seconds(spec, hw, s.quant, max(1, s.input_tokens), lay.shard, s.engine)
+        pf_comm = comm.tp_step_s(spec.hidden, spec.layers, max(1, s.input_tokens), lay.shard, hw, s.interconnect).value
+        t_pf = pf.value + pf_comm + comm.pp_step_s(spec.hidden, max(1, s.input_tokens), lay.pp, hw, s.interconnect).value
+        formulas.append(pf.why)
+    except MissingFactError as exc:
+        notes.append(f"prefill not estimated: {exc}")
+    load = under_load(users, per_replica_cap or 1, t_pf or 0.0, step.seconds, s.output_tokens)
+    formulas.append(load.why)
+    aggregate = load.output_tokens_per_s * lay.dp
+    price, price_src = advice.price(hw, price_per_hour)
+    cost = cost_per_1m_tokens(lay.devices, price, aggregate) if price else None
+    if cost:
+        formulas.append(cost.why)
+    else:
+        notes.append("cost per 1M tokens needs a device-hour price (--price-per-hour); the catalog has none for this device")
+
+    weights_fit = usable.value - reserve.value >= w_dev
+    fits = weights_fit and per_replica_cap >= 1
+    kv_in_service = kv_dev * batch if fits else kv_dev
+    memory = MemoryBreakdown(devices=lay.devices, capacity_gb=round(s.memory_gb or hw.memory_gb, 2),
+                             usable_gb=round(gb(usable.value), 2), weights_gb=round(gb(w_dev), 2),
+                             kv_gb=round(gb(kv_in_service), 3), reserve_gb=round(gb(reserve.value), 2),
+                             free_gb=round(gb(free - kv_in_service), 2))
+    infeasible = None if fits else advice.infeasible(s, weights_fit, memory, kv_dev)
+    return Estimate(
+        fits=fits, weights_gb=round(gb(w.value), 2), kv_bytes_per_token=int(kv_bytes_per_token(spec, s.kv_dtype).value),
+        max_concurrency=per_replica_cap * lay.dp,
+        decode_tokens_per_s=round(1 / load.tpot_s, 2), decode_tokens_per_s_bound=round(bound, 2),
+        prefill_tokens_per_s=round(s.input_tokens / t_pf, 1) if t_pf and s.input_tokens else None,
+        ttft_s=round(load.ttft_s, 4) if t_pf is not None else None, tpot_ms=round(load.tpot_s * 1e3, 3),
+        assumptions=notes, binding_constraint=advice.binding_constraint(s, fits, infeasible, step, load, t_pf, batch),
+        model=spec.id, hardware=hw.id, count=lay.devices, quantization=s.quant, kv_cache_dtype=s.kv_dtype,
+        engine=s.engine, parallelism={"strategy": lay.strategy, "tp": lay.tp, "pp": lay.pp, "ep": lay.ep, "dp": lay.dp},
+        input_tokens=s.input_tokens, output_tokens=s.output_tokens, context_length=s.context,
+        concurrency=s.concurrency, kv_gb_per_sequence=round(gb(kv_seq.value), 4),
+        aggregate_tokens_per_s=round(aggregate, 1), requests_per_s=round(load.requests_per_s * lay.dp, 3),
+        queue_s=round(load.queue_s, 3), comm_ms_per_token=round(comm_s * 1e3, 3), memory=memory,
+        step=StepBreakdown(weights_ms=round(step.weights_s * 1e3, 3), kv_ms=round(step.kv_s * 1e3, 3),
+                           compute_ms=round(step.compute_s * 1e3, 3), overhead_ms=round(step.overhead_s * 1e3, 3),
+                           comm_ms=round(step.comm_s * 1e3, 3), batch=batch),
+        cost_per_1m_tokens=round(cost.value, 4) if cost else None, price_usd_per_hour=price, price_source=price_src,
+        infeasible=infeasible, error_band=advice.error_band(hw), formulas=formulas)
+
+
+def estimate_for_profile(profile, engine: str | None = None) -> Estimate | None:
+    """Estimate from a rules.profile.Profile (None when hardware or model is unknown)."""
+    if not profile.hardware or not (profile.model or profile.params_b):
+        return None
+    spec = catalog.model(profile.model) if profile.model else catalog.describe_model(
+        profile.params_b, profile.active_params_b)
+    ctx = profile.context_length
+    if ctx and ctx > spec.max_context:
+        raise ProfileError("context_length", f"{ctx} tokens exceeds {spec.id}'s maximum context of {spec.max_context}")
+    est = estimate(spec, profile.hardware, count=profile.count or 1, nodes=profile.nodes, quant=profile.quantization,
+                   engine=engine, input_tokens=profile.input_tokens, output_tokens=profile.output_tokens,
+                   context_length=ctx if ctx and ctx >= (profile.input_tokens or 0) + (profile.output_tokens or 0) else None,
+                   concurrency=profile.concurrency or 1, kv_cache_dtype=profile.kv_cache_dtype,
+                   price_per_hour=profile.device_hour_usd, memory_gb=profile.memory_gb,
+                   interconnect=profile.interconnect if profile.interconnect not in (None, "none") else None)
+    if spec.assumptions:
+        est.assumptions.extend(spec.assumptions)
+    return est

@@ -1,0 +1,119 @@
+"""Memory: weight bytes by quantization, KV-cache bytes per token, runtime reserve, fit per device.
+
+Conventions: GB = 10^9 bytes. Weights are split evenly over the devices that hold them (TP x PP, or
+EP for routed experts). The input embedding table is stored but only one row is read per token.
+"""
+from __future__ import annotations
+
+from rules.catalog_schema import Hardware, ModelSpec
+from rules.quant import bits_per_weight, bytes_per_value
+from rules.roofline.figure import Figure, fmt, gb
+
+SERVER_ENGINES = frozenset({"vllm", "sglang", "tensorrt-llm", "dynamo"})
+SERVER_RESERVE = 0.10  # vLLM's default gpu_memory_utilization is 0.9 (vLLM engine arguments docs)
+LOCAL_RESERVE = 0.05   # assumption: CUDA/Metal context + compute buffers of local engines, min 0.5 GB
+LOCAL_RESERVE_MIN_GB = 0.5
+
+
+GGUF_ENGINES = frozenset({"llama.cpp", "ollama"})
+# ggml-org's MXFP4 GGUF of gpt-oss-20b is 12.1 GB: 19.1B expert params x 4.25 bits leaves ~8.5 bits
+# (Q8_0) for the 1.8B non-expert params; the Hugging Face checkpoint keeps those in BF16.
+GGUF_NONEXPERT_BITS = 8.5
+
+
+def expert_bits(model: ModelSpec, quant: str, engine: str | None = None) -> tuple[float, float]:
+    """(bits of non-expert weights, bits of routed-expert weights) for a quantization id.
+
+    Natively mixed checkpoints (gpt-oss: MXFP4 experts) keep non-expert weights at 16 bits
+    (Q8_0 in the GGUF files llama.cpp and Ollama load)."""
+    bits = bits_per_weight(quant)
+    if model.architecture == "moe" and quant == model.native_dtype and bits < 8:
+        return (GGUF_NONEXPERT_BITS if engine in GGUF_ENGINES else 16.0), bits
+    return bits, bits
+
+
+def weight_bytes(model: ModelSpec, quant: str, engine: str | None = None) -> Figure:
+    """Bytes of all weights: params x bits / 8 (experts and the rest at their own bits)."""
+    b_ne, b_e = expert_bits(model, quant, engine)
+    routed = model.routed_expert_params_b * 1e9
+    rest = model.params_b * 1e9 - routed
+    total = (rest * b_ne + routed * b_e) / 8
+    if b_ne == b_e:
+        why = f"{fmt(model.params_b)}B params x {b_ne:g} bits / 8 = {gb(total):.1f} GB"
+    else:
+        why = (f"{fmt(rest / 1e9)}B non-expert x {b_ne:g} bits + {fmt(routed / 1e9)}B expert x {b_e:g} bits, "
+               f"/ 8 = {gb(total):.1f} GB")
+    return Figure(total, why)
+
+
+def experts_touched(model: ModelSpec, batch: int) -> Figure:
+    """Expected share of routed experts a decode step reads: 1 - (1 - k/E)^batch (uniform routing)."""
+    if model.architecture != "moe":
+        return Figure(1.0, "dense model: every weight is read each step")
+    p = model.experts_per_tok / model.experts
+    share = 1 - (1 - p) ** max(1, batch)
+    return Figure(share, f"1 - (1 - {model.experts_per_tok}/{model.experts})^{batch} = {share:.3f} of experts per step")
+
+
+def step_weight_bytes(model: ModelSpec, quant: str, batch: int = 1, engine: str | None = None) -> Figure:
+    """Weight bytes one decode step reads: non-expert weights + lm_head + touched experts
+    (the input embedding table is not streamed: one row per token)."""
+    b_ne, b_e = expert_bits(model, quant, engine)
+    emb = model.embedding_params_b * 1e9
+    routed = model.routed_expert_params_b * 1e9
+    tables = emb if model.tied_embeddings else 2 * emb
+    dense_part = model.params_b * 1e9 - routed - tables + emb  # everything but the input table
+    share = experts_touched(model, batch).value
+    total = (dense_part * b_ne + routed * share * b_e) / 8
+    why = f"({fmt(dense_part / 1e9)}B dense incl. lm_head x {b_ne:g} bits"
+    if routed:
+        why += f" + {fmt(routed / 1e9)}B experts x {share:.3f} touched x {b_e:g} bits"
+    return Figure(total, why + f") / 8 = {gb(total):.2f} GB per step")
+
+
+def kv_bytes_per_token(model: ModelSpec, kv_dtype: str | None = None) -> Figure:
+    """KV bytes each new token adds once past any sliding window: GQA 2*L*kv_heads*head_dim*bytes,
+    MLA L*(latent + rope)*bytes."""
+    b = bytes_per_value(kv_dtype)
+    att = model.attention
+    if att.kind == "mla":
+        per = model.layers * (att.kv_lora_rank + att.qk_rope_head_dim) * b
+        why = f"MLA {model.layers} layers x ({att.kv_lora_rank} + {att.qk_rope_head_dim}) x {b:g} B"
+    else:
+        full = model.layers - att.sliding_layers
+        per = 2 * full * model.kv_heads * model.head_dim * b
+        why = f"2 x {full} layers x {model.kv_heads} KV heads x {model.head_dim} dims x {b:g} B"
+        if att.sliding_layers:
+            why += f" (the {att.sliding_layers} sliding-window layers stop at {att.sliding_window} tokens)"
+    return Figure(per, f"{why} = {per:,.0f} B/token")
+
+
+def kv_bytes(model: ModelSpec, tokens: int, kv_dtype: str | None = None) -> Figure:
+    """KV-cache bytes of one sequence at `tokens` of context (sliding layers capped at the window)."""
+    b = bytes_per_value(kv_dtype)
+    att = model.attention
+    growing = kv_bytes_per_token(model, kv_dtype).value * tokens
+    capped = 0.0
+    if att.sliding_layers and att.kind != "mla":
+        capped = 2 * att.sliding_layers * model.kv_heads * model.head_dim * b * min(tokens, att.sliding_window)
+    total = growing + capped
+    return Figure(total, f"{tokens:,} tokens -> {gb(total):.3f} GB of KV cache per sequence")
+
+
+def reserve_bytes(hw: Hardware, engine: str | None, capacity: float) -> Figure:
+    """Memory kept back per device for the runtime (activations, CUDA graphs, context)."""
+    if engine in SERVER_ENGINES or (engine is None and hw.hw_class == "datacenter"):
+        r = SERVER_RESERVE * capacity
+        return Figure(r, f"{SERVER_RESERVE:.0%} of {gb(capacity):.0f} GB kept back (vLLM-style gpu_memory_utilization 0.9)")
+    r = max(LOCAL_RESERVE_MIN_GB * 1e9, LOCAL_RESERVE * capacity)
+    return Figure(r, f"{gb(r):.1f} GB kept back for runtime buffers (assumed {LOCAL_RESERVE:.0%}, min {LOCAL_RESERVE_MIN_GB} GB)")
+
+
+def usable_bytes(hw: Hardware, memory_gb: float | None = None) -> Figure:
+    """Bytes one device can use: memory x usable fraction (Apple GPUs wire only part of unified memory)."""
+    mem = memory_gb or hw.memory_gb
+    usable = mem * 1e9 * hw.usable_memory_fraction
+    why = f"{mem:g} GB"
+    if hw.usable_memory_fraction < 1:
+        why += f" x {hw.usable_memory_fraction:.2f} GPU-wirable by default"
+    return Figure(usable, f"{why} = {gb(usable):.1f} GB usable per device")

@@ -1,0 +1,93 @@
+"""The `Estimate` returned by the roofline (its `model_dump()` is `advisor estimate --json`)."""
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class _Out(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class MemoryBreakdown(_Out):
+    """Per-device memory use against what the device can hold (GB)."""
+
+    devices: int
+    capacity_gb: float
+    usable_gb: float
+    weights_gb: float
+    kv_gb: float
+    """KV cache of the sequences in service at the stated context."""
+    reserve_gb: float
+    free_gb: float
+    """Usable minus weights, reserve and that KV cache (negative = does not fit)."""
+
+
+class StepBreakdown(_Out):
+    """Where one decode step's time goes (ms)."""
+
+    weights_ms: float
+    kv_ms: float
+    compute_ms: float
+    overhead_ms: float
+    comm_ms: float
+    batch: int
+
+
+class ErrorBand(_Out):
+    """How far off the estimator was on published measurements of this platform (absolute % error)."""
+
+    basis: str
+    decode_p50_pct: float | None
+    decode_p90_pct: float | None
+    prefill_p50_pct: float | None
+
+
+class Infeasible(_Out):
+    """Which constraint fails and what would fix it, cheapest first."""
+
+    constraint: str
+    fixes: list[str]
+
+
+class Estimate(_Out):
+    """Roofline estimate for one model on one hardware setup (contract keys first)."""
+
+    fits: bool
+    weights_gb: float
+    kv_bytes_per_token: int
+    max_concurrency: int
+    decode_tokens_per_s: float | None
+    """Expected per-stream decode tokens/s at the given concurrency (1000 / tpot_ms)."""
+    decode_tokens_per_s_bound: float | None
+    """Pure bandwidth roofline per stream: no overhead, 100 % of datasheet bandwidth."""
+    prefill_tokens_per_s: float | None
+    ttft_s: float | None
+    tpot_ms: float | None
+    assumptions: list[str]
+    binding_constraint: str
+
+    model: str
+    hardware: str
+    count: int
+    quantization: str
+    kv_cache_dtype: str | None
+    engine: str | None
+    parallelism: dict[str, int | str]
+    input_tokens: int
+    output_tokens: int
+    context_length: int
+    concurrency: int
+    kv_gb_per_sequence: float
+    aggregate_tokens_per_s: float | None
+    requests_per_s: float | None
+    queue_s: float | None
+    comm_ms_per_token: float
+    memory: MemoryBreakdown
+    step: StepBreakdown
+    cost_per_1m_tokens: float | None
+    price_usd_per_hour: float | None
+    price_source: str | None
+    infeasible: Infeasible | None
+    error_band: ErrorBand
+    formulas: list[str] = Field(default_factory=list)
+    """Each figure's formula with its numbers, for checking by hand."""

@@ -1,0 +1,47 @@
+"""A real browser (Debian chromium via Playwright): ask, answer the follow-up, see the answer and a plot."""
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+
+pytestmark = pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="Debian chromium is not installed (.ci/run installs it)")
+
+
+def test_conversation_in_a_real_browser(web_url):
+    from playwright.sync_api import sync_playwright
+
+    ARTIFACTS.mkdir(exist_ok=True)
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=[
+            "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+            "--disable-sync", "--no-first-run"])
+        page = browser.new_page(viewport={"width": 1400, "height": 1000})
+        page.goto(web_url, wait_until="load")
+        box = page.locator("#message textarea")
+        box.fill("I have 4 RTX 4090 cards and want to serve Llama 3.3 70B to my team.")
+        box.press("Enter")
+        chat = page.locator("#chat")
+        chat.get_by_text("NVLink", exact=False).first.wait_for(timeout=60_000)   # the follow-up question
+        box.fill("PCIe only, no NVLink. About 60 people, 20 at once.")
+        box.press("Enter")
+        card = page.locator("#recommendation")
+        card.get_by_text("Recommended", exact=False).wait_for(timeout=60_000)
+        for _ in range(3):  # answer any remaining question with "don't know"
+            if "vllm" in card.inner_text().lower() or "exllamav3" in card.inner_text().lower():
+                break
+            box.fill("I don't know")
+            box.press("Enter")
+            page.wait_for_timeout(1500)
+        assert "pp" in card.inner_text().lower() or "pipeline" in card.inner_text().lower()
+        page.get_by_role("tab", name="Plots").click()
+        page.locator("#memory-plot canvas, #memory-plot svg").first.wait_for(timeout=30_000)
+        page.screenshot(path=str(ARTIFACTS / "web-conversation.png"), full_page=True)
+        # reloading the page resumes the same conversation
+        page.reload(wait_until="load")
+        page.locator("#chat").get_by_text("PCIe only", exact=False).first.wait_for(timeout=30_000)
+        browser.close()
