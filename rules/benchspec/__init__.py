@@ -7,6 +7,8 @@
 from __future__ import annotations
 
 from rules.benchspec.build import build_spec
+from rules.benchspec.readers import RunResult, read_results
+from rules.benchspec.reconcile import Reconciliation, reconcile
 from rules.benchspec.spec import BenchSpec
 
-__all__ = ["BenchSpec", "build_spec"]
+__all__ = ["BenchSpec", "Reconciliation", "RunResult", "build_spec", "read_results", "reconcile"]

@@ -40,12 +40,17 @@ def price(hw: Hardware, user_price: float | None) -> tuple[float | None, str | N
     return hw.price_usd_per_hour, hw.price_source
 
 
+APPLE_RAISED_FRACTION = 0.9  # assumption: what people commonly set iogpu.wired_limit_mb to
+
+
 def _fits_with(s, quant: str | None = None, devices: int | None = None, context: int | None = None,
-               kv_dtype: str | None = None) -> bool:
+               kv_dtype: str | None = None, usable_fraction: float | None = None) -> bool:
     """Memory check of the setup with one thing changed (weights split evenly over devices)."""
     q = quant or s.quant
     n = devices or s.layout.replica_devices
     usable = usable_bytes(s.hw, s.memory_gb).value
+    if usable_fraction:
+        usable = usable / s.hw.usable_memory_fraction * usable_fraction
     free = usable - reserve_bytes(s.hw, s.engine, usable).value - weight_bytes(s.spec, q, s.engine).value / n
     kv = kv_bytes(s.spec, context or s.context, kv_dtype if kv_dtype is not None else s.kv_dtype).value / n
     return free >= kv
@@ -74,6 +79,9 @@ def infeasible(s, weights_fit: bool, mem: MemoryBreakdown, kv_dev: float) -> Inf
             lo, hi = (mid, hi) if _fits_with(s, context=mid) else (lo, mid - 1)
         if lo > 1:
             fixes.append(f"shorten the context to {lo:,} tokens")
+    if s.hw.usable_memory_fraction < 1 and _fits_with(s, usable_fraction=APPLE_RAISED_FRACTION):
+        fixes.insert(0, "raise macOS's GPU wired-memory limit (sudo sysctl iogpu.wired_limit_mb=...) to leave "
+                        f"only ~{1 - APPLE_RAISED_FRACTION:.0%} to the system")
     n = s.layout.replica_devices * 2
     while n <= 1024 and not _fits_with(s, devices=n):
         n *= 2
@@ -111,6 +119,7 @@ def error_band(hw: Hardware) -> ErrorBand:
     if band is None:
         return ErrorBand(basis=f"no published measurements for {hw.platform} in the calibration file: "
                                "treat figures as +/-50 %", decode_p50_pct=None, decode_p90_pct=None, prefill_p50_pct=None)
-    return ErrorBand(basis=f"absolute error on the {band['rows']} published {hw.platform} measurements used to calibrate",
+    return ErrorBand(basis=f"in-sample absolute error on the {band['rows']} published {hw.platform} single-stream "
+                           "measurements used to calibrate; expect more on other setups (batching, multi-device)",
                      decode_p50_pct=band["decode_p50"], decode_p90_pct=band["decode_p90"],
                      prefill_p50_pct=band["prefill_p50"])

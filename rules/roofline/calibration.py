@@ -92,8 +92,8 @@ def prefill_efficiency(hw: Hardware, quant_family: str) -> float:
 # Absolute % error of the estimator on the calibration file, by platform (rows = measurements).
 # Recomputed by evals/suites/estimator.py; tests/roofline checks these stay in step with it.
 ERROR_BAND: dict[str, dict[str, float]] = {
-    "amd-rocm": {'rows': 3, 'decode_p50': 9.7, 'decode_p90': 12.4, 'prefill_p50': 0.7},
-    "apple-silicon": {'rows': 81, 'decode_p50': 4.0, 'decode_p90': 8.2, 'prefill_p50': 9.4},
-    "intel-gpu": {'rows': 3, 'decode_p50': 5.4, 'decode_p90': 5.4, 'prefill_p50': 19.9},
-    "nvidia-cuda": {'rows': 27, 'decode_p50': 7.9, 'decode_p90': 13.6, 'prefill_p50': 10.7},
+    "amd-rocm": {"rows": 3, "decode_p50": 9.7, "decode_p90": 12.4, "prefill_p50": 0.7},
+    "apple-silicon": {"rows": 81, "decode_p50": 4.0, "decode_p90": 8.2, "prefill_p50": 9.4},
+    "intel-gpu": {"rows": 3, "decode_p50": 5.4, "decode_p90": 5.4, "prefill_p50": 19.9},
+    "nvidia-cuda": {"rows": 27, "decode_p50": 7.9, "decode_p90": 13.6, "prefill_p50": 10.7},
 }

@@ -39,13 +39,14 @@ def allreduce_s(nbytes: float, n: int, hw: Hardware, interconnect: str | None = 
     return Figure(t, f"all-reduce {nbytes / 1e3:.0f} KB over {n} devices on {kind}: {t * 1e6:.0f} us")
 
 
-def tp_step_s(hidden: int, layers: int, batch: int, tp: int, hw: Hardware, interconnect: str | None = None) -> Figure:
-    """TP communication per decode step: 2 all-reduces per layer of batch x hidden x 2 bytes."""
+def tp_step_s(hidden: int, layers: int, batch: int, tp: int, hw: Hardware, interconnect: str | None = None,
+              per_layer: int = 2) -> Figure:
+    """TP communication per step: `per_layer` all-reduces (attention + MLP) of batch x hidden x 2 bytes."""
     if tp <= 1:
         return Figure(0.0, "no tensor parallelism")
     one = allreduce_s(batch * hidden * 2, tp, hw, interconnect)
-    t = 2 * layers * one.value
-    return Figure(t, f"2 x {layers} layers x {one.value * 1e6:.0f} us = {t * 1e3:.2f} ms per step ({one.why})")
+    t = per_layer * layers * one.value
+    return Figure(t, f"{per_layer} x {layers} layers x {one.value * 1e6:.0f} us = {t * 1e3:.2f} ms per step ({one.why})")
 
 
 def pp_step_s(hidden: int, batch: int, pp: int, hw: Hardware, interconnect: str | None = None) -> Figure:

@@ -113,10 +113,9 @@ def _comm_s(s: Setup, batch: int) -> tuple[float, list[str]]:
     spec, lay, hw = s.spec, s.layout, s.hw
     parts = [comm.tp_step_s(spec.hidden, spec.layers, batch, lay.tp, hw, s.interconnect),
              comm.pp_step_s(spec.hidden, batch, lay.pp, hw, s.interconnect)]
-    if lay.ep > 1 and spec.architecture == "moe":
+    if lay.ep > 1 and spec.architecture == "moe":  # attention sharded over the EP group, experts all-to-all
         parts.append(comm.ep_step_s(spec.hidden, spec.moe_layers, spec.experts_per_tok, batch, lay.ep, hw, s.interconnect))
-        parts.append(comm.tp_step_s(spec.hidden, spec.layers, batch, lay.ep, hw, s.interconnect)._replace(
-            value=comm.tp_step_s(spec.hidden, spec.layers, batch, lay.ep, hw, s.interconnect).value / 2))
+        parts.append(comm.tp_step_s(spec.hidden, spec.layers, batch, lay.ep, hw, s.interconnect, per_layer=1))
     return sum(p.value for p in parts), [p.why for p in parts if p.value]
 
 

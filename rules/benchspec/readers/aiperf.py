@@ -43,6 +43,13 @@ def _avg(data: dict[str, Any], tag: str) -> float | None:
     return number(block.get("avg")) if isinstance(block, dict) else None
 
 
+def _seconds(data: dict[str, Any], tag: str) -> float | None:
+    value, block = _avg(data, tag), data.get(tag)
+    if value is None or not isinstance(block, dict):
+        return None
+    return value * _TO_MS.get(str(block.get("unit", "sec")), 1000.0) / 1000
+
+
 def _find(obj: Any, key: str) -> Any:
     """The first value stored under `key` anywhere in a nested config."""
     if isinstance(obj, dict):
@@ -66,7 +73,7 @@ def read(path: str, data: dict[str, Any]) -> list[RunResult]:
         concurrency=integer(_find(data.get("input_config"), "concurrency")) or named.get("concurrency"),
         completed=integer(_avg(data, "request_count")),
         failed=int(failed) if failed is not None else None,
-        duration_s=_avg(data, "benchmark_duration"),
+        duration_s=_seconds(data, "benchmark_duration"),
         ttft_ms=_latency(path, data, "time_to_first_token"),
         tpot_ms=_latency(path, data, "inter_token_latency"),
         itl_ms=_latency(path, data, "inter_chunk_latency", required=False),
