@@ -30,7 +30,6 @@ _F = re.I | re.ASCII
 _YES = re.compile(r"^\W*(?:yes|yeah|yep|yup|sure|correct|right|true|definitely|of\s+course|有|是|對|会|會|要|需要|嗯|沒錯)(?![A-Za-z])", _F)
 _NO = re.compile(r"^\W*(?:no|nope|nah|none|not\s+really|false|never|沒有|沒|不會|不是|否|無|不需要|不用|不要)(?![A-Za-z])", _F)
 _RANGE = re.compile(rf"(?P<lo>{NUM})\s*(?:-|~|to|到|至)\s*(?P<hi>{NUM})|(?P<one>{NUM})", _F)
-_SPEED = re.compile(r"\b(?:speed|fast(?:er|est)?|quick(?:er|ly)?|responsiveness)\b|速度|快", _F)
 _IB = re.compile(r"\bIB\b", _F)
 BOOL_FIELDS = ("shared_prefix", "structured_output", "streaming")
 NUMBER_FIELDS = ("concurrency", "context_length", "input_tokens", "output_tokens", "users", "count", "nodes",
@@ -109,19 +108,23 @@ def _bare_number(norm: str, taken: list[tuple[int, int]]) -> tuple[float, int, i
     return None
 
 
-def _answer_value(field: str, text: str, norm: str, values: dict, taken: list) -> tuple[Any, int, int] | None:
+def _span(text: str, evidence: str) -> tuple[int, int]:
+    start = text.find(evidence)
+    return start, start + len(evidence)
+
+
+def _answer_value(field: str, text: str, norm: str, ex: Extraction) -> tuple[Any, int, int] | None:
     """A value for `field` that only makes sense as a reply to a question about it."""
+    taken = [_span(text, e) for e in ex.evidence.values()]
     if field in BOOL_FIELDS:
         m = _NO.search(norm) or _YES.search(norm)
         return (m.re is _YES, m.start(), m.end()) if m else None
+    if field == "concurrency" and "users" in ex.values:   # "about 40 people" answers "how many at once?"
+        return (ex.values["users"], *_span(text, ex.evidence["users"]))
     if field in NUMBER_FIELDS:
-        if field == "concurrency" and "users" in values:
-            start = text.find(values["__ev_users"])
-            return values["users"], start, start + len(values["__ev_users"])
         hit = _bare_number(norm, taken)
-        if hit and (field != "context_length" or hit[0] >= 256):
-            return int(round(hit[0])), hit[1], hit[2]
-        return None
+        ok = hit and (field not in ("context_length", "input_tokens") or hit[0] >= 256)
+        return (int(round(hit[0])), hit[1], hit[2]) if ok else None
     if field == "quantization":
         m = _NO.search(norm)
         return ("bf16", m.start(), m.end()) if m else None
@@ -129,12 +132,8 @@ def _answer_value(field: str, text: str, norm: str, values: dict, taken: list) -
         m = _IB.search(norm)
         if m:
             return "infiniband", m.start(), m.end()
-        if values.get("count") == 1:
-            start = text.find(values["__ev_count"])
-            return "none", start, start + len(values["__ev_count"])
-    if field == "priority":
-        m = _SPEED.search(norm)
-        return ("latency", m.start(), m.end()) if m else None
+        if ex.values.get("count") == 1:   # "just one GPU": nothing to interconnect
+            return ("none", *_span(text, ex.evidence["count"]))
     return None
 
 
@@ -144,16 +143,17 @@ def extract_answer(text: str, fields: list[str] | tuple[str, ...]) -> Extraction
     if ex.dont_know and not ex.values:
         return ex
     norm = text.translate(_HALF)
-    values, evidence = dict(ex.values), dict(ex.evidence)
+    if "priority" in fields and "priority" not in ex.values:
+        found = extract_workload.priorities(norm, stance=False)
+        ex = ex.model_copy(update={"values": {**ex.values, **{f.field: f.value for f in found}},
+                                   "evidence": {**ex.evidence, **{f.field: text[f.start:f.end] for f in found}}})
     for field in fields:
-        if field in values:
+        if field in ex.values:
             continue
-        taken = [(i, i + len(e)) for e in evidence.values() if (i := text.find(e)) >= 0]
-        context = {**values, **{f"__ev_{k}": v for k, v in evidence.items()}}
-        got = _answer_value(field, text, norm, context, taken)
+        got = _answer_value(field, text, norm, ex)
         if got is not None:
+            values, evidence = dict(ex.values), dict(ex.evidence)
             values[field], evidence[field] = got[0], text[got[1]:got[2]]
-            if field == "priority":
-                values["priorities"], evidence["priorities"] = [got[0]], evidence[field]
-    _consistent(values, evidence)
-    return ex.model_copy(update={"values": values, "evidence": evidence})
+            _consistent(values, evidence)
+            ex = ex.model_copy(update={"values": values, "evidence": evidence})
+    return ex

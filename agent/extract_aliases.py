@@ -11,6 +11,9 @@ import re
 from dataclasses import dataclass
 
 _SEP_RE = re.compile(r"[\s\-_:/]+")
+# Vendor words are optional in front of any name ("Apple M4 Max", "NVIDIA L4", "Intel Arc B580").
+_VENDOR = r"(?:apple|nvidia|intel|amd|geforce|radeon|instinct)"
+_VENDOR_RE = re.compile(rf"^(?:{_VENDOR}[\s\-_]+)+", re.I)
 _FLEX = r"[\s\-_:]*"
 # A name may end in a plural ("4090s"); it may not continue into a longer word or version.
 _TAIL = r"(?:s|'s)?(?![A-Za-z0-9]|\.\d)"
@@ -42,11 +45,11 @@ def _parts(alias: str) -> list[str]:
 
 
 def _norm(text: str) -> str:
-    return re.sub(r"[\s\-_:/.']+", "", text.lower())
+    return re.sub(r"[\s\-_:/.']+", "", _VENDOR_RE.sub("", text.strip()).lower())
 
 
 def _alias_pattern(alias: str) -> str:
-    return _FLEX.join(re.escape(p) for p in _parts(alias))
+    return _FLEX.join(re.escape(p) for p in _parts(_VENDOR_RE.sub("", alias.strip())))
 
 
 class AliasIndex:
@@ -67,7 +70,7 @@ class AliasIndex:
                 if alias and _norm(alias) in self._ids:
                     patterns[_alias_pattern(alias)] = len(_norm(alias))
         alternation = "|".join(sorted(patterns, key=lambda p: (-patterns[p], p)))
-        self._re = re.compile(rf"(?<![A-Za-z0-9])(?:{alternation}){_TAIL}", re.I)
+        self._re = re.compile(rf"(?<![A-Za-z0-9])(?:{_VENDOR}[\s\-_]*)*(?P<core>{alternation}){_TAIL}", re.I)
 
     def _lookup(self, matched: str) -> str | None:
         key = _norm(matched)
@@ -88,7 +91,7 @@ class AliasIndex:
         """Catalog names in `text` (non-overlapping, longest alias wins at a position)."""
         hits = []
         for m in self._re.finditer(text):
-            key = self._lookup(m.group(0))
+            key = self._lookup(m.group(0)[m.start("core") - m.start():])
             if key is None:
                 continue
             family = key in self._family

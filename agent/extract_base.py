@@ -30,8 +30,8 @@ _PRE_NEG = re.compile(
 )
 _POST_NEG = re.compile(
     r"^\s*(?:(?:is|are|was|'s|does|do)(?:\s+not\b|n't\b)|not\b|no\s+(?:concern|issue|problem)"
-    r"|(?:doesn't|does\s+not|don't)\s+matter|(?:is|are)\s+(?:less\s+important|secondary|a\s+secondary)|irrelevant|unimportant)"
-    r"|^\s*(?:不重要|不是重點|沒差|無所謂|不在意|不在乎|其次|次要|沒關係)"
+    r"|(?:doesn't|does\s+not|don't)\s+matter|irrelevant|unimportant)"
+    r"|^\s*(?:不重要|不是重點|沒差|無所謂|不在意|不在乎|沒關係)"
     r"|^\s*[:：]?\s*(?:沒有|沒|無|none|no)\s*$", _F
 )
 

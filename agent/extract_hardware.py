@@ -14,26 +14,30 @@ from agent.extract_numbers import COUNT, parse_int
 
 _F = re.I | re.ASCII
 _CLS = r"(?:[x×X*]|張|片|塊|块|卡|台|顆|颗|枚)"
-_BRAND = r"(?:NVIDIA|GeForce|AMD|Radeon|Instinct|Apple|Intel|Mac\s*Studios?|Mac\s*Pros?|Mac\s*minis?|MacBook\s*Pros?|Macs?|的|of|the)"
+_BRAND = r"(?:NVIDIA|GeForce|AMD|Radeon|Instinct|Apple|Intel|Mac\s*Studios?(?:\s+with)?|Mac\s*Pros?|Mac\s*minis?|MacBook\s*Pros?|Macs?|的|of|the)"
 # A count written before the device name: "8×", "8 x ", "4 張 ", "two ", "a single ", "an ".
-_PREFIX = re.compile(rf"(?:(?P<num>{COUNT})\s*{_CLS}?|(?P<one>\ban?\b))\s*(?:{_BRAND}\s*)*$", _F)
+_PREFIX = re.compile(rf"(?:(?P<num>{COUNT})\s*{_CLS}?|(?P<one>\ban?\b|[單单]\s*{_CLS}))\s*(?:{_BRAND}\s*)*$", _F)
 # ... or after it: "H100 x 8", "H100×8", "4090 兩張", "(x2)".
-_SUFFIX = re.compile(rf"(?:\s*(?:GPUs?|cards?|顯卡))?\s*(?:[x×*]\s*(?P<num>{COUNT})(?![\w.])|(?P<num2>{COUNT})\s*(?:張|片|塊|卡|顆))", _F)
+_SUFFIX = re.compile(rf"(?:\s*(?:Ti|SUPER)\b)?(?:\s*(?:GPUs?|cards?|顯卡))?\s*(?:[x×*]\s*(?P<num>\d{{1,4}}|{COUNT})(?![\w.])|(?P<num2>{COUNT})\s*(?:張|片|塊|卡|顆))", _F)
 _NODE_WORD = r"(?:nodes?|servers?|machines?|hosts?|boxes|節點|伺服器|機器|主機)"
 _AFTER_IS_NODE = re.compile(rf"(?:s|'s)?\s*{_NODE_WORD}", _F)
 _DGX = re.compile(r"\b[DH]GX[\s-]*$", _F)
 _NODES = re.compile(
     rf"(?P<num>{COUNT})[\s-]*(?:個|台)?\s*{_NODE_WORD}(?![A-Za-z])"
     rf"|(?P<num2>{COUNT})\s*台(?=\s*(?:{COUNT})\s*(?:卡|張|[x×]))"
-    rf"|(?:across|over)\s+(?P<num3>{COUNT})\s+{_NODE_WORD}", _F)
+    rf"|(?:across|over)\s+(?P<num3>{COUNT})\s+{_NODE_WORD}|{_NODE_WORD}\s*(?P<num4>{COUNT})\s*台", _F)
 _GENERIC_COUNT = re.compile(
     rf"(?P<num>{COUNT})\s*(?:張|片|塊|个|個)?\s*(?:GPUs?|cards?|顯卡|卡|accelerators?)(?![A-Za-z])"
-    rf"|(?P<num2>{COUNT})-GPU\b|(?P<two>雙卡|双卡)|(?P<one>單卡|单卡)", _F)
+    rf"|(?P<num2>{COUNT})-GPU\b|(?P<two>雙卡|双卡)|(?P<one>單卡|单卡)"
+    rf"|(?:每|per\s+)(?:台|個節點|節點|node|server|machine)\s*(?:有|放|裝|with)?\s*(?P<num3>{COUNT})\s*(?:張|片|卡|GPUs?)", _F)
+_NODE_GATE = re.compile(rf"{_NODE_WORD}|台", _F)
+_COUNT_GATE = re.compile(r"GPU|card|卡|張|片|accelerator", _F)
 _MEMORY = re.compile(
     r"(?P<num>\d+(?:\.\d+)?)\s?(?P<unit>TB|GB|T|G)(?![A-Za-z/])(?!\s*/\s*s)\s*(?:of\s+)?"
-    r"(?P<word>unified\s+memory|VRAM|RAM|memory|HBM|統一記憶體|記憶體|顯存|內存|版本?)?", _F)
+    r"(?P<word>unified\s+memory|VRAM|RAM|memory|HBM|GPUs?|cards?|統一記憶體|記憶體|顯存|內存|顯卡|卡|版本?)?", _F)
 _MEM_GLUE = re.compile(r"^\s*(?:with\s+|w/\s*|\(|,\s*|-\s*|配\s*|搭配\s*)?$", _F)
 _TOTAL = re.compile(r"^\s*(?:total|in\s+total|combined|altogether)|總共|合計|加起來", _F)
+_SPLIT = re.compile(r"^[\s,]*(?:split\s+|spread\s+)?(?:分(?:成|在|布在|散在|到)?|across|over|into|between)(?![A-Za-z])", re.I)
 _INTERCONNECT = [(v, re.compile("|".join(p), _F)) for v, p in lexicon.INTERCONNECT.items()]
 
 
@@ -93,7 +97,8 @@ def _memory(text: str, hits: list[AliasHit], device: AliasHit | None) -> Finding
     for m in _MEMORY.finditer(text):
         if overlaps(m.span(), spans) or _TOTAL.search(text[m.end():m.end() + 12]):
             continue
-        near = device is not None and m.start() >= device.end and _MEM_GLUE.match(text[device.end:m.start()])
+        near = device is not None and (m.start() >= device.end and _MEM_GLUE.match(text[device.end:m.start()])
+                                       or m.end() <= device.start and not text[m.end():device.start].strip())
         unit = m.group("unit").upper()
         if not near and (not m.group("word") or (unit in ("T", "G") and m.group("word").startswith("版"))):
             continue
@@ -121,6 +126,15 @@ def _interconnect(text: str, hit_spans: list[tuple[int, int]], count: int | None
     return min(found, key=lambda f: (f[0], f[1].start))[1]
 
 
+def _per_node(text: str, out: list[Finding]) -> None:
+    """A total split over nodes ("16 張 A100，分兩個節點") becomes devices per node, in place."""
+    count = next((f for f in out if f.field == "count"), None)
+    nodes = next((f for f in out if f.field == "nodes"), None)
+    if count and nodes and nodes.start >= count.end and count.value % nodes.value == 0 \
+            and _SPLIT.match(text[count.end:nodes.end]):
+        out[out.index(count)] = Finding("count", count.value // nodes.value, count.start, count.end)
+
+
 def find(text: str) -> list[Finding]:
     """All hardware findings in `text` (already normalised to half-width)."""
     hits = hardware_index().find(text)
@@ -128,18 +142,19 @@ def find(text: str) -> list[Finding]:
     out = _device(text, device) if device else []
     fields = {f.field for f in out}
     taken = [(f.start, f.end) for f in out] + [(h.start, h.end) for h in hits]
-    if "nodes" not in fields:
+    if "nodes" not in fields and _NODE_GATE.search(text):
         for m in _NODES.finditer(text):
-            n = parse_int(m.group("num") or m.group("num2") or m.group("num3"))
+            n = parse_int(m.group("num") or m.group("num2") or m.group("num3") or m.group("num4"))
             if n and n <= 1024 and not negated_adjacent(text, m.start()):
                 out.append(Finding("nodes", n, m.start(), m.end()))
                 break
-    if "count" not in fields and not (device and hardware_class(device.id) == "cpu"):
+    if "count" not in fields and _COUNT_GATE.search(text) and not (device and hardware_class(device.id) == "cpu"):
         for m in _GENERIC_COUNT.finditer(text):
-            n = 2 if m.group("two") else 1 if m.group("one") else parse_int(m.group("num") or m.group("num2"))
+            n = 2 if m.group("two") else 1 if m.group("one") else parse_int(m.group("num") or m.group("num2") or m.group("num3"))
             if n and n <= 1024 and not overlaps(m.span(), taken) and not negated_adjacent(text, m.start()):
                 out.append(Finding("count", n, m.start(), m.end()))
                 break
+    _per_node(text, out)
     mem = _memory(text, hits, device)
     if mem:
         out.append(mem)

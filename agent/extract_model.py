@@ -21,9 +21,10 @@ _ARCH = [(v, re.compile("|".join(p), _F)) for v, p in lexicon.ARCHITECTURE.items
 _QUANT = [(v, re.compile(p, _F)) for v, p in lexicon.QUANT]
 _EXL = re.compile(lexicon.EXL, _F)
 _BARE_GGUF = re.compile(r"^Q\d$", _F)
-_GGUF_CONTEXT = re.compile(r"gguf|quant|量化|llama\.cpp|ollama|lm\s*studio|k[\s-]?quant", _F)
+_QUARTER = re.compile(r"(?:\b(?:in|by|this|next|last|during|of|until|before|after)\s+$)|(?:今年|明年|去年)\s*$", _F)
+_QUARTER_AFTER = re.compile(r"^\s*(?:'?\d{2}\b|20\d\d|FY|of\s+20\d\d)", _F)
 _KV_AFTER = re.compile(r"^[\s-]*(?:KV\b|kv[\s-]?cache)", _F)
-_KV_BEFORE = re.compile(r"(?:\bKV|kv[\s-]?cache)\s*(?:in|at|as|to|dtype|quant(?:ization|ized)?(?:\s+(?:to|in|with|at))?|用|量化成?|[:=])?\s*$", _F)
+_KV_BEFORE = re.compile(r"(?:\bKV|kv[\s-]?cache)\s*(?:in|at|as|to|dtype|quant(?:ization|ized)?(?:\s+(?:to|in|with|at))?|(?:想|要|會|可以|打算)?(?:用|量化成?|設成|改成|跑)|[:=])?\s*$", _F)
 
 
 def _models(text: str) -> tuple[list[Finding], list[tuple[int, int]]]:
@@ -59,6 +60,11 @@ def _size(text: str, taken: list[tuple[int, int]]) -> list[Finding]:
     return out
 
 
+def _quarter(text: str, m: re.Match) -> bool:
+    """A bare "Q4" that names a quarter of the year ("in Q4", "Q4 2025"), not a GGUF quant."""
+    return bool(_QUARTER.search(text[max(0, m.start() - 12):m.start()]) or _QUARTER_AFTER.match(text, m.end()))
+
+
 def _exl(m: re.Match) -> str:
     fmt = (m.group("fmt") or m.group("fmt2")).lower()
     bpw = parse_number(m.group("bpw") or m.group("bpw2"))
@@ -78,7 +84,7 @@ def _quant(text: str, taken: list[tuple[int, int]]) -> list[Finding]:
         weights.append((0, Finding("quantization", _exl(m), m.start(), m.end())))
     for rank, (value, rx) in enumerate(_QUANT, start=1):
         for m in rx.finditer(text):
-            if overlaps(m.span(), taken) or (_BARE_GGUF.match(m.group(0)) and not _GGUF_CONTEXT.search(text)):
+            if overlaps(m.span(), taken) or (_BARE_GGUF.match(m.group(0)) and _quarter(text, m)):
                 continue
             if value != "bf16" and negated(text, m.start()):
                 continue

@@ -15,11 +15,11 @@ from agent.extract_numbers import NUM, parse_number
 _F = re.I | re.ASCII
 _FILL = (r"(?:\s+|of|about|around|roughly|approx(?:imately|\.)?|~|≈|up\s+to|at\s+least|typically|usually|average|avg\.?"
          r"|mostly|are|is|be|will\s+be|:|=|约|約|大約|大概|平均|通常|為|是|要|需要|長度|左右|最多|最長|達到?|到|在|約莫"
-         r"|often|lengths?|sizes?|windows?|\(|support|serve|handle|支援|服務|處理|撐|可能|會)*")
+         r"|often|lengths?|sizes?|windows?|\(|support|serve|handle|支援|服務|處理|撐|可能|會|maybe|perhaps|long|short|tiny|,)*")
 _TOK = r"(?:\s*(?:個\s*)?(?:tokens?|toks?|字))?"
 _CTX = r"(?:context(?:[\s-]+(?:window|length|size|len))?|ctx|上下文(?:長度|窗口)?|context\s*長度)"
-_IN = r"(?:prompts?|inputs?|input\s+(?:length|size)|prompt\s+(?:length|size)|輸入(?:長度)?|prompt\s*長度|提示詞?)"
-_OUT = r"(?:outputs?|answers?|responses?|replies|completions?|generations?|輸出(?:長度)?|回答|回覆|生成)"
+_IN = r"(?:prompts?|inputs?|input\s+(?:length|size)|prompt\s+(?:length|size)|documents?|docs|輸入(?:長度)?|prompt\s*長度|提示詞?|文件)"
+_OUT = r"(?:outputs?|answers?|responses?|replies|completions?|generations?|summaries|輸出(?:長度)?|回答|回覆|生成)"
 
 
 def _length(kw: str, bare: str) -> re.Pattern:
@@ -33,7 +33,7 @@ _LENGTHS = {"context_length": _length(_CTX, _CTX), "input_tokens": _length(_IN, 
             "output_tokens": _length(_OUT, r"(?:output|輸出)(?!s)")}
 _CTX_PAREN = re.compile(rf"{_CTX}[^\d.,;。，]{{0,30}}?\(\s*(?P<b>{NUM})\+?\s*(?:tokens?)?\s*\)", _F)
 _CONC = re.compile(
-    rf"(?P<a>{NUM})\+?\s*(?:個|位|名|多)?\s*(?:人|用戶|使用者|users?|requests?|sessions?|streams?|clients?)?\s*"
+    rf"(?P<a>{NUM})\+?\s*(?:個|位|名|多)?\s*(?:人|用戶|使用者|業務|同事|員工|工程師|客戶|people|users?|requests?|sessions?|streams?|clients?)?\s*"
     rf"(?:同時|併發|並發|concurrent(?:ly)?|simultaneous(?:ly)?|in\s+parallel|at\s+(?:the\s+same\s+time|once)|parallel\b)"
     rf"|(?:concurrency|併發數?|並發數?|同時(?:在線|上線|使用|連線)?(?:人數|用戶數?|使用者)?|concurrent\s+(?:users|requests|sessions|streams)"
     rf"|parallel\s+requests)\s*{_FILL}\s*(?P<b>{NUM})", _F)
@@ -49,6 +49,19 @@ _PRICE = re.compile(
     r"\$\s?(?P<a>\d+(?:\.\d+)?)\s*(?:/|per|an?)\s*(?:GPU[\s-]?|device[\s-]?|card[\s-]?)?(?:hour|hr|h)\b"
     r"|(?P<b>\d+(?:\.\d+)?)\s*(?:USD|美元|美金)\s*(?:/|每|per|一)\s*(?:GPU[\s-]?|卡)?(?:小時|hour|hr|h)"
     r"|每(?:張卡)?(?:小時|hr)\s*(?P<c>\d+(?:\.\d+)?)\s*(?:USD|美元|美金)", _F)
+
+
+# Cheap keyword gates: the number patterns above run only when their words occur at all.
+_GATES = {
+    "context_length": re.compile(_CTX, _F), "input_tokens": re.compile(_IN, _F), "output_tokens": re.compile(_OUT, _F),
+    "concurrency": re.compile(r"concurren|simultaneous|parallel|at\s+once|same\s+time|同時|併發|並發", _F),
+    "users": re.compile(r"user|people|person|employee|staff|engineer|developer|customer|analyst|seat|member|researcher"
+                        r"|student|team|人|用戶|使用者|員工|同事|工程師|業務|客戶|同仁", _F),
+    "lora_adapters": re.compile(r"lora|adapter", _F), "device_hour_usd": re.compile(r"\$|USD|美元|美金", _F),
+}
+
+
+_UNIT = re.compile(r"tokens?|toks?|字|\d\s?[kKM萬千]", _F)
 
 
 def _rx(table: dict[str, list[str]]) -> list[tuple[str, re.Pattern]]:
@@ -73,15 +86,17 @@ def _numbers(text: str, taken: list[tuple[int, int]]) -> list[Finding]:
     out: list[Finding] = []
     for field, rx in (*_LENGTHS.items(), ("context_length", _CTX_PAREN), ("concurrency", _CONC), ("users", _USERS),
                       ("lora_adapters", _LORA), ("device_hour_usd", _PRICE)):
-        if any(f.field == field for f in out):
+        if any(f.field == field for f in out) or not _GATES[field].search(text):
             continue
         for m in rx.finditer(text):
             g = _group(m)
             value = parse_number(m.group(g)) if g else None
             if value is None or overlaps(m.span(g), taken):
                 continue
-            if field in ("context_length", "input_tokens") and value < 256 and not re.search(r"[kKM萬千]", m.group(g)):
+            if field in ("context_length", "input_tokens") and value < 256 and not _UNIT.search(m.group(0)):
                 continue
+            if "," in m.group(0)[:m.start(g) - m.start()] and not _UNIT.search(m.group(0)):
+                continue   # a number across a comma counts only with its unit ("answers, 50 users" is not a length)
             out.append(Finding(field, value if field == "device_hour_usd" else int(round(value)), m.start(), m.end()))
             taken = taken + [m.span(g)]
             break
@@ -108,13 +123,16 @@ def _serving_mode(text: str) -> Finding | None:
     return None
 
 
-def _priorities(text: str) -> list[Finding]:
-    """priority (the first stated) and priorities (all stated, in the user's order)."""
+def priorities(text: str, stance: bool = True) -> list[Finding]:
+    """priority (the first stated) and priorities (all stated, in the user's order).
+
+    With `stance=False` (a reply to "what do you optimise for?") a bare topic word counts too.
+    """
     hits: list[tuple[int, int, str]] = []
     for value, rx in _PRIORITY + _TOPIC:
         for m in rx.finditer(text):
             topic = (value, rx) in _TOPIC
-            if topic and not (_STANCE.search(clause_before(text, m.start(), 24)) or _STANCE.search(clause_after(text, m.end(), 24))):
+            if topic and stance and not (_STANCE.search(clause_before(text, m.start(), 24)) or _STANCE.search(clause_after(text, m.end(), 36))):
                 continue
             if not negated(text, m.start(), m.end(), post=True):
                 hits.append((m.start(), m.end(), value))
@@ -150,4 +168,4 @@ def find(text: str, taken: list[tuple[int, int]]) -> list[Finding]:
     mode = _serving_mode(text)
     if mode:
         out.append(mode)
-    return out + _priorities(text) + _flags(text)
+    return out + priorities(text) + _flags(text)

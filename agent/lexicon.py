@@ -24,7 +24,7 @@ WORKLOAD = {
 # Serving modes: (strong, weak). Strong words name the mode; weak ones only hint at it.
 SERVING_STRONG = {
     "fleet": [r"\bfleet\b", r"跨機房", r"多機房", r"\bmulti[\s-]?(?:datacenter|data[\s-]center|region)s?\b",
-              r"\b(?:several|multiple|many)\s+(?:data\s*cent(?:er|re)s|datacenters|regions)\b",
+              r"\b(?:several|multiple|many|two|three|four|five|\d+)\s+(?:data\s*cent(?:er|re)s|datacenters|regions)\b",
               r"多個資料中心", r"跨資料中心", r"跨區域"],
     "production": [r"\bproduction\b", r"\bprod\b", r"對外", r"正式上線", r"上線", r"正式環境", r"生產環境",
                    r"\bpublic[\s-]facing\b", r"\bgo(?:ing)?\s+live\b", r"\bSaaS\b", r"\bexternal\s+users\b"],
@@ -32,14 +32,14 @@ SERVING_STRONG = {
     "demo": [r"\bdemos?\b", r"試用", r"\bPoC\b", r"\bproof[\s-]of[\s-]concept\b", r"\bpilot\b", r"\bprototyp(?:e|ing)\b",
              r"概念驗證", r"原型", r"\bMVP\b", r"展示", r"試跑"],
     "personal": [r"\bjust\s+(?:for\s+)?me\b", r"\bonly\s+me\b", r"\bfor\s+myself\b", r"\bpersonal(?:ly)?\b",
-                 r"\bmy\s+own\s+use\b", r"\bhobby\b", r"\bhome\s*lab\b", r"自己用", r"個人(?:用|使用|本機)?",
-                 r"本機", r"一個人", r"\bon\s+my\s+(?:laptop|desktop|macbook|mac|pc|workstation)\b",
-                 r"\bside\s+project\b"],
+                 r"\bmy\s+own\s+use\b", r"\bhobby\b", r"\bhome\s*lab\b", r"自己用", r"給自己", r"自己(?:寫|玩|跑|使用|在家)", r"(?<![\d一二兩三四五六七八九十百千萬幾多些])(?<![\d一二兩三四五六七八九十百千萬幾多些]\s)個人(?!資料|資訊)(?:用|使用|本機)?",
+                 r"本機", r"(?<![\d一二兩三四五六七八九十百千萬])只?有?一個人", r"\bon\s+my\s+(?:laptop|desktop|macbook|mac|pc|workstation)\b",
+                 r"\bside\s+project\b", r"\bat\s+home\b", r"\bmy\s+own\s+(?:machine|box|rig|pc)\b"],
 }
 SERVING_WEAK = {
     "production": [r"\bcustomers?\b", r"客戶", r"\bend[\s-]users\b", r"\bpublic\b", r"\bour\s+(?:app|product)\b"],
     "team": [r"\bemployees\b", r"\bstaff\b", r"\bcolleagues\b", r"\bcoworkers\b", r"\binternal(?:ly)?\b",
-             r"\bin[\s-]house\b", r"\bour\s+team\b", r"員工", r"同事", r"內部", r"\bintranet\b", r"業務"],
+             r"\bin[\s-]house\b", r"\bour\s+team\b", r"員工", r"同事", r"內部", r"\bintranet\b"],
 }
 SERVING_RANK = ("personal", "demo", "team", "production", "fleet")
 
@@ -65,13 +65,14 @@ PRIORITY = {
                   r"快速上手", r"簡單部署", r"好部署", r"\bminimal\s+ops\b"],
 }
 PRIORITY_TOPIC = {
-    "latency": [r"\blatency\b", r"延遲", r"\bTTFT\b", r"\bp9[59]\b", r"回應速度", r"反應速度"],
+    "latency": [r"\blatency\b", r"延遲", r"\bTTFT\b", r"\bp9[59]\b", r"回應速度", r"反應速度",
+                r"(?<!dev\s)(?<!development\s)\bspeed\b", r"(?<!開發)速度"],
     "throughput": [r"\bthroughput\b", r"吞吐量?", r"\bQPS\b"],
     "cost": [r"\bcosts?\b", r"成本", r"花費", r"\bspend\b"],
 }
 STANCE = (r"\bmatters?\b|\bcare\b|\bimportant\b|\bpriorit|\bcritical\b|\bkey\b|\bfocus|\boptimi[sz]|\bminimi[sz]|\bmaximi[sz]"
           r"|\bfirst\b|\bmost\b|\bmain\b|\btop\b|\bconcern|\bsensitive\b|\blow(?:er|est)?\b|\bhigh(?:er|est)?\b|\bunder\b|\bbelow\b"
-          r"|<|\bwithin\b|\bless\s+than\b|\bbound\b|重要|優先|在意|重視|在乎|要低|要高|最|敏感|考量|控制|降低|壓低|提高|拉高|省|主要|關鍵|以內|之內|低於|小於|為主")
+          r"|<|\bwithin\b|\bless\s+than\b|\bbound\b|\bsecond(?:ary)?\b|\bthen\b|\bas\s+well\b|重要|優先|在意|重視|在乎|要低|要高|最|敏感|考量|控制|降低|壓低|提高|拉高|省|主要|關鍵|以內|之內|低於|小於|為主|其次|次要")
 
 # Interconnect words. NVLink negated ("no NVLink") means the cards talk over PCIe.
 INTERCONNECT = {
@@ -97,7 +98,7 @@ SHARED_PREFIX = (
      r"(?:prompt|prefix)\s*都不(?:一樣|同)"],
 )
 STRUCTURED = (
-    [r"\bJSON\s+(?:schema|mode|output|outputs)\b", r"\bstructured\s+(?:output|outputs|generation|decoding)\b",
+    [r"\bJSON\s+(?:schema|mode|output|outputs|responses?)\b", r"\bstructured\s+(?:output|outputs|generation|decoding|JSON|responses?)\b",
      r"\b(?:function|tool)[\s-]calling\b", r"\btool\s+use\b", r"\bgrammar[\s-](?:constrained|based)\b",
      r"結構化輸出", r"結構化", r"輸出\s*JSON", r"JSON\s*格式", r"\bconstrained\s+decoding\b", r"\bregex[\s-]constrained\b"],
     [r"\bno\s+(?:structured|JSON)\b", r"不需要\s*(?:結構化|JSON)"],
@@ -145,9 +146,10 @@ ESTIMATE_CUES = [
     r"\bhow\s+much\s+(?:vram|memory|ram|throughput|latency)\b", r"\btokens?\s*(?:/|per)\s*s(?:ec(?:ond)?)?\s+(?:would|will|can|should)\b",
     r"\b(?:can|could)\s+(?:i|we)\s+(?:even\s+)?run\b", r"\benough\s+(?:vram|memory|ram)\b", r"\bwhat\s+(?:speed|throughput|ttft)\b",
     r"\bmax(?:imum)?\s+concurrency\b", r"\bhow\s+long\s+(?:will|would|does)\b", r"\bestimate\b",
+    r"(?:可以|能|能不能)?跑[^，。？?,]{0,30}(?:可以嗎|行嗎|可行嗎)", r"(?:可以|能)跑[^，。？?,]{0,30}嗎",
     r"塞得(?:下|進)", r"放得下", r"裝得下", r"跑得(?:動|起來|了)", r"跑不跑得", r"能不能跑", r"可以跑嗎", r"能跑嗎", r"多快",
     r"速度(?:大概|大約|會)?(?:多少|如何)", r"需要多少\s*(?:VRAM|記憶體|顯存|GPU|卡)", r"夠不夠", r"最多(?:能|可以)?(?:撐|支援)?多少",
-    r"估(?:算|計)", r"每秒(?:幾|多少)",
+    r"估(?:算|計)", r"每秒[^，。？?]{0,6}(?:幾|多少)",
 ]
 RECOMMEND_CUES = [
     r"\bwhich\s+(?:inference\s+)?(?:engine|server|framework|runtime|stack|one)\b", r"\bwhat\s+(?:inference\s+)?(?:engine|server|framework|runtime|stack)\b",
@@ -173,8 +175,8 @@ INJECTION = [
 ]
 
 DONT_KNOW = [
-    r"\bI\s*(?:do\s*n[o']?t|dont|don’t)\s+(?:really\s+)?know\b", r"\bnot\s+sure\b", r"\bunsure\b", r"\bno\s+idea\b", r"\bno\s+clue\b",
+    r"\b(?:I\s*)?(?:do\s*n[o']?t|dont|don’t)\s+(?:really\s+)?know\b", r"\bnot\s+sure\b", r"\bunsure\b", r"\bno\s+idea\b", r"\bno\s+clue\b",
     r"\bdunno\b", r"\bidk\b", r"\bnot\s+certain\b", r"\bhaven'?t\s+decided\b", r"\bup\s+to\s+you\b", r"\byou\s+decide\b",
     r"\bno\s+preference\b", r"\bassume\s+(?:typical|default|sensible)\b", r"\bwhatever\s+(?:is\s+)?(?:typical|default|you\s+think)\b",
-    r"不知道", r"不確定", r"不清楚", r"不曉得", r"隨便", r"都可以", r"沒概念", r"沒想過", r"還沒決定", r"你決定", r"幫我決定", r"看你",
+    r"不知道", r"不太?確定", r"不太?清楚", r"不曉得", r"隨便", r"都可以", r"沒概念", r"沒想過", r"還沒決定", r"你決定", r"幫我決定", r"看你",
 ]

@@ -16,6 +16,8 @@ from pydantic import BaseModel, ValidationError
 # Providers that are OpenAI-compatible local servers (llama.cpp's, vLLM's, Ollama's) take the
 # `json_object` + `schema` form; hosted APIs take `json_schema` (what litellm sends for a class).
 _OBJECT_FORM_PREFIXES = ("hosted_vllm/", "ollama/", "ollama_chat/", "llamafile/", "lm_studio/")
+# Chat templates without a system role (Gemma's): the instructions go into the first user turn.
+_NO_SYSTEM_ROLE = ("gemma",)
 _FENCE = re.compile(r"^```(?:json)?\s*|\s*```$", re.IGNORECASE)
 
 
@@ -32,10 +34,11 @@ class LLM:
     """A litellm model string plus how to reach it."""
 
     def __init__(self, model: str, api_base: str | None = None, json_form: str | None = None,
-                 max_tokens: int = 700, timeout: float = 120.0):
+                 max_tokens: int = 600, timeout: float = 180.0):
         self.model, self.api_base = model, api_base
         self.json_form = json_form or os.environ.get("ADVISOR_JSON_FORM") or self._default_form()
         self.max_tokens, self.timeout = max_tokens, timeout
+        self.fold_system = any(name in model.lower() for name in _NO_SYSTEM_ROLE)
         self.usage: list[dict[str, Any]] = []   # one entry per call, for `advisor bench`
 
     def _default_form(self) -> str:
@@ -43,12 +46,18 @@ class LLM:
             self.model.startswith("openai/") and self.api_base is not None)
         return "object" if local else "schema"
 
-    def _call(self, messages: list[dict], response_format: Any = None) -> str:
+    def _messages(self, messages: list[dict]) -> list[dict]:
+        if not self.fold_system or messages[0]["role"] != "system":
+            return messages
+        first = {"role": "user", "content": messages[0]["content"] + "\n\n" + messages[1]["content"]}
+        return [first, *messages[2:]]
+
+    def _call(self, messages: list[dict], response_format: Any = None, max_tokens: int | None = None) -> str:
         from knowledge import offline
         offline.apply()
         import litellm  # 2-3 s to import: only ever in LLM mode
-        kwargs: dict[str, Any] = dict(model=self.model, messages=messages, temperature=0, seed=7,
-                                      max_tokens=self.max_tokens, timeout=self.timeout, num_retries=0)
+        kwargs: dict[str, Any] = dict(model=self.model, messages=self._messages(messages), temperature=0,
+                                      seed=7, max_tokens=max_tokens or self.max_tokens, timeout=self.timeout, num_retries=0)
         if self.api_base:
             kwargs["api_base"] = self.api_base
         if response_format is not None:
@@ -72,7 +81,7 @@ class LLM:
         while calls < min(max_calls, 2):
             calls += 1
             try:
-                content = self._call(messages, self._format(schema, form))
+                content = self._call(messages, self._format(schema, form), self.max_tokens // 2)
             except Exception as exc:  # provider error: try the other response_format form once
                 error = f"{type(exc).__name__}: {str(exc)[:200]}"
                 if _is_connection_error(exc):

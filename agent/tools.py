@@ -9,6 +9,8 @@ import dataclasses
 from dataclasses import dataclass
 from typing import Any, Callable
 
+from pydantic import BaseModel
+
 
 @dataclass(frozen=True)
 class Tools:
@@ -42,8 +44,10 @@ def as_dict(obj: Any) -> Any:
     """A plain JSON-able copy of a tool result (pydantic model, dataclass, dict or list)."""
     if obj is None or isinstance(obj, (str, int, float, bool)):
         return obj
-    if hasattr(obj, "model_dump"):
+    if isinstance(obj, BaseModel):
         return as_dict(obj.model_dump(mode="json"))
+    if hasattr(obj, "model_dump"):   # a model_dump() without pydantic's options (e.g. a dataclass hit)
+        return as_dict(obj.model_dump())
     if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
         return as_dict(dataclasses.asdict(obj))
     if isinstance(obj, dict):
@@ -55,7 +59,8 @@ def as_dict(obj: Any) -> Any:
 
 def _default_for(field: str, profile: Any) -> tuple[Any, str] | None:
     from rules import defaults
-    return defaults.default_for(field, profile)
+    proposal = defaults.default_for(field, profile)
+    return None if proposal is None else (proposal.value, proposal.note)
 
 
 def _estimate(profile: Any, engine: str | None = None) -> Any:

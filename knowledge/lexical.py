@@ -27,13 +27,15 @@ def _norm(word: str) -> str:
     return word
 
 
-def tokenize(text: str) -> list[str]:
-    """Tokens of `text` for BM25 (query and documents alike)."""
+def tokenize(text: str, query: bool = False) -> list[str]:
+    """Tokens of `text` for BM25. A query keeps only the bigrams of a CJK run: its single
+    characters match nearly every Chinese chunk and drown the informative terms."""
     text = unicodedata.normalize("NFKC", text).lower()
     out: list[str] = []
     for run in _TOKEN.findall(text):
         if re.match(rf"[{_CJK}]", run):
-            out.extend(run)
+            if not query or len(run) == 1:
+                out.extend(run)
             out.extend(run[i:i + 2] for i in range(len(run) - 1))
             continue
         parts = re.split(r"[.\-+_]", run)
@@ -68,7 +70,7 @@ def scores(index, query: str):
     """BM25 score of every row for `query` (zeros when no query token is known)."""
     import numpy as np
 
-    ids = index.get_tokens_ids(tokenize(query))
+    ids = index.get_tokens_ids(tokenize(query, query=True))
     if not ids:
         return np.zeros(index.scores["num_docs"], dtype=np.float32)
     return index.get_scores_from_ids(ids)

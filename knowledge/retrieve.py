@@ -78,7 +78,10 @@ def search(query: str, k: int = 5, root: Path | None = None) -> list[Hit]:
     ids, vectors, bm25 = _with_repair(lambda: snapshot.index(root), root)
     if not ids:
         return []
-    fused = fuse(_rank_lexical(bm25, query), _rank_dense(vectors, query))
+    from knowledge.crosslingual import to_chinese, to_english
+
+    wide = to_english(query.strip())
+    fused = fuse(_rank_lexical(bm25, to_chinese(wide)), _rank_dense(vectors, wide))
     best = sorted(fused.items(), key=lambda item: (-item[1], item[0]))[:k]
     return [_hit(records[ids[row]], round(score, 6)) for row, score in best]
 
@@ -98,7 +101,7 @@ def _rank_dense(vectors, query: str) -> list[int]:
 
     from knowledge import embed
 
-    sims = vectors @ embed.query_vector(query.strip())
+    sims = vectors @ embed.query_vector(query)
     return [int(i) for i in np.argsort(-sims, kind="stable")[:POOL]]
 
 

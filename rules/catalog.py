@@ -113,7 +113,10 @@ def _tokens(text: str) -> tuple[str, ...]:
     return tuple(re.findall(r"[a-z]+|\d+(?:\.\d+)?", text))
 
 
-_MODEL_NOISE = {"instruct", "chat", "hf", "base", "it", "gguf", "awq", "gptq", "fp8", "bf16", "fp16", "mlx"}
+_MODEL_NOISE = {"instruct", "chat", "hf", "base", "it", "gguf", "awq", "gptq", "mlx", "dynamic", "community"}
+# Quantization / format suffixes people append to model names ("...-Q4_K_M", "-FP8-dynamic", "-4bit").
+_QUANT_SUFFIX = re.compile(r"(?i)(?<![a-z0-9])(q\d_\d|i?q\d(_k)?(_[a-z]+)?|\d+-?bits?|int\d|u?fp\d+|bf16|f16|"
+                           r"mxfp4|nvfp4|w\d+a\d+|exl\d(-[\d.]+)?(bpw)?)(?![a-z0-9])")
 
 
 def _index(table: dict[str, Any]) -> dict[tuple[str, ...], set[str]]:
@@ -132,14 +135,25 @@ def _contains(hay: tuple[str, ...], needle: tuple[str, ...]) -> bool:
     return any(hay[i:i + n] == needle for i in range(len(hay) - n + 1))
 
 
-def _resolve(text: str, idx: dict[tuple[str, ...], set[str]], noise: set[str] = frozenset()) -> str | None:
-    """Exact alias match first, else the longest alias contained in the text (None if ambiguous)."""
+def _resolve(text: str, idx: dict[tuple[str, ...], set[str]], noise: set[str] = frozenset(),
+             numbers_left_ok: bool = True) -> str | None:
+    """Exact alias match first, else the longest alias contained in the text (None if ambiguous).
+
+    For models a leftover number ("Llama 3.1 7B" vs alias "llama3.1") means a different model."""
     toks = tuple(t for t in _tokens(text) if t not in noise)
     if not toks:
         return None
     if toks in idx and len(idx[toks]) == 1:
         return next(iter(idx[toks]))
-    hits = [(len(k), sum(map(len, k)), ids) for k, ids in idx.items() if _contains(toks, k)]
+
+    def ok(alias: tuple[str, ...]) -> bool:
+        if not _contains(toks, alias):
+            return False
+        left = list(toks)
+        for t in alias:
+            left.remove(t)
+        return numbers_left_ok or not any(t[0].isdigit() for t in left)
+    hits = [(len(k), sum(map(len, k)), ids) for k, ids in idx.items() if ok(k)]
     if not hits:
         return None
     best = max(h[:2] for h in hits)
@@ -170,7 +184,10 @@ def resolve_model(text: str) -> str | None:
     if not text:
         return None
     text = str(text).split("/")[-1] if "/" in str(text) else text
-    return text if text in all_models() else _resolve(text, _model_index(), _MODEL_NOISE)
+    if text in all_models():
+        return text
+    text = _QUANT_SUFFIX.sub(" ", text)
+    return None if not text.strip() else _resolve(text, _model_index(), _MODEL_NOISE, numbers_left_ok=False)
 
 
 # --- models we do not know ----------------------------------------------------------------

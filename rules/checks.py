@@ -24,7 +24,9 @@ def _support(engine_id: str, hardware_id: str) -> tuple[bool, str, str]:
 
 def hardware_support(facts: dict[str, Any]) -> dict[str, str]:
     """Engines that do not run on the profile's hardware, each with the catalog's reason."""
-    out = {}
+    out: dict[str, str] = {}
+    if not facts.get("hardware"):
+        return out
     for engine_id in ENGINES:
         ok, reason, source = _support(engine_id, facts["hardware"])
         if not ok:
@@ -34,8 +36,10 @@ def hardware_support(facts: dict[str, Any]) -> dict[str, str]:
 
 def quant_kernels(facts: dict[str, Any]) -> dict[str, tuple[int, str]]:
     """Engines without an optimized kernel for the chosen quantization: penalty and reason."""
-    quant, platform, cc = facts["quantization"], facts.get("platform"), facts.get("cuda_cc")
-    out = {}
+    quant, platform, cc = facts.get("quantization"), facts.get("platform"), facts.get("cuda_cc")
+    out: dict[str, tuple[int, str]] = {}
+    if not quant:
+        return out
     for engine_id in ENGINES:
         kernel = engines.quant_kernel(engine_id, quant, platform, cc)
         if kernel == "optimized":

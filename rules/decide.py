@@ -22,7 +22,6 @@ from rules.ruleset import Rule, load_rules
 GROUP_ORDER = ("constraints", "hardware", "workload", "serving", "bottlenecks", "parallelism",
                "pitfalls", "faq", "quantization", "priorities")
 """Hardware strategy first, then workload shape, then serving mode: the article's order."""
-HARDWARE_RULE = "constraint-hardware-support"
 MAX_ALTERNATIVES = 3
 """Engines listed after the primary (an orchestrator riding on them comes on top)."""
 
@@ -36,6 +35,7 @@ class _Tally:
         self.plus: dict[str, list[tuple[int, str]]] = {e: [] for e in ENGINES}
         self.minus: dict[str, list[str]] = {e: [] for e in ENGINES}
         self.avoid: dict[str, Avoid] = {}
+        self.cannot_run: set[str] = set()
         self.bottleneck: Counter[str] = Counter()
         self.bottleneck_rules: dict[str, list[str]] = {}
         self.parallel: list[tuple[int, Rule]] = []
@@ -71,6 +71,7 @@ def _run_check(rule: Rule, facts: dict[str, Any], t: _Tally, values: dict[str, A
         unsupported = checks.hardware_support(facts)
         for engine, reason in unsupported.items():
             t.add_avoid(engine, reason, rule.id)
+            t.cannot_run.add(engine)
         values["unsupported"] = sorted(unsupported)
         return {"exclude": sorted(unsupported)}
     penalised = {e: v for e, v in checks.quant_kernels(facts).items() if e not in t.avoid}
@@ -124,8 +125,8 @@ def _ranking(t: _Tally) -> list[RankedEngine]:
 
 def _avoid_order(t: _Tally) -> list[Avoid]:
     """Rule-based exclusions first (the tempting choices), then engines the hardware cannot run."""
-    hardware = [a for a in t.avoid.values() if a.rule == HARDWARE_RULE]
-    return [a for a in t.avoid.values() if a.rule != HARDWARE_RULE] + hardware
+    avoid = list(t.avoid.values())
+    return [a for a in avoid if a.engine not in t.cannot_run] + [a for a in avoid if a.engine in t.cannot_run]
 
 
 def _pick(ranking: list[RankedEngine]) -> tuple[str | None, list[str]]:
@@ -161,7 +162,7 @@ def decide(profile: Profile) -> Decision:
     bottleneck = max(t.bottleneck, key=lambda b: t.bottleneck[b]) if t.bottleneck else None
     parallelism = None
     if t.parallel:
-        weight, rule = max(t.parallel, key=lambda x: x[0])
+        _, rule = max(t.parallel, key=lambda x: x[0])  # first of the heaviest wins
         parallelism = plan(rule.effects.parallelism.strategy, facts, rule.effects.parallelism.reason.en, rule.id)
     return Decision(
         primary=primary, alternatives=alternatives, ranking=ranking, avoid=_avoid_order(t),

@@ -22,6 +22,7 @@ from rules.errors import DataError, MissingFactError, UnknownIdError
 from rules.ids import ENGINES, EXL_QUANT_RE, QUANTS_FIXED, EngineId, Platform, is_quant
 
 CATALOG_FILE = Path(__file__).parent / "catalog" / "engines.yaml"
+_SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml when present: ~8x faster
 
 Family = Literal["portability", "apple", "consumer-cuda", "production", "orchestration"]
 Kind = Literal["engine", "orchestrator"]
@@ -191,7 +192,7 @@ def load_engines(path: Path = CATALOG_FILE) -> dict[str, EngineSpec]:
     """Read and validate an engines YAML file; DataError names file, entry and field."""
     name = path.name
     try:
-        raw = yaml.safe_load(path.read_text(encoding="utf-8"))
+        raw = yaml.load(path.read_text(encoding="utf-8"), Loader=_SAFE_LOADER)
     except (OSError, yaml.YAMLError) as exc:
         raise DataError(name, None, None, f"cannot read: {exc}") from exc
     if not isinstance(raw, dict) or not isinstance(raw.get("engines"), list):
@@ -259,14 +260,15 @@ def supports(engine_id: str, hardware: Any) -> tuple[bool, str, str]:
     if support is None:
         return False, f"{spec.name} does not list {platform} among its supported hardware", spec.hardware_source
     if support.status == "experimental":
-        why = f": {support.note}" if support.note else ""
+        why = f": {support.note.rstrip('.')}" if support.note else ""
         return False, f"{spec.name} has only experimental support for {platform}{why}", support.source
     cc = _as_cc(getattr(hw, "cuda_cc", None))
     if platform == "nvidia-cuda" and spec.min_cuda_cc and cc is not None and cc < spec.min_cuda_cc.value:
         return (False, f"{spec.name} needs compute capability {spec.min_cuda_cc.value} or newer; "
                 f"{hw_id} has {cc}", spec.min_cuda_cc.source)
     if support.status == "plugin":
-        return True, f"{spec.name} runs on {platform} through a hardware plugin ({support.note or 'see docs'})", support.source
+        why = f": {support.note.rstrip('.')}" if support.note else ""
+        return True, f"{spec.name} runs on {platform} through a hardware plugin{why}", support.source
     return True, f"{spec.name} supports {platform} natively", support.source
 
 

@@ -35,8 +35,9 @@ class UnknownIdError(InputError):
 
     def __init__(self, kind: str, value: str, known: list[str] | tuple[str, ...]):
         self.kind, self.value = kind, value
-        self.suggestions = difflib.get_close_matches(str(value).lower(), [k.lower() for k in known], n=5, cutoff=0.3)
-        self.suggestions = [k for k in known if k.lower() in self.suggestions][:5]
+        by_lower = {k.lower(): k for k in known}
+        close = difflib.get_close_matches(str(value).lower(), list(by_lower), n=5, cutoff=0.3)
+        self.suggestions = [by_lower[k] for k in close]   # closest first
         hint = f" Closest known: {', '.join(self.suggestions)}." if self.suggestions else ""
         super().__init__(f"unknown {kind} '{value}'.{hint}")
 

@@ -27,11 +27,14 @@ LONG_CONTEXT = 32_768
 """From this context length on the KV cache, not the weights, drives memory (the article's
 long-context branch; 32K is where common chat defaults end)."""
 VERY_LONG_CONTEXT = 80_000
-"""The article's long-context coding agent case (80K+)."""
+"""The article's coding-agent example works with 80K tokens and more."""
 MANY_USERS_CONCURRENCY = 16
 """Above a demo's handful of users (the article: fine up to 5-10) scheduling quality matters."""
 MANY_USERS_HEADCOUNT = 50
 """The article's turning point for Ollama-class servers: 50+ users."""
+FAST_SCALEUP_GBS = 400
+"""A device's own scale-up fabric at this rate or more (e.g. Gaudi 3's on-die RoCE, 1200 GB/s) counts as
+fast as NVLink for splitting a model; PCIe Gen5 x16 is ~128 GB/s."""
 PREFILL_RATIO = 4
 """Prompt at least 4x the answer: prefill dominates (RAG, summaries)."""
 
@@ -40,6 +43,7 @@ _QUANT_FAMILIES = {
     "q5_k_m": "gguf", "q4_k_m": "gguf", "q4_0": "gguf", "int4": "gpu-int4", "awq": "gpu-int4",
     "gptq-4bit": "gpu-int4", "mxfp4": "mxfp4", "nvfp4": "nvfp4",
 }
+_NETWORK_LINKS = ("infiniband", "ethernet")
 _PREFILL_WORKLOADS = {"rag", "summarization"}
 _DECODE_WORKLOADS = {"chat", "batch"}
 
@@ -67,10 +71,13 @@ class Facts(BaseModel):
     multi_device: bool = False
     multi_node: bool = False
     interconnect: InterconnectId | None = None
+    """The link between the devices of one node (what tensor/expert parallel traffic crosses)."""
+    inter_node_link: InterconnectId | None = None
+    """The fabric between nodes (InfiniBand, Ethernet) when the user named one for a multi-node setup."""
     interconnect_inferred: bool = False
     has_nvlink: bool | None = None
     fast_interconnect: bool | None = None
-    """NVLink / NVSwitch or AMD Infinity Fabric between the devices of a node."""
+    """NVLink / NVSwitch, AMD Infinity Fabric, or the device's own scale-up fabric of >= 400 GB/s."""
     p2p: bool | None = None
     # model
     model: str | None = None
@@ -142,17 +149,33 @@ def _hardware_facts(p: Profile, notes: list[str]) -> dict[str, Any]:
         "usable_memory_gb": round(memory.usable_bytes(hw, p.memory_gb).value / 1e9, 2),
         "mem_bw_gbs": hw.mem_bw_gbs, "p2p": hw.p2p,
     }
-    link = p.interconnect
+    out.update(_link_facts(p, hw, notes))
+    return out
+
+
+def _link_facts(p: Profile, hw, notes: list[str]) -> dict[str, Any]:
+    """The link between devices that TP/EP traffic crosses, and the fabric between nodes.
+
+    A network fabric named for a multi-node setup (InfiniBand, Ethernet) is the inter-node link;
+    inside each node the devices keep their usual link (NVLink on SXM boards, PCIe on cards).
+    """
+    link, between = p.interconnect, None
+    if p.nodes > 1 and link in _NETWORK_LINKS:
+        between, link = link, (hw.interconnect if (p.count or 1) > 1 else link)
+        if (p.count or 1) > 1:
+            notes.append(f"interconnect = {link} inside each node: {between} was given for between the nodes")
     if link is None and p.device_count > 1:
         link = hw.interconnect
         notes.append(f"interconnect = {link}: not given, assumed the usual link of {hw.name}")
     elif link is None:
         link = "unified" if hw.hw_class == "apple" else "none"
-    out["interconnect"] = link
-    out["interconnect_inferred"] = p.interconnect is None and p.device_count > 1
-    out["has_nvlink"] = link == "nvlink"
-    out["fast_interconnect"] = link in ("nvlink", "infinity-fabric")
-    return out
+    own_fabric = link == hw.interconnect and link not in ("pcie", "none") and (hw.scaleup_gbs or 0) >= FAST_SCALEUP_GBS
+    return {
+        "interconnect": link, "inter_node_link": between,
+        "interconnect_inferred": p.interconnect is None and p.device_count > 1,
+        "has_nvlink": link == "nvlink",
+        "fast_interconnect": link in ("nvlink", "infinity-fabric") or own_fabric,
+    }
 
 
 def _model_spec(p: Profile):

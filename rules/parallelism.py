@@ -15,14 +15,14 @@ def _tp_degree(count: int, needed: int) -> int:
 def plan(strategy: str, facts: dict[str, Any], reason: str, rule: str | None = None) -> Parallelism:
     """Size `strategy` for the profile's devices; TP stays inside a node, PP spans what is left."""
     n, per_node, nodes = facts["device_count"], facts["count"], facts["nodes"]
-    needed = facts.get("devices_needed") or 1
     deg = {"tp": 1, "pp": 1, "ep": 1, "dp": 1}
     if strategy == "dp":
         deg["dp"] = n
     elif strategy in ("tp", "tp+dp"):
-        deg["tp"] = _tp_degree(per_node, needed) if strategy == "tp+dp" or needed < per_node else per_node
+        needed = facts.get("devices_needed") or per_node  # size unknown: use the whole node
+        deg["tp"] = _tp_degree(per_node, min(needed, per_node))
         deg["dp"] = max(1, n // deg["tp"])
-        strategy = "tp+dp" if deg["dp"] > 1 else "tp"
+        strategy = "dp" if deg["tp"] == 1 else ("tp+dp" if deg["dp"] > 1 else "tp")
     elif strategy == "pp":
         deg["pp"] = n
     elif strategy == "tp+pp":

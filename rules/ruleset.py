@@ -13,12 +13,12 @@ from pathlib import Path
 from typing import Any, Literal
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
 
 from rules.conditions import Condition
 from rules.errors import DataError
 from rules.facts import Facts
-from rules.ids import BOTTLENECKS, ENGINES, EngineId, Strategy
+from rules.ids import BOTTLENECKS, EngineId, Strategy
 
 RULES_DIR = Path(__file__).parent / "rules"
 Check = Literal["hardware_support", "quant_kernel"]
@@ -100,11 +100,12 @@ class Rule(BaseModel):
                 raise ValueError(f"citation '{cid}' is not a '<doc-id>#<slug>' chunk id")
         return v
 
-    @model_validator(mode="after")
-    def _leaves_read_known_facts(self) -> "Rule":
-        for leaf in self.when.leaves():
+    @field_validator("when")
+    @classmethod
+    def _leaves_read_known_facts(cls, v: Condition) -> Condition:
+        for leaf in v.leaves():
             _check_leaf(leaf)
-        return self
+        return v
 
 
 def _allowed_values(field: str) -> tuple | None:
@@ -183,9 +184,3 @@ def rule_index() -> dict[str, Rule]:
     """Shipped rules by id."""
     return {r.id: r for r in _shipped()}
 
-
-def engines_named(rules: tuple[Rule, ...]) -> set[str]:
-    """Every engine id a set of rules scores or excludes (for coverage checks)."""
-    names = {e for r in rules for e in r.effects.score}
-    names |= {x.engine for r in rules for x in r.effects.exclude}
-    return names & set(ENGINES)

@@ -26,6 +26,27 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[max(0, min(len(ordered) - 1, round(q * (len(ordered) - 1))))]
 
 
+# How measurement sources name their multi-device split, mapped to strategy ids.
+_SPLIT_NAMES = {"layer": "pp", "split-mode layer": "pp", "pipeline": "pp", "row": "tp", "split-mode row": "tp",
+                "tensor": "tp", "tp": "tp", "pp": "pp", "ep": "ep", "dp": "dp", "tp+pp": "tp+pp", "tp+dp": "tp+dp"}
+
+
+_QUANT_NAMES = {"fp16": "f16", "float16": "f16", "bfloat16": "bf16", "q4_k": "q4_k_m", "q5_k": "q5_k_m"}
+
+
+def _quant(name: str | None) -> str | None:
+    """Quantization id for a row's quant column (case and common spellings normalised)."""
+    q = (name or "").strip().lower()
+    return _QUANT_NAMES.get(q, q) or None
+
+
+def _parallelism(name: str | None, count: int) -> str | None:
+    """Strategy id for a row's parallelism column (None = the estimator's default)."""
+    if count == 1:
+        return None
+    return _SPLIT_NAMES.get((name or "").strip().lower())
+
+
 def _row_estimate(row: dict):
     """The estimate for one measurement row (the row's own setup, concurrency 1)."""
     from rules.ids import ENGINES
@@ -33,9 +54,8 @@ def _row_estimate(row: dict):
 
     count = int(row.get("count") or 1)
     engine = row.get("engine") or None
-    par = row.get("parallelism") or "none"
-    return estimate(row["model"], row["hardware"], count=count, quant=row["quant"] or None,
-                    engine=engine if engine in ENGINES else None, parallelism=None if count == 1 else par,
+    return estimate(row["model"], row["hardware"], count=count, quant=_quant(row["quant"]),
+                    engine=engine if engine in ENGINES else None, parallelism=_parallelism(row.get("parallelism"), count),
                     input_tokens=int(row.get("input") or 0), output_tokens=int(row.get("output") or 0),
                     concurrency=1)
 

@@ -10,7 +10,7 @@ from rules.benchspec.exports import export_all
 from rules.benchspec.metrics import METRIC_DEFINITIONS, TPOT_DEFINITION
 from rules.benchspec.scenario import build_scenario
 from rules.benchspec.slos import slos_for
-from rules.benchspec.spec import BenchSpec
+from rules.benchspec.spec import BenchSpec, Workload
 from rules.benchspec.workload import build_workload
 from rules.errors import AdvisorError
 from rules.ids import METRICS
@@ -41,6 +41,23 @@ def _profile_notes(profile: Profile) -> list[str]:
     return out
 
 
+def _predictions(profile: Profile, workload: Workload, engine: str | None, estimate: Any,
+                 notes: list[str]) -> tuple[dict | None, dict | None, dict | None]:
+    """Roofline estimates: single stream and peak at the main run's lengths, and at the stated
+    context (the caller's `estimate` when given) for the capacity checks."""
+    peak = workload.peak_concurrency
+    planned = prediction.planned_profile(profile, peak, workload.input.mean, workload.output.mean,
+                                         workload.input.max + workload.output.max)
+    at_peak = prediction.estimate_at(planned, engine, peak, notes)
+    single = prediction.estimate_at(planned, engine, 1, notes)
+    if estimate is not None:
+        return single, at_peak, prediction.as_dict(estimate)
+    if planned.context_length == profile.context_length:
+        return single, at_peak, at_peak
+    stated = prediction.planned_profile(profile, peak, workload.input.mean, workload.output.mean)
+    return single, at_peak, prediction.estimate_at(stated, engine, peak, notes)
+
+
 def build_spec(profile: Profile, decision: Any = None, estimate: Any = None,
                harness: str = "all") -> BenchSpec:
     """The benchmark spec for this profile; missing or assumed facts become `assumptions`."""
@@ -50,18 +67,14 @@ def build_spec(profile: Profile, decision: Any = None, estimate: Any = None,
     scenario = build_scenario(profile, decision, notes)
     workload = build_workload(profile, notes)
     engine = scenario.engines[0].id if scenario.engines else None
-    planned = prediction.planned_profile(profile, workload.peak_concurrency,
-                                         workload.input.mean, workload.output.mean)
-    peak_est = prediction.as_dict(estimate) if estimate is not None else \
-        prediction.estimate_at(planned, engine, workload.peak_concurrency, notes)
-    single_est = prediction.estimate_at(planned, engine, 1, notes)
+    single, at_peak, stated = _predictions(profile, workload, engine, estimate, notes)
     slos = slos_for(workload.kind, workload.peak_concurrency, profile.priority, notes)
     spec = BenchSpec(
         scenario=scenario, workload=workload, metrics=list(METRICS),
         metric_definitions=dict(METRIC_DEFINITIONS), tpot_definition=TPOT_DEFINITION, slos=slos,
-        criteria=build_criteria(workload, slos, single_est, peak_est),
+        criteria=build_criteria(workload, slos, single, at_peak, stated),
         checklist=build_checklist(workload),
-        prediction=prediction.summary(single_est, peak_est, workload.peak_concurrency),
+        prediction=prediction.summary(single, at_peak, workload.peak_concurrency),
         assumptions=list(dict.fromkeys(notes)),
     )
     return spec.model_copy(update={"exports": export_all(spec, harness)})

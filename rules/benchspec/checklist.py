@@ -53,4 +53,5 @@ def _feature_runs(runs: dict[str, object]) -> str:
                  else "structured output is not used by this app (no run planned)")
     parts.append("the 'lora' run measures adapter switching alone" if "lora" in runs
                  else "multi-LoRA is not used by this app (no run planned)")
-    return "; ".join(parts).capitalize() + "."
+    text = "; ".join(parts)
+    return text[0].upper() + text[1:] + "."

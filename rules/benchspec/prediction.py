@@ -26,13 +26,21 @@ def as_dict(estimate: Any) -> dict[str, Any] | None:
 
 
 def planned_profile(profile: Profile, concurrency: int, input_tokens: int,
-                    output_tokens: int) -> Profile:
-    """The profile with the workload's planned values filled in where the user gave none."""
+                    output_tokens: int, context_tokens: int | None = None) -> Profile:
+    """The profile as the main run exercises it.
+
+    Missing concurrency and lengths take the planned values; the context is clipped to what the
+    main run's requests actually hold (`context_tokens`), so predictions describe the run that is
+    measured rather than the longest context the user mentioned.
+    """
     note = "planned value of the benchmark spec"
     for field, value in (("concurrency", concurrency), ("input_tokens", input_tokens),
                          ("output_tokens", output_tokens)):
         if getattr(profile, field) is None:
             profile = profile.with_value(field, value, assumed=True, note=note)
+    if context_tokens and profile.context_length and context_tokens < profile.context_length:
+        profile = profile.with_value("context_length", context_tokens, assumed=True,
+                                     note="longest request of the main run")
     return profile
 
 

@@ -50,6 +50,8 @@ class RunCheck(_Model):
     bound_decode_tokens_per_s: float | None = None
     bandwidth_utilisation: float | None = None
     vs_prediction: float | None = None
+    predicted_limit: str | None = None
+    """What the estimator says binds at this level (its `binding_constraint`)."""
     slo_ttft_ok: bool | None = None
     slo_tpot_ok: bool | None = None
     findings: list[str] = Field(default_factory=list)
@@ -98,7 +100,13 @@ def _predict(r: RunResult, planned: Profile | None, primary: str | None,
 
 def _findings(c: RunCheck) -> list[str]:
     out = []
-    if c.bandwidth_utilisation is not None and c.concurrency == 1 and c.bandwidth_utilisation < BOUND_FRACTION:
+    util = c.bandwidth_utilisation
+    low = util is not None and c.concurrency == 1 and util < BOUND_FRACTION
+    if low and c.vs_prediction is not None and c.vs_prediction >= PREDICTION_MARGIN:
+        out.append(f"Single-stream decode reaches {c.bandwidth_utilisation:.0%} of the bandwidth bound, as "
+                   f"predicted ({c.predicted_limit or 'see the estimate'}): a property of this setup, "
+                   "not of the engine.")
+    elif low:
         out.append(f"Single-stream decode reaches {c.bandwidth_utilisation:.0%} of the bandwidth bound: "
                    "investigate kernels, quantization support and CUDA graphs before buying hardware.")
     if c.vs_prediction is not None and c.vs_prediction < PREDICTION_MARGIN:
@@ -107,7 +115,8 @@ def _findings(c: RunCheck) -> list[str]:
     if c.vs_prediction is not None and c.vs_prediction > 1.25:
         out.append(f"Decode runs at {c.vs_prediction:.0%} of the prediction: check that output length "
                    "was forced and lengths match the plan; otherwise the estimate is conservative here.")
-    if c.ttft_p50_ms and c.ttft_p99_ms and (c.concurrency or 1) > 1 and c.ttft_p99_ms > TAIL_RATIO * c.ttft_p50_ms:
+    queued = (c.concurrency or 1) > 1 and c.ttft_p50_ms and c.ttft_p99_ms
+    if queued and c.ttft_p99_ms > TAIL_RATIO * c.ttft_p50_ms:
         out.append(f"TTFT p99 is {c.ttft_p99_ms / c.ttft_p50_ms:.1f}x the median: requests queue behind "
                    "prefills (chunked prefill, a lower batch limit or more replicas).")
     if c.tpot_p50_ms and c.tpot_p99_ms and c.tpot_p99_ms > 2 * c.tpot_p50_ms:
@@ -132,7 +141,8 @@ def check_run(r: RunResult, est: dict[str, Any] | None, slo: Slo | None) -> RunC
         requests_per_s=r.requests_per_s, failed=r.failed, kv_cache_hit_rate=r.kv_cache_hit_rate,
         decode_tokens_per_s=achieved, predicted_decode_tokens_per_s=expected,
         bound_decode_tokens_per_s=bound, bandwidth_utilisation=_ratio(achieved, bound),
-        vs_prediction=_ratio(achieved, expected))
+        vs_prediction=_ratio(achieved, expected),
+        predicted_limit=(est or {}).get("binding_constraint"))
     if slo is not None and r.run == "main":
         c.slo_ttft_ok = c.ttft_p99_ms <= slo.ttft_p99_ms if c.ttft_p99_ms is not None else None
         c.slo_tpot_ok = c.tpot_p99_ms <= slo.tpot_p99_ms if c.tpot_p99_ms is not None else None
@@ -168,7 +178,8 @@ def engine_verdict(engine: str, checks: list[RunCheck], peak: int | None) -> Eng
                and c.bandwidth_utilisation is not None]
     v.single_stream_utilisation = min(singles) if singles else None
     for prev, cur in zip(main, main[1:]):
-        if prev.output_tokens_per_s and cur.output_tokens_per_s and cur.concurrency >= 1.5 * prev.concurrency \
+        both = prev.output_tokens_per_s and cur.output_tokens_per_s
+        if both and cur.concurrency >= 1.5 * prev.concurrency \
                 and cur.output_tokens_per_s < 1.1 * prev.output_tokens_per_s:
             v.knee = prev.concurrency
             v.findings.append(f"Throughput stops scaling after concurrency {prev.concurrency}: "
@@ -212,8 +223,9 @@ def reconcile(results: list[RunResult], spec: BenchSpec | None = None,
     primary = next((e.id for e in spec.scenario.engines if e.role == "primary"), None) if spec else None
     planned = None
     if spec is not None and profile is not None:
-        planned = prediction.planned_profile(profile, peak, spec.workload.input.mean,
-                                             spec.workload.output.mean)
+        wl = spec.workload
+        planned = prediction.planned_profile(profile, peak, wl.input.mean, wl.output.mean,
+                                             wl.input.max + wl.output.max)
     cache: dict[tuple, Any] = {}
     checks = [check_run(r, _predict(r, planned, primary, cache, notes), slo) for r in results]
     engines = sorted({c.engine or "unknown" for c in checks})

@@ -30,7 +30,23 @@ def standing_assumptions(s) -> list[str]:
         out.append(f"{hw.id} has no peer-to-peer over PCIe: collectives go through host memory")
     if s.concurrency > 1:
         out.append("load model: closed loop of the given concurrent users, continuous batching, prefill serialised")
-    return out
+    return out + engine_notes(s)
+
+
+def engine_notes(s) -> list[str]:
+    """Warnings when the named engine cannot run here or lacks a kernel for the format (rules.engines)."""
+    if s.engine is None:
+        return []
+    try:
+        from rules import engines
+    except ModuleNotFoundError:
+        return []
+    ok, reason, _ = engines.supports(s.engine, s.hw)
+    notes = [] if ok else [f"WARNING: {reason}"]
+    kernel = engines.quant_kernel(s.engine, s.quant, s.hw.platform, s.hw.cuda_cc)
+    if ok and kernel is None:
+        notes.append(f"WARNING: {s.engine} has no kernel for {s.quant} on {s.hw.platform}")
+    return notes
 
 
 def price(hw: Hardware, user_price: float | None) -> tuple[float | None, str | None]:
@@ -56,6 +72,35 @@ def _fits_with(s, quant: str | None = None, devices: int | None = None, context:
     return free >= kv
 
 
+GGUF_PLATFORMS = frozenset({"apple-silicon", "x86-cpu", "arm-cpu", "intel-gpu"})
+
+
+def _longest_context(s) -> int:
+    """Longest context at which one sequence fits (binary search on the memory check)."""
+    lo, hi = 1, s.context
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        lo, hi = (mid, hi) if _fits_with(s, context=mid) else (lo, mid - 1)
+    return lo
+
+
+def _devices_needed(s, quant: str) -> int | None:
+    """Smallest power-of-two device count (beyond the current one) that fits, up to 1024."""
+    n = s.layout.replica_devices * 2
+    while n <= 1024 and not _fits_with(s, quant=quant, devices=n):
+        n *= 2
+    return n if n <= 1024 else None
+
+
+def _split_advice(hw: Hardware) -> str:
+    """How to split a model over more devices of this kind."""
+    if hw.interconnect in ("nvlink", "infinity-fabric"):
+        return "(tensor parallel inside the NVLink / Infinity Fabric domain)"
+    if hw.interconnect == "pcie":
+        return "(over PCIe: pipeline parallel tolerates the slow link better than tensor parallel)"
+    return "(machines linked by a network or Thunderbolt: pipeline parallel; expect little speed-up)"
+
+
 def infeasible(s, weights_fit: bool, mem: MemoryBreakdown, kv_dev: float) -> Infeasible:
     """Which constraint fails and the fixes that would make it fit, cheapest first."""
     if not weights_fit:
@@ -65,29 +110,27 @@ def infeasible(s, weights_fit: bool, mem: MemoryBreakdown, kv_dev: float) -> Inf
         constraint = (f"KV-cache capacity: one sequence at {s.context:,} tokens needs {kv_dev / 1e9:.2f} GB per device; "
                       f"{max(0.0, mem.usable_gb - mem.reserve_gb - mem.weights_gb):.2f} GB are left after the weights")
     fixes: list[str] = []
-    bits = bits_per_weight(s.quant)
-    for q in ("fp8", "q8_0", "awq", "q4_k_m"):
-        if bits_per_weight(q) < bits and (q != "fp8" or s.hw.tflops.fp8) and _fits_with(s, quant=q):
-            fixes.append(f"quantize the weights to {q} ({bits_per_weight(q):g} bits per weight)")
-            break
-    if weights_fit and s.kv_dtype is None and _fits_with(s, kv_dtype="fp8"):
-        fixes.append("store the KV cache in fp8 (halves it)")
-    if weights_fit:
-        lo, hi = 1, s.context
-        while lo < hi:
-            mid = (lo + hi + 1) // 2
-            lo, hi = (mid, hi) if _fits_with(s, context=mid) else (lo, mid - 1)
-        if lo > 1:
-            fixes.append(f"shorten the context to {lo:,} tokens")
     if s.hw.usable_memory_fraction < 1 and _fits_with(s, usable_fraction=APPLE_RAISED_FRACTION):
-        fixes.insert(0, "raise macOS's GPU wired-memory limit (sudo sysctl iogpu.wired_limit_mb=...) to leave "
-                        f"only ~{1 - APPLE_RAISED_FRACTION:.0%} to the system")
-    n = s.layout.replica_devices * 2
-    while n <= 1024 and not _fits_with(s, devices=n):
-        n *= 2
-    if n <= 1024:
-        link = "" if s.hw.interconnect in ("nvlink", "infinity-fabric") else " (mind the interconnect: prefer PP over PCIe)"
-        fixes.append(f"use {n} x {s.hw.id} (tensor or pipeline parallel){link}")
+        fixes.append("raise macOS's GPU wired-memory limit (sudo sysctl iogpu.wired_limit_mb=...) to leave "
+                     f"only ~{1 - APPLE_RAISED_FRACTION:.0%} to the system")
+    if weights_fit:  # the KV cache is what does not fit: cheapest is to shrink it
+        if s.kv_dtype is None and _fits_with(s, kv_dtype="fp8"):
+            fixes.append("store the KV cache in fp8 (halves it)")
+        longest = _longest_context(s)
+        if longest > 1:
+            fixes.append(f"shorten the context to {longest:,} tokens")
+    bits = bits_per_weight(s.quant)
+    ladder = [q for q in (("q8_0", "q4_k_m") if s.hw.platform in GGUF_PLATFORMS else ("fp8", "int8", "awq"))
+              if bits_per_weight(q) < bits and (q != "fp8" or s.hw.tflops.fp8)]
+    quant_fix = next((q for q in ladder if _fits_with(s, quant=q)), None)
+    if quant_fix:
+        fixes.append(f"quantize the weights to {quant_fix} ({bits_per_weight(quant_fix):g} bits per weight)")
+    more = _devices_needed(s, s.quant)
+    fewer = _devices_needed(s, ladder[-1]) if ladder and not quant_fix else None
+    if fewer and (not more or fewer < more):  # fewer devices first: that is the cheaper fix
+        fixes.append(f"quantize to {ladder[-1]} and use {fewer} x {s.hw.id} {_split_advice(s.hw)}")
+    if more:
+        fixes.append(f"use {more} x {s.hw.id} {_split_advice(s.hw)}")
     return Infeasible(constraint=constraint, fixes=fixes or ["a device with more memory"])
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from rules.catalog_schema import Hardware, ModelSpec
+from rules.quant import compute_dtype
 from rules.roofline import calibration as cal
 from rules.roofline.figure import Figure, gb
 from rules.roofline.layout import Layout
@@ -46,6 +47,12 @@ def step_flops(model: ModelSpec, batch: int) -> float:
     return 2 * model.active_params_b * 1e9 * batch
 
 
+def compute_tflops(hw: Hardware, quant: str, engine: str | None) -> float | None:
+    """Dense TFLOPS GEMMs on these weights run at (FP8/FP4 where engine and device have them)."""
+    tf = hw.tflops.model_dump()
+    return tf.get(compute_dtype(quant, tf, engine)) or tf.get("fp16")
+
+
 def decode_tokens_per_s_bound(model: ModelSpec, hw: Hardware, quant: str, context: int = 0,
                               kv_dtype: str | None = None, shard: int = 1, engine: str | None = None) -> Figure:
     """Pure roofline for one stream: shard x bandwidth / bytes per token (no overhead, 100 % bandwidth)."""
@@ -61,7 +68,7 @@ def decode_step(model: ModelSpec, hw: Hardware, quant: str, batch: int, context:
     w, kv = step_bytes(model, quant, batch, context, kv_dtype, engine)
     eff, eff_why = cal.bandwidth_efficiency(hw)
     bw = eff * hw.mem_bw_gbs * 1e9 * layout.shard  # pp stages run one after another
-    tflops = hw.tflops.bf16 or hw.tflops.fp16
+    tflops = compute_tflops(hw, quant, engine)
     compute = step_flops(model, batch) / (cal.DECODE_COMPUTE_EFFICIENCY * tflops * 1e12 * layout.shard) if tflops else 0.0
     return Step(weights_s=w.value / bw, kv_s=kv.value / bw, compute_s=compute,
                 overhead_s=cal.token_overhead_s(hw), comm_s=comm_s, bytes_read=w.value + kv.value,

@@ -13,7 +13,7 @@ from rules.errors import InputError, MissingFactError, ProfileError
 from rules.ids import ENGINES
 from rules.quant import quant_info
 from rules.roofline import advice, comm
-from rules.roofline.decode import decode_step
+from rules.roofline.decode import compute_tflops, decode_step, step_flops
 from rules.roofline.figure import gb
 from rules.roofline.layout import Layout, build_layout
 from rules.roofline.memory import kv_bytes, kv_bytes_per_token, reserve_bytes, usable_bytes, weight_bytes
@@ -68,8 +68,9 @@ def resolve_setup(model, hardware, count=1, nodes=1, quant=None, engine=None, pa
     """Validate and default the inputs; returns (Setup, assumptions)."""
     notes: list[str] = []
     spec, hw = _spec(model), _hw(hardware)
-    inp = DEFAULT_INPUT if input_tokens is None else input_tokens
-    out = DEFAULT_OUTPUT if output_tokens is None else output_tokens
+    room = context_length if context_length and context_length > 1 else DEFAULT_INPUT + DEFAULT_OUTPUT
+    out = min(DEFAULT_OUTPUT, max(1, room // 4)) if output_tokens is None else output_tokens
+    inp = min(DEFAULT_INPUT, max(0, room - out)) if input_tokens is None else input_tokens
     if input_tokens is None or output_tokens is None:
         notes.append(f"prompt {inp} / output {out} tokens assumed where not given")
     _check_numbers(count, nodes, inp, out, context_length, concurrency, price_per_hour)
@@ -86,6 +87,13 @@ def resolve_setup(model, hardware, count=1, nodes=1, quant=None, engine=None, pa
     quant_info(q)
     if kv_cache_dtype is not None:
         quant_info(kv_cache_dtype)
+    if interconnect is not None:
+        try:
+            comm.link(hw, interconnect)
+        except MissingFactError:
+            notes.append(f"the catalog has no {interconnect} bandwidth for {hw.id}; its default link "
+                         f"({hw.interconnect}) is used instead")
+            interconnect = None
     layout = build_layout(parallelism, count, nodes, _devices_to_fit(spec, hw, q, engine, memory_gb))
     if parallelism is None and layout.devices > 1:
         notes.append(f"parallel layout {layout.describe()} assumed (TP inside a node, PP across nodes)")
@@ -119,6 +127,59 @@ def _comm_s(s: Setup, batch: int) -> tuple[float, list[str]]:
     return sum(p.value for p in parts), [p.why for p in parts if p.value]
 
 
+@dataclass(frozen=True)
+class _Memory:
+    """Per-device memory plan of one replica (bytes)."""
+
+    weights: float
+    weights_dev: float
+    usable: float
+    reserve: float
+    kv_seq: float
+    kv_dev: float
+    free: float
+    per_replica_cap: int
+    formulas: list[str]
+
+
+def _memory(s: Setup) -> _Memory:
+    """Weights, reserve and KV cache per device, and how many sequences fit."""
+    w = weight_bytes(s.spec, s.quant, s.engine)
+    usable = usable_bytes(s.hw, s.memory_gb)
+    reserve = reserve_bytes(s.hw, s.engine, usable.value)
+    w_dev = w.value / s.layout.replica_devices
+    kv_seq = kv_bytes(s.spec, s.context, s.kv_dtype)
+    kv_dev = kv_seq.value / _kv_split(s.spec, s.layout)
+    free = usable.value - reserve.value - w_dev
+    cap = max_concurrency(free, kv_dev)
+    return _Memory(w.value, w_dev, usable.value, reserve.value, kv_seq.value, kv_dev, free, int(cap.value),
+                   [w.why, usable.why, reserve.why, kv_seq.why, cap.why])
+
+
+def _prefill_s(s: Setup, notes: list[str], formulas: list[str]) -> float | None:
+    """Seconds to prefill one prompt (compute + TP/PP communication); None when TFLOPS are unknown."""
+    n = max(1, s.input_tokens)
+    try:
+        pf = prefill_seconds(s.spec, s.hw, s.quant, n, s.layout.shard, s.engine)
+    except MissingFactError as exc:
+        notes.append(f"prefill not estimated: {exc}")
+        return None
+    formulas.append(pf.why)
+    return (pf.value + comm.tp_step_s(s.spec.hidden, s.spec.layers, n, s.layout.shard, s.hw, s.interconnect).value
+            + comm.pp_step_s(s.spec.hidden, n, s.layout.pp, s.hw, s.interconnect).value)
+
+
+def _bound(s: Setup, step, batch: int, formulas: list[str]) -> float:
+    """Pure roofline per stream: the slower of bandwidth (bytes per step) and peak compute (FLOPs per step)."""
+    bw = s.layout.shard * s.hw.mem_bw_gbs * 1e9
+    t_mem = step.bytes_read / bw
+    peak = compute_tflops(s.hw, s.quant, s.engine)
+    t_fl = step_flops(s.spec, batch) / (peak * 1e12 * s.layout.shard) if peak else 0.0
+    formulas.append(f"bound: max({gb(step.bytes_read):.2f} GB / ({s.layout.shard} x {s.hw.mem_bw_gbs:g} GB/s), "
+                    f"{step_flops(s.spec, batch) / 1e12:.2f} TFLOP at peak) = {max(t_mem, t_fl) * 1e3:.2f} ms per step")
+    return 1 / max(t_mem, t_fl)
+
+
 def estimate(model, hardware, count: int = 1, nodes: int = 1, quant: str | None = None, engine: str | None = None,
              parallelism: str | None = None, input_tokens: int | None = None, output_tokens: int | None = None,
              context_length: int | None = None, concurrency: int = 1, kv_cache_dtype: str | None = None,
@@ -131,17 +192,9 @@ def estimate(model, hardware, count: int = 1, nodes: int = 1, quant: str | None 
     formulas: list[str] = []
     notes += advice.standing_assumptions(s)
 
-    # memory per device
-    w = weight_bytes(spec, s.quant, s.engine)
-    usable = usable_bytes(hw, s.memory_gb)
-    reserve = reserve_bytes(hw, s.engine, usable.value)
-    w_dev = w.value / lay.replica_devices
-    kv_seq = kv_bytes(spec, s.context, s.kv_dtype)
-    kv_dev = kv_seq.value / _kv_split(spec, lay)
-    free = usable.value - reserve.value - w_dev
-    mc = max_concurrency(free, kv_dev)
-    per_replica_cap = int(mc.value)
-    formulas += [w.why, usable.why, reserve.why, kv_seq.why, mc.why]
+    mem = _memory(s)
+    formulas += mem.formulas
+    per_replica_cap = mem.per_replica_cap
 
     # decode at the load each replica sees
     users = -(-s.concurrency // lay.dp)
@@ -149,18 +202,10 @@ def estimate(model, hardware, count: int = 1, nodes: int = 1, quant: str | None 
     comm_s, comm_why = _comm_s(s, batch)
     step = decode_step(spec, hw, s.quant, batch, s.input_tokens + s.output_tokens // 2, lay, s.kv_dtype, s.engine, comm_s)
     formulas += list(step.notes) + comm_why
-    bound = lay.shard * hw.mem_bw_gbs * 1e9 / step.bytes_read
-    formulas.append(f"bound: {lay.shard} x {hw.mem_bw_gbs:g} GB/s / {gb(step.bytes_read):.2f} GB per step = {bound:.1f} tokens/s per stream")
+    bound = _bound(s, step, batch, formulas)
 
     # prefill and load
-    t_pf = None
-    try:
-        pf = prefill_seconds(spec, hw, s.quant, max(1, s.input_tokens), lay.shard, s.engine)
-        pf_comm = comm.tp_step_s(spec.hidden, spec.layers, max(1, s.input_tokens), lay.shard, hw, s.interconnect).value
-        t_pf = pf.value + pf_comm + comm.pp_step_s(spec.hidden, max(1, s.input_tokens), lay.pp, hw, s.interconnect).value
-        formulas.append(pf.why)
-    except MissingFactError as exc:
-        notes.append(f"prefill not estimated: {exc}")
+    t_pf = _prefill_s(s, notes, formulas)
     load = under_load(users, per_replica_cap or 1, t_pf or 0.0, step.seconds, s.output_tokens)
     formulas.append(load.why)
     aggregate = load.output_tokens_per_s * lay.dp
@@ -171,16 +216,18 @@ def estimate(model, hardware, count: int = 1, nodes: int = 1, quant: str | None 
     else:
         notes.append("cost per 1M tokens needs a device-hour price (--price-per-hour); the catalog has none for this device")
 
-    weights_fit = usable.value - reserve.value >= w_dev
+    weights_fit = mem.usable - mem.reserve >= mem.weights_dev
     fits = weights_fit and per_replica_cap >= 1
-    kv_in_service = kv_dev * batch if fits else kv_dev
+    kv_in_service = mem.kv_dev * batch if fits else mem.kv_dev
     memory = MemoryBreakdown(devices=lay.devices, capacity_gb=round(s.memory_gb or hw.memory_gb, 2),
-                             usable_gb=round(gb(usable.value), 2), weights_gb=round(gb(w_dev), 2),
-                             kv_gb=round(gb(kv_in_service), 3), reserve_gb=round(gb(reserve.value), 2),
-                             free_gb=round(gb(free - kv_in_service), 2))
-    infeasible = None if fits else advice.infeasible(s, weights_fit, memory, kv_dev)
+                             usable_gb=round(gb(mem.usable), 2), weights_gb=round(gb(mem.weights_dev), 2),
+                             kv_gb=round(gb(kv_in_service), 3), reserve_gb=round(gb(mem.reserve), 2),
+                             free_gb=round(gb(mem.free - kv_in_service), 2))
+    infeasible = None if fits else advice.infeasible(s, weights_fit, memory, mem.kv_dev)
+    if not fits:
+        notes.append("speed figures describe this setup as if it fit in memory")
     return Estimate(
-        fits=fits, weights_gb=round(gb(w.value), 2), kv_bytes_per_token=int(kv_bytes_per_token(spec, s.kv_dtype).value),
+        fits=fits, weights_gb=round(gb(mem.weights), 2), kv_bytes_per_token=int(kv_bytes_per_token(spec, s.kv_dtype).value),
         max_concurrency=per_replica_cap * lay.dp,
         decode_tokens_per_s=round(1 / load.tpot_s, 2), decode_tokens_per_s_bound=round(bound, 2),
         prefill_tokens_per_s=round(s.input_tokens / t_pf, 1) if t_pf and s.input_tokens else None,
@@ -189,7 +236,7 @@ def estimate(model, hardware, count: int = 1, nodes: int = 1, quant: str | None 
         model=spec.id, hardware=hw.id, count=lay.devices, quantization=s.quant, kv_cache_dtype=s.kv_dtype,
         engine=s.engine, parallelism={"strategy": lay.strategy, "tp": lay.tp, "pp": lay.pp, "ep": lay.ep, "dp": lay.dp},
         input_tokens=s.input_tokens, output_tokens=s.output_tokens, context_length=s.context,
-        concurrency=s.concurrency, kv_gb_per_sequence=round(gb(kv_seq.value), 4),
+        concurrency=s.concurrency, kv_gb_per_sequence=round(gb(mem.kv_seq), 4),
         aggregate_tokens_per_s=round(aggregate, 1), requests_per_s=round(load.requests_per_s * lay.dp, 3),
         queue_s=round(load.queue_s, 3), comm_ms_per_token=round(comm_s * 1e3, 3), memory=memory,
         step=StepBreakdown(weights_ms=round(step.weights_s * 1e3, 3), kv_ms=round(step.kv_s * 1e3, 3),
@@ -199,8 +246,8 @@ def estimate(model, hardware, count: int = 1, nodes: int = 1, quant: str | None 
         infeasible=infeasible, error_band=advice.error_band(hw), formulas=formulas)
 
 
-def estimate_for_profile(profile, engine: str | None = None) -> Estimate | None:
-    """Estimate from a rules.profile.Profile (None when hardware or model is unknown)."""
+def estimate_for_profile(profile, engine: str | None = None, parallelism: str | None = None) -> Estimate | None:
+    """Estimate from a rules.profile.Profile (None when hardware or model/size is not known yet)."""
     if not profile.hardware or not (profile.model or profile.params_b):
         return None
     spec = catalog.model(profile.model) if profile.model else catalog.describe_model(
@@ -209,7 +256,7 @@ def estimate_for_profile(profile, engine: str | None = None) -> Estimate | None:
     if ctx and ctx > spec.max_context:
         raise ProfileError("context_length", f"{ctx} tokens exceeds {spec.id}'s maximum context of {spec.max_context}")
     est = estimate(spec, profile.hardware, count=profile.count or 1, nodes=profile.nodes, quant=profile.quantization,
-                   engine=engine, input_tokens=profile.input_tokens, output_tokens=profile.output_tokens,
+                   engine=engine, parallelism=parallelism, input_tokens=profile.input_tokens, output_tokens=profile.output_tokens,
                    context_length=ctx if ctx and ctx >= (profile.input_tokens or 0) + (profile.output_tokens or 0) else None,
                    concurrency=profile.concurrency or 1, kv_cache_dtype=profile.kv_cache_dtype,
                    price_per_hour=profile.device_hour_usd, memory_gb=profile.memory_gb,

@@ -11,8 +11,8 @@ from rules.roofline.figure import Figure, fmt, gb
 
 SERVER_ENGINES = frozenset({"vllm", "sglang", "tensorrt-llm", "dynamo"})
 SERVER_RESERVE = 0.10  # vLLM's default gpu_memory_utilization is 0.9 (vLLM engine arguments docs)
-LOCAL_RESERVE = 0.05   # assumption: CUDA/Metal context + compute buffers of local engines, min 0.5 GB
-LOCAL_RESERVE_MIN_GB = 0.5
+LOCAL_RESERVE = 0.05   # assumption: CUDA/Metal context + compute buffers of local engines,
+LOCAL_RESERVE_MIN_GB, LOCAL_RESERVE_MAX_GB = 0.5, 4.0  # at least 0.5 GB, at most 4 GB
 
 
 GGUF_ENGINES = frozenset({"llama.cpp", "ollama"})
@@ -105,8 +105,9 @@ def reserve_bytes(hw: Hardware, engine: str | None, capacity: float) -> Figure:
     if engine in SERVER_ENGINES or (engine is None and hw.hw_class == "datacenter"):
         r = SERVER_RESERVE * capacity
         return Figure(r, f"{SERVER_RESERVE:.0%} of {gb(capacity):.0f} GB kept back (vLLM-style gpu_memory_utilization 0.9)")
-    r = max(LOCAL_RESERVE_MIN_GB * 1e9, LOCAL_RESERVE * capacity)
-    return Figure(r, f"{gb(r):.1f} GB kept back for runtime buffers (assumed {LOCAL_RESERVE:.0%}, min {LOCAL_RESERVE_MIN_GB} GB)")
+    r = min(LOCAL_RESERVE_MAX_GB * 1e9, max(LOCAL_RESERVE_MIN_GB * 1e9, LOCAL_RESERVE * capacity))
+    return Figure(r, f"{gb(r):.1f} GB kept back for runtime buffers (assumed {LOCAL_RESERVE:.0%}, "
+                     f"between {LOCAL_RESERVE_MIN_GB} and {LOCAL_RESERVE_MAX_GB} GB)")
 
 
 def usable_bytes(hw: Hardware, memory_gb: float | None = None) -> Figure:

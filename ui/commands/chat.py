@@ -1,13 +1,71 @@
-"""`advisor chat` (not built yet: its issue owns this module)."""
+"""`advisor chat` — an interactive conversation in the terminal, saved and resumable by thread id."""
 from __future__ import annotations
+
+import re
+
+_THREAD_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,79}$")
+QUIT = {"exit", "quit", ":q", "/exit", "/quit", "離開", "結束"}
 
 
 def add_parser(sub) -> None:
     """Register `advisor chat`."""
-    sub.add_parser("chat", help="(not available yet)")
+    p = sub.add_parser(
+        "chat", help="interactive conversation (resumable with --thread ID)",
+        description="Talk to the advisor. It asks what matters for your setup, then answers with a cited "
+                    "recommendation. Every thread is saved: stop any time (Ctrl-D or 'exit') and resume "
+                    "with --thread ID.")
+    p.add_argument("--thread", metavar="ID", help="resume (or start) the conversation with this id")
+    p.add_argument("--model", metavar="LITELLM_MODEL", help="LLM to help read and phrase (default: $ADVISOR_MODEL)")
+
+
+def _new_thread_id() -> str:
+    import uuid
+    return f"chat-{uuid.uuid4().hex[:8]}"
+
+
+def _show(out) -> None:
+    from ui import render
+    if out.question:
+        print(f"\nadvisor> {out.question['question']}\n")
+    elif out.result:
+        print("\n" + render.terminal(out.result))
+        note = render.composer_note(out.result)
+        if note:
+            print(f"({note})")
+
+
+def _greet(advisor, thread: str, resumed: bool) -> None:
+    print(f"thread: {thread}   (resume later with: advisor chat --thread {thread})")
+    pending = advisor.pending(thread) if resumed else None
+    if pending:
+        print(f"\nadvisor> (resuming) {pending['question']}\n")
+    elif resumed and advisor.state(thread).get("result"):
+        print("(resuming: the last answer stands; ask something new or change a detail)")
+    else:
+        print("Describe your hardware, model and who will use it. 'exit' to leave.\n")
 
 
 def run(args) -> int:
-    """Not available yet."""
-    from rules.errors import InputError
-    raise InputError("'chat' is not available in this build yet")
+    """The read-answer loop; user errors in a turn are shown and the loop goes on."""
+    from agent.api import Advisor
+    from rules.errors import AdvisorError, InputError
+    if args.thread is not None and not _THREAD_ID.match(args.thread):
+        raise InputError(f"invalid thread id '{args.thread}': use letters, digits, '_', '.', ':' or '-' (max 80)")
+    advisor = Advisor(model=args.model)
+    thread = args.thread or _new_thread_id()
+    _greet(advisor, thread, resumed=args.thread is not None)
+    while True:
+        try:
+            line = input("you> ").strip()
+        except EOFError:
+            print(f"\n(saved: advisor chat --thread {thread})")
+            return 0
+        if not line:
+            continue
+        if line.lower() in QUIT:
+            print(f"(saved: advisor chat --thread {thread})")
+            return 0
+        try:
+            _show(advisor.turn(thread, line))
+        except AdvisorError as exc:
+            print(f"advisor chat: {exc}")

@@ -50,15 +50,22 @@ def _seconds(data: dict[str, Any], tag: str) -> float | None:
     return value * _TO_MS.get(str(block.get("unit", "sec")), 1000.0) / 1000
 
 
-def _find(obj: Any, key: str) -> Any:
-    """The first value stored under `key` anywhere in a nested config."""
-    if isinstance(obj, dict):
-        if obj.get(key) is not None:
-            return obj[key]
-        for value in obj.values():
-            if (found := _find(value, key)) is not None:
-                return found
-    return None
+def _at(obj: Any, *keys: str) -> Any:
+    for key in keys:
+        obj = obj.get(key) if isinstance(obj, dict) else None
+    return obj
+
+
+def _concurrency(data: dict[str, Any], named: dict[str, Any]) -> int | None:
+    """The measured phase's concurrency: older exports keep it under `loadgen`, newer ones under
+    `phases.profiling`; sweep runs also record it in `run_info.variation_values`."""
+    cfg = data.get("input_config")
+    for value in (_at(cfg, "loadgen", "concurrency"), _at(cfg, "phases", "profiling", "concurrency")):
+        if integer(value):
+            return integer(value)
+    swept = _at(data, "run_info", "variation_values") or {}
+    hits = [integer(v) for k, v in swept.items() if str(k).endswith("concurrency") and integer(v)]
+    return hits[0] if hits else named.get("concurrency")
 
 
 def read(path: str, data: dict[str, Any]) -> list[RunResult]:
@@ -70,7 +77,7 @@ def read(path: str, data: dict[str, Any]) -> list[RunResult]:
     failed = _avg(data, "error_request_count")
     return [RunResult(
         file=path, harness="aiperf", engine=named.get("engine"), run=named.get("run"),
-        concurrency=integer(_find(data.get("input_config"), "concurrency")) or named.get("concurrency"),
+        concurrency=_concurrency(data, named),
         completed=integer(_avg(data, "request_count")),
         failed=int(failed) if failed is not None else None,
         duration_s=_seconds(data, "benchmark_duration"),

@@ -1,0 +1,51 @@
+"""Cross-lingual query expansion with a small bilingual term list (`zh_terms.yaml`).
+
+The English fact sheets carry most engine detail, and a Traditional-Chinese question ("vLLM
+支援哪些量化格式？") shares only the engine name with them. Adding the English phrases of the
+Chinese terms a query contains lets BM25 and the embedder reach those notes; adding the Chinese
+term of an English phrase lets English questions reach the zh-Hant notes.
+"""
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from pathlib import Path
+
+TERMS_FILE = Path(__file__).with_name("zh_terms.yaml")
+_CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+
+
+@lru_cache(maxsize=1)
+def terms() -> list[tuple[str, list[str], list[str]]]:
+    """(Chinese term, all English phrases, phrases that may expand English queries), longest first."""
+    rows = []
+    for line in TERMS_FILE.read_text(encoding="utf-8").splitlines():
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        zh, _, rest = line.partition(":")
+        phrases = [p.strip() for p in rest.split(",") if p.strip()]
+        rows.append((zh.strip(), [p.lstrip("~") for p in phrases],
+                     [p for p in phrases if not p.startswith("~")]))
+    return sorted(rows, key=lambda row: -len(row[0]))
+
+
+def to_english(query: str) -> str:
+    """`query` plus the English phrases of each Chinese term it contains."""
+    if not _CJK.search(query):
+        return query
+    rest, extra = query, []
+    for zh, phrases, _ in terms():
+        if zh in rest:
+            extra.extend(phrases)
+            rest = rest.replace(zh, " ")
+    return f"{query} {' '.join(extra)}" if extra else query
+
+
+def to_chinese(query: str) -> str:
+    """`query` plus the Chinese term of each (specific) English phrase it contains."""
+    lowered, extra = query.lower(), []
+    for zh, _, phrases in terms():
+        if zh not in query and any(re.search(rf"(?<![a-z0-9]){re.escape(p)}(?![a-z0-9])", lowered)
+                                   for p in phrases):
+            extra.append(zh)
+    return f"{query} {' '.join(extra)}" if extra else query

@@ -1,0 +1,76 @@
+"""Documented defaults for "I don't know": each is marked assumed and carries its reason."""
+from __future__ import annotations
+
+import pytest
+
+from rules.decide import decide
+from rules.defaults import NO_DEFAULT, PROPOSERS, apply_defaults, default_for
+from rules.ids import ASKABLE_FIELDS
+from rules.profile import build_profile
+
+
+def test_every_askable_field_has_a_default_or_a_reason_not_to():
+    assert set(ASKABLE_FIELDS) <= set(PROPOSERS) | set(NO_DEFAULT)
+    assert default_for("hardware", build_profile({})) is None and default_for("model", build_profile({})) is None
+
+
+def test_apply_defaults_marks_values_assumed_with_notes():
+    p = apply_defaults(build_profile(dict(hardware="rtx4090", model="llama-3.1-8b")))
+    assert p.serving_mode == "personal" and p.workload == "chat" and p.concurrency == 1
+    assert p.context_length == 8192 and p.interconnect == "none"
+    for field in p.assumed:
+        assert p.provenance[field].assumed and p.provenance[field].note
+    d = decide(p)
+    assert any(a.startswith("serving_mode = personal: ") for a in d.assumptions)
+
+
+def test_given_values_are_never_overwritten():
+    p = build_profile(dict(hardware="h100_sxm", workload="rag", context_length=4096, serving_mode="demo"))
+    q = apply_defaults(p)
+    assert (q.workload, q.context_length, q.serving_mode) == ("rag", 4096, "demo")
+    assert q.input_tokens <= 4096 - q.output_tokens
+
+
+def test_only_requested_fields_are_filled():
+    p = apply_defaults(build_profile(dict(hardware="h100_sxm")), ["context_length"])
+    assert p.context_length == 8192 and p.serving_mode is None and p.assumed == ["context_length"]
+
+
+@pytest.mark.parametrize("given, mode", [
+    (dict(users=1000), "production"), (dict(users=120), "team"), (dict(concurrency=4), "demo"),
+    (dict(nodes=2), "production"), (dict(hardware="h100_sxm"), "team"), (dict(hardware="m3_ultra"), "personal"),
+])
+def test_serving_mode_follows_the_user_count(given, mode):
+    assert default_for("serving_mode", build_profile(given)).value == mode
+
+
+@pytest.mark.parametrize("workload, context", [("chat", 8192), ("rag", 32768), ("agent", 32768), ("coding", 32768)])
+def test_context_by_workload(workload, context):
+    assert default_for("context_length", build_profile(dict(workload=workload))).value == context
+
+
+def test_context_is_capped_by_the_model():
+    p = build_profile(dict(model="mistral-7b", workload="agent"))
+    from rules import catalog
+    assert default_for("context_length", p).value <= catalog.model("mistral-7b").max_context
+
+
+def test_concurrency_from_users_and_mode():
+    assert default_for("concurrency", build_profile(dict(users=300))).value == 30
+    assert default_for("concurrency", build_profile(dict(serving_mode="demo"))).value == 5
+
+
+@pytest.mark.parametrize("hardware, count, quant", [
+    ("rtx4090", 1, "awq"), ("h100_sxm", 8, "bf16"), ("h100_sxm", 1, "fp8"), ("m3_ultra", 1, "int8"),
+    ("a100_80g_sxm", 1, "int8"), ("rx7900xtx", 1, "q4_k_m"),
+])
+def test_quantization_is_the_highest_precision_that_fits(hardware, count, quant):
+    p = build_profile(dict(hardware=hardware, count=count, model="llama-3.1-70b"))
+    assert default_for("quantization", p).value == quant
+
+
+def test_an_assumed_quantization_does_not_penalise_engines():
+    p = apply_defaults(build_profile(dict(hardware="m3_ultra", model="llama-3.1-70b")), ["quantization"])
+    d = decide(p)
+    assert "quant-kernel-check" not in d.rules and d.primary == "mlx-lm"
+    assert "llama.cpp" in d.alternatives
