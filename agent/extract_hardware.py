@@ -25,7 +25,7 @@ _DGX = re.compile(r"\b[DH]GX[\s-]*$", _F)
 _NODES = re.compile(
     rf"(?P<num>{COUNT})[\s-]*(?:個|台)?\s*{_NODE_WORD}(?![A-Za-z])"
     rf"|(?P<num2>{COUNT})\s*台(?=\s*(?:{COUNT})\s*(?:卡|張|[x×]))"
-    rf"|(?:across|over)\s+(?P<num3>{COUNT})\s+{_NODE_WORD}|{_NODE_WORD}\s*(?P<num4>{COUNT})\s*台", _F)
+    rf"|(?<=卡)\s*(?P<num5>{COUNT})\s*台|(?:across|over)\s+(?P<num3>{COUNT})\s+{_NODE_WORD}|{_NODE_WORD}\s*(?P<num4>{COUNT})\s*台", _F)
 _GENERIC_COUNT = re.compile(
     rf"(?P<num>{COUNT})\s*(?:張|片|塊|个|個)?\s*(?:GPUs?|cards?|顯卡|卡|accelerators?)(?![A-Za-z])"
     rf"|(?P<num2>{COUNT})-GPU\b|(?P<two>雙卡|双卡)|(?P<one>單卡|单卡)"
@@ -35,9 +35,9 @@ _COUNT_GATE = re.compile(r"GPU|card|卡|張|片|accelerator", _F)
 _MEMORY = re.compile(
     r"(?P<num>\d+(?:\.\d+)?)\s?(?P<unit>TB|GB|T|G)(?![A-Za-z/])(?!\s*/\s*s)\s*(?:of\s+)?"
     r"(?P<word>unified\s+memory|VRAM|RAM|memory|HBM|GPUs?|cards?|統一記憶體|記憶體|顯存|內存|顯卡|卡|版本?)?", _F)
-_MEM_GLUE = re.compile(r"^\s*(?:with\s+|w/\s*|\(|,\s*|-\s*|配\s*|搭配\s*)?$", _F)
+_MEM_GLUE = re.compile(r"^\s*(?:(?:的\s*)?(?:Mac\s*(?:mini|Studio|Pro)|MacBook\s*(?:Pro|Air))\s*)?(?:with\s+|w/\s*|\(|,\s*|-\s*|配\s*|搭配\s*)?$", _F)
 _TOTAL = re.compile(r"^\s*(?:total|in\s+total|combined|altogether)|總共|合計|加起來", _F)
-_SPLIT = re.compile(r"^[\s,]*(?:split\s+|spread\s+)?(?:分(?:成|在|布在|散在|到)?|across|over|into|between)(?![A-Za-z])", re.I)
+_SPLIT = re.compile(r"^[\s,]*(?:(?:GPUs?|cards?|devices|卡)\s*)?(?:split\s+|spread\s+)?(?:分(?:成|在|布在|散在|到)?|across|over|into|between)(?![A-Za-z])", re.I)
 _INTERCONNECT = [(v, re.compile("|".join(p), _F)) for v, p in lexicon.INTERCONNECT.items()]
 
 
@@ -144,7 +144,7 @@ def find(text: str) -> list[Finding]:
     taken = [(f.start, f.end) for f in out] + [(h.start, h.end) for h in hits]
     if "nodes" not in fields and _NODE_GATE.search(text):
         for m in _NODES.finditer(text):
-            n = parse_int(m.group("num") or m.group("num2") or m.group("num3") or m.group("num4"))
+            n = parse_int(m.group("num") or m.group("num2") or m.group("num3") or m.group("num4") or m.group("num5"))
             if n and n <= 1024 and not negated_adjacent(text, m.start()):
                 out.append(Finding("nodes", n, m.start(), m.end()))
                 break

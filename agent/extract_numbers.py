@@ -22,12 +22,12 @@ _ARABIC = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?"
 _CHINESE = r"[零〇一二兩两三四五六七八九十百千萬万]+"
 _WORD = "|".join(sorted((re.escape(w) for w in _WORDS), key=len, reverse=True))
 # A quantity with an optional magnitude suffix (k, M, 千, 萬); used for lengths and user counts.
-NUM = (rf"(?:(?:{_ARABIC})(?:\s?[kK](?![A-Za-z])|M(?![A-Za-z0-9])|\s?[萬万千])?"
+NUM = (rf"(?:(?:{_ARABIC})(?:\s?[kK](?![A-Za-z])|M(?![A-Za-z0-9])|\s?[萬万千]|\s(?:million|thousand)\b)?"
        rf"|{_CHINESE}|\b(?:{_WORD})\b)")
 # A small whole count (devices, nodes): no suffix, no decimals.
 COUNT = rf"(?:(?<![\dA-Za-z])(?<!\d[.,])\d{{1,4}}(?![\d.,]\d)|[一二兩两三四五六七八九十]{{1,3}}|\b(?:{_WORD})\b)"
 
-_NUM_PARTS = re.compile(rf"^(?P<a>{_ARABIC})\s?(?P<s>[kKM萬万千])?$")
+_NUM_PARTS = re.compile(rf"^(?P<a>{_ARABIC})\s?(?P<s>[kKM萬万千]|million|thousand)?$")
 
 
 def _chinese(text: str) -> int | None:
@@ -56,7 +56,7 @@ def parse_number(text: str) -> float | None:
     m = _NUM_PARTS.match(s)
     if m:
         value = float(m.group("a").replace(",", ""))
-        scale = {"k": 1e3, "K": 1e3, "M": 1e6, "千": 1e3, "萬": 1e4, "万": 1e4}.get(m.group("s") or "", 1)
+        scale = {"k": 1e3, "K": 1e3, "M": 1e6, "千": 1e3, "萬": 1e4, "万": 1e4, "million": 1e6, "thousand": 1e3}.get(m.group("s") or "", 1)
         return value * scale
     n = _chinese(s)
     return float(n) if n is not None and n > 0 else None

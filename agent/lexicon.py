@@ -17,13 +17,13 @@ WORKLOAD = {
     "summarization": [r"\bsummar(?:y|ies|i[sz]e[sd]?|i[sz]ing|i[sz]ation)\b", r"摘要", r"總結", r"\btl;?dr\b"],
     "coding": [r"\bcod(?:e|ing)\s+(?:assistant|completion|review|generation|autocomplete)", r"\bcoding\b",
                r"\bcopilot\b", r"\bautocomplete\b", r"寫程式", r"程式碼", r"\bprogramming\b", r"\bIDE\b"],
-    "chat": [r"\bchat(?:bot|bots|s|ting)?\b", r"聊天", r"客服", r"對話", r"\bcustomer\s+support\b",
+    "chat": [r"\bchat(?:bot|bots|s|ting)?\b", r"\b(?:support|help|service|FAQ|Q&A)\s+bots?\b", r"機器人", r"聊天", r"客服", r"對話", r"\bcustomer\s+support\b",
              r"\bhelp\s*desk\b", r"\bconversational\b", r"問答"],
 }
 
 # Serving modes: (strong, weak). Strong words name the mode; weak ones only hint at it.
 SERVING_STRONG = {
-    "fleet": [r"\bfleet\b", r"跨機房", r"多機房", r"\bmulti[\s-]?(?:datacenter|data[\s-]center|region)s?\b",
+    "fleet": [r"(?<!mixed\s)(?<!heterogeneous\s)\bfleet\b", r"跨機房", r"多機房", r"\bmulti[\s-]?(?:datacenter|data[\s-]center|region)s?\b",
               r"\b(?:several|multiple|many|two|three|four|five|\d+)\s+(?:data\s*cent(?:er|re)s|datacenters|regions)\b",
               r"多個資料中心", r"跨資料中心", r"跨區域"],
     "production": [r"\bproduction\b", r"\bprod\b", r"對外", r"正式上線", r"上線", r"正式環境", r"生產環境",
@@ -38,8 +38,8 @@ SERVING_STRONG = {
 }
 SERVING_WEAK = {
     "production": [r"\bcustomers?\b", r"客戶", r"\bend[\s-]users\b", r"\bpublic\b", r"\bour\s+(?:app|product)\b"],
-    "team": [r"\bemployees\b", r"\bstaff\b", r"\bcolleagues\b", r"\bcoworkers\b", r"\binternal(?:ly)?\b",
-             r"\bin[\s-]house\b", r"\bour\s+team\b", r"員工", r"同事", r"內部", r"\bintranet\b"],
+    "team": [r"\bour\s+(?:[a-z]+\s+)?team\b(?!\s+(?:says|said|told|requires|insists|mandates|demands))", r"\bemployees\b", r"\bstaff\b", r"\bcolleagues\b", r"\bcoworkers\b", r"\binternal(?:ly)?\b",
+             r"\bin[\s-]house\b", r"\bour\s+team\b", r"員工", r"同事", r"內部", r"\bintranet\b", r"內網"],
 }
 SERVING_RANK = ("personal", "demo", "team", "production", "fleet")
 
@@ -72,7 +72,7 @@ PRIORITY_TOPIC = {
 }
 STANCE = (r"\bmatters?\b|\bcare\b|\bimportant\b|\bpriorit|\bcritical\b|\bkey\b|\bfocus|\boptimi[sz]|\bminimi[sz]|\bmaximi[sz]"
           r"|\bfirst\b|\bmost\b|\bmain\b|\btop\b|\bconcern|\bsensitive\b|\blow(?:er|est)?\b|\bhigh(?:er|est)?\b|\bunder\b|\bbelow\b"
-          r"|<|\bwithin\b|\bless\s+than\b|\bbound\b|\bsecond(?:ary)?\b|\bthen\b|\bas\s+well\b|重要|優先|在意|重視|在乎|要低|要高|最|敏感|考量|控制|降低|壓低|提高|拉高|省|主要|關鍵|以內|之內|低於|小於|為主|其次|次要")
+          r"|<|\bwithin\b|\bless\s+than\b|\bbound\b|\bsecond(?:ary)?\b|\beverything\b|\ball\s+that\s+matters\b|\bthen\b|\bas\s+well\b|重要|優先|在意|重視|在乎|要低|要高|最|敏感|考量|控制|降低|壓低|提高|拉高|省|主要|關鍵|以內|之內|低於|小於|為主|其次|次要")
 
 # Interconnect words. NVLink negated ("no NVLink") means the cards talk over PCIe.
 INTERCONNECT = {
@@ -87,7 +87,7 @@ INTERCONNECT = {
 
 # Flags with a yes/no value: (positive patterns, explicit negative patterns).
 SHARED_PREFIX = (
-    [r"\bsame\s+(?:long\s+)?system\s+prompts?\b", r"\bshared\s+(?:system\s+)?(?:prompt|prefix|prefixes|context)\b",
+    [r"\bsame\s+(?:[\w-]+\s+){0,2}system\s+prompts?\b", r"\bshared\s+(?:system\s+)?(?:prompt|prefix|prefixes|context)\b",
      r"\bcommon\s+(?:prompt\s+)?prefix(?:es)?\b", r"\bprefix(?:es)?\s+(?:repeat|are\s+repeated|are\s+shared|reuse)",
      r"\b(?:chunks|documents|docs|context|examples)\s+(?:often\s+|tend\s+to\s+|will\s+|keep\s+)?(?:repeat|recur|get\s+reused)",
      r"\brepeated\s+(?:prefix|prefixes|context|chunks|documents)\b", r"\bprefix\s+cach(?:e|ing)\b",
@@ -149,7 +149,7 @@ ESTIMATE_CUES = [
     r"(?:可以|能|能不能)?跑[^，。？?,]{0,30}(?:可以嗎|行嗎|可行嗎)", r"(?:可以|能)跑[^，。？?,]{0,30}嗎",
     r"塞得(?:下|進)", r"放得下", r"裝得下", r"跑得(?:動|起來|了)", r"跑不跑得", r"能不能跑", r"可以跑嗎", r"能跑嗎", r"多快",
     r"速度(?:大概|大約|會)?(?:多少|如何)", r"需要多少\s*(?:VRAM|記憶體|顯存|GPU|卡)", r"夠不夠", r"最多(?:能|可以)?(?:撐|支援)?多少",
-    r"估(?:算|計)", r"每秒[^，。？?]{0,6}(?:幾|多少)",
+    r"估(?:算|計)", r"(?:TTFT|TPOT|延遲|速度|吞吐量?|tok/s)[^，。？?]{0,8}(?:會是?|大概|大約)?多少", r"每秒[^，。？?]{0,6}(?:幾|多少)",
 ]
 RECOMMEND_CUES = [
     r"\bwhich\s+(?:inference\s+)?(?:engine|server|framework|runtime|stack|one)\b", r"\bwhat\s+(?:inference\s+)?(?:engine|server|framework|runtime|stack)\b",
@@ -169,9 +169,9 @@ INJECTION = [
     r"(?:previous\s+|prior\s+|above\s+|earlier\s+|system\s+)?(?:rules|instructions|prompts?|guidelines|constraints|policy|policies|guardrails)\b",
     r"\byou\s+(?:must|have\s+to|will|should\s+always|are\s+required\s+to)\s+(?:only\s+)?(?:recommend|answer|say|pick|choose|output)\b",
     r"\b(?:always|only)\s+recommend\b", r"\brecommend\s+[\w.-]+\s+no\s+matter\b", r"\bno\s+matter\s+what\b.*\brecommend\b",
-    r"\byou\s+are\s+now\b", r"\bpretend\s+(?:you|to\s+be)\b", r"\bjailbreak\b", r"\bdeveloper\s+mode\b", r"\bnew\s+instructions?\s*:",
+    r"\bignore\s+(?:all\s+|everything\s+)?(?:of\s+)?(?:the\s+)?(?:above|previous|prior|earlier)\b", r"\byou\s+are\s+now\b", r"\bpretend\s+(?:you|to\s+be)\b", r"\bjailbreak\b", r"\bdeveloper\s+mode\b", r"\bnew\s+instructions?\s*:",
     r"忽略.{0,8}(?:指示|規則|指令|設定|提示|限制)", r"無視.{0,8}(?:指示|規則|指令|限制)", r"不(?:要|用)管.{0,6}(?:規則|指示)",
-    r"你(?:必須|一定要|只能|只准)\s*(?:推薦|回答|選|說)", r"一律推薦", r"直接推薦\s*[\w.-]+\s*就好", r"(?:^|[\s，,])(?:請)?假裝你",
+    r"你(?:必須|一定要|只能|只准)\s*(?:推薦|回答|選|說)", r"(?:必須|只能|只准)\s*推薦", r"你現在是", r"一律推薦", r"直接推薦\s*[\w.-]+\s*就好", r"(?:^|[\s，,])(?:請)?假裝你",
 ]
 
 DONT_KNOW = [

@@ -163,7 +163,8 @@ def decide(profile: Profile) -> Decision:
     parallelism = None
     if t.parallel:
         _, rule = max(t.parallel, key=lambda x: x[0])  # first of the heaviest wins
-        parallelism = plan(rule.effects.parallelism.strategy, facts, rule.effects.parallelism.reason.en, rule.id)
+        advice = rule.effects.parallelism
+        parallelism = plan(advice.strategy, facts, advice.reason.en, rule.id, advice.span)
     return Decision(
         primary=primary, alternatives=alternatives, ranking=ranking, avoid=_avoid_order(t),
         bottleneck=bottleneck, bottleneck_scores=dict(t.bottleneck),

@@ -12,14 +12,19 @@ def _tp_degree(count: int, needed: int) -> int:
     return fitting[0] if fitting else count
 
 
-def plan(strategy: str, facts: dict[str, Any], reason: str, rule: str | None = None) -> Parallelism:
-    """Size `strategy` for the profile's devices; TP stays inside a node, PP spans what is left."""
+def plan(strategy: str, facts: dict[str, Any], reason: str, rule: str | None = None,
+         span: str = "fit") -> Parallelism:
+    """Size `strategy` for the profile's devices; TP stays inside a node, PP spans what is left.
+
+    With span "node" a TP group covers the whole node (lowest latency); with "fit" it is the
+    fewest devices that hold the model and the rest become replicas."""
     n, per_node, nodes = facts["device_count"], facts["count"], facts["nodes"]
     deg = {"tp": 1, "pp": 1, "ep": 1, "dp": 1}
     if strategy == "dp":
         deg["dp"] = n
     elif strategy in ("tp", "tp+dp"):
         needed = facts.get("devices_needed") or per_node  # size unknown: use the whole node
+        needed = per_node if span == "node" else needed
         deg["tp"] = _tp_degree(per_node, min(needed, per_node))
         deg["dp"] = max(1, n // deg["tp"])
         strategy = "dp" if deg["tp"] == 1 else ("tp+dp" if deg["dp"] > 1 else "tp")

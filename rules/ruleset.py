@@ -46,6 +46,8 @@ class ParallelismAdvice(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
     strategy: Strategy
     weight: int = Field(ge=1, le=100)
+    span: Literal["fit", "node"] = "fit"
+    """TP group size: the fewest devices that hold the model ("fit"), or the whole node ("node")."""
     reason: Text
 
 

@@ -84,11 +84,11 @@ def typical_lengths(profile: Profile, kind: str, notes: list[str]) -> tuple[int,
     d_in, d_out = DEFAULT_LENGTHS[kind]
     n_in, n_out = profile.input_tokens, profile.output_tokens
     if n_in is None:
-        n_in = min(d_in, profile.context_length - (n_out or d_out)) if profile.context_length else d_in
-        n_in = max(1, n_in)
+        room = profile.context_length - (n_out or d_out) if profile.context_length else d_in
+        n_in = max(1, min(d_in, room))
         notes.append(f"Typical prompt length not stated: {n_in} tokens assumed for {kind}.")
     if n_out is None:
-        n_out = d_out
+        n_out = d_out if not profile.context_length else max(1, min(d_out, profile.context_length - n_in))
         notes.append(f"Typical answer length not stated: {n_out} tokens assumed for {kind}.")
     return n_in, n_out
 
@@ -122,7 +122,7 @@ def build_workload(profile: Profile, notes: list[str]) -> Workload:
         main_in = fixed(n_in)  # no room above the typical prompt: keep it fixed
     sweep = concurrency_sweep(peak)
     runs = [_main(main_in, n_out, share, sweep)]
-    runs += [_prefill(n_in, peak), _decode(n_in, n_out, peak)]
+    runs += [_prefill(n_in, peak), _decode(n_in, n_out, peak, profile.context_length)]
     if profile.context_length and profile.context_length - n_out > 1.25 * main_in.max:
         runs.append(_long_context(profile.context_length - n_out, n_out, peak))
     if profile.structured_output:
@@ -153,10 +153,14 @@ def _prefill(n_in: int, peak: int) -> Run:
                input=fixed(n_in), output=fixed(1), levels=levels([1, peak]))
 
 
-def _decode(n_in: int, n_out: int, peak: int) -> Run:
+def _decode(n_in: int, n_out: int, peak: int, context: int | None) -> Run:
+    short = min(128, n_in)
+    long_out = max(n_out, 256)
+    if context:
+        long_out = max(1, min(long_out, context - short))  # stay inside the model's context
     return Run(id="decode", purpose="Decode alone: short prompts, long answers. TPOT at "
                "concurrency 1 is compared with the bandwidth bound.",
-               input=fixed(min(128, n_in)), output=fixed(max(n_out, 256)), levels=levels([1, peak]))
+               input=fixed(short), output=fixed(long_out), levels=levels([1, peak]))
 
 
 def _long_context(n_in: int, n_out: int, peak: int) -> Run:

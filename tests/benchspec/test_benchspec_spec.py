@@ -193,6 +193,7 @@ def test_any_profile_builds(fixed_roofline, kind, peak, n_in, n_out, shared, mod
     assert peak in spec.workload.concurrency
     for r in spec.workload.runs:
         assert r.shared_prefix_tokens < max(2, r.input.min) and r.input.min >= 1
+        assert r.input.max + r.output.max <= p.context_length
         for lv in r.levels:
             assert f"-{r.id}-c{lv.concurrency}." in spec.exports["vllm"]
 

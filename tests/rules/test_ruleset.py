@@ -52,6 +52,7 @@ def test_rules_cover_the_decision_list_faq_pitfalls_and_bottlenecks(chunk_ids):
     cited = {c for r in load_rules() for c in r.citations}
     wanted = {c for c in chunk_ids if c.split("#")[0] in ("decision-list", "faq", "pitfalls")
               and not c.endswith(("#decision-order", "#common-root"))}
+    wanted |= {c for c in chunk_ids if c.startswith("ten-questions#q")}  # all ten questions
     wanted |= {f"bottlenecks#{s}" for s in ("memory-bandwidth", "kv-cache-growth", "interconnect",
                                             "scheduler-quality", "runtime-overhead")}
     assert len([c for c in wanted if c.startswith("decision-list#")]) == 19  # 8 + 6 + 5 branches
