@@ -27,7 +27,8 @@ _CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 # Full-width ASCII and the ideographic space map one-to-one to ASCII, so offsets stay valid.
 _HALF = {**{c: c - 0xFEE0 for c in range(0xFF01, 0xFF5F)}, 0x3000: 0x20}
 _F = re.I | re.ASCII
-_YES = re.compile(r"^\W*(?:yes|yeah|yep|yup|sure|correct|right|true|definitely|of\s+course|有|是|對|会|會|要|需要|嗯|沒錯)(?![A-Za-z])", _F)
+_YES = re.compile(r"^\W*(?:yes|yeah|yep|yup|sure|correct|right|true|definitely|of\s+course"
+                  r"|有|是|對|会|會|要|需要|嗯|沒錯)(?![A-Za-z])", _F)
 _NO = re.compile(r"^\W*(?:no|nope|nah|none|not\s+really|false|never|沒有|沒|不會|不是|否|無|不需要|不用|不要)(?![A-Za-z])", _F)
 _RANGE = re.compile(rf"(?P<lo>{NUM})\s*(?:-|~|to|到|至)\s*(?P<hi>{NUM})|(?P<one>{NUM})", _F)
 _IB = re.compile(r"\bIB\b", _F)

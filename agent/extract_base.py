@@ -16,11 +16,6 @@ class Finding:
     end: int
 
 
-def span_of(m: re.Match, group: int | str = 0) -> tuple[int, int]:
-    """(start, end) of a match group."""
-    return m.start(group), m.end(group)
-
-
 # A clause boundary: negation and attachment never reach across one.
 _F = re.I | re.ASCII
 _CLAUSE = re.compile(r"[,;:!?，。；：！？、\n()（）]|\.(?![\w])|\bbut\b|\bhowever\b|\bwhile\b|但是?|不過|可是", _F)

@@ -24,7 +24,8 @@ _BARE_GGUF = re.compile(r"^Q\d$", _F)
 _QUARTER = re.compile(r"(?:\b(?:in|by|this|next|last|during|of|until|before|after)\s+$)|(?:今年|明年|去年)\s*$", _F)
 _QUARTER_AFTER = re.compile(r"^\s*(?:'?\d{2}\b|20\d\d|FY|of\s+20\d\d)", _F)
 _KV_AFTER = re.compile(r"^[\s-]*(?:KV\b|kv[\s-]?cache)", _F)
-_KV_BEFORE = re.compile(r"(?:\bKV|kv[\s-]?cache)\s*(?:in|at|as|to|dtype|quant(?:ization|ized)?(?:\s+(?:to|in|with|at))?|(?:想|要|會|可以|打算)?(?:用|量化成?|設成|改成|跑)|[:=])?\s*$", _F)
+_KV_BEFORE = re.compile(r"(?:\bKV|kv[\s-]?cache)\s*(?:in|at|as|to|dtype|quant(?:ization|ized)?(?:\s+(?:to|in|with|at))?"
+                        r"|(?:想|要|會|可以|打算)?(?:用|量化成?|設成|改成|跑)|[:=])?\s*$", _F)
 
 
 def _models(text: str) -> tuple[list[Finding], list[tuple[int, int]]]:

@@ -15,7 +15,9 @@ from agent.extract_numbers import NUM, parse_number
 _F = re.I | re.ASCII
 _FILL = (r"(?:\s+|of|about|around|roughly|approx(?:imately|\.)?|~|≈|up\s+to|at\s+least|typically|usually|average|avg\.?"
          r"|mostly|are|is|be|will\s+be|:|=|约|約|大約|大概|平均|通常|為|是|要|需要|長度|左右|最多|最長|達到?|到|在|約莫"
-         r"|often|very|很短|很長|有|lengths?|sizes?|windows?|\(|support|serve|handle|支援|服務|處理|撐|可能|會|maybe|perhaps|long|short|tiny|in|,)*")
+         r"|often|very|很短|很長|有|lengths?|sizes?|windows?|\(|support|serve|handle|支援|服務|處理|撐|可能|會"
+         r"|maybe|perhaps|long|short|tiny|in|,)*")
+_NOT_TOKENS = r"(?:pages?|頁|files?|seconds?|secs?|ms\b|minutes?|%|GB|users?|people|人)"
 _TOK = r"(?:\s*(?:個\s*)?(?:tokens?|toks?|字))?"
 _CTX = r"(?:context(?:[\s-]+(?:window|length|size|len))?|ctx|上下文(?:長度|窗口)?|context\s*長度)"
 _IN = r"(?:prompts?|inputs?|input\s+(?:length|size)|prompt\s+(?:length|size)|documents?|docs|輸入(?:長度)?|prompt\s*長度|提示詞?|文件)"
@@ -27,22 +29,26 @@ def _length(kw: str, bare: str) -> re.Pattern:
     return re.compile(
         rf"(?P<c>\d+(?:\.\d+)?\s?[kK])\s+{kw}"
         rf"|(?P<a>{NUM})\+?\s*(?:-?\s*tokens?\s*(?:of\s+)?{kw}|{bare})"
-        rf"|{kw}\s*{_FILL}\s*(?P<b>{NUM})(?!\s*-?\s*(?:pages?|頁|files?|seconds?|secs?|ms\b|minutes?|%|GB|users?|people|人))\+?{_TOK}", _F)
+        rf"|{kw}\s*{_FILL}\s*(?P<b>{NUM})(?!\s*-?\s*{_NOT_TOKENS})\+?{_TOK}", _F)
 
 
 _LENGTHS = {"context_length": _length(_CTX, _CTX), "input_tokens": _length(_IN, r"(?:input|prompt|輸入)(?!s)"),
             "output_tokens": _length(_OUT, r"(?:output|輸出)(?!s)")}
 _CTX_PAREN = re.compile(rf"{_CTX}[^\d.,;。，]{{0,30}}?\(\s*(?P<b>{NUM})\+?\s*(?:tokens?)?\s*\)", _F)
 _CONC = re.compile(
-    rf"(?P<a>{NUM})\+?\s*(?:個|位|名|多)?\s*(?:人|用戶|使用者|業務|同事|員工|工程師|客戶|people|users?|requests?|sessions?|streams?|clients?)?\s*"
+    rf"(?P<a>{NUM})\+?\s*(?:個|位|名|多)?\s*"
+    r"(?:人|用戶|使用者|業務|同事|員工|工程師|客戶|people|users?|requests?|sessions?|streams?|clients?)?\s*"
     rf"(?:同時|併發|並發|concurrent(?:ly)?|simultaneous(?:ly)?|in\s+parallel|at\s+(?:the\s+same\s+time|once)|parallel\b)"
-    rf"|(?:concurrency|併發數?|並發數?|同時(?:在線|上線|使用|連線)?(?:人數|用戶數?|使用者)?|concurrent\s+(?:users|requests|sessions|streams)"
-    rf"|parallel\s+requests)\s*{_FILL}\s*(?P<b>{NUM})", _F)
+    r"|(?:concurrency|併發數?|並發數?|同時(?:在線|上線|使用|連線)?(?:人數|用戶數?|使用者)?"
+    r"|concurrent\s+(?:users|requests|sessions|streams)|parallel\s+requests)"
+    rf"\s*{_FILL}\s*(?P<b>{NUM})", _F)
 _USERS = re.compile(
     rf"(?P<a>{NUM})\+?\s*(?:個|位|名|多)?\s*(?:(?:internal|active|daily|monthly|total|registered|end|business|sales)[\s-]+)*"
     r"(?:users?|people|persons|employees|staff|engineers|developers|customers|analysts|seats|members|researchers|students"
     r"|人|用戶|使用者|員工|同事|工程師|業務|客戶|同仁)"
-    rf"|\bteam\s+of\s+(?P<b>{NUM})|(?P<d>{NUM})\s+[a-z]+s\s+(?:(?:will\s+)?(?:be\s+)?using|use|who\s+use)\b|(?:users?|用戶數|使用者人數)\s*{_FILL}\s*(?P<c>{NUM})(?!\s*%)", _F)
+    rf"|\bteam\s+of\s+(?P<b>{NUM})"
+    rf"|(?P<d>{NUM})\s+[a-z]+s\s+(?:(?:will\s+)?(?:be\s+)?using|use|who\s+use)\b"   # "15 lawyers using it"
+    rf"|(?:users?|用戶數|使用者人數)\s*{_FILL}\s*(?P<c>{NUM})(?!\s*%)", _F)
 _LORA = re.compile(
     rf"(?P<a>{NUM})\s*(?:個|組|套)?\s*(?:different\s+|fine[\s-]?tuned\s+|custom\s+)?(?:LoRAs?\b|adapters?\b)"
     rf"|LoRA\s*(?:adapters?)?\s*(?:數量|count)?\s*{_FILL}\s*(?P<b>{NUM})", _F)
@@ -57,7 +63,7 @@ _GATES = {
     "context_length": re.compile(_CTX, _F), "input_tokens": re.compile(_IN, _F), "output_tokens": re.compile(_OUT, _F),
     "concurrency": re.compile(r"concurren|simultaneous|parallel|at\s+once|same\s+time|同時|併發|並發", _F),
     "users": re.compile(r"user|people|person|employee|staff|engineer|developer|customer|analyst|seat|member|researcher"
-                        r"|student|team|人|用戶|使用者|員工|同事|工程師|業務|客戶|同仁", _F),
+                        r"|student|team|\buse|人|用戶|使用者|員工|同事|工程師|業務|客戶|同仁", _F),
     "lora_adapters": re.compile(r"lora|adapter", _F), "device_hour_usd": re.compile(r"\$|USD|美元|美金", _F),
 }
 

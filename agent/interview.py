@@ -17,7 +17,7 @@ PROBES: dict[str, tuple[Any, ...]] = {
     "concurrency": (1, 16, 128),
     "workload": ("chat", "rag", "agent", "batch"),
     "context_length": (8192, 131072),
-    "quantization": ("bf16", "fp8", "q4_k_m"),
+    "quantization": ("bf16", "fp8", "awq", "q4_k_m", "exl3-4.0"),
     "shared_prefix": (True, False),
     "priority": ("latency", "throughput", "cost"),
 }
@@ -41,10 +41,11 @@ def questions_needed(profile: Any, intent: str, asked: tuple[str, ...] | list[st
         ("concurrency", p.concurrency is None and (shared or intent == "benchmark")),
         ("workload", p.workload is None and intent != "estimate" and mode not in ("personal", "demo")),
         ("context_length", p.context_length is None and p.workload in LONG_CONTEXT_WORKLOADS),
+        ("quantization", p.quantization is None and intent in ("recommend", "benchmark")),
         ("shared_prefix", p.shared_prefix is None and p.workload in ("rag", "agent") and shared),
         ("priority", p.priority is None and mode in ("production", "fleet") and intent == "recommend"),
     ]
-    return [f for f, missing in wants if missing and f not in asked]
+    return list(dict.fromkeys(f for f, missing in wants if missing and f not in asked))
 
 
 def _signature(decision: Any) -> tuple:

@@ -17,7 +17,8 @@ WORKLOAD = {
     "summarization": [r"\bsummar(?:y|ies|i[sz]e[sd]?|i[sz]ing|i[sz]ation)\b", r"摘要", r"總結", r"\btl;?dr\b"],
     "coding": [r"\bcod(?:e|ing)\s+(?:assistant|completion|review|generation|autocomplete)", r"\bcoding\b",
                r"\bcopilot\b", r"\bautocomplete\b", r"寫程式", r"程式碼", r"\bprogramming\b", r"\bIDE\b"],
-    "chat": [r"\bchat(?:bot|bots|s|ting)?\b", r"\b(?:support|help|service|FAQ|Q&A)\s+bots?\b", r"機器人", r"聊天", r"客服", r"對話", r"\bcustomer\s+support\b",
+    "chat": [r"\bchat(?:bot|bots|s|ting)?\b", r"\b(?:support|help|service|FAQ|Q&A)\s+bots?\b",
+             r"機器人", r"聊天", r"客服", r"對話", r"\bcustomer\s+support\b",
              r"\bhelp\s*desk\b", r"\bconversational\b", r"問答"],
 }
 
@@ -32,13 +33,16 @@ SERVING_STRONG = {
     "demo": [r"\bdemos?\b", r"試用", r"\bPoC\b", r"\bproof[\s-]of[\s-]concept\b", r"\bpilot\b", r"\bprototyp(?:e|ing)\b",
              r"概念驗證", r"原型", r"\bMVP\b", r"展示", r"試跑"],
     "personal": [r"\bjust\s+(?:for\s+)?me\b", r"\bonly\s+me\b", r"\bfor\s+myself\b", r"\bpersonal(?:ly)?\b",
-                 r"\bmy\s+own\s+use\b", r"\bhobby\b", r"\bhome\s*lab\b", r"自己用", r"給自己", r"自己(?:寫|玩|跑|使用|在家)", r"(?<![\d一二兩三四五六七八九十百千萬幾多些])(?<![\d一二兩三四五六七八九十百千萬幾多些]\s)個人(?!資料|資訊)(?:用|使用|本機)?",
-                 r"本機", r"(?<![\d一二兩三四五六七八九十百千萬])只?有?一個人", r"\bon\s+my\s+(?:laptop|desktop|macbook|mac|pc|workstation)\b",
+                 r"\bmy\s+own\s+use\b", r"\bhobby\b", r"\bhome\s*lab\b", r"自己用", r"給自己", r"自己(?:寫|玩|跑|使用|在家)",
+                 r"(?<![\d一二兩三四五六七八九十百千萬幾多些])(?<![\d一二兩三四五六七八九十百千萬幾多些]\s)個人(?!資料|資訊)(?:用|使用|本機)?",
+                 r"本機", r"(?<![\d一二兩三四五六七八九十百千萬])只?有?一個人",
+                 r"\bon\s+my\s+(?:laptop|desktop|macbook|mac|pc|workstation)\b",
                  r"\bside\s+project\b", r"\bat\s+home\b", r"\bmy\s+own\s+(?:machine|box|rig|pc)\b"],
 }
 SERVING_WEAK = {
     "production": [r"\bcustomers?\b", r"客戶", r"\bend[\s-]users\b", r"\bpublic\b", r"\bour\s+(?:app|product)\b"],
-    "team": [r"\bour\s+(?:[a-z]+\s+)?team\b(?!\s+(?:says|said|told|requires|insists|mandates|demands))", r"\bemployees\b", r"\bstaff\b", r"\bcolleagues\b", r"\bcoworkers\b", r"\binternal(?:ly)?\b",
+    "team": [r"\bour\s+(?:[a-z]+\s+)?team\b(?!\s+(?:says|said|told|requires|insists|mandates|demands))",
+             r"\bemployees\b", r"\bstaff\b", r"\bcolleagues\b", r"\bcoworkers\b", r"\binternal(?:ly)?\b",
              r"\bin[\s-]house\b", r"\bour\s+team\b", r"員工", r"同事", r"內部", r"\bintranet\b", r"內網"],
 }
 SERVING_RANK = ("personal", "demo", "team", "production", "fleet")
@@ -72,7 +76,8 @@ PRIORITY_TOPIC = {
 }
 STANCE = (r"\bmatters?\b|\bcare\b|\bimportant\b|\bpriorit|\bcritical\b|\bkey\b|\bfocus|\boptimi[sz]|\bminimi[sz]|\bmaximi[sz]"
           r"|\bfirst\b|\bmost\b|\bmain\b|\btop\b|\bconcern|\bsensitive\b|\blow(?:er|est)?\b|\bhigh(?:er|est)?\b|\bunder\b|\bbelow\b"
-          r"|<|\bwithin\b|\bless\s+than\b|\bbound\b|\bsecond(?:ary)?\b|\beverything\b|\ball\s+that\s+matters\b|\bthen\b|\bas\s+well\b|重要|優先|在意|重視|在乎|要低|要高|最|敏感|考量|控制|降低|壓低|提高|拉高|省|主要|關鍵|以內|之內|低於|小於|為主|其次|次要")
+          r"|<|\bwithin\b|\bless\s+than\b|\bbound\b|\bsecond(?:ary)?\b|\beverything\b|\ball\s+that\s+matters\b|\bthen\b|\bas\s+well\b"
+          r"|重要|優先|在意|重視|在乎|要低|要高|最|敏感|考量|控制|降低|壓低|提高|拉高|省|主要|關鍵|以內|之內|低於|小於|為主|其次|次要")
 
 # Interconnect words. NVLink negated ("no NVLink") means the cards talk over PCIe.
 INTERCONNECT = {
@@ -169,9 +174,11 @@ INJECTION = [
     r"(?:previous\s+|prior\s+|above\s+|earlier\s+|system\s+)?(?:rules|instructions|prompts?|guidelines|constraints|policy|policies|guardrails)\b",
     r"\byou\s+(?:must|have\s+to|will|should\s+always|are\s+required\s+to)\s+(?:only\s+)?(?:recommend|answer|say|pick|choose|output)\b",
     r"\b(?:always|only)\s+recommend\b", r"\brecommend\s+[\w.-]+\s+no\s+matter\b", r"\bno\s+matter\s+what\b.*\brecommend\b",
-    r"\bignore\s+(?:all\s+|everything\s+)?(?:of\s+)?(?:the\s+)?(?:above|previous|prior|earlier)\b", r"\byou\s+are\s+now\b", r"\bpretend\s+(?:you|to\s+be)\b", r"\bjailbreak\b", r"\bdeveloper\s+mode\b", r"\bnew\s+instructions?\s*:",
+    r"\bignore\s+(?:all\s+|everything\s+)?(?:of\s+)?(?:the\s+)?(?:above|previous|prior|earlier)\b",
+    r"\byou\s+are\s+now\b", r"\bpretend\s+(?:you|to\s+be)\b", r"\bjailbreak\b", r"\bdeveloper\s+mode\b", r"\bnew\s+instructions?\s*:",
     r"忽略.{0,8}(?:指示|規則|指令|設定|提示|限制)", r"無視.{0,8}(?:指示|規則|指令|限制)", r"不(?:要|用)管.{0,6}(?:規則|指示)",
-    r"你(?:必須|一定要|只能|只准)\s*(?:推薦|回答|選|說)", r"(?:必須|只能|只准)\s*推薦", r"你現在是", r"一律推薦", r"直接推薦\s*[\w.-]+\s*就好", r"(?:^|[\s，,])(?:請)?假裝你",
+    r"你(?:必須|一定要|只能|只准)\s*(?:推薦|回答|選|說)", r"(?:必須|只能|只准)\s*推薦", r"你現在是",
+    r"一律推薦", r"直接推薦\s*[\w.-]+\s*就好", r"(?:^|[\s，,])(?:請)?假裝你",
 ]
 
 DONT_KNOW = [

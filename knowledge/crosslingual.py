@@ -30,7 +30,7 @@ def terms() -> list[tuple[str, list[str], list[str]]]:
 
 
 def to_english(query: str) -> str:
-    """`query` plus the English phrases of each Chinese term it contains."""
+    """`query` plus the English phrases of each Chinese term it contains (for BM25)."""
     if not _CJK.search(query):
         return query
     rest, extra = query, []
@@ -39,6 +39,17 @@ def to_english(query: str) -> str:
             extra.extend(phrases)
             rest = rest.replace(zh, " ")
     return f"{query} {' '.join(extra)}" if extra else query
+
+
+def translate(query: str) -> str:
+    """`query` with each known Chinese term replaced by its English phrases (for the embedder,
+    which leans towards passages in the query's language)."""
+    if not _CJK.search(query):
+        return query
+    for zh, phrases, _ in terms():
+        if zh in query:
+            query = query.replace(zh, f" {' '.join(phrases)} ")
+    return " ".join(query.split())
 
 
 def to_chinese(query: str) -> str:

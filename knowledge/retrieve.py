@@ -78,10 +78,11 @@ def search(query: str, k: int = 5, root: Path | None = None) -> list[Hit]:
     ids, vectors, bm25 = _with_repair(lambda: snapshot.index(root), root)
     if not ids:
         return []
-    from knowledge.crosslingual import to_chinese, to_english
+    from knowledge.crosslingual import to_chinese, to_english, translate
 
-    wide = to_english(query.strip())
-    fused = fuse(_rank_lexical(bm25, to_chinese(wide)), _rank_dense(vectors, wide))
+    query = query.strip()
+    fused = fuse(_rank_lexical(bm25, to_chinese(to_english(query))),
+                 _rank_dense(vectors, translate(query)))
     best = sorted(fused.items(), key=lambda item: (-item[1], item[0]))[:k]
     return [_hit(records[ids[row]], round(score, 6)) for row, score in best]
 
