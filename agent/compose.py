@@ -122,27 +122,32 @@ def _explanation(facts: dict, lab: dict) -> list[str]:
     return out
 
 
+def sources_block(facts: dict[str, Any]) -> list[str]:
+    """The numbered list of retrieved chunks the markers point to."""
+    cites = facts.get("citations") or []
+    if not cites:
+        return []
+    lab = LABELS["zh" if (facts.get("profile") or {}).get("language") == "zh" else "en"]
+    return ["", f"**{lab['sources']}:**",
+            *[f"[{n}] {c.get('title', '')} — {c.get('source', '')} (`{c['id']}`)" for n, c in enumerate(cites, 1)]]
+
+
 def template_answer(facts: dict[str, Any]) -> str:
-    """The full Markdown answer from `facts` (never fails, never invents)."""
+    """The full Markdown answer from `facts` (never fails, never invents); the asked-about part first."""
     lang = "zh" if (facts.get("profile") or {}).get("language") == "zh" else "en"
     lab = LABELS[lang]
-    cites = facts.get("citations") or []
-    index = {c["id"]: n for n, c in enumerate(cites, start=1)}
-    out: list[str] = []
-    if facts.get("injection"):
-        out += [f"> {lab['steer']}", ""]
-    if facts.get("intent") == "explain":
-        out += _explanation(facts, lab)
-    else:
-        out += _recommendation(facts, index, lab, lang)
-    if facts.get("estimate"):
-        out += ["", f"**{lab['estimate']}:**", *_estimate_lines(facts["estimate"], lab)]
-    if facts.get("benchmark"):
-        out += ["", f"**{lab['bench']}:**", *_bench_lines(facts["benchmark"], lab)]
+    index = {c["id"]: n for n, c in enumerate(facts.get("citations") or [], start=1)}
+    intent = facts.get("intent")
+    main = _explanation(facts, lab) if intent == "explain" else _recommendation(facts, index, lab, lang)
+    est = [f"**{lab['estimate']}:**", *_estimate_lines(facts["estimate"], lab)] if facts.get("estimate") else []
+    bench = [f"**{lab['bench']}:**", *_bench_lines(facts["benchmark"], lab)] if facts.get("benchmark") else []
+    order = {"estimate": [est, main, bench], "benchmark": [bench, main, est]}.get(intent, [main, est, bench])
+    out: list[str] = [f"> {lab['steer']}", ""] if facts.get("injection") else []
+    for block in order:
+        if block:
+            out += [*block, ""]
     for key, items in (("warn", facts.get("warnings")), ("assume", facts.get("assumptions"))):
         if items:
-            out += ["", f"**{lab[key]}:**", *[f"- {w}" for w in items]]
-    if cites and facts.get("intent") != "explain" or cites and len(out) > 1:
-        out += ["", f"**{lab['sources']}:**"]
-        out += [f"[{n}] {c.get('title', '')} — {c.get('source', '')} (`{c['id']}`)" for n, c in enumerate(cites, 1)]
+            out += [f"**{lab[key]}:**", *[f"- {w}" for w in items], ""]
+    out += sources_block(facts)
     return "\n".join(out).strip() + "\n"

@@ -62,6 +62,16 @@ def numbers_in(text: str) -> set[float]:
     return out
 
 
+def parse_number(text: str) -> float | None:
+    """The first number written in `text`, with a K/M/萬 multiplier applied (K = 1000)."""
+    for digits, suffix in _NUM.findall(normalize(text)):
+        try:
+            return float(digits.replace(",", "")) * _SCALE[suffix.lower()]
+        except ValueError:
+            continue
+    return None
+
+
 def _resolve(field: str, value: Any) -> str | None:
     from rules import catalog
     resolver = catalog.resolve_hardware if field == "hardware" else catalog.resolve_model
@@ -106,10 +116,9 @@ def coerce(field: str, value: Any) -> Any:
             return False
         raise ValueError(f"'{value}' is not true/false")
     if field in INT_FIELDS or field in FLOAT_FIELDS:
-        nums = numbers_in(str(value))
-        if not nums:
+        num = float(value) if isinstance(value, (int, float)) else parse_number(str(value))
+        if num is None:
             raise ValueError(f"'{value}' is not a number")
-        num = max(nums)
         return int(num) if field in INT_FIELDS else float(num)
     raise ValueError(f"'{field}' is not a field the extractor may set")
 

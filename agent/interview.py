@@ -40,7 +40,8 @@ def questions_needed(profile: Any, intent: str, asked: tuple[str, ...] | list[st
         ("quantization", intent == "estimate" and p.quantization is None),
         ("concurrency", p.concurrency is None and (shared or intent == "benchmark")),
         ("workload", p.workload is None and intent != "estimate" and mode not in ("personal", "demo")),
-        ("context_length", p.context_length is None and p.workload in LONG_CONTEXT_WORKLOADS),
+        ("context_length", p.context_length is None and p.input_tokens is None
+         and p.workload in LONG_CONTEXT_WORKLOADS),
         ("quantization", p.quantization is None and intent in ("recommend", "benchmark")),
         ("shared_prefix", p.shared_prefix is None and p.workload in ("rag", "agent") and shared),
         ("priority", p.priority is None and mode in ("production", "fleet") and intent == "recommend"),

@@ -16,7 +16,9 @@ from rules.profile import Profile, build_profile
 
 LLM_CALLS_PER_TURN = 2
 MAX_RULE_CHUNKS = 8
+KEY_RULE_CHUNKS = 4    # rule chunks listed before the search hits
 SEARCH_K = 3
+MAX_CITATIONS = 10
 
 
 def _profile(state: AgentState) -> Profile:
@@ -132,17 +134,39 @@ def _citation(hit: Any) -> dict[str, str]:
     return {"id": h["id"], "title": h.get("title") or "", "source": h.get("source") or "", "text": h.get("text") or ""}
 
 
+def rule_chunk_ids(decision: dict[str, Any]) -> list[str]:
+    """Chunk ids behind the decision, most telling first: rules that favoured the primary, then the
+    bottleneck's and the parallelism plan's rules, then every other fired rule."""
+    trace, primary = decision.get("trace") or [], decision.get("primary")
+    key_rules = {*(decision.get("bottleneck_rules") or []), (decision.get("parallelism") or {}).get("rule")}
+    first = [t for t in trace if ((t.get("effects") or {}).get("score") or {}).get(primary, 0) > 0]
+    second = [t for t in trace if t.get("rule") in key_rules]
+    ids = [c for t in first + second for c in t.get("citations") or []]
+    return list(dict.fromkeys(ids + list(decision.get("citations") or [])))
+
+
+def _plan_query(state: AgentState) -> str:
+    """What the benchmark plan rests on, as a search query (metrics and the iron rules)."""
+    metrics = (state.get("benchmark") or {}).get("metrics") or []
+    return "benchmark checklist real concurrency " + " ".join(str(m) for m in metrics[:8])
+
+
 def retrieve(state: AgentState, tools: Tools) -> dict[str, Any]:
-    """The chunks behind the fired rules, plus the best matches for the user's question."""
-    rule_ids = list(dict.fromkeys((state.get("decision") or {}).get("citations") or []))[:MAX_RULE_CHUNKS]
-    found = [_citation(h) for h in tools.get_chunks(rule_ids)] if rule_ids else []
-    query = state.get("text") or ""
-    hits = [_citation(h) for h in tools.search(query, k=SEARCH_K)] if query.strip() else []
-    ordered = hits + found if state.get("intent") == "explain" else found + hits
+    """The chunks behind the fired rules, plus the best matches for the user's question (and plan)."""
+    ranked = rule_chunk_ids(state.get("decision") or {})
+    found = [_citation(h) for h in tools.get_chunks(ranked[:MAX_RULE_CHUNKS])] if ranked else []
+    queries = [state.get("text") or ""]
+    if state.get("intent") == "benchmark":
+        queries.append(_plan_query(state))
+    hits = [_citation(h) for q in queries if q.strip() for h in tools.search(q, k=SEARCH_K)]
+    if state.get("intent") == "explain":
+        ordered = hits + found
+    else:   # the strongest rule chunks, then the question's matches, then the remaining rule chunks
+        ordered = found[:KEY_RULE_CHUNKS] + hits + found[KEY_RULE_CHUNKS:]
     seen: dict[str, dict] = {}
     for c in ordered:
         seen.setdefault(c["id"], c)
-    return {"citations": list(seen.values())}
+    return {"citations": list(seen.values())[:MAX_CITATIONS]}
 
 
 def compose(state: AgentState, tools: Tools) -> dict[str, Any]:
@@ -182,5 +206,6 @@ def verify(state: AgentState, tools: Tools) -> dict[str, Any]:
         if issues:
             composer = f"template (verify failed: {'; '.join(issues)})"
         else:
-            answer, composer = draft + "\n", "llm"
+            from agent.compose import sources_block
+            answer, composer = "\n".join([draft, *sources_block(facts)]) + "\n", "llm"
     return {"result": result_of(facts, answer, composer), "composer": composer}

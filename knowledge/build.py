@@ -102,14 +102,16 @@ def repair(root: Path, corpus_dir: Path, why: str) -> None:
     existing = store.stored(collection)
     changes = store.plan(existing, corpus.chunks(corpus_dir) + user,
                          lambda meta: meta.get("origin") == "corpus" or meta.get("doc_id") in reread)
+    from knowledge import vector_cache
+
     with progress_bar(len(changes.added) + len(changes.updated), "embedding") as tick:
-        store.apply(collection, existing, changes, tick)
+        store.apply(collection, existing, changes, tick, known=vector_cache.load())
     publish(root, collection, corpus_dir)
 
 
 def _wording(why: str) -> str:
     if why == "missing":
-        return "no knowledge store yet; building it from the shipped corpus (first use, about a minute)"
+        return "no knowledge store yet; building it from the shipped corpus (first use)"
     if why == "stale: the shipped corpus changed":
         return "the shipped corpus changed; updating the knowledge store"
     return f"knowledge store {why.replace(':', ' —', 1)}; rebuilding it"

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import hashlib
+from functools import lru_cache
 from pathlib import Path
 
 from knowledge.chunking import Chunk, chunk_doc, corpus_doc
@@ -19,10 +20,18 @@ def doc_ids(corpus_dir: Path) -> set[str]:
 
 
 def manifest_hash(corpus_dir: Path) -> str:
-    """A fingerprint of every note's name and bytes: any edit changes it."""
+    """A fingerprint of every note's name and bytes: any edit changes it.
+
+    Re-read only when a note's size or modification time moved (readers call this per query)."""
+    stats = tuple((p.name, p.stat().st_mtime_ns, p.stat().st_size) for p in files(corpus_dir))
+    return _fingerprint(corpus_dir, stats)
+
+
+@lru_cache(maxsize=8)
+def _fingerprint(corpus_dir: Path, stats: tuple) -> str:
     digest = hashlib.sha256()
-    for path in files(corpus_dir):
-        digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
+    for name, _, _ in stats:
+        digest.update(name.encode() + b"\0" + (corpus_dir / name).read_bytes() + b"\0")
     return digest.hexdigest()[:24]
 
 

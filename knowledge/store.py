@@ -126,18 +126,25 @@ def plan(existing: dict[str, dict], chunks: list[Chunk], in_scope: Callable[[dic
 
 
 def apply(collection, existing: dict[str, dict], changes: Changes,
-          progress: Callable[[int], None] | None = None) -> None:
-    """Write `changes`; only chunks whose embedded text changed are embedded again."""
+          progress: Callable[[int], None] | None = None, known: dict | None = None) -> None:
+    """Write `changes`; a chunk is embedded only when neither the store nor `known`
+    (ehash → vector, the shipped cache) has a vector for its text."""
     if changes.removed:
         collection.delete(ids=changes.removed)
+    known = known or {}
     reuse = [c for c in changes.updated if existing[c.id].get("ehash") == c.ehash]
-    fresh = changes.added + [c for c in changes.updated if existing[c.id].get("ehash") != c.ehash]
     if reuse:
         old = collection.get(ids=[c.id for c in reuse], include=["embeddings"])
         vectors = dict(zip(old["ids"], old["embeddings"]))
         _upsert(collection, reuse, [vectors[c.id] for c in reuse])
-        if progress:
-            progress(len(reuse))
+    reused = {c.id for c in reuse}
+    cached = [c for c in changes.added + changes.updated if c.id not in reused and c.ehash in known]
+    if cached:
+        _upsert(collection, cached, [known[c.ehash] for c in cached])
+    if progress:
+        progress(len(reuse) + len(cached))
+    done = reused | {c.id for c in cached}
+    fresh = [c for c in changes.added + changes.updated if c.id not in done]
     for start in range(0, len(fresh), 32):
         batch = fresh[start:start + 32]
         vectors = embed.passage_vectors([c.embed_text() for c in batch], progress)

@@ -20,7 +20,7 @@ from rules.profile import Profile
 from rules.ruleset import Rule, load_rules
 
 GROUP_ORDER = ("constraints", "hardware", "workload", "serving", "bottlenecks", "parallelism",
-               "pitfalls", "faq", "quantization", "priorities")
+               "pitfalls", "faq", "quantization", "features", "priorities")
 """Hardware strategy first, then workload shape, then serving mode: the article's order."""
 MAX_ALTERNATIVES = 3
 """Engines listed after the primary (an orchestrator riding on them comes on top)."""
@@ -44,6 +44,7 @@ class _Tally:
         self.trace: list[TraceEntry] = []
 
     def add_score(self, engine: str, points: int, rule_id: str) -> None:
+        """Add points; remember who promoted the engine first (the tie-break)."""
         self.score[engine] += points
         if points > 0:
             self.first_seen.setdefault(engine, len(self.first_seen))
@@ -52,9 +53,11 @@ class _Tally:
             self.minus[engine].append(rule_id)
 
     def add_avoid(self, engine: str, reason: str, rule_id: str) -> None:
+        """Exclude an engine; the first reason given is kept."""
         self.avoid.setdefault(engine, Avoid(engine=engine, reason=reason, rule=rule_id))
 
     def warn(self, text: str) -> None:
+        """Add a warning once."""
         if text not in self.warnings:
             self.warnings.append(text)
 

@@ -15,10 +15,11 @@ from rules import catalog
 from rules.facts import derive_facts
 from rules.profile import Profile
 
-CONTEXT_BY_WORKLOAD = {"chat": 8192, "batch": 8192, "rag": 32768, "summarization": 32768,
+CONTEXT_BY_WORKLOAD = {"chat": 8192, "batch": 8192, "rag": 16384, "summarization": 32768,
                        "agent": 32768, "coding": 32768}
-"""Chat turns stay within common 8K defaults; RAG, summaries, agents and coding carry documents,
-tool output or repository files, so 32K (the long-context threshold) is the honest starting point."""
+"""Chat turns stay within common 8K defaults; RAG prompts hold a handful of retrieved passages plus
+the question (16K); summaries, agents and coding carry whole documents, tool output or repository
+files, so 32K (the long-context threshold) is the honest starting point."""
 LENGTHS_BY_WORKLOAD = {"chat": (1024, 512), "batch": (2048, 512), "rag": (6000, 300),
                        "summarization": (8000, 500), "agent": (16000, 800), "coding": (8000, 600)}
 """(prompt, answer) tokens: chat answers are as long as the question; RAG and summaries read far
@@ -26,6 +27,8 @@ more than they write (the article's long-prompt, short-answer shape); agents car
 CONCURRENCY_BY_MODE = {"personal": 1, "demo": 5, "team": 32, "production": 128, "fleet": 512}
 """Requests in flight at the busy hour: one person; the article's 5-10 demo users; a 50-500
 person team of whom a few dozen are active at once; external traffic in the hundreds."""
+WEIGHT_SHARE = 0.75
+"""A default quantization must leave a quarter of usable memory for the KV cache and batching."""
 ACTIVE_SHARE = 0.1
 """Share of a user base with a request in flight at the same moment (busy-hour rule of thumb)."""
 PRIORITY_BY_MODE = {"personal": "privacy", "demo": "dev-speed", "team": "throughput",
@@ -133,8 +136,10 @@ def _quantization(p: Profile) -> Default | None:
         return Default(field="quantization", value=value, note="model unknown: the usual format for this hardware")
     for quant in ladder:
         facts, _ = derive_facts(p.model_copy(update={"quantization": quant}))
-        if facts["fits_total"]:
-            return Default(field="quantization", value=quant, note="the highest precision whose weights fit in the memory given")
+        room = (facts["usable_memory_gb"] or 0) * facts["device_count"] * WEIGHT_SHARE
+        if facts["weights_gb"] is not None and facts["weights_gb"] <= room:
+            return Default(field="quantization", value=quant,
+                           note="the highest precision whose weights leave a quarter of memory for the KV cache")
     return Default(field="quantization", value=ladder[-1], note="even the smallest common format does not fit; shown as is")
 
 

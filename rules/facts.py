@@ -104,6 +104,8 @@ class Facts(BaseModel):
     input_tokens: int | None = None
     output_tokens: int | None = None
     context_length: int | None = None
+    context_assumed: bool = False
+    """True when the context length is a default (KV budgets from it are estimates)."""
     long_context: bool | None = None
     very_long_context: bool | None = None
     heavy_prefill: bool | None = None
@@ -225,7 +227,7 @@ def _capacity_facts(f: dict[str, Any], p: Profile, spec) -> dict[str, Any]:
 
 def _workload_facts(p: Profile) -> dict[str, Any]:
     ctx = p.context_length or ((p.input_tokens or 0) + (p.output_tokens or 0)) or None
-    out: dict[str, Any] = {"context_length": ctx}
+    out: dict[str, Any] = {"context_length": ctx, "context_assumed": "context_length" in p.assumed}
     out["long_context"] = ctx >= LONG_CONTEXT if ctx else None
     out["very_long_context"] = ctx >= VERY_LONG_CONTEXT if ctx else None
     if p.input_tokens and p.output_tokens:
@@ -236,8 +238,10 @@ def _workload_facts(p: Profile) -> dict[str, Any]:
         out["heavy_decode"] = not out["heavy_prefill"]
     elif p.workload:
         out["heavy_decode"] = p.workload in _DECODE_WORKLOADS
-    if p.concurrency is not None or p.users is not None:
-        out["many_users"] = (p.concurrency or 0) >= MANY_USERS_CONCURRENCY or (p.users or 0) >= MANY_USERS_HEADCOUNT
+    if p.concurrency is not None:  # requests in flight measure load directly; head count is a proxy
+        out["many_users"] = p.concurrency >= MANY_USERS_CONCURRENCY
+    elif p.users is not None:
+        out["many_users"] = p.users >= MANY_USERS_HEADCOUNT
     out["multi_lora"] = p.lora_adapters >= 2 if p.lora_adapters is not None else None
     return out
 

@@ -182,7 +182,8 @@ def _load_dir(directory: Path) -> tuple[Rule, ...]:
     return tuple(out)
 
 
+@functools.lru_cache(maxsize=1)
 def rule_index() -> dict[str, Rule]:
-    """Shipped rules by id."""
+    """Shipped rules by id (do not mutate: cached)."""
     return {r.id: r for r in _shipped()}
 

@@ -13,12 +13,12 @@ QUERIES = Path(__file__).resolve().parent.parent / "retrieval_queries.yaml"
 
 
 def load_queries(path: Path = QUERIES) -> list[dict]:
-    """The labelled queries; each has id, lang, q and expect (chunk ids, any one counts)."""
+    """The labelled queries; each has id, lang, query and expect (chunk ids, any one counts)."""
     import yaml
 
     items = yaml.safe_load(path.read_text(encoding="utf-8"))["queries"]
     for item in items:
-        missing = {"id", "lang", "q", "expect"} - set(item)
+        missing = {"id", "lang", "query", "expect"} - set(item)
         if missing:
             raise ValueError(f"{path}: query {item.get('id', '?')} lacks {sorted(missing)}")
     return items
@@ -32,12 +32,12 @@ def run(k: int = 5, queries: Path | None = None, **_: object) -> SuiteReport:
     outcomes = []
     for item in load_queries(queries or QUERIES):
         unknown = [i for i in item["expect"] if i not in known]
-        got = [h.id for h in search(item["q"], k=k)]
+        got = [h.id for h in search(item["query"], k=k)]
         failures = [f"expected chunk not in the store: {i}" for i in unknown]
         if not set(item["expect"]) & set(got):
             failures.append(f"none of {item['expect']} in top {k}: {got}")
         outcomes.append(CaseOutcome(item["id"], not failures, failures,
-                                    result={"query": item["q"], "lang": item["lang"], "hits": got}))
+                                    result={"query": item["query"], "lang": item["lang"], "hits": got}))
     return SuiteReport("retrieval", outcomes, _metrics(outcomes, k))
 
 

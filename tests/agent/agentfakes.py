@@ -100,3 +100,31 @@ def fake_tools(extract_table: dict[str, Ext], answer_table: dict[str, Ext] | Non
     return Tools(extract=scripted(extract_table), extract_answer=scripted_answers(answer_table or {}),
                  decide=decide, estimate=fake_estimate, build_spec=fake_spec, search=fake_search,
                  get_chunks=fake_get_chunks, default_for=fake_default_for, llm=llm)
+
+
+class ScriptedLLM:
+    """An LLM double: structured replies and prose come from queues; every call is counted."""
+
+    def __init__(self, extractions: list | None = None, prose: list[str] | None = None, fail_calls: int = 0):
+        self.extractions, self.prose_queue = list(extractions or []), list(prose or [])
+        self.fail_calls = fail_calls
+        self.calls: list[str] = []
+
+    def structured(self, system, user, schema, max_calls=2):
+        from agent.llm import Reply
+        if self.fail_calls:
+            used = min(max_calls, self.fail_calls)
+            self.calls += ["structured"] * used
+            return Reply(None, used, "reply: Invalid JSON")
+        self.calls.append("structured")
+        values = self.extractions.pop(0) if self.extractions else []
+        items = [{"field": f, "value": v, "evidence": e} for f, v, e in values]
+        return Reply(schema.model_validate({"intent": "recommend", "values": items}), 1)
+
+    def prose(self, system, user):
+        self.calls.append("prose")
+        self.last_prompt = (system, user)
+        text = self.prose_queue.pop(0) if self.prose_queue else ""
+        if isinstance(text, Exception):
+            raise text
+        return text

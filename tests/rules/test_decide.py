@@ -113,7 +113,7 @@ def test_unknown_hardware_is_a_clear_input_error():
 
 def test_empty_profile_still_decides():
     d = decide(build_profile({}))
-    assert d.bottleneck == "decode" and "q-hardware-unknown" in d.rules and d.parallelism.strategy == "none"
+    assert d.bottleneck == "decode" and "hw-unknown" in d.rules and d.parallelism.strategy == "none"
 
 
 def test_decide_is_fast_when_warm():

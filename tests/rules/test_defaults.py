@@ -44,9 +44,20 @@ def test_serving_mode_follows_the_user_count(given, mode):
     assert default_for("serving_mode", build_profile(given)).value == mode
 
 
-@pytest.mark.parametrize("workload, context", [("chat", 8192), ("rag", 32768), ("agent", 32768), ("coding", 32768)])
+@pytest.mark.parametrize("workload, context", [("chat", 8192), ("rag", 16384), ("agent", 32768), ("coding", 32768)])
 def test_context_by_workload(workload, context):
     assert default_for("context_length", build_profile(dict(workload=workload))).value == context
+
+
+def test_an_assumed_context_only_flags_the_kv_budget():
+    given = build_profile(dict(hardware="h100_sxm", count=2, model="llama-3.1-70b", quantization="fp8",
+                               workload="rag", concurrency=40, context_length=16384))
+    assumed = apply_defaults(given.model_copy(update={"context_length": None}), ["context_length"])
+    assert assumed.context_length == 16384 and "context_length" in assumed.assumed
+    stated, guessed = decide(given), decide(assumed)
+    assert "bn-kv-does-not-fit" in stated.rules and "bn-kv-may-not-fit" in guessed.rules
+    assert stated.bottleneck_scores["kv-cache"] > guessed.bottleneck_scores["kv-cache"]
+    assert guessed.bottleneck == "prefill"
 
 
 def test_context_is_capped_by_the_model():
@@ -61,10 +72,11 @@ def test_concurrency_from_users_and_mode():
 
 
 @pytest.mark.parametrize("hardware, count, quant", [
-    ("rtx4090", 1, "awq"), ("h100_sxm", 8, "bf16"), ("h100_sxm", 1, "fp8"), ("m3_ultra", 1, "int8"),
-    ("a100_80g_sxm", 1, "int8"), ("rx7900xtx", 1, "q4_k_m"),
+    ("rtx4090", 1, "awq"), ("h100_sxm", 8, "bf16"), ("h100_sxm", 2, "fp8"), ("h100_sxm", 1, "awq"),
+    ("m3_ultra", 1, "int8"), ("a100_80g_sxm", 2, "int8"), ("rx7900xtx", 1, "q4_k_m"),
 ])
-def test_quantization_is_the_highest_precision_that_fits(hardware, count, quant):
+def test_quantization_is_the_highest_precision_that_leaves_kv_room(hardware, count, quant):
+    # Llama 3.1 70B: 141 GB in BF16, 71 GB in 8 bits, 37 GB in 4 bits; weights may use 75 % of memory.
     p = build_profile(dict(hardware=hardware, count=count, model="llama-3.1-70b"))
     assert default_for("quantization", p).value == quant
 

@@ -43,6 +43,11 @@ def test_shipped_rules_load():
                                         "constraints", "quantization", "parallelism"}
 
 
+def test_every_rule_file_has_a_place_in_the_evaluation_order():
+    from rules.decide import GROUP_ORDER
+    assert {r.group for r in load_rules()} <= set(GROUP_ORDER)
+
+
 def test_every_citation_resolves_to_a_corpus_chunk(chunk_ids):
     missing = sorted({(r.id, c) for r in load_rules() for c in r.citations if c not in chunk_ids})
     assert not missing, missing
@@ -63,7 +68,7 @@ def test_rules_use_every_bottleneck_serving_mode_and_engine():
     rules = load_rules()
     bottlenecks = {b for r in rules for b in r.effects.bottleneck}
     assert bottlenecks == set(BOTTLENECKS)
-    modes = {v for r in rules for leaf in r.when.leaves() if leaf.field == "serving_mode"
+    modes = {v for r in rules for leaf in r.when.leaves() if leaf.field == "serving_mode" and leaf.value
              for v in (leaf.value if isinstance(leaf.value, list) else [leaf.value])}
     assert modes == set(SERVING_MODES)
     promoted = {e for r in rules for e, pts in r.effects.score.items() if pts > 0}

@@ -28,6 +28,9 @@ def snippet(text: str, query: str, width: int = SNIPPET) -> str:
     found = [lowered.find(w) for w in words if lowered.find(w) >= 0]
     start = max(0, min(found) - width // 4) if found else 0
     start = min(start, len(flat) - width)
+    if start and flat[start - 1] != " ":                  # begin at a word boundary
+        space = flat.find(" ", start, start + 30)
+        start = space + 1 if space >= 0 else start
     cut = flat[start:start + width].strip()
     return ("…" if start else "") + cut + ("…" if start + width < len(flat) else "")
 

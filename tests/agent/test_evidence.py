@@ -1,0 +1,67 @@
+"""The evidence guard: no value enters the profile without the user's words behind it."""
+from __future__ import annotations
+
+import pytest
+
+from agent import evidence as ev
+from agent import understand as und
+
+TEXT = "We have 8x H100 with NVLink and want Llama 3.3 70B for about 50 concurrent users, 80K context."
+
+
+@pytest.mark.parametrize("needle, ok", [
+    ("8x H100", True), ("８×H100", True), ("nvlink", True), ("80K   context", True),
+    ("16x H100", False), ("", False), (None, False),
+])
+def test_evidence_must_occur_in_the_text(needle, ok):
+    assert ev.occurs(needle, TEXT) is ok
+
+
+def test_numbers_in_reads_digits_multipliers_and_number_words():
+    nums = ev.numbers_in("two L40S, 80K context, 1,000 users, 兩張 4090")
+    assert {2.0, 80000.0, 81920.0, 1000.0, 4090.0} <= nums
+
+
+def test_llm_values_are_kept_only_with_supporting_evidence():
+    values = {"hardware": "H100", "count": 8, "concurrency": 500, "context_length": "80K",
+              "model": "Qwen3 32B", "interconnect": "pcie", "serving_mode": "team"}
+    evidence = {"hardware": "8x H100", "count": "8x H100", "concurrency": "50 concurrent users",
+                "context_length": "80K context", "model": "Llama 3.3 70B", "interconnect": "PCIe only",
+                "serving_mode": "a team of engineers"}
+    kept, kept_ev, dropped = und.guard(values, evidence, TEXT, strict=True)
+    assert kept == {"hardware": "h100_sxm", "count": 8, "context_length": 80000}
+    assert kept_ev["hardware"] == "8x H100"
+    reasons = " ".join(dropped)
+    assert "concurrency=500" in reasons          # a number the evidence does not state
+    assert "model='qwen3-32b'" in reasons        # evidence names a different model
+    assert "PCIe only" in reasons                # evidence not in the user's words
+    assert "serving_mode" in reasons
+
+
+@pytest.mark.parametrize("field, raw", [
+    ("hardware", "a quantum computer"), ("quantization", "q3_magic"), ("serving_mode", "everyone"),
+    ("concurrency", "lots"), ("shared_prefix", "maybe"), ("engine", "vllm"),
+])
+def test_values_outside_the_vocabulary_are_dropped(field, raw):
+    kept, _, dropped = und.guard({field: raw}, {field: "8x H100"}, TEXT, strict=True)
+    assert kept == {} and len(dropped) == 1
+
+
+def test_deterministic_values_need_evidence_too_but_no_reparsing():
+    kept, _, dropped = und.guard({"count": 8, "users": 12}, {"count": "8x", "users": "twelve people"}, TEXT, strict=False)
+    assert kept == {"count": 8} and "users" in dropped[0]
+
+
+def test_merge_keeps_deterministic_values_and_notes_conflicts():
+    values, evidence, notes = und.merge(({"count": 8}, {"count": "8x"}),
+                                        ({"count": 16, "context_length": 80000}, {"count": "x", "context_length": "80K"}))
+    assert values == {"count": 8, "context_length": 80000}
+    assert evidence["context_length"] == "80K"
+    assert notes and "count" in notes[0]
+
+
+def test_apply_records_evidence_and_notes_values_the_profile_rejects():
+    from rules.profile import build_profile
+    profile, notes = und.apply(build_profile({}), {"count": 8, "concurrency": -3}, {"count": "8x", "concurrency": "-3"})
+    assert profile.count == 8 and profile.provenance["count"].evidence == "8x"
+    assert profile.concurrency is None and notes and "concurrency" in notes[0]

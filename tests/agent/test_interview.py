@@ -1,0 +1,115 @@
+"""The interview policy: which fields matter for this profile, how many per round, when to stop."""
+from __future__ import annotations
+
+import pytest
+
+from agent import interview as policy
+from rules.profile import build_profile
+
+
+def profile(**values):
+    return build_profile(values)
+
+
+def test_hardware_and_model_come_first_for_a_vague_opening():
+    assert policy.questions_needed(profile(), "recommend")[:3] == ["hardware", "model", "serving_mode"]
+
+
+def test_explain_asks_nothing():
+    assert policy.questions_needed(profile(), "explain") == []
+
+
+@pytest.mark.parametrize("count, asked", [(1, False), (2, True), (8, True)])
+def test_interconnect_only_with_several_devices(count, asked):
+    p = profile(hardware="rtx4090", count=count, model="qwen3-32b", serving_mode="personal")
+    assert ("interconnect" in policy.questions_needed(p, "recommend")) is asked
+
+
+def test_interconnect_counts_devices_across_nodes():
+    p = profile(hardware="h100_sxm", count=1, nodes=2, model="llama-3.1-70b", serving_mode="production")
+    assert "interconnect" in policy.questions_needed(p, "recommend")
+
+
+@pytest.mark.parametrize("workload, asked", [("rag", True), ("agent", True), ("chat", False), ("batch", False)])
+def test_context_length_for_long_context_workloads(workload, asked):
+    p = profile(hardware="h100_sxm", count=1, model="llama-3.1-8b", serving_mode="personal", workload=workload)
+    assert ("context_length" in policy.questions_needed(p, "recommend")) is asked
+
+
+def test_context_length_not_asked_when_prompt_length_is_known():
+    p = profile(hardware="h100_pcie", count=1, model="qwen3-32b", workload="summarization", input_tokens=30000)
+    assert "context_length" not in policy.questions_needed(p, "recommend")
+
+
+@pytest.mark.parametrize("mode, asked", [("team", True), ("production", True), ("personal", False), ("demo", False)])
+def test_concurrency_for_shared_services(mode, asked):
+    p = profile(hardware="l40s", count=1, model="qwen3-32b", serving_mode=mode)
+    assert ("concurrency" in policy.questions_needed(p, "recommend")) is asked
+
+
+def test_serving_mode_not_asked_when_the_load_is_stated():
+    p = profile(hardware="h100_sxm", count=8, model="llama-3.1-70b", concurrency=64)
+    assert "serving_mode" not in policy.questions_needed(p, "recommend")
+
+
+def test_estimate_asks_quantization_not_workload():
+    p = profile(hardware="rtx4090", count=1, model="llama-3.1-8b")
+    needed = policy.questions_needed(p, "estimate")
+    assert "quantization" in needed and "workload" not in needed and "serving_mode" not in needed
+
+
+def test_asked_fields_are_never_asked_again():
+    assert "hardware" not in policy.questions_needed(profile(), "recommend", asked=["hardware"])
+
+
+def test_a_round_covers_at_most_three_fields_and_there_are_at_most_three_rounds():
+    assert len(policy.next_round(profile(), "recommend", [], 0)) == 3
+    assert policy.next_round(profile(), "recommend", [], policy.MAX_ROUNDS) == []
+
+
+def _decide_sensitive_to(field):
+    """A pure fake rule engine whose answer depends only on `field`."""
+    def decide(p):
+        return {"primary": "vllm" if getattr(p, field) in ("team", "production", "pcie") else "llama.cpp",
+                "alternatives": [], "avoid": [], "bottleneck": None, "parallelism": None}
+    return decide
+
+
+def test_fields_that_cannot_change_the_decision_are_not_asked():
+    p = profile(hardware="rtx4090", count=2, model="qwen3-32b")
+    by_mode = policy.next_round(p, "recommend", [], 0, _decide_sensitive_to("serving_mode"))
+    by_link = policy.next_round(p, "recommend", [], 0, _decide_sensitive_to("interconnect"))
+    assert by_mode == ["serving_mode"]
+    assert by_link == ["interconnect"]
+
+
+def test_the_decision_filter_never_drops_hardware_or_model():
+    full = profile(hardware="rtx4090", count=1, model="llama-3.1-8b")
+    insensitive = _decide_sensitive_to("priority")
+    assert policy.changes_decision("hardware", full, insensitive)
+    assert policy.changes_decision("model", full, insensitive)
+    # without a model nothing can be probed: every relevant field is asked, model first
+    assert policy.next_round(profile(hardware="rtx4090", count=1), "recommend", [], 0, insensitive)[0] == "model"
+
+
+def test_a_probe_the_profile_rejects_does_not_count_as_a_change():
+    p = profile(hardware="rtx4090", count=1, model="llama-3.1-8b", input_tokens=20000)
+    # context_length=8192 < input_tokens is impossible; the other probe alone cannot show a change
+    assert not policy.changes_decision("context_length", p, _decide_sensitive_to("serving_mode"))
+
+
+@pytest.mark.parametrize("lang, marker", [("en", "?"), ("zh", "？")])
+def test_one_concise_question_per_round_in_the_users_language(lang, marker):
+    text = policy.phrase(["hardware", "model", "serving_mode"], lang)
+    assert text.endswith(marker) and text.count(marker) == 1
+    assert len(text) < 260
+    if lang == "zh":
+        assert "硬體" in text and "模型" in text
+    else:
+        assert "hardware" in text and "model" in text
+
+
+def test_every_askable_field_has_a_phrase_in_both_languages():
+    from rules.ids import ASKABLE_FIELDS
+    for field in ASKABLE_FIELDS:
+        assert set(policy.PHRASES[field]) == {"en", "zh"}
