@@ -75,9 +75,8 @@ def _language(text: str) -> str:
 
 
 def _new_doc(path: Path, title: str, sections: list[Section], text: str, **extra) -> Doc:
-    fields = {"lang": _language(text), "title": title, **extra}
-    return Doc(doc_id=doc_id_from_name(path.stem), sections=tuple(sections), origin="user",
-               path=str(path.resolve()), **fields)
+    fields = {"doc_id": doc_id_from_name(path.stem), "lang": _language(text), "title": title, **extra}
+    return Doc(sections=tuple(sections), origin="user", path=str(path.resolve()), **fields)
 
 
 def _markdown(text: str, path: Path) -> Doc:
@@ -86,15 +85,14 @@ def _markdown(text: str, path: Path) -> Doc:
     if meta.get("id"):
         extra["doc_id"] = doc_id_from_name(str(meta["id"]))
     h1, intro, sections = markdown_sections(body)
-    title = extra.pop("title", None) or h1 or path.stem
+    extra["title"] = extra.get("title") or h1 or path.stem
     if not sections:                       # no `## `: treat it as plain text
         sections = _sized(_text_sections(intro))
     else:                                  # authored sections stay; only long ones are cut
         if intro:
             sections.insert(0, Section("Introduction", intro, "intro"))
         sections = [part for sec in sections for part in _split(sec)]
-    doc = _new_doc(path, title, sections, body, **{k: v for k, v in extra.items() if k != "doc_id"})
-    return Doc(**{**doc.__dict__, "doc_id": extra["doc_id"]}) if "doc_id" in extra else doc
+    return _new_doc(path, extra.pop("title"), sections, body, **extra)
 
 
 def _plain(text: str, path: Path) -> Doc:

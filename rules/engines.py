@@ -84,6 +84,8 @@ class QuantSupport(Sourced):
     """Platforms where this holds; None = every platform the engine supports."""
     min_cuda_cc: float | None = None
     """On NVIDIA, the lowest compute capability with this kernel (e.g. FP8 needs 8.9)."""
+    below_min_cc: Kernel | None = None
+    """What older NVIDIA cards still get (e.g. FP8 weight-only through Marlin); None = nothing."""
 
 
 class Feature(Sourced):
@@ -299,7 +301,7 @@ def quant_kernel(engine_id: str, quant: str, platform: str | None = None,
         return None
     cc = _as_cc(cuda_cc)
     if cc is not None and entry.min_cuda_cc is not None and cc < entry.min_cuda_cc:
-        return None
+        return entry.below_min_cc
     return entry.kernel
 
 
