@@ -60,7 +60,7 @@ class SlackAdvisor:
             return
         root = thread_ts or ts
         tid = thread_id(team, channel, root)
-        if require_known_thread and not self.advisor.has_thread(tid):
+        if require_known_thread and not self._known(tid):
             return
         text = MENTION.sub("", text or "").strip()
         try:
@@ -75,6 +75,13 @@ class SlackAdvisor:
             log.warning("slack turn failed in %s: %s", tid, type(exc).__name__)
             client.chat_postMessage(channel=channel, thread_ts=root,
                                     text=SORRY[_lang(text)].format(err=str(exc)[:300] or type(exc).__name__))
+
+    def _known(self, tid: str) -> bool:
+        """True when the thread is a conversation the advisor has (so replies continue it)."""
+        try:
+            return bool(self.advisor.state(tid).get("profile") is not None or self.advisor.pending(tid))
+        except Exception:
+            return False
 
     def post_result(self, client: WebClient, channel: str, thread_ts: str, result: dict[str, Any]) -> None:
         """The answer as Block Kit message(s), then the benchmark spec as a file."""

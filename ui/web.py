@@ -16,7 +16,9 @@ offline.apply()
 import gradio as gr  # noqa: E402  (after the offline switches)
 
 from agent.api import Advisor  # noqa: E402
+from rules.errors import AdvisorError  # noqa: E402
 from ui import mcp_tools, plots, present  # noqa: E402
+from ui.transcripts import Transcripts  # noqa: E402
 
 QUICK_REPLIES = {
     "en": {
@@ -82,25 +84,36 @@ def _panels(result: dict[str, Any] | None, question: dict | None, thread: str, l
 def build_app(advisor: Advisor | None = None) -> gr.Blocks:
     """The Blocks app; `advisor` is injectable for tests."""
     advisor = advisor or Advisor()
+    from knowledge.paths import home
+    log = Transcripts(home() / "web_transcripts.sqlite")
+
+    def last_result(thread: str) -> dict[str, Any] | None:
+        return advisor.state(thread).get("result")
 
     def send(message: str, history: list[dict], thread: str | None):
         message = (message or "").strip()
         thread = thread or f"web-{uuid.uuid4().hex[:16]}"
         if not message:
-            return ("", history, thread, *_panels(advisor.last_result(thread), None, thread, "en"))
-        out = advisor.turn(thread, message)
+            return ("", history, thread, *_panels(last_result(thread), advisor.pending(thread), thread, "en"))
+        try:
+            out = advisor.turn(thread, message)
+        except AdvisorError as exc:   # bad input: say so in the chat, lose nothing
+            history = [*history, {"role": "user", "content": message}, {"role": "assistant", "content": f"⚠️ {exc}"}]
+            return ("", history, thread, *_panels(last_result(thread), advisor.pending(thread), thread, _lang(message)))
         lang = present.lang_of(out.result) if out.result else _lang(message)
         reply = out.question["question"] if out.question else (out.result or {}).get("answer", "")
+        log.append(thread, "user", message)
+        log.append(thread, "assistant", reply)
         history = [*history, {"role": "user", "content": message}, {"role": "assistant", "content": reply}]
-        return ("", history, thread, *_panels(out.result or advisor.last_result(thread), out.question, thread, lang))
+        return ("", history, thread, *_panels(out.result or last_result(thread), out.question, thread, lang))
 
     def restore(thread: str | None):
         if not thread:
             thread = f"web-{uuid.uuid4().hex[:16]}"
             return ([], thread, *_panels(None, None, thread, "en"))
-        history = advisor.history(thread)
-        pending = advisor.pending_question(thread)
-        result = advisor.last_result(thread)
+        history = log.history(thread)
+        pending = advisor.pending(thread)
+        result = last_result(thread)
         lang = present.lang_of(result) if result else _lang(" ".join(m["content"] for m in history))
         return (history, thread, *_panels(result, pending, thread, lang))
 

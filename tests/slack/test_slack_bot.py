@@ -91,8 +91,11 @@ def test_errors_reach_the_user_in_the_thread(slack_api, web_client, tmp_path):
         def turn(self, thread_id, text):
             raise RuntimeError("store unavailable")
 
-        def has_thread(self, thread_id):
-            return False
+        def state(self, thread_id):
+            return {}
+
+        def pending(self, thread_id):
+            return None
 
     app = build_app(Broken(), signing_secret=SECRET, client=web_client, seen_path=tmp_path / "s.sqlite",
                     process_before_response=True)
