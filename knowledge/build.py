@@ -87,7 +87,7 @@ def repair(root: Path, corpus_dir: Path, why: str) -> None:
     """Bring the store back: sync Chroma with the corpus, or rebuild it when Chroma is damaged."""
     from knowledge import store
 
-    wipe = why.startswith("stale: built by another version")
+    wipe = why == "stale: the embedder changed"     # stored vectors are useless then
     try:
         collection = store.open_collection(root)
     except store.StoreCorrupt as exc:

@@ -67,6 +67,10 @@ class Chunk:
         """The text the embedder and BM25 see: titles give short sections their context."""
         return f"{self.title}\n{self.heading}\n{self.text}"
 
+    def lexical_text(self) -> str:
+        """The text BM25 indexes: the heading twice, so a section named for the asked topic wins."""
+        return f"{self.title}\n{self.heading}\n{self.heading}\n{self.text}"
+
     def metadata(self) -> dict:
         """Chroma metadata (scalars only)."""
         return {"doc_id": self.doc_id, "title": self.title, "heading": self.heading,

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from knowledge.chunking import Chunk
 
-FORMAT = 1
+FORMAT = 2            # bump when what the snapshot holds changes (re-exported, not re-embedded)
 CURRENT = "CURRENT"
 
 
@@ -53,7 +53,9 @@ def problem(root: Path, corpus_hash: str, model: str) -> str | None:
     absent = [n for n in ("chunks.json", "vectors.npy", "bm25") if not (folder / n).exists()]
     if absent:
         return f"corrupt: {', '.join(absent)} missing"
-    if meta.get("format") != FORMAT or meta.get("model") != model:
+    if meta.get("model") != model:
+        return "stale: the embedder changed"
+    if meta.get("format") != FORMAT:
         return "stale: built by another version"
     if meta.get("corpus_hash") != corpus_hash:
         return "stale: the shipped corpus changed"
@@ -75,7 +77,7 @@ def write(root: Path, chunks: list[Chunk], vectors, corpus_hash: str, model: str
     np.save(folder / "vectors.npy", matrix)
     (folder / "bm25").mkdir()
     if chunks:                         # bm25s cannot index nothing; an empty store has no index
-        lexical.save(lexical.build([c.embed_text() for c in chunks]), folder / "bm25")
+        lexical.save(lexical.build([c.lexical_text() for c in chunks]), folder / "bm25")
     meta = {"format": FORMAT, "model": model, "corpus_hash": corpus_hash, "count": len(chunks)}
     (folder / "meta.json").write_text(json.dumps(meta))
     tmp = root / f"{CURRENT}.{os.getpid()}"

@@ -47,7 +47,8 @@ def test_twenty_simultaneous_conversations_stay_in_their_threads(web_url):
     client = Client(web_url, verbose=False)
     setups = [
         ("Mac Studio M3 Ultra 512GB, Llama 3.3 70B, just me, chat", {"mlx-lm", "llama.cpp"}),
-        ("Intel Xeon server, no GPU, Llama 3.1 8B for a few colleagues", {"openvino-genai"}),
+        ("8x H100 SXM with NVLink, Llama 3.1 70B FP8, external production API, 200 concurrent requests",
+         {"vllm", "sglang", "tensorrt-llm"}),
     ]
 
     def one(i: int):
