@@ -1,7 +1,8 @@
 """Hardware, device count, nodes, memory override and interconnect from the user's words.
 
 "8×H100", "4 張 4090", "two L40S", "a single 4090", "M3 Ultra 512GB", "8 nodes of H100",
-"兩台 8 卡 H100", "Xeon, no GPU", "沒有 NVLink" (several cards → PCIe), "InfiniBand".
+"兩台 8 卡 H100", "one 8x H100 node" (8 devices, 1 node), "two 8-GPU servers", "Xeon, no GPU",
+"沒有 NVLink" (several cards → PCIe), "InfiniBand".
 """
 from __future__ import annotations
 
@@ -14,14 +15,19 @@ from agent.extract_numbers import COUNT, parse_int
 
 _F = re.I | re.ASCII
 _CLS = r"(?:[x×X*]|張|片|塊|块|卡|台|顆|颗|枚)"
+_PER_DEVICE = set("x×X*張片塊块卡顆颗枚")   # a multiplier or card classifier: devices, not machines
 _BRAND = r"(?:NVIDIA|GeForce|AMD|Radeon|Instinct|Apple|Intel|Mac\s*Studios?(?:\s+with)?|Mac\s*Pros?|Mac\s*minis?|MacBook\s*Pros?|Macs?|的|of|the)"
 # A count written before the device name: "8×", "8 x ", "4 張 ", "two ", "a single ", "an ".
-_PREFIX = re.compile(rf"(?:(?P<num>{COUNT})\s*{_CLS}?|(?P<one>\ban?\b|[單单]\s*{_CLS}))\s*(?:{_BRAND}\s*)*$", _F)
+_PREFIX = re.compile(rf"(?:(?P<num>{COUNT})\s*(?P<cls>{_CLS})?|(?P<one>\ban?\b|[單单]\s*{_CLS}))\s*(?:{_BRAND}\s*)*$", _F)
 # ... or after it: "H100 x 8", "H100×8", "4090 兩張", "(x2)".
 _SUFFIX = re.compile(rf"(?:\s*(?:Ti|SUPER)\b)?(?:\s*(?:GPUs?|cards?|顯卡))?\s*"
                      rf"(?:[x×*]\s*(?P<num>\d{{1,4}}|{COUNT})(?![\w.])|(?P<num2>{COUNT})\s*(?:張|片|塊|卡|顆))", _F)
 _NODE_WORD = r"(?:nodes?|servers?|machines?|hosts?|boxes|節點|伺服器|機器|主機)"
 _AFTER_IS_NODE = re.compile(rf"(?:s|'s)?\s*{_NODE_WORD}", _F)
+# "one 8x H100 node", "two 8-GPU servers", "an 8×H200 box": machines (lead) of `per` devices each.
+_NODE_PHRASE = re.compile(
+    rf"(?:(?P<num>{COUNT})|(?P<one>\ban?\b))[\s-]+(?P<per>{COUNT})\s*(?:[x×X*]|-?\s*GPUs?\b|卡|張)"
+    rf"[^,;:.，。；：\n]{{0,28}}?\s{_NODE_WORD}(?![A-Za-z])", _F)
 _DGX = re.compile(r"\b[DH]GX[\s-]*$", _F)
 _NODES = re.compile(
     rf"(?P<num>{COUNT})[\s-]*(?:個|台)?\s*{_NODE_WORD}(?![A-Za-z])"
@@ -44,13 +50,13 @@ _SPLIT = re.compile(r"^[\s,]*(?:(?:GPUs?|cards?|devices|卡)\s*)?(?:split\s+|spr
 _INTERCONNECT = [(v, re.compile("|".join(p), _F)) for v, p in lexicon.INTERCONNECT.items()]
 
 
-def _count_before(text: str, hit: AliasHit) -> tuple[int, int] | None:
-    """(count, start of its words) written right before a device name."""
+def _count_before(text: str, hit: AliasHit) -> tuple[int, int, bool] | None:
+    """(count, start of its words, written as a per-device multiplier "8x"/"8 張") right before a device name."""
     m = _PREFIX.search(text, max(0, hit.start - 28), hit.start)
     if not m or m.end() != hit.start:
         return None
     n = 1 if m.group("one") else parse_int(m.group("num"))
-    return (n, m.start()) if n and n <= 1024 else None
+    return (n, m.start(), bool(m.group("cls")) and m.group("cls") in _PER_DEVICE) if n and n <= 1024 else None
 
 
 def _count_after(text: str, hit: AliasHit) -> tuple[int, int] | None:
@@ -85,7 +91,7 @@ def _device(text: str, hit: AliasHit) -> list[Finding]:
         if before:
             out.append(Finding("nodes", before[0], before[1], hit.end))
         return out
-    if before and _AFTER_IS_NODE.match(text, hit.end):
+    if before and not before[2] and _AFTER_IS_NODE.match(text, hit.end):   # "8 H100 nodes"; "8x H100 node" is 8 devices
         out.append(Finding("nodes", before[0], before[1], _AFTER_IS_NODE.match(text, hit.end).end()))
     elif before:
         out.append(Finding("nodes" if machine and before[0] > 1 else "count", before[0], before[1], hit.end))
@@ -138,6 +144,14 @@ def _per_node(text: str, out: list[Finding]) -> None:
         out[out.index(count)] = Finding("count", count.value // nodes.value, count.start, count.end)
 
 
+def _node_count(m: re.Match) -> int | None:
+    """The machine count a _NODES / _NODE_PHRASE match read ("an 8x H100 node" → 1)."""
+    groups = m.re.groupindex
+    if "one" in groups and m.group("one"):
+        return 1
+    return parse_int(next((m.group(g) for g in ("num", "num2", "num3", "num4", "num5") if g in groups and m.group(g)), ""))
+
+
 def find(text: str) -> list[Finding]:
     """All hardware findings in `text` (already normalised to half-width)."""
     hits = hardware_index().find(text)
@@ -146,8 +160,8 @@ def find(text: str) -> list[Finding]:
     fields = {f.field for f in out}
     taken = [(f.start, f.end) for f in out] + [(h.start, h.end) for h in hits]
     if "nodes" not in fields and _NODE_GATE.search(text):
-        for m in _NODES.finditer(text):
-            n = parse_int(m.group("num") or m.group("num2") or m.group("num3") or m.group("num4") or m.group("num5"))
+        for m in [*_NODE_PHRASE.finditer(text)][:1] + [*_NODES.finditer(text)]:
+            n = _node_count(m)
             if n and n <= 1024 and not negated_adjacent(text, m.start()):
                 out.append(Finding("nodes", n, m.start(), m.end()))
                 break

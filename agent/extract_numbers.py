@@ -19,13 +19,15 @@ _WORDS = {
 }
 
 _ARABIC = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?"
-_CHINESE = r"[零〇一二兩两三四五六七八九十百千萬万]+"
+# A whole Chinese numeral, never part of a vague one ("幾百", "數十", "上千", "十幾": no exact number).
+_VAGUE = r"(?<![零〇一二兩两三四五六七八九十百千萬万幾数數成])(?!(?<=上)[百千萬万])"
+_CHINESE = rf"{_VAGUE}[零〇一二兩两三四五六七八九十百千萬万]+(?![零〇一二兩两三四五六七八九十百千萬万幾])"
 _WORD = "|".join(sorted((re.escape(w) for w in _WORDS), key=len, reverse=True))
 # A quantity with an optional magnitude suffix (k, M, 千, 萬); used for lengths and user counts.
 NUM = (rf"(?:(?:{_ARABIC})(?:\s?[kK](?![A-Za-z])|M(?![A-Za-z0-9])|\s?[萬万千]|\s(?:million|thousand)\b)?"
        rf"|{_CHINESE}|\b(?:{_WORD})\b)")
 # A small whole count (devices, nodes): no suffix, no decimals.
-COUNT = rf"(?:(?<![\dA-Za-z])(?<!\d[.,])\d{{1,4}}(?![\d.,]\d)|[一二兩两三四五六七八九十]{{1,3}}|\b(?:{_WORD})\b)"
+COUNT = rf"(?:(?<![\dA-Za-z])(?<!\d[.,])\d{{1,4}}(?![\d.,]\d)|{_VAGUE}[一二兩两三四五六七八九十]{{1,3}}(?![一二兩两三四五六七八九十百千萬万幾])|\b(?:{_WORD})\b)"
 
 _NUM_PARTS = re.compile(rf"^(?P<a>{_ARABIC})\s?(?P<s>[kKM萬万千]|million|thousand)?$")
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from agent import lexicon
+from agent import extract_rollout, lexicon
 from agent.extract_base import Finding, clause_after, clause_before, negated, overlaps
 from agent.extract_numbers import NUM, parse_number
 
@@ -43,9 +43,10 @@ _CONC = re.compile(
     r"|concurrent\s+(?:users|requests|sessions|streams)|parallel\s+requests)"
     rf"\s*{_FILL}\s*(?P<b>{NUM})", _F)
 _USERS = re.compile(
-    rf"(?P<a>{NUM})\+?\s*(?:個|位|名|多)?\s*(?:(?:internal|active|daily|monthly|total|registered|end|business|sales)[\s-]+)*"
-    r"(?:users?|people|persons|employees|staff|engineers|developers|customers|analysts|seats|members|researchers|students"
-    r"|人|用戶|使用者|員工|同事|工程師|業務|客戶|同仁)"
+    rf"(?P<a>{NUM})\+?[\s-]*(?:個|位|名|多)?\s*(?:(?:internal|active|daily|monthly|total|registered|end|business|sales)[\s-]+)*"
+    r"(?:users?|people|persons?|employees|staff|engineers|developers|customers|clients|analysts|seats|members|researchers"
+    r"|students|reps|representatives|salespeople|colleagues|coworkers|testers"
+    r"|(?:業務|研發|客服|行銷|門市|內部)\s*(?:同仁|同事|人員|員工)|人|用戶|使用者|員工|同事|工程師|業務|客戶|同仁)"
     rf"|\bteam\s+of\s+(?P<b>{NUM})"
     rf"|(?P<d>{NUM})\s+[a-z]+s\s+(?:(?:will\s+)?(?:be\s+)?using|use|who\s+use)\b"   # "15 lawyers using it"
     rf"|(?:users?|用戶數|使用者人數)\s*{_FILL}\s*(?P<c>{NUM})(?!\s*%)", _F)
@@ -63,11 +64,13 @@ _GATES = {
     "context_length": re.compile(_CTX, _F), "input_tokens": re.compile(_IN, _F), "output_tokens": re.compile(_OUT, _F),
     "concurrency": re.compile(r"concurren|simultaneous|parallel|at\s+once|same\s+time|同時|併發|並發", _F),
     "users": re.compile(r"user|people|person|employee|staff|engineer|developer|customer|analyst|seat|member|researcher"
-                        r"|student|team|\buse|人|用戶|使用者|員工|同事|工程師|業務|客戶|同仁", _F),
+                        r"|rep|client|colleague|coworker|tester"
+                        r"|student|team|\bus(?:e|ing)|人|用戶|使用者|員工|同事|工程師|業務|客戶|同仁", _F),
     "lora_adapters": re.compile(r"lora|adapter", _F), "device_hour_usd": re.compile(r"\$|USD|美元|美金", _F),
 }
 
 
+_DEMO_MAX_USERS = 10   # DESIGN.md: a demo serves at most about ten people
 _EXPLICIT_CONC = re.compile(r"併發|並發|concurren|simultaneous|parallel|at\s+once|same\s+time", _F)
 _ONLINE = re.compile(r"在線|線上|online|logged\s+in", _F)
 _UNIT = re.compile(r"tokens?|toks?|字|\d\s?[kKM萬千]", _F)
@@ -131,24 +134,40 @@ def _numbers(text: str, taken: list[tuple[int, int]]) -> list[Finding]:
     return out
 
 
-def _first(text: str, table: list[tuple[str, re.Pattern]]) -> list[tuple[str, re.Match]]:
-    """(value, first non-negated match) for each value of a keyword table, in table order."""
+def _first(text: str, table: list[tuple[str, re.Pattern]], start: int = 0, end: int | None = None) -> list[tuple[str, re.Match]]:
+    """(value, first non-negated match in text[start:end]) for each value of a keyword table, in table order."""
     out = []
     for value, rx in table:
-        m = next((m for m in rx.finditer(text) if not negated(text, m.start())), None)
+        m = next((m for m in rx.finditer(text, start, len(text) if end is None else end) if not negated(text, m.start())), None)
         if m:
             out.append((value, m))
     return out
 
 
-def _serving_mode(text: str) -> Finding | None:
-    """The highest mode named by a strong word, else by a weak one."""
-    for table in (_STRONG, _WEAK):
-        found = _first(text, table)
+def _serving_mode(text: str, start: int = 0, end: int | None = None, weak: list | None = None) -> Finding | None:
+    """The highest mode named by a strong word in text[start:end], else by a weak one."""
+    for table in (_STRONG, weak or _WEAK):
+        found = _first(text, table, start, end)
         if found:
             value, m = max(found, key=lambda f: lexicon.SERVING_RANK.index(f[0]))
             return Finding("serving_mode", value, m.start(), m.end())
     return None
+
+
+def _retarget(text: str, taken: list[tuple[int, int]], out: list[Finding],
+              mode: Finding | None) -> tuple[list[Finding], Finding | None]:
+    """After a pilot, the rollout's users, concurrency and serving mode win: they are the target state."""
+    seg = extract_rollout.segment(text)
+    if seg is None:
+        return out, mode
+    start, end = seg
+    inside = [f for f in _numbers(text, taken + [(0, start), (end, len(text))]) if f.field in ("users", "concurrency")]
+    target = _serving_mode(text, start, end, weak=_WEAK + extract_rollout.AUDIENCE)
+    users = next((f.value for f in inside if f.field == "users"), 0)
+    if target is None and mode is not None and mode.value in ("personal", "demo") and users > _DEMO_MAX_USERS:
+        mode = None   # the pilot's mode is stale and the rollout's is not said: leave it to the interview
+    replaced = {f.field for f in inside}
+    return [f for f in out if f.field not in replaced] + inside, target or mode
 
 
 def priorities(text: str, stance: bool = True) -> list[Finding]:
@@ -188,12 +207,11 @@ def _flags(text: str) -> list[Finding]:
 
 def find(text: str, taken: list[tuple[int, int]]) -> list[Finding]:
     """All workload findings in `text`; numbers inside `taken` spans (model names, counts) are skipped."""
-    out = _numbers(text, taken)
+    out, mode = _retarget(text, taken, _numbers(text, taken), _serving_mode(text))
     found = _first(text, _WORKLOAD)
     if found:
         value, m = found[0]
         out.append(Finding("workload", value, m.start(), m.end()))
-    mode = _serving_mode(text)
     if mode:
         out.append(mode)
     return out + priorities(text) + _flags(text)

@@ -26,11 +26,17 @@ WORKLOAD = {
 SERVING_STRONG = {
     "fleet": [r"(?<!mixed\s)(?<!heterogeneous\s)\bfleet\b", r"跨機房", r"多機房", r"\bmulti[\s-]?(?:datacenter|data[\s-]center|region)s?\b",
               r"\b(?:several|multiple|many|two|three|four|five|\d+)\s+(?:data\s*cent(?:er|re)s|datacenters|regions)\b",
-              r"多個資料中心", r"跨資料中心", r"跨區域"],
+              r"多個資料中心", r"跨資料中心", r"跨區域",
+              # scale stated without an exact number: several racks, hundreds of GPUs, sites
+              r"\b(?:several|multiple|many|a\s+few|dozens\s+of|hundreds\s+of|two|three|four|five|\d+)\s+(?:[\w-]+\s+){0,3}?racks\b",
+              r"\b(?:hundreds|thousands)\s+of\s+(?:[\w-]+\s+){0,2}?(?:GPUs|accelerators|nodes|servers|[A-Za-z]*\d+[A-Za-z]*s)\b",
+              r"\bacross\s+(?:(?:several|multiple|many|our|the|\d+|two|three|four|five)\s+)?(?:data\s*cent(?:er|re)s|datacenters|DCs|regions|sites)\b",
+              r"(?:好幾|幾|多|數|[二兩三四五六七八九十]|\d+)\s*(?:個|座|排)\s*機櫃", r"(?:好幾|幾|數|上|成)[百千]\s*(?:張|片|顆|塊)|(?:好幾|幾|數|上|成)[百千]\s*(?:個|台)?\s*(?:GPU|卡|顯卡|節點|伺服器)",
+              r"(?:[二兩三四五六七八九十幾]|\d+)\s*個\s*(?:機房|資料中心)"],
     "production": [r"\bproduction\b", r"\bprod\b", r"對外", r"正式上線", r"上線", r"正式環境", r"生產環境",
                    r"\bpublic[\s-]facing\b", r"\bgo(?:ing)?\s+live\b", r"\bSaaS\b", r"\bexternal\s+users\b"],
     "team": [r"內部團隊", r"公司內部", r"\binternal\s+(?:team|teams|tool|users|use|platform)\b", r"部門內"],
-    "demo": [r"\bdemos?\b", r"試用", r"\bPoC\b", r"\bproof[\s-]of[\s-]concept\b", r"\bpilot\b", r"\bprototyp(?:e|ing)\b",
+    "demo": [r"\bdemos?\b", r"試用", r"\bPoC\b", r"\bproof[\s-]of[\s-]concept\b", r"\bpilot(?:s|ing)?\b", r"\bprototyp(?:e|ing)\b",
              r"概念驗證", r"原型", r"\bMVP\b", r"展示", r"試跑"],
     "personal": [r"\bjust\s+(?:for\s+)?me\b", r"\bonly\s+me\b", r"\bfor\s+myself\b", r"\bpersonal(?:ly)?\b",
                  r"\bmy\s+own\s+use\b", r"\bhobby\b", r"\bhome\s*lab\b", r"自己用", r"給自己", r"自己(?:寫|玩|跑|使用|在家)",
@@ -46,6 +52,27 @@ SERVING_WEAK = {
              r"\bin[\s-]house\b", r"\bour\s+team\b", r"員工", r"同事", r"內部", r"\bintranet\b", r"內網"],
 }
 SERVING_RANK = ("personal", "demo", "team", "production", "fleet")
+
+# A pilot or today's state, then a rollout: the rollout (the target state) sets users and mode.
+TRIAL = [r"\bdemo(?:s|ed|ing)?\b", r"\bpilot(?:s|ed|ing)?\b", r"\btrials?\b", r"\bPoC\b", r"\bproof[\s-]of[\s-]concept\b",
+         r"\bprototyp(?:e|ing)\b", r"\bMVP\b", r"\bbeta\b", r"\bcurrently\b", r"\btoday\b", r"\bright\s+now\b",
+         r"\bat\s+the\s+moment\b", r"\bso\s+far\b", r"\bfor\s+now\b",
+         r"試用", r"試跑", r"試行", r"試辦", r"概念驗證", r"原型", r"展示", r"目前", r"現在", r"現階段", r"一開始"]
+ROLLOUT = [r"\bopen(?:s|ed|ing)?\s+(?:it|this|the\s+\w+)?\s*(?:up\s+)?to\b", r"\broll(?:s|ed|ing)?\s+(?:it\s+|this\s+)?out\b",
+           r"\brollout\b", r"\bexpand(?:s|ed|ing)?\s+(?:it\s+)?to\b", r"\bscal(?:e|ing)\s+(?:it\s+)?(?:up\s+|out\s+)?to\b",
+           r"\blaunch(?:es|ed|ing)?\s+(?:it\s+)?(?:to|for)\b", r"\bgo(?:es|ing)?\s+live\b", r"\bmake\s+it\s+available\s+to\b",
+           r"\bnext\s+(?:week|month|quarter|year)\b", r"\blater\s+this\s+(?:month|quarter|year)\b", r"\bin\s+Q[1-4]\b",
+           r"開放給", r"正式開放", r"正式上線", r"上線給", r"推廣(?:到|給|至)", r"擴大(?:到|給|至)", r"全面導入", r"導入(?:到|給)",
+           r"之後要給", r"下週", r"下周", r"下個?月", r"下一?季", r"明年", r"之後", r"接下來", r"未來"]
+# Who the rollout is for, when no mode word says it: internal people → team, customers → production.
+AUDIENCE = {
+    "production": [r"\bcustomers?\b", r"\bclients\b", r"\bthe\s+public\b", r"\bend[\s-]users\b", r"\bpaying\s+users\b",
+                   r"客戶", r"外部", r"大眾", r"民眾", r"消費者", r"會員"],
+    "team": [r"\bsales(?:people|\s+(?:reps|representatives|team|people|staff))?\b", r"\breps\b", r"\bengineers\b", r"\bdevelopers\b", r"\banalysts\b",
+             r"\bcolleagues\b", r"\bcoworkers\b", r"\bemployees\b", r"\bstaff\b", r"\bwhole\s+company\b",
+             r"\bcompany[\s-]wide\b", r"\binternal(?:ly)?\b", r"(?:業務|研發|客服|行銷)?(?:同仁|同事|人員)", r"業務", r"員工", r"同事", r"工程師", r"全公司", r"各部門",
+             r"內部"],
+}
 
 # What the user optimises for (the article's tenth question). PRIORITY phrases state a priority by
 # themselves; PRIORITY_TOPIC words ("latency", "成本") count only next to a STANCE cue.

@@ -81,7 +81,7 @@ class LLM:
         while calls < min(max_calls, 2):
             calls += 1
             try:
-                content = self._call(messages, self._format(schema, form), self.max_tokens // 2)
+                content = self._call(messages, self._format(schema, form))
             except Exception as exc:  # provider error: try the other response_format form once
                 error = f"{type(exc).__name__}: {str(exc)[:200]}"
                 if _is_connection_error(exc):

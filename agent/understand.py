@@ -7,11 +7,17 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
 
 from agent import evidence as ev
 from rules.errors import AdvisorError
 from rules.ids import INTENTS, INTERCONNECTS, PRIORITIES, QUANTS_FIXED, SERVING_MODES, WORKLOADS
+
+
+# Bounds keep a rambling model's reply short enough to finish as valid JSON (grammar-constrained
+# servers enforce them while decoding).
+MAX_VALUES = 8
+MAX_EVIDENCE_CHARS = 80
 
 
 class LLMValue(BaseModel):
@@ -20,7 +26,7 @@ class LLMValue(BaseModel):
     model_config = ConfigDict(extra="forbid")
     field: Literal[ev.GUARDED_FIELDS]  # type: ignore[valid-type]
     value: str | int | float | bool
-    evidence: str
+    evidence: str = Field(max_length=MAX_EVIDENCE_CHARS)
 
 
 class LLMExtraction(BaseModel):
@@ -28,7 +34,7 @@ class LLMExtraction(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
     intent: Literal[INTENTS]  # type: ignore[valid-type]
-    values: list[LLMValue]
+    values: list[LLMValue] = Field(max_length=MAX_VALUES)
 
 
 def extraction_prompt(text: str, asked: list[str] | None) -> tuple[str, str]:

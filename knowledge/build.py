@@ -17,7 +17,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from knowledge import corpus, embed, paths, snapshot
+from knowledge import corpus, embed, paths, snapshot, vector_cache
 from knowledge.chunking import Chunk
 
 REGISTRY = "user_docs.json"
@@ -50,7 +50,7 @@ def ensure_store(root: Path | None = None, corpus_dir: Path | None = None,
         return root
     with locked(root):
         why = damaged if damaged else snapshot.problem(root, fingerprint, model)
-        if why == "missing" and _copy_template(root, corpus_dir):
+        if why == "missing" and not (root / "chroma").exists() and _copy_template(root, corpus_dir):
             why = snapshot.problem(root, fingerprint, model)
         if why is not None:
             repair(root, corpus_dir, why)
@@ -58,6 +58,7 @@ def ensure_store(root: Path | None = None, corpus_dir: Path | None = None,
 
 
 def _copy_template(root: Path, corpus_dir: Path) -> bool:
+    """Copy the prebuilt store for this corpus from $ADVISOR_STORE_TEMPLATE (built there once)."""
     template = os.environ.get("ADVISOR_STORE_TEMPLATE")
     if not template:
         return False
@@ -102,8 +103,6 @@ def repair(root: Path, corpus_dir: Path, why: str) -> None:
     existing = store.stored(collection)
     changes = store.plan(existing, corpus.chunks(corpus_dir) + user,
                          lambda meta: meta.get("origin") == "corpus" or meta.get("doc_id") in reread)
-    from knowledge import vector_cache
-
     with progress_bar(len(changes.added) + len(changes.updated), "embedding") as tick:
         store.apply(collection, existing, changes, tick, known=vector_cache.load())
     publish(root, collection, corpus_dir)

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import json
+
 import gradio as gr
 import yaml
 
@@ -14,13 +16,14 @@ from rules.errors import AdvisorError
 
 
 def _guard(fn):
+    """JSON text out (MCP hands agents `str(result)`, which must be JSON, not a Python repr)."""
     def wrapped(*args, **kwargs):
         try:
-            return fn(*args, **kwargs)
+            return json.dumps(fn(*args, **kwargs), ensure_ascii=False, default=str)
         except AdvisorError as exc:
             raise gr.Error(str(exc)) from None
     wrapped.__name__, wrapped.__doc__ = fn.__name__, fn.__doc__
-    wrapped.__annotations__ = fn.__annotations__
+    wrapped.__annotations__ = {**fn.__annotations__, "return": str}
     wrapped.__wrapped__ = fn
     return wrapped
 
@@ -49,7 +52,7 @@ def make_tools(advisor: Any) -> dict[str, Any]:
             question: the situation in English or Traditional Chinese, e.g. "8x RTX 4090 without NVLink, Llama 3.3 70B, 50 users".
             answers_yaml: optional YAML mapping of field id to answer for follow-up questions (hardware, interconnect, model, quantization, workload, context_length, concurrency, shared_prefix, serving_mode, priority). Unanswered questions fall back to documented defaults.
         Returns:
-            The advisor's full result: primary engine, alternatives, engines to avoid with reasons, bottleneck, parallelism plan, estimate, benchmark spec, assumptions, citations and the answer text.
+            JSON text: the advisor's full result: primary engine, alternatives, engines to avoid with reasons, bottleneck, parallelism plan, estimate, benchmark spec, assumptions, citations and the answer text.
         """
         from agent.api import ask
         return ask(question, _answers(answers_yaml))
@@ -69,11 +72,12 @@ def make_tools(advisor: Any) -> dict[str, Any]:
             concurrency: simultaneous requests.
             context: context length to provision KV cache for (0 = input + output).
         Returns:
-            fits, weights_gb, kv_bytes_per_token, max_concurrency, decode_tokens_per_s, decode_tokens_per_s_bound, prefill_tokens_per_s, ttft_s, tpot_ms, assumptions, binding_constraint.
+            JSON text: fits, weights_gb, kv_bytes_per_token, max_concurrency, decode_tokens_per_s, decode_tokens_per_s_bound, prefill_tokens_per_s, ttft_s, tpot_ms, assumptions, binding_constraint.
         """
-        from ui.commands.estimate import estimate_dict
-        return estimate_dict(model=model, hardware=hardware, count=count, quant=quant, input_tokens=input_tokens,
-                             output_tokens=output_tokens, concurrency=concurrency, context=context or None)
+        from rules.roofline import estimate as roofline
+        return roofline(model, hardware, count=count, quant=quant or None, input_tokens=input_tokens,
+                        output_tokens=output_tokens, concurrency=concurrency,
+                        context_length=context or None).model_dump(mode="json")
 
     @_guard
     def benchmark_spec(question: str) -> dict:
@@ -82,7 +86,7 @@ def make_tools(advisor: Any) -> dict[str, Any]:
         Args:
             question: the workload in words, e.g. "RAG on 2x H100, Qwen3 32B, 30 concurrent users".
         Returns:
-            The spec: scenario, workload (with the concurrency levels swept), metrics, SLOs, checklist and harness exports.
+            JSON text: the spec: scenario, workload (with the concurrency levels swept), metrics, SLOs, checklist and harness exports.
         """
         from agent.api import ask
         result = ask(question, {})
@@ -96,7 +100,7 @@ def make_tools(advisor: Any) -> dict[str, Any]:
             query: what to look for, e.g. "pipeline parallel without NVLink".
             k: how many chunks to return (1-20).
         Returns:
-            Chunks best first, each with id, title, source, text and score.
+            JSON text: chunks best first, each with id, title, source, text and score.
         """
         from knowledge.retrieve import search
         from rules.errors import InputError

@@ -85,7 +85,8 @@ def ttft_frame(result: dict[str, Any] | None) -> pd.DataFrame | None:
 def memory_plot(result: dict[str, Any] | None):
     """gr.update for the memory bar plot."""
     import gradio as gr
-    return gr.update(value=memory_frame(result), x="part", y="GB per device", sort=None)
+    return gr.update(value=memory_frame(result), x="part", y="GB per device",
+                     sort=["weights", "KV cache", "runtime reserve", "free", "over capacity", "usable capacity"])
 
 
 def decode_plot(result: dict[str, Any] | None):

@@ -149,7 +149,8 @@ def build_app(advisor: Advisor | None = None) -> gr.Blocks:
                 with gr.Tab("Citations"):
                     cites = gr.Markdown(elem_id="citations")
         panels = [profile, card, mem, dec, ttft, spec, cmds, dl, cites, *buttons]
-        box.submit(send, [box, chat, thread], [box, chat, thread, *panels], api_name="send")
+        box.submit(send, [box, chat, thread], [box, chat, thread, *panels], api_name="send",
+                   api_visibility="undocumented")   # callable by API clients, not an MCP tool
         for b in buttons:
             b.click(send, [b, chat, thread], [box, chat, thread, *panels], api_visibility="private")
         new.click(new_conversation, None, [chat, thread, *panels], api_visibility="private")

@@ -105,7 +105,7 @@ def test_every_catalog_device_gets_an_answer_from_every_engine():
 
 def test_quant_kernels():
     assert eng.quant_kernel("vllm", "fp8", "nvidia-cuda", "9.0") == "optimized"
-    assert eng.quant_kernel("vllm", "fp8", "nvidia-cuda", "8.6") is None   # FP8 W8A8 needs 8.9+
+    assert eng.quant_kernel("vllm", "fp8", "nvidia-cuda", "8.6") == "supported"   # W8A8 needs 8.9+; Ampere runs it weight-only (Marlin)
     assert eng.quant_kernel("vllm", "fp8", "amd-rocm") == "optimized"
     assert eng.quant_kernel("vllm", "q4_k_m") == "supported"                # GGUF: experimental
     assert eng.quant_kernel("llama.cpp", "q4_k_m", "apple-silicon") == "optimized"

@@ -5,49 +5,10 @@ from pathlib import Path
 
 import pytest
 
+from kb_samples import ALPHA, BETA, USER_NOTE
+
+
 SEED = Path(__file__).resolve().parents[1] / "fixtures" / "seeds" / "000_7466c95c23c9ef43.txt"
-
-ALPHA = """---
-id: alpha
-title: Alpha note about GPUs
-lang: en
-sources:
-  - title: Alpha source
-    url: https://example.org/alpha
-tags: [gpu, memory]
----
-
-# Alpha note about GPUs
-
-## Memory bandwidth
-
-Decode speed follows how many bytes per second the GPU memory can deliver.
-
-## Tensor parallel splits {#tp}
-
-Splitting every layer across cards needs a fast link such as NVLink between them.
-
-## 流水線平行 {#pipeline}
-
-管線平行只在階段邊界交換資料，所以 PCIe 也足夠。
-"""
-
-BETA = """---
-id: beta
-title: Beta note about serving
-lang: en
-sources: [{title: Beta source, url: https://example.org/beta}]
-tags: [serving]
----
-
-## Small demos
-
-A handful of people trying a model can live with a laptop runner.
-
-## Busy services
-
-Hundreds of concurrent users need continuous batching and a real scheduler.
-"""
 
 
 def write_corpus(folder: Path, alpha: str = ALPHA, beta: str = BETA) -> Path:
@@ -70,22 +31,6 @@ def mini_corpus(tmp_path, monkeypatch) -> Path:
 def seed_article() -> Path:
     """The source article (Traditional Chinese, no markdown headings)."""
     return SEED
-
-
-USER_NOTE = """# Our cluster notes
-
-## Racks {#racks}
-
-Rack seven holds the eight-card inference boxes with liquid cooling.
-
-## Network
-
-The boxes are joined by 400G Ethernet with RoCE.
-
-## On-call
-
-Pager rotation changes every Monday at nine.
-"""
 
 
 @pytest.fixture

@@ -6,7 +6,7 @@ import pytest
 from knowledge import corpus, paths
 from knowledge.chunking import chunk_doc, corpus_doc, section_slug, slugify
 from rules.errors import DataError
-from tests.knowledge.conftest import ALPHA
+from kb_samples import ALPHA
 
 
 def test_slug_rules():

@@ -8,7 +8,7 @@ import pytest
 from knowledge import build, embed, paths, retrieve, snapshot
 from knowledge.ingest import ingest
 from rules.errors import InputError
-from tests.knowledge.conftest import ALPHA, USER_NOTE
+from kb_samples import ALPHA, USER_NOTE
 
 
 @pytest.fixture
