@@ -68,10 +68,10 @@ ROLLOUT = [r"\bopen(?:s|ed|ing)?\s+(?:it|this|the\s+\w+)?\s*(?:up\s+)?to\b", r"\
 AUDIENCE = {
     "production": [r"\bcustomers?\b", r"\bclients\b", r"\bthe\s+public\b", r"\bend[\s-]users\b", r"\bpaying\s+users\b",
                    r"客戶", r"外部", r"大眾", r"民眾", r"消費者", r"會員"],
-    "team": [r"\bsales(?:people|\s+(?:reps|representatives|team|people|staff))?\b", r"\breps\b", r"\bengineers\b", r"\bdevelopers\b", r"\banalysts\b",
-             r"\bcolleagues\b", r"\bcoworkers\b", r"\bemployees\b", r"\bstaff\b", r"\bwhole\s+company\b",
-             r"\bcompany[\s-]wide\b", r"\binternal(?:ly)?\b", r"(?:業務|研發|客服|行銷)?(?:同仁|同事|人員)", r"業務", r"員工", r"同事", r"工程師", r"全公司", r"各部門",
-             r"內部"],
+    "team": [r"\bsales(?:people|\s+(?:reps|representatives|team|people|staff))?\b", r"\breps\b", r"\bengineers\b",
+             r"\bdevelopers\b", r"\banalysts\b", r"\bcolleagues\b", r"\bcoworkers\b", r"\bemployees\b", r"\bstaff\b",
+             r"\bwhole\s+company\b", r"\bcompany[\s-]wide\b", r"\binternal(?:ly)?\b", r"\b(?:[\w-]+\s+)?(?:team|department)s?\b",
+             r"(?:業務|研發|客服|行銷)?(?:同仁|同事|人員)", r"業務", r"員工", r"工程師", r"全公司", r"[\u4e00-\u9fff]{0,2}部門", r"內部"],
 }
 
 # What the user optimises for (the article's tenth question). PRIORITY phrases state a priority by

@@ -1,11 +1,12 @@
 """`advisor bench`: the performance benchmark (not a test). Medians over repeated runs.
 
 Figures: cold `advisor ask` (whole process), warm turn p50/p95 (in-process), retrieval p95,
-golden-suite wall time, peak RSS of an idle `advisor web`, and in LLM mode the calls and tokens
-per conversation. Each figure is reported beside its target; the machine is described.
+golden-suite wall time, peak RSS of an idle `advisor web`, turn latency with 20 simultaneous web
+conversations, and in LLM mode the calls and tokens per conversation. Each figure is reported beside its target; the machine is described.
 """
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import platform
@@ -91,7 +92,12 @@ def warm_turn(repeat: int) -> dict[str, Any]:
     """In-process deterministic turns (full answers), after one warm-up turn per text."""
     from agent.api import Advisor
 
-    advisor = Advisor(model="")
+    saved = os.environ.pop("ADVISOR_MODEL", None)   # warm turns are measured in deterministic mode
+    try:
+        advisor = Advisor()
+    finally:
+        if saved is not None:
+            os.environ["ADVISOR_MODEL"] = saved
     for text in WARM_TEXTS:
         advisor.turn(f"bench-{uuid.uuid4().hex}", text)
     texts = WARM_TEXTS * max(1, repeat)
@@ -158,33 +164,72 @@ def _rss_kb(pid: int) -> int:
     return total
 
 
-def web_idle_rss(wait_s: float = 60.0) -> dict[str, Any]:
-    """Start `advisor web` on a free port, wait until it serves, idle 3 s, read peak RSS."""
+@contextlib.contextmanager
+def _web_server(wait_s: float = 90.0):
+    """`advisor web` in a child process on a free loopback port; yields (process, url)."""
     import urllib.request
 
     port = _free_port()
     proc = subprocess.Popen(_advisor_cmd() + ["web", "--port", str(port)], stdout=subprocess.DEVNULL,
                             stderr=subprocess.PIPE)
+    url = f"http://127.0.0.1:{port}/"
     try:
         deadline = time.time() + wait_s
-        while time.time() < deadline:
+        while True:
             if proc.poll() is not None:
-                return {"error": (proc.stderr.read() or b"").decode(errors="replace").strip()[-300:]}
+                raise RuntimeError((proc.stderr.read() or b"").decode(errors="replace").strip()[-300:])
             try:
-                urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=1)
+                urllib.request.urlopen(url, timeout=1)
                 break
             except OSError:
+                if time.time() > deadline:
+                    raise RuntimeError(f"advisor web did not answer within {wait_s:.0f} s") from None
                 time.sleep(0.5)
-        else:
-            return {"error": f"advisor web did not answer within {wait_s:.0f} s"}
-        time.sleep(3)
-        return {"peak_rss_mb": round(_rss_kb(proc.pid) / 1024, 1)}
+        yield proc, url
     finally:
         proc.terminate()
         try:
             proc.wait(timeout=10)
         except subprocess.TimeoutExpired:
             proc.kill()
+
+
+def web_idle_rss() -> dict[str, Any]:
+    """Peak RSS of an idle `advisor web` (3 s after it first answers)."""
+    try:
+        with _web_server() as (proc, _url):
+            time.sleep(3)
+            return {"peak_rss_mb": round(_rss_kb(proc.pid) / 1024, 1)}
+    except RuntimeError as exc:
+        return {"error": str(exc)}
+
+
+def web_concurrency(conversations: int = 20) -> dict[str, Any]:
+    """Turn latency when `conversations` users talk to the web app at once (gradio_client)."""
+    import concurrent.futures as cf
+
+    from gradio_client import Client
+
+    def one(client: Client, i: int) -> list[float]:
+        history, thread, times = [], "", []
+        for text in (WARM_TEXTS[i % len(WARM_TEXTS)], "I don't know", "I don't know"):
+            t0 = time.perf_counter()
+            out = client.predict(text, history, thread, api_name="/send")
+            times.append((time.perf_counter() - t0) * 1000)
+            history, thread = out[1], out[2]
+            if "**" in out[4]:   # the recommendation card is filled: done
+                break
+        return times
+
+    try:
+        with _web_server() as (_proc, url):
+            client = Client(url, verbose=False)
+            with cf.ThreadPoolExecutor(max_workers=conversations) as pool:
+                times = [t for ts in pool.map(lambda i: one(client, i), range(conversations)) for t in ts]
+    except RuntimeError as exc:
+        return {"error": str(exc)}
+    return {"conversations": conversations, "turns": len(times),
+            "p50_ms": round(percentile(times, 50), 1), "p95_ms": round(percentile(times, 95), 1)}
 
 
 def llm_mode() -> dict[str, Any]:
@@ -210,7 +255,7 @@ def run(repeat: int = 5, skip: tuple[str, ...] = ()) -> dict[str, Any]:
     parts: dict[str, Callable[[], dict[str, Any]]] = {
         "cold_ask": lambda: cold_ask(repeat), "warm_turn": lambda: warm_turn(repeat),
         "retrieval": lambda: retrieval(repeat), "golden_suite": golden_suite,
-        "web_idle": web_idle_rss, "llm": llm_mode,
+        "web_idle": web_idle_rss, "web_concurrency": web_concurrency, "llm": llm_mode,
     }
     figures = {name: (fn() if name not in skip else {"skipped": "by --skip"}) for name, fn in parts.items()}
     verdict = {

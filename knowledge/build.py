@@ -72,7 +72,7 @@ def _copy_template(root: Path, corpus_dir: Path) -> bool:
             repair(source, corpus_dir, why)
         from knowledge import store
 
-        store.release(source)
+        store.release()
         for item in source.iterdir():
             if item.name in (".lock", REGISTRY):
                 continue
@@ -122,7 +122,7 @@ def publish(root: Path, collection, corpus_dir: Path) -> None:
 
     chunks, vectors = store.export(collection)
     snapshot.write(root, chunks, vectors, corpus.manifest_hash(corpus_dir), embed.model_id())
-    store.release(root)
+    store.release()
 
 
 def _reread_user_docs(root: Path, corpus_dir: Path) -> list[Chunk]:
@@ -155,7 +155,10 @@ def registry(root: Path) -> dict[str, str]:
 
 def register(root: Path, docs: dict[str, str]) -> None:
     """Remember where user documents came from (survives a rebuild of the store)."""
-    data = {**registry(root), **docs}
+    old = registry(root)
+    data = {**old, **docs}
+    if data == old:
+        return
     tmp = root / f"{REGISTRY}.{os.getpid()}"
     tmp.write_text(json.dumps(data, ensure_ascii=False, indent=1, sort_keys=True))
     os.replace(tmp, root / REGISTRY)

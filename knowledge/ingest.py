@@ -79,7 +79,6 @@ def ingest(paths_in: list[Path], root: Path | None = None, corpus_dir: Path | No
         try:
             collection = store.open_collection(root)
         except store.StoreCorrupt:
-            store.release(root)
             build.repair(root, corpus_dir, "corrupt: the Chroma files are unreadable")
             collection = store.open_collection(root)
         existing = store.stored(collection)
@@ -91,6 +90,6 @@ def ingest(paths_in: list[Path], root: Path | None = None, corpus_dir: Path | No
         if changes:
             build.publish(root, collection, corpus_dir)
         else:
-            store.release(root)
+            store.release()
     return Summary(len(files), len(changes.added), len(changes.updated), len(changes.removed),
                    changes.unchanged)

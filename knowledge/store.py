@@ -88,18 +88,18 @@ def open_collection(root: Path):
         collection.count()
         return collection
     except Exception as exc:  # chromadb raises many types for damaged files
-        release(root)
+        release()
         raise StoreCorrupt(f"{exc.__class__.__name__}: {exc}".splitlines()[0][:200]) from exc
 
 
-def release(root: Path) -> None:
+def release() -> None:
     """Drop Chroma's cached client so its files can be copied, deleted or reopened."""
     SharedSystemClient.clear_system_cache()
 
 
 def wipe(root: Path) -> None:
     """Delete the Chroma files (before a rebuild from scratch)."""
-    release(root)
+    release()
     shutil.rmtree(chroma_dir(root), ignore_errors=True)
 
 

@@ -154,4 +154,4 @@ def test_chroma_and_the_snapshot_agree(mini_corpus):
     assert from_chroma == ids[int((vectors @ embed.query_vector(query)).argmax())] == "alpha#tp"
     meta = json.loads((snapshot.live_dir(root) / "meta.json").read_text())
     assert meta["count"] == collection.count() == 5
-    store.release(root)
+    store.release()
