@@ -73,7 +73,9 @@ class Advisor:
             raise InputError("empty message: write a question, or an answer to the last question")
         config = self._config(thread_id)
         inp = Command(resume=text) if self.pending(thread_id) else {"mode": "chat", "text": text}
-        out = self.graph.invoke(inp, config)
+        # Checkpoint when the run stops (answer or question), not after every node: a killed
+        # process loses at most the turn in flight, and a warm turn stays fast.
+        out = self.graph.invoke(inp, config, durability="exit")
         interrupts = out.get("__interrupt__") or ()
         if interrupts:
             return TurnResult(str(thread_id), dict(interrupts[0].value), None)

@@ -32,6 +32,11 @@ _YES = re.compile(r"^\W*(?:yes|yeah|yep|yup|sure|correct|right|true|definitely|o
 _NO = re.compile(r"^\W*(?:no|nope|nah|none|not\s+really|false|never|沒有|沒|不會|不是|否|無|不需要|不用|不要)(?![A-Za-z])", _F)
 _RANGE = re.compile(rf"(?P<lo>{NUM})\s*(?:-|~|to|到|至)\s*(?P<hi>{NUM})|(?P<one>{NUM})", _F)
 _IB = re.compile(r"\bIB\b", _F)
+# A unit after a bare number says what it counts: "一台" is machines, "2 張" devices, "32B" a size.
+_UNITS = [(("nodes",), re.compile(r"\s*(?:個\s*)?(?:台|節點|機櫃)|\s*(?:nodes?|servers?|machines?|boxes|hosts?)\b", _F)),
+          (("count",), re.compile(r"\s*(?:張|片|塊|卡|顆)|\s*(?:[x×*](?!\w)|GPUs?\b|cards?\b|devices?\b)", _F)),
+          (("context_length", "input_tokens", "output_tokens"), re.compile(r"\s*(?:tokens?\b|toks?\b|字)", _F)),
+          ((), re.compile(r"\s*(?:GB|TB|G|B|bits?|bpw)\b|\s*(?:位元|%)", _F))]
 BOOL_FIELDS = ("shared_prefix", "structured_output", "streaming")
 NUMBER_FIELDS = ("concurrency", "context_length", "input_tokens", "output_tokens", "users", "count", "nodes",
                  "lora_adapters")
@@ -99,12 +104,17 @@ def extract(text: str) -> Extraction:
     )
 
 
-def _bare_number(norm: str, taken: list[tuple[int, int]]) -> tuple[float, int, int] | None:
-    """The first number not already used ("about 50"; a range "50-100" gives its upper end)."""
+def _unit_fits(field: str, norm: str, end: int) -> bool:
+    """False when the unit after a number says it counts something else ("一台" is not a concurrency)."""
+    return not any(rx.match(norm, end) for owners, rx in _UNITS if field not in owners)
+
+
+def _bare_number(norm: str, taken: list[tuple[int, int]], field: str) -> tuple[float, int, int] | None:
+    """The first number not already used whose unit fits `field` ("about 50"; "50-100" gives its upper end)."""
     for m in _RANGE.finditer(norm):
         g = "hi" if m.group("hi") else "one"
         value = parse_number(m.group(g))
-        if value is not None and not overlaps(m.span(), taken):
+        if value is not None and not overlaps(m.span(), taken) and _unit_fits(field, norm, m.end()):
             return value, m.start(), m.end()
     return None
 
@@ -123,7 +133,7 @@ def _answer_value(field: str, text: str, norm: str, ex: Extraction) -> tuple[Any
     if field == "concurrency" and "users" in ex.values:   # "about 40 people" answers "how many at once?"
         return (ex.values["users"], *_span(text, ex.evidence["users"]))
     if field in NUMBER_FIELDS:
-        hit = _bare_number(norm, taken)
+        hit = _bare_number(norm, taken, field)
         ok = hit and (field not in ("context_length", "input_tokens") or hit[0] >= 256)
         return (int(round(hit[0])), hit[1], hit[2]) if ok else None
     if field == "quantization":

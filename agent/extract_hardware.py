@@ -31,7 +31,7 @@ _NODE_PHRASE = re.compile(
 _DGX = re.compile(r"\b[DH]GX[\s-]*$", _F)
 _NODES = re.compile(
     rf"(?P<num>{COUNT})[\s-]*(?:個|台)?\s*{_NODE_WORD}(?![A-Za-z])"
-    rf"|(?P<num2>{COUNT})\s*台(?=\s*(?:{COUNT})\s*(?:卡|張|[x×]))"
+    rf"|(?P<num2>{COUNT})\s*台(?=\s*各?\s*(?:有|裝|放|插|配)?\s*(?:{COUNT})\s*(?:卡|張|[x×]))"
     rf"|(?<=卡)\s*(?P<num5>{COUNT})\s*台|(?:across|over)\s+(?P<num3>{COUNT})\s+{_NODE_WORD}|{_NODE_WORD}\s*(?P<num4>{COUNT})\s*台", _F)
 _GENERIC_COUNT = re.compile(
     rf"(?P<num>{COUNT})\s*(?:張|片|塊|个|個)?\s*(?:GPUs?|cards?|顯卡|卡|accelerators?)(?![A-Za-z])"

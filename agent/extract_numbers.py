@@ -20,7 +20,7 @@ _WORDS = {
 
 _ARABIC = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?"
 # A whole Chinese numeral, never part of a vague one ("幾百", "數十", "上千", "十幾": no exact number).
-_VAGUE = r"(?<![零〇一二兩两三四五六七八九十百千萬万幾数數成])(?!(?<=上)[百千萬万])"
+_VAGUE = r"(?<![零〇一二兩两三四五六七八九十百千萬万幾数數])(?!(?<=[上成])[百千萬万])"
 _CHINESE = rf"{_VAGUE}[零〇一二兩两三四五六七八九十百千萬万]+(?![零〇一二兩两三四五六七八九十百千萬万幾])"
 _WORD = "|".join(sorted((re.escape(w) for w in _WORDS), key=len, reverse=True))
 # A quantity with an optional magnitude suffix (k, M, 千, 萬); used for lengths and user counts.

@@ -27,11 +27,14 @@ SERVING_STRONG = {
     "fleet": [r"(?<!mixed\s)(?<!heterogeneous\s)\bfleet\b", r"跨機房", r"多機房", r"\bmulti[\s-]?(?:datacenter|data[\s-]center|region)s?\b",
               r"\b(?:several|multiple|many|two|three|four|five|\d+)\s+(?:data\s*cent(?:er|re)s|datacenters|regions)\b",
               r"多個資料中心", r"跨資料中心", r"跨區域",
-              # scale stated without an exact number: several racks, hundreds of GPUs, sites
-              r"\b(?:several|multiple|many|a\s+few|dozens\s+of|hundreds\s+of|two|three|four|five|\d+)\s+(?:[\w-]+\s+){0,3}?racks\b",
+              # scale stated without an exact number: several racks, hundreds of GPUs, several sites
+              r"\b(?:several|multiple|many|a\s+few|dozens\s+of|hundreds\s+of|two|three|four|five|[2-9]|[1-9]\d+)\s+"
+              r"(?:[A-Za-z][\w-]*\s+){0,3}?racks\b",
               r"\b(?:hundreds|thousands)\s+of\s+(?:[\w-]+\s+){0,2}?(?:GPUs|accelerators|nodes|servers|[A-Za-z]*\d+[A-Za-z]*s)\b",
-              r"\bacross\s+(?:(?:several|multiple|many|our|the|\d+|two|three|four|five)\s+)?(?:data\s*cent(?:er|re)s|datacenters|DCs|regions|sites)\b",
-              r"(?:好幾|幾|多|數|[二兩三四五六七八九十]|\d+)\s*(?:個|座|排)\s*機櫃", r"(?:好幾|幾|數|上|成)[百千]\s*(?:張|片|顆|塊)|(?:好幾|幾|數|上|成)[百千]\s*(?:個|台)?\s*(?:GPU|卡|顯卡|節點|伺服器)",
+              r"\bacross\s+(?:(?:several|multiple|many|our|the|\d+|two|three|four|five)\s+)?"
+              r"(?:data\s*cent(?:er|re)s|datacenters|DCs|regions|sites)\b",
+              r"(?:好幾|幾|多|數|[二兩三四五六七八九十]|\d+)\s*(?:個|座|排)\s*機櫃",
+              r"(?:好幾|幾|數|上|成)[百千]\s*(?:張|片|顆|塊|(?:個|台)?\s*(?:GPU|卡|顯卡|節點|伺服器))",
               r"(?:[二兩三四五六七八九十幾]|\d+)\s*個\s*(?:機房|資料中心)"],
     "production": [r"\bproduction\b", r"\bprod\b", r"對外", r"正式上線", r"上線", r"正式環境", r"生產環境",
                    r"\bpublic[\s-]facing\b", r"\bgo(?:ing)?\s+live\b", r"\bSaaS\b", r"\bexternal\s+users\b"],

@@ -30,8 +30,8 @@ def _read(tools: Tools, text: str, extraction: Any, asked: list[str] | None) -> 
     values, evidence, dropped = und.guard(*und.extraction_parts(extraction), text, strict=False)
     if tools.llm is None:
         return values, evidence, dropped, 0
-    lv, le, calls, error = und.llm_extract(tools.llm, text, asked, max_calls=LLM_CALLS_PER_TURN)
-    lv, le, llm_dropped = und.guard(lv, le, text, strict=True)
+    items, calls, error = und.llm_extract(tools.llm, text, asked, max_calls=LLM_CALLS_PER_TURN)
+    lv, le, llm_dropped = und.pick(items, text)
     values, evidence, conflicts = und.merge((values, evidence), (lv, le))
     notes = [f"LLM extractor gave up: {error}"] if error else []
     return values, evidence, dropped + [f"LLM {d}" for d in llm_dropped] + conflicts + notes, calls
@@ -66,7 +66,7 @@ def _assume(tools: Tools, profile: Profile, fields: list[str]) -> tuple[Profile,
             profile = profile.with_value(field, value, assumed=True, note=note)
         except AdvisorError:
             continue
-        notes.append(f"{field} = {value}" + (f": {note}" if note else ""))
+        notes.append(f"{field} = {value}" + (f": {note}" if note else " (default)"))
     return profile, notes
 
 

@@ -49,17 +49,26 @@ def extraction_prompt(text: str, asked: list[str] | None) -> tuple[str, str]:
     return system, user
 
 
-def llm_extract(llm: Any, text: str, asked: list[str] | None, max_calls: int) -> tuple[dict, dict, int, str | None]:
-    """LLM values and evidence (unguarded), the calls spent, and the failure if it gave up."""
+def llm_extract(llm: Any, text: str, asked: list[str] | None, max_calls: int) -> tuple[list[tuple], int, str | None]:
+    """The LLM's (field, value, evidence) items (unguarded), the calls spent, and why it gave up."""
     system, user = extraction_prompt(text, asked)
     reply = llm.structured(system, user, LLMExtraction, max_calls=max_calls)
     if reply.value is None:
-        return {}, {}, reply.calls, reply.error
-    values, evidence = {}, {}
-    for item in reply.value.values:
-        if item.field not in values:   # first mention wins
-            values[item.field], evidence[item.field] = item.value, item.evidence
-    return values, evidence, reply.calls, None
+        return [], reply.calls, reply.error
+    return [(i.field, i.value, i.evidence) for i in reply.value.values], reply.calls, None
+
+
+def pick(items: list[tuple], text: str) -> tuple[dict, dict, list[str]]:
+    """Per field, the first LLM item the guard accepts; why each other item was dropped."""
+    values, evidence, dropped = {}, {}, []
+    for field, value, said in items:
+        if field in values:
+            continue
+        kept, kept_ev, why = guard({field: value}, {field: said}, text, strict=True)
+        values.update(kept)
+        evidence.update(kept_ev)
+        dropped += why
+    return values, evidence, dropped
 
 
 def guard(values: dict, evidence: dict, text: str, strict: bool) -> tuple[dict, dict, list[str]]:

@@ -74,8 +74,7 @@ def search(query: str, k: int = 5, root: Path | None = None) -> list[Hit]:
     if not 1 <= int(k) <= MAX_K:
         raise InputError(f"k must be between 1 and {MAX_K} (got {k})")
     root = ensure_store(root or paths.store_dir())
-    records = _with_repair(lambda: snapshot.chunks(root), root)
-    ids, vectors, bm25 = _with_repair(lambda: snapshot.index(root), root)
+    records, ids, vectors, bm25 = _with_repair(lambda: snapshot.index(root), root)
     if not ids:
         return []
     from knowledge.crosslingual import to_chinese, to_english, translate

@@ -119,7 +119,8 @@ def _index(folder: Path):
 
     from knowledge import embed, lexical
 
-    ids = list(_records(folder))
+    records = _records(folder)
+    ids = list(records)
     try:
         vectors = np.load(folder / "vectors.npy", allow_pickle=False)
         bm25 = lexical.load(folder / "bm25") if ids else None
@@ -127,11 +128,12 @@ def _index(folder: Path):
         raise SnapshotError(f"corrupt: index unreadable ({exc.__class__.__name__})") from None
     if vectors.shape != (len(ids), embed.DIM) or (bm25 and bm25.scores["num_docs"] != len(ids)):
         raise SnapshotError("corrupt: index sizes disagree")
-    return ids, vectors, bm25
+    return records, ids, vectors, bm25
 
 
 def index(root: Path):
-    """(chunk ids, (n, dim) vectors, BM25 index), rows aligned (cached per snapshot folder)."""
+    """(chunks by id, row ids, (n, dim) vectors, BM25 index) from one snapshot folder, rows
+    aligned (cached per folder)."""
     folder = live_dir(root)
     if folder is None:
         raise SnapshotError("missing")

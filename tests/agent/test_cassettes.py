@@ -49,13 +49,14 @@ TEXT = ("We run 8x H100 SXM with NVLink in one node and want to serve Llama 3.1 
 
 
 def test_tiny_model_extraction_mistakes_are_dropped_by_the_guard(llm):
-    values, evidence, calls, error = und.llm_extract(llm, TEXT, None, max_calls=2)
+    items, calls, error = und.llm_extract(llm, TEXT, None, max_calls=2)
     assert calls >= 1 and len(llm.usage) == calls
-    kept, kept_ev, dropped = und.guard(values, evidence, TEXT, strict=True)
-    assert dropped, "the recorded reply had mistakes; the guard must have rejected some"
+    assert items, f"the recorded reply should parse (error: {error})"
+    kept, kept_ev, dropped = und.pick(items, TEXT)
+    assert dropped, "the recorded reply has mistakes; the guard must reject some"
     for field, value in kept.items():
-        assert ev.occurs(kept_ev[field], TEXT) and ev.check(field, value, kept_ev[field], TEXT) is None
-    assert set(kept) | {d.split("=")[0].split(":")[0] for d in dropped} == set(values)
+        assert ev.check(field, value, kept_ev[field], TEXT) is None
+    assert len(dropped) + len(kept) <= len(items)
 
 
 OPEN = "Which inference engine should our team use?"

@@ -65,3 +65,11 @@ def test_apply_records_evidence_and_notes_values_the_profile_rejects():
     profile, notes = und.apply(build_profile({}), {"count": 8, "concurrency": -3}, {"count": "8x", "concurrency": "-3"})
     assert profile.count == 8 and profile.provenance["count"].evidence == "8x"
     assert profile.concurrency is None and notes and "concurrency" in notes[0]
+
+
+def test_pick_takes_the_first_item_per_field_that_the_guard_accepts():
+    items = [("model", "H100", "Llama 3.3 70B"), ("model", "Llama 3.3 70B", "80K context"),
+             ("model", "Llama 3.3 70B", "Llama 3.3 70B"), ("count", 8, "8x H100"), ("count", 16, "8x H100")]
+    values, evidence, dropped = und.pick(items, TEXT)
+    assert values == {"model": "llama-3.1-70b", "count": 8}
+    assert evidence["model"] == "Llama 3.3 70B" and len(dropped) == 2

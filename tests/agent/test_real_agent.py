@@ -76,4 +76,4 @@ def test_a_warm_turn_is_fast(text):
         advisor.turn(f"t{i}", text)
         times.append(time.perf_counter() - t0)
     times.sort()
-    assert times[len(times) // 2] < 0.25    # target p95 ≤ 50 ms (measured in agent/README.md); loose here for CI noise
+    assert times[len(times) // 2] < 0.08    # target p95 ≤ 50 ms (measured: ~20 ms); headroom for a busy CI box

@@ -48,3 +48,14 @@ def test_dont_know_answer_sets_no_value():
 def test_numbers_already_used_are_not_reused():
     ex = extract_answer("Llama 3.1 8B", ["concurrency"])
     assert ex.values == {"model": "llama-3.1-8b"}
+
+
+@pytest.mark.parametrize("text,field", [("兩台", "concurrency"), ("兩台", "count"), ("4 張卡", "nodes"), ("32k tokens", "concurrency"),
+                                        ("48 GB", "users"), ("一台有 2 張 RTX 6000 Ada 的工作站 Qwen3 32B", "concurrency")])
+def test_a_number_with_another_fields_unit_does_not_answer(text, field):
+    assert field not in extract_answer(text, [field]).values
+
+
+@pytest.mark.parametrize("text,field,value", [("兩台", "nodes", 2), ("4 張卡", "count", 4), ("32k tokens", "context_length", 32000)])
+def test_a_number_with_the_fields_own_unit_answers(text, field, value):
+    assert extract_answer(text, [field]).values[field] == value

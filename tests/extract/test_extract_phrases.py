@@ -27,7 +27,7 @@ CASES = [
     ("8 nodes of H100", {"hardware": "h100_sxm", "nodes": 8}, ["count"]),
     ("DGX Spark on my desk", {"hardware": "dgx_spark_gb10"}, ["count"]),
     ("two DGX H100 systems", {"hardware": "h100_sxm", "count": 8, "nodes": 2}, []),
-    ("an 8-GPU H200 server", {"hardware": "h200_sxm", "count": 8}, ["nodes"]),
+    ("an 8-GPU H200 server", {"hardware": "h200_sxm", "count": 8, "nodes": 1}, []),
     ("Llama 3.1 8B on 2 GPUs", {"model": "llama-3.1-8b", "count": 2}, ["params_b", "hardware"]),
     ("RTX 4090 24GB", {"hardware": "rtx4090", "memory_gb": 24}, ["count", "params_b"]),
     ("Apple M4 Max 64GB", {"hardware": "m4_max_40c", "memory_gb": 64}, []),

