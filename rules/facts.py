@@ -238,10 +238,15 @@ def _workload_facts(p: Profile) -> dict[str, Any]:
         out["heavy_decode"] = not out["heavy_prefill"]
     elif p.workload:
         out["heavy_decode"] = p.workload in _DECODE_WORKLOADS
-    if p.concurrency is not None:  # requests in flight measure load directly; head count is a proxy
-        out["many_users"] = p.concurrency >= MANY_USERS_CONCURRENCY
-    elif p.users is not None:
-        out["many_users"] = p.users >= MANY_USERS_HEADCOUNT
+    # Requests in flight measure load directly and win when the user stated them; an assumed
+    # concurrency (a share of the head count) must not hide a stated 50+ audience.
+    by_load = p.concurrency >= MANY_USERS_CONCURRENCY if p.concurrency is not None else None
+    by_heads = p.users >= MANY_USERS_HEADCOUNT if p.users is not None else None
+    stated_load = p.concurrency is not None and not (p.provenance.get("concurrency") and p.provenance["concurrency"].assumed)
+    if stated_load or by_heads is None:
+        out["many_users"] = by_load
+    else:
+        out["many_users"] = bool(by_heads or by_load)
     out["multi_lora"] = p.lora_adapters >= 2 if p.lora_adapters is not None else None
     return out
 
