@@ -11,7 +11,7 @@ from agent.state import AgentState
 from rules.profile import build_profile
 
 PARALLELISM_KEYS = ("strategy", "tp", "pp", "ep", "dp", "reason")
-SOURCE_CHARS = 600   # of each chunk shown to the LLM composer
+SOURCE_CHARS = 400   # of each chunk shown to the LLM composer
 
 
 def _names(profile: Any) -> dict[str, str]:
@@ -76,7 +76,7 @@ def llm_view(facts: dict[str, Any]) -> tuple[str, str]:
            for t in facts["trace"] if primary and ((t.get("effects") or {}).get("score") or {}).get(primary, 0) > 0]
     bench = facts.get("benchmark") or {}
     view = {
-        "profile": facts["profile"], "names": facts["names"],
+        "profile": {k: v for k, v in facts["profile"].items() if v not in (None, [])}, "names": facts["names"],
         "primary": display(primary) if primary else None,
         "why": why[:4], "alternatives": [display(e) for e in facts["alternatives"]],
         "avoid": [{"engine": display(a["engine"]), "reason": a["reason"]} for a in facts["avoid"]],
@@ -86,7 +86,8 @@ def llm_view(facts: dict[str, Any]) -> tuple[str, str]:
     }
     sources = "\n".join(f"[{n}] {c['title']}: {' '.join(c['text'].split())[:SOURCE_CHARS]}"
                         for n, c in enumerate(facts["citations"], start=1))
-    return json.dumps(view, ensure_ascii=False, indent=1, default=str), sources or "(none)"
+    view = {k: v for k, v in view.items() if v not in (None, [], {})}
+    return json.dumps(view, ensure_ascii=False, separators=(",", ":"), default=str), sources or "(none)"
 
 
 _ANY_NUMBER = re.compile(r"\d+(?:[.,]\d+)*")
