@@ -1,13 +1,14 @@
 """The agent's public API, used by the CLI, the web app, the Slack bot and the evals.
 
     Advisor(home=None, model=None).turn(thread_id, text) -> TurnResult   one user message
-    Advisor.state(thread_id) -> dict                                       what a thread knows
+    Advisor.state(thread_id) -> dict / .pending(thread_id) -> question     what a thread knows
     ask(text, answers=None, model=None) -> dict                            one-shot, simulated user
     ask_profile(profile, model=None) -> dict                               a profile, no interview
+    render_answer(result) -> str                                           the Markdown answer
 
 `ask` and `ask_profile` walk the same nodes in-process (agent.runner): nothing to persist, and a
-cold one-shot does not pay for importing langgraph.
-    render_answer(result) -> str                                           the Markdown answer
+cold one-shot does not pay for importing langgraph. Every function also takes `tools=` (a
+`agent.tools.Tools` bundle) so tests can run the real flow on fakes.
 """
 from __future__ import annotations
 

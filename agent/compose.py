@@ -59,13 +59,20 @@ def markers(chunk_ids: list[str], index: dict[str, int]) -> str:
     return "".join(f"[{n}]" for n in nums)
 
 
+def favouring(facts: dict) -> list[dict]:
+    """Trace entries of the rules that raised the primary, strongest first (the ranking's order)."""
+    primary, trace = facts.get("primary"), facts.get("trace") or []
+    by_rule = {t.get("rule"): t for t in trace}
+    top = next((r for r in facts.get("ranking") or [] if r.get("engine") == primary), None)
+    if top:
+        return [by_rule[r] for r in top.get("reasons") or [] if r in by_rule]
+    return [t for t in trace if ((t.get("effects") or {}).get("score") or {}).get(primary, 0) > 0]
+
+
 def _why(facts: dict, index: dict[str, int], lab: dict) -> list[str]:
     """Rationales of the rules that favoured the primary (else the first rules), with markers."""
-    primary, trace = facts.get("primary"), facts.get("trace") or []
-    favour = [t for t in trace if primary in ((t.get("effects") or {}).get("score") or {})
-              and (t["effects"]["score"][primary] or 0) > 0]
     lines = []
-    for entry in (favour or trace)[:3]:
+    for entry in (favouring(facts) or facts.get("trace") or [])[:3]:
         lines.append(f"- {entry.get('rationale', '').strip()} {markers(entry.get('citations') or [], index)}".rstrip())
     return lines
 
@@ -103,7 +110,8 @@ def _recommendation(facts: dict, index: dict[str, int], lab: dict, lang: str) ->
     if facts.get("alternatives"):
         out += ["", f"**{lab['alts']}:** " + ", ".join(display(e) for e in facts["alternatives"])]
     if facts.get("avoid"):
-        out += ["", f"**{lab['avoid']}:**"] + [f"- {display(a['engine'])}: {a.get('reason', '')}" for a in facts["avoid"]]
+        out += ["", f"**{lab['avoid']}:**"]
+        out += [f"- {display(a['engine'])}: {a.get('reason', '')}" for a in facts["avoid"]]
     if facts.get("bottleneck"):
         out += ["", f"**{lab['bottleneck']}:** {BOTTLENECKS[lang].get(facts['bottleneck'], facts['bottleneck'])}"]
     par = facts.get("parallelism")

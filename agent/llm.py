@@ -56,8 +56,9 @@ class LLM:
         from knowledge import offline
         offline.apply()
         import litellm  # 2-3 s to import: only ever in LLM mode
-        kwargs: dict[str, Any] = dict(model=self.model, messages=self._messages(messages), temperature=0,
-                                      seed=7, max_tokens=max_tokens or self.max_tokens, timeout=self.timeout, num_retries=0)
+        kwargs: dict[str, Any] = dict(model=self.model, messages=self._messages(messages), temperature=0, seed=7,
+                                      max_tokens=max_tokens or self.max_tokens, timeout=self.timeout,
+                                      num_retries=0)
         if self.api_base:
             kwargs["api_base"] = self.api_base
         if response_format is not None:

@@ -180,8 +180,8 @@ def compose(state: AgentState, tools: Tools) -> dict[str, Any]:
         return update
     if calls >= LLM_CALLS_PER_TURN:
         return update | {"composer": "template (LLM call budget of this turn spent on extraction)"}
-    from agent.prompts import COMPOSE_SYSTEM, COMPOSE_USER, LANGUAGE_NAMES
     from agent.names import display
+    from agent.prompts import COMPOSE_SYSTEM, COMPOSE_USER, LANGUAGE_NAMES
     facts_json, sources = llm_view(facts)
     engines = sorted({facts["primary"], *facts["alternatives"], *(a["engine"] for a in facts["avoid"])} - {None})
     system = COMPOSE_SYSTEM.format(language=LANGUAGE_NAMES[facts["profile"]["language"]], max_words=250,

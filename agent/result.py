@@ -5,7 +5,8 @@ import json
 import re
 from typing import Any
 
-from agent.compose import markers
+from agent.compose import favouring, markers
+from agent.localize import localized
 from agent.names import display
 from agent.state import AgentState
 from rules.profile import build_profile
@@ -30,8 +31,8 @@ def _names(profile: Any) -> dict[str, str]:
 
 def facts_of(state: AgentState) -> dict[str, Any]:
     """The `ask --json` object without `answer`, plus trace, warnings and names for the composer."""
-    d = state.get("decision") or {}
     profile = build_profile(state.get("profile") or {})
+    d = localized(state.get("decision"), profile.language) or {}
     par = d.get("parallelism")
     assumptions = list(dict.fromkeys([*(state.get("assumptions") or []), *(d.get("assumptions") or [])]))
     return {
@@ -50,6 +51,7 @@ def facts_of(state: AgentState) -> dict[str, Any]:
         "rules": list(d.get("rules") or []),
         "warnings": [*(d.get("warnings") or []), *(state.get("tool_notes") or [])],
         "trace": d.get("trace") or [],
+        "ranking": d.get("ranking") or [],
         "injection": bool(state.get("injection")),
         "names": _names(profile),
     }
@@ -72,8 +74,7 @@ def llm_view(facts: dict[str, Any]) -> tuple[str, str]:
     """(facts JSON, sources text) shown to the LLM composer: the structured results only."""
     index = {c["id"]: n for n, c in enumerate(facts["citations"], start=1)}
     primary = facts.get("primary")
-    why = [f"{t.get('rationale', '')} {markers(t.get('citations') or [], index)}".strip()
-           for t in facts["trace"] if primary and ((t.get("effects") or {}).get("score") or {}).get(primary, 0) > 0]
+    why = [f"{t.get('rationale', '')} {markers(t.get('citations') or [], index)}".strip() for t in favouring(facts)]
     bench = facts.get("benchmark") or {}
     view = {
         "profile": {k: v for k, v in facts["profile"].items() if v not in (None, [])}, "names": facts["names"],

@@ -11,8 +11,14 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from agent import evidence as ev
 from rules.errors import AdvisorError
-from rules.ids import INTENTS, INTERCONNECTS, PRIORITIES, QUANTS_FIXED, SERVING_MODES, WORKLOADS
-
+from rules.ids import (
+    INTENTS,
+    INTERCONNECTS,
+    PRIORITIES,
+    QUANTS_FIXED,
+    SERVING_MODES,
+    WORKLOADS,
+)
 
 # Bounds keep a rambling model's reply short enough to finish as valid JSON (grammar-constrained
 # servers enforce them while decoding).

@@ -67,3 +67,13 @@ def test_template_states_when_nothing_fits_and_flags_steering():
                                       (8, "8"), (2259.4, "2,259")])
 def test_fmt(x, shown):
     assert fmt(x) == shown
+
+
+def test_renderers_share_one_answer():
+    from ui import render
+    result = {"answer": "**Recommendation: vLLM**\n\n## Sources\n[1] x (`a#b`)\n", "composer": "template (verify failed: y)"}
+    assert render.markdown(result).startswith("**Recommendation")
+    assert render.terminal(result) == "Recommendation: vLLM\n\nSOURCES\n[1] x (a#b)\n"
+    assert render.slack(result).startswith("*Recommendation: vLLM*") and "*Sources*" in render.slack(result)
+    assert render.question({"question": "Which GPU?", "fields": ["hardware"]}) == "Which GPU? [hardware]"
+    assert render.composer_note(result) == "template (verify failed: y)" and render.composer_note({"composer": "llm"}) == ""
