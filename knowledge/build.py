@@ -88,11 +88,15 @@ def repair(root: Path, corpus_dir: Path, why: str) -> None:
     """Bring the store back: sync Chroma with the corpus, or rebuild it when Chroma is damaged."""
     from knowledge import store
 
-    wipe = why == "stale: the embedder changed"     # stored vectors are useless then
-    try:
-        collection = store.open_collection(root)
-    except store.StoreCorrupt as exc:
-        wipe, why = True, f"corrupt: the Chroma files are unreadable ({exc})"
+    # Another embedder: its vectors are useless and Chroma refuses to open its collection with
+    # ours (embedding-function conflict), so clear it before opening.
+    wipe = why == "stale: the embedder changed"
+    collection = None
+    if not wipe:
+        try:
+            collection = store.open_collection(root)
+        except store.StoreCorrupt as exc:
+            wipe, why = True, f"corrupt: the Chroma files are unreadable ({exc})"
     _say(_wording(why))
     if wipe:
         store.wipe(root)

