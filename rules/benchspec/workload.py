@@ -108,7 +108,8 @@ def prefix_share(profile: Profile, kind: str, notes: list[str]) -> float:
 
 def prefix_tokens(dist: LengthDist, share: float) -> int:
     """Shared-prefix tokens: `share` of the typical prompt, leaving a unique part in every prompt."""
-    return min(round(dist.mean * share), round(0.9 * dist.min))
+    # at least one unique token per prompt, even for a two-token prompt
+    return max(0, min(round(dist.mean * share), round(0.9 * dist.min), dist.min - 1))
 
 
 def build_workload(profile: Profile, notes: list[str]) -> Workload:
