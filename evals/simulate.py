@@ -4,14 +4,10 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
-DONT_KNOW = "I don't know, please assume typical values."
+from agent.api import DONT_KNOW, simulated_reply  # one simulated user for `ask` and the evals
+
+__all__ = ["DONT_KNOW", "converse", "simulated_reply"]
 MAX_ROUNDS = 8   # the agent asks at most 3; more means a loop, reported as a failure
-
-
-def simulated_reply(fields: list[str], answers: dict[str, str]) -> str:
-    """The answers of the asked fields joined, or "I don't know" when none is known."""
-    known = [answers[f] for f in fields if f in answers]
-    return " ".join(known) if known else DONT_KNOW
 
 
 def converse(advisor: Any, turns: list[str], answers: dict[str, str]) -> tuple[dict | None, list[dict]]:
