@@ -110,9 +110,11 @@ def estimate(state: AgentState, tools: Tools) -> dict[str, Any]:
     profile = _profile(state)
     if profile.hardware is None or (profile.model is None and profile.params_b is None):
         return {"estimate": None}
-    engine = (state.get("decision") or {}).get("primary")
+    decision = state.get("decision") or {}
+    # The figures must describe the layout the answer recommends (e.g. PP over PCIe, not TP).
+    plan = decision.get("parallelism") if profile.device_count > 1 else None
     try:
-        return {"estimate": as_dict(tools.estimate(profile, engine=engine))}
+        return {"estimate": as_dict(tools.estimate(profile, engine=decision.get("primary"), parallelism=plan))}
     except AdvisorError as exc:
         return {"estimate": None, "tool_notes": [*(state.get("tool_notes") or []), str(exc)]}
 

@@ -63,9 +63,9 @@ def _default_for(field: str, profile: Any) -> tuple[Any, str] | None:
     return None if proposal is None else (proposal.value, proposal.note)
 
 
-def _estimate(profile: Any, engine: str | None = None) -> Any:
+def _estimate(profile: Any, engine: str | None = None, parallelism: dict | None = None) -> Any:
     from rules.roofline import estimate_for_profile
-    return estimate_for_profile(profile, engine=engine)
+    return estimate_for_profile(profile, engine=engine, parallelism=parallelism)
 
 
 def _build_spec(profile: Any, decision: Any = None, estimate: Any = None) -> Any:

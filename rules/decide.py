@@ -10,7 +10,7 @@ from collections import Counter
 from functools import lru_cache
 from typing import Any
 
-from rules import checks
+from rules import checks, engines
 from rules.conditions import evaluate
 from rules.decision import Avoid, Decision, RankedEngine, TraceEntry
 from rules.facts import derive_facts
@@ -36,6 +36,8 @@ class _Tally:
         self.minus: dict[str, list[str]] = {e: [] for e in ENGINES}
         self.avoid: dict[str, Avoid] = {}
         self.cannot_run: set[str] = set()
+        self.held: set[str] = set()
+        """Engines tied to hardware that is not known yet: neither ranked nor avoided."""
         self.bottleneck: Counter[str] = Counter()
         self.bottleneck_rules: dict[str, list[str]] = {}
         self.parallel: list[tuple[int, Rule]] = []
@@ -68,22 +70,62 @@ def _ordered_rules() -> tuple[Rule, ...]:
     return tuple(sorted(load_rules(), key=lambda r: rank.get(r.group, len(rank))))
 
 
+PORTABLE_MIN_PLATFORMS = 3
+"""An engine with native support on this many platforms runs on whatever hardware turns up
+(llama.cpp, Ollama, vLLM, SGLang); one with fewer is tied to a vendor (MLX-LM, ExLlama, TensorRT-LLM)."""
+
+
+def hardware_specific_engines() -> list[str]:
+    """Engines with native support on fewer than PORTABLE_MIN_PLATFORMS platforms (catalog data)."""
+    out = []
+    for engine_id in ENGINES:
+        spec = engines.engine(engine_id)
+        native = [p for p, s in spec.platforms.items() if s.status == "native"]
+        if len(native) < PORTABLE_MIN_PLATFORMS:
+            out.append(engine_id)
+    return out
+
+
+def _hardware_check(facts: dict[str, Any], t: _Tally, rule: Rule, values: dict[str, Any]) -> dict[str, Any]:
+    """Exclude what the hardware cannot run; with no hardware, hold back vendor-tied engines."""
+    if not facts.get("hardware"):
+        held = hardware_specific_engines()
+        t.held.update(held)
+        values["held_back"] = held
+        return {"held_back": held}
+    unsupported = checks.hardware_support(facts)
+    for engine, reason in unsupported.items():
+        t.add_avoid(engine, reason, rule.id)
+        t.cannot_run.add(engine)
+    values["unsupported"] = sorted(unsupported)
+    return {"exclude": sorted(unsupported)}
+
+
+def _quant_check(facts: dict[str, Any], t: _Tally, rule: Rule, values: dict[str, Any]) -> dict[str, Any]:
+    """Rank down engines without an optimized kernel; rule out those that cannot run the format at all."""
+    quant, platform = facts["quantization"], facts.get("platform")
+    where = f" on {platform}" if platform else ""
+    found = {e: v for e, v in checks.quant_kernels(facts).items() if e not in t.avoid}
+    slow = {e: v for e, v in found.items() if v[0] == checks.QUANT_PENALTY}
+    missing = sorted(e for e in found if e not in slow)
+    for engine, (points, _) in slow.items():
+        t.add_score(engine, points, rule.id)
+    for engine in missing:
+        t.add_avoid(engine, f"it has no kernel for {quant}{where}; the model would have to be re-quantized", rule.id)
+    values["no_optimized_kernel"] = sorted(found)
+    if slow:
+        t.warn(checks.quant_warning(quant, slow, platform))
+    if missing:
+        t.warn(f"Quantization {quant}: {', '.join(missing)} cannot run it{where}, so they were ruled out; "
+               f"re-quantize to a format they support to use them.")
+    return {"score": {e: p for e, (p, _) in slow.items()}, "exclude": missing}
+
+
 def _run_check(rule: Rule, facts: dict[str, Any], t: _Tally, values: dict[str, Any]) -> dict[str, Any]:
     """Apply a built-in check; returns what it did for the trace."""
     if rule.effects.check == "hardware_support":
-        unsupported = checks.hardware_support(facts)
-        for engine, reason in unsupported.items():
-            t.add_avoid(engine, reason, rule.id)
-            t.cannot_run.add(engine)
-        values["unsupported"] = sorted(unsupported)
-        return {"exclude": sorted(unsupported)}
-    penalised = {e: v for e, v in checks.quant_kernels(facts).items() if e not in t.avoid}
-    for engine, (points, _) in penalised.items():
-        t.add_score(engine, points, rule.id)
-    values["no_optimized_kernel"] = sorted(penalised)
-    if penalised:
-        t.warn(checks.quant_warning(facts["quantization"], penalised, facts.get("platform")))
-    return {"score": {e: p for e, (p, _) in penalised.items()}}
+        return _hardware_check(facts, t, rule, values)
+    return _quant_check(facts, t, rule, values)
 
 
 def _apply(rule: Rule, facts: dict[str, Any], values: dict[str, Any], t: _Tally) -> None:
@@ -118,8 +160,8 @@ def _apply(rule: Rule, facts: dict[str, Any], values: dict[str, Any], t: _Tally)
 
 
 def _ranking(t: _Tally) -> list[RankedEngine]:
-    """Engines not excluded, best score first; ties go to the engine the earlier rules named."""
-    free = [e for e in ENGINES if e not in t.avoid]
+    """Engines not excluded nor held back, best score first; ties go to the engine the earlier rules named."""
+    free = [e for e in ENGINES if e not in t.avoid and e not in t.held]
     free.sort(key=lambda e: (-t.score[e], t.first_seen.get(e, len(ENGINES))))
     return [RankedEngine(engine=e, score=t.score[e],
                          reasons=[r for _, r in sorted(t.plus[e], key=lambda x: -x[0])],

@@ -64,7 +64,14 @@ def decode_tokens_per_s_bound(model: ModelSpec, hw: Hardware, quant: str, contex
 
 def decode_step(model: ModelSpec, hw: Hardware, quant: str, batch: int, context: int, layout: Layout,
                 kv_dtype: str | None = None, engine: str | None = None, comm_s: float = 0.0) -> Step:
-    """Expected decode step for `batch` sequences on one model replica."""
+    """Expected decode step (per-stream token time) for `batch` sequences on one model replica.
+
+    With pipeline parallelism the batch runs as min(pp, batch) micro-batches, each in a different
+    stage at once: a token still crosses every stage (weights read once per token, so single-stream
+    speed does not improve), but each stage only handles its micro-batch's KV and compute.
+    """
+    micro = max(1, min(layout.pp, batch))
+    batch = -(-batch // micro)
     w, kv = step_bytes(model, quant, batch, context, kv_dtype, engine)
     eff, eff_why = cal.bandwidth_efficiency(hw)
     bw = eff * hw.mem_bw_gbs * 1e9 * layout.shard  # pp stages run one after another
@@ -72,7 +79,8 @@ def decode_step(model: ModelSpec, hw: Hardware, quant: str, batch: int, context:
     compute = step_flops(model, batch) / (cal.DECODE_COMPUTE_EFFICIENCY * tflops * 1e12 * layout.shard) if tflops else 0.0
     return Step(weights_s=w.value / bw, kv_s=kv.value / bw, compute_s=compute,
                 overhead_s=cal.token_overhead_s(hw), comm_s=comm_s, bytes_read=w.value + kv.value,
-                notes=(w.why, kv.why, eff_why))
+                notes=(w.why, kv.why, eff_why) + ((f"pipeline: {micro} micro-batches of {batch} in flight",)
+                                                   if micro > 1 else ()))
 
 
 def decode_tokens_per_s(model: ModelSpec, hw: Hardware, quant: str, context: int = 0,

@@ -15,7 +15,7 @@ from rules.quant import quant_info
 from rules.roofline import advice, comm
 from rules.roofline.decode import compute_tflops, decode_step, step_flops
 from rules.roofline.figure import gb
-from rules.roofline.layout import Layout, build_layout
+from rules.roofline.layout import Layout, build_layout, layout_from_plan
 from rules.roofline.memory import kv_bytes, kv_bytes_per_token, reserve_bytes, usable_bytes, weight_bytes
 from rules.roofline.prefill import prefill_seconds
 from rules.roofline.result import Estimate, MemoryBreakdown, StepBreakdown
@@ -94,7 +94,12 @@ def resolve_setup(model, hardware, count=1, nodes=1, quant=None, engine=None, pa
             notes.append(f"the catalog has no {interconnect} bandwidth for {hw.id}; its default link "
                          f"({hw.interconnect}) is used instead")
             interconnect = None
-    layout = build_layout(parallelism, count, nodes, _devices_to_fit(spec, hw, q, engine, memory_gb))
+    if isinstance(parallelism, dict):   # the rule engine's plan, with its degrees
+        layout = layout_from_plan(parallelism, count, nodes)
+        if layout.devices < count * nodes:
+            notes.append(f"the plan {layout.describe()} uses {layout.devices} of the {count * nodes} devices")
+    else:
+        layout = build_layout(parallelism, count, nodes, _devices_to_fit(spec, hw, q, engine, memory_gb))
     if parallelism is None and layout.devices > 1:
         notes.append(f"parallel layout {layout.describe()} assumed (TP inside a node, PP across nodes)")
     return Setup(spec, hw, layout, q, kv_cache_dtype, engine, inp, out, ctx, concurrency, memory_gb, interconnect), notes
@@ -181,7 +186,7 @@ def _bound(s: Setup, step, batch: int, formulas: list[str]) -> float:
 
 
 def estimate(model, hardware, count: int = 1, nodes: int = 1, quant: str | None = None, engine: str | None = None,
-             parallelism: str | None = None, input_tokens: int | None = None, output_tokens: int | None = None,
+             parallelism: str | dict | None = None, input_tokens: int | None = None, output_tokens: int | None = None,
              context_length: int | None = None, concurrency: int = 1, kv_cache_dtype: str | None = None,
              price_per_hour: float | None = None, memory_gb: float | None = None,
              interconnect: str | None = None) -> Estimate:
@@ -246,8 +251,12 @@ def estimate(model, hardware, count: int = 1, nodes: int = 1, quant: str | None 
         infeasible=infeasible, error_band=advice.error_band(hw), formulas=formulas)
 
 
-def estimate_for_profile(profile, engine: str | None = None, parallelism: str | None = None) -> Estimate | None:
-    """Estimate from a rules.profile.Profile (None when hardware or model/size is not known yet)."""
+def estimate_for_profile(profile, engine: str | None = None, parallelism: str | dict | None = None) -> Estimate | None:
+    """Estimate from a rules.profile.Profile (None when hardware or model/size is not known yet).
+
+    `parallelism` is a strategy id or the decision's plan {strategy, tp, pp, ep, dp}: the figures
+    then describe the layout the answer recommends.
+    """
     if not profile.hardware or not (profile.model or profile.params_b):
         return None
     spec = catalog.model(profile.model) if profile.model else catalog.describe_model(

@@ -67,3 +67,15 @@ def build_layout(strategy: str | None, count: int, nodes: int = 1, replica_devic
     if total % tp:
         raise InputError(f"tp+dp cannot split {total} devices into groups of {tp}")
     return Layout("tp+dp", tp=tp, dp=total // tp)
+
+
+def layout_from_plan(plan: dict, count: int, nodes: int = 1) -> Layout:
+    """The decision's parallelism plan ({strategy, tp, pp, ep, dp}) as a layout over the devices."""
+    strategy = plan.get("strategy") or "none"
+    if strategy not in STRATEGIES:
+        raise InputError(f"unknown parallelism '{strategy}' (known: {', '.join(STRATEGIES)})")
+    degrees = {k: max(1, int(plan.get(k) or 1)) for k in ("tp", "pp", "ep", "dp")}
+    layout = Layout(strategy, **degrees)
+    if layout.devices > count * nodes:
+        raise InputError(f"the plan {layout.describe()} needs {layout.devices} devices; there are {count * nodes}")
+    return layout

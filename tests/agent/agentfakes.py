@@ -58,7 +58,7 @@ def fake_decide(profile) -> dict:
     }
 
 
-def fake_estimate(profile, engine=None) -> dict:
+def fake_estimate(profile, engine=None, parallelism=None) -> dict:
     return {"fits": True, "weights_gb": 40.5, "kv_bytes_per_token": 327680, "max_concurrency": 12,
             "decode_tokens_per_s": 31.4, "decode_tokens_per_s_bound": 52.0, "prefill_tokens_per_s": 2900.0,
             "ttft_s": 0.42, "tpot_ms": 31.8, "assumptions": ["fake"], "binding_constraint": "memory bandwidth"}

@@ -195,3 +195,50 @@ def test_aiperf_concurrency_sources(tmp_path, config, run_info, expected):
     data["run_info"] = run_info
     path.write_text(json.dumps(data))
     assert read_file(str(path))[0].concurrency == expected
+
+
+AIPERF_DIR = RESULTS / "sglang-decode-c1.aiperf"
+
+
+def test_aiperf_artifact_folder_reads_its_summary():
+    """An aiperf --artifact-dir reads as its profile_export_aiperf.json; records and inputs are skipped."""
+    assert {p.name for p in AIPERF_DIR.iterdir()} >= {"profile_export.jsonl", "inputs.json"}
+    via_folder = read_results([str(AIPERF_DIR)])
+    via_file = read_results([str(AIPERF_DIR / "profile_export_aiperf.json")])
+    assert [r.model_dump() for r in via_folder] == [r.model_dump() for r in via_file]
+    assert len(via_folder) == 1 and via_folder[0].harness == "aiperf"
+
+
+def test_results_folder_mixes_harnesses(tmp_path):
+    """A plain results folder ($OUT) yields its JSON/JSONL files and the aiperf folders below it."""
+    shutil.copy(RESULTS / "vllm-main-c60.vllm.json", tmp_path)
+    shutil.copy(RESULTS / "sglang-main-c60.sglang.jsonl", tmp_path)
+    shutil.copytree(AIPERF_DIR, tmp_path / AIPERF_DIR.name)
+    (tmp_path / "notes.txt").write_text("not a result")
+    got = [(r.harness, r.engine, r.run, r.concurrency) for r in read_results([str(tmp_path)])]
+    assert got == [("sglang", "sglang", "main", 60), ("vllm", "vllm", "main", 60),
+                   ("aiperf", "sglang", "decode", 1)]
+
+
+@pytest.mark.parametrize("make,expected", [
+    (lambda d: (d / "inputs.json").write_text("{}"), "no profile_export_aiperf.json inside"),
+    (lambda d: None, "no profile_export_aiperf.json inside"),
+])
+def test_aiperf_folder_without_summary(tmp_path, make, expected):
+    """An aiperf folder with no summary is one line naming the folder and the file expected."""
+    folder = tmp_path / "vllm-main-c8.aiperf"
+    folder.mkdir()
+    make(folder)
+    with pytest.raises(InputError) as err:
+        read_results([str(folder)])
+    text = str(err.value)
+    assert text.startswith(str(folder)) and expected in text and "\n" not in text
+
+
+def test_empty_results_folder(tmp_path):
+    """A folder with no result files names the folder and what was expected."""
+    (tmp_path / "readme.txt").write_text("nothing here")
+    with pytest.raises(InputError) as err:
+        read_results([str(tmp_path)])
+    assert str(err.value).startswith(str(tmp_path)) and "no result files inside" in str(err.value)
+    assert "*.json or *.jsonl" in str(err.value)

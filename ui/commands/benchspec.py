@@ -23,11 +23,11 @@ def add_parser(sub) -> None:
                     "SLOs, pass/fail criteria from the roofline prediction, the benchmarking "
                     "checklist, and equivalent command lines for vllm bench serve, "
                     "python -m sglang.bench_serving, guidellm run and aiperf profile.\n\n"
-                    "With 'reconcile', read the JSON results those harnesses wrote and compare them "
-                    "with the prediction and the SLOs.")
+                    "With 'reconcile', read the JSON results those harnesses wrote (files, or folders "
+                    "such as aiperf's --artifact-dir) and compare them with the prediction and the SLOs.")
     p.add_argument("text", nargs="*", metavar="TEXT",
                    help="your situation in words (needs the extractor); after 'reconcile': result "
-                        "files, optionally followed by TEXT")
+                        "files or folders (an aiperf --artifact-dir), optionally followed by TEXT")
     p.add_argument("--profile", metavar="FILE", help="a profile as YAML or JSON (flat profile fields, "
                    "or an `advisor ask --json` object)")
     p.add_argument("--format", choices=("yaml", "json", "markdown"), default="yaml",
@@ -60,14 +60,15 @@ def _reconcile(args, words: list[str]) -> int:
     from rules.benchspec.render import reconcile_markdown
     from rules.errors import InputError
 
-    files = [w for w in words if Path(w).is_file()]
+    # Existing files and folders (an AIPerf --artifact-dir is a folder) are results; the rest is TEXT.
+    paths = [w for w in words if Path(w).exists()]
     for w in words:
-        if w not in files and (w.endswith((".json", ".jsonl")) or "/" in w):
-            raise InputError(f"{w}: no such result file")
-    text = " ".join(w for w in words if w not in files)
-    if not files:
-        raise InputError("reconcile needs at least one result file (JSON or JSONL)")
-    results = read_results(files)
+        if w not in paths and (w.endswith((".json", ".jsonl", ".aiperf")) or "/" in w):
+            raise InputError(f"{w}: no such result file or folder")
+    text = " ".join(w for w in words if w not in paths)
+    if not paths:
+        raise InputError("reconcile needs at least one result file (JSON or JSONL) or result folder")
+    results = read_results(paths)
     profile = _profile(args.profile, text) if (args.profile or text) else None
     spec = build_spec(profile) if profile is not None else None
     report = reconcile(results, spec=spec, profile=profile)

@@ -4,8 +4,10 @@ Flags checked against vLLM's source (vllm/benchmarks/serve.py `add_cli_args` and
 vllm/benchmarks/datasets/arg_utils.py `add_dataset_parser`, main branch, 2026):
 `--backend openai|openai-chat`, `--base-url`, `--endpoint`, `--model`, `--tokenizer`,
 `--dataset-name random`, `--num-prompts`, `--random-input-len`, `--random-output-len`,
-`--random-range-ratio` (samples [len*(1-r), len*(1+r)]), `--random-prefix-len` (a fixed prefix
-added before the sampled part), `--ignore-eos`, `--max-concurrency`, `--request-rate`,
+`--random-range-ratio` (samples [len*(1-r), len*(1+r)] for input AND output alike; the parser
+types it as one float, and no separate input/output option exists there, although newer dataset
+code accepts an {input, output} pair internally), `--random-prefix-len` (a fixed prefix added
+before the sampled part), `--ignore-eos`, `--max-concurrency`, `--request-rate`,
 `--num-warmups`, `--percentile-metrics`, `--metric-percentiles`, `--seed`, `--save-result`,
 `--result-dir`, `--result-filename`, `--metadata KEY=VALUE...` (written into the result JSON),
 `--lora-modules` (one adapter picked at random per request) and `--extra-body` (merged into each
@@ -21,13 +23,6 @@ from rules.benchspec.spec import BenchSpec, Level, Run
 PROGRAM = "vllm bench serve"
 
 
-def _range_ratio(run: Run) -> float:
-    part = suffix(run)
-    if part.max == part.min:
-        return 0.0
-    return min(0.99, round((part.max - part.min) / 2 / part.mean, 3))
-
-
 def level_command(run: Run, level: Level) -> str:
     """The command for one run at one concurrency level."""
     part = suffix(run)
@@ -37,7 +32,8 @@ def level_command(run: Run, level: Level) -> str:
         ("--endpoint", "/v1/chat/completions" if chat else "/v1/completions"),
         ("--model", var("$MODEL")), ("--tokenizer", var("$TOKENIZER")),
         ("--dataset-name", "random"), ("--random-input-len", lit(part.mean)),
-        ("--random-range-ratio", lit(_range_ratio(run))),
+        # One ratio spreads input and output alike; the output must stay fixed, so 0.
+        ("--random-range-ratio", "0"),
         ("--random-prefix-len", lit(run.shared_prefix_tokens)),
         ("--random-output-len", lit(run.output.mean)),
     ]
@@ -63,8 +59,12 @@ def level_command(run: Run, level: Level) -> str:
 
 def export(spec: BenchSpec) -> str:
     """The whole `vllm bench serve` plan as a shell script."""
+    extra = []
+    if any(r.input.kind == "uniform" for r in spec.workload.runs):
+        extra.append("Prompt lengths are fixed at the typical length here: this tool draws input "
+                     "and output with one range ratio, and the output must stay fixed.")
     lines = header(spec, PROGRAM, "One command per run and concurrency level: each call measures "
-                   "one level (vllm bench sweep exists, but takes its own parameter files).")
+                   "one level (vllm bench sweep exists, but takes its own parameter files).", extra)
     for run in spec.workload.runs:
         lines += run_comment(run)
         if run.lora_adapters > len(adapter_names(run.lora_adapters)):

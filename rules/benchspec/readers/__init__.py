@@ -1,4 +1,5 @@
-"""Read harness result files (JSON or JSON Lines) into `RunResult`s; the harness is detected."""
+"""Read harness result files (JSON or JSON Lines, or folders of them) into `RunResult`s; the
+harness is detected."""
 from __future__ import annotations
 
 import json
@@ -7,6 +8,7 @@ from typing import Any
 
 from rules.benchspec.readers import aiperf, guidellm, sglang, vllm
 from rules.benchspec.readers.base import RunResult
+from rules.benchspec.readers.locate import result_files
 from rules.errors import InputError
 
 # Order matters only for objects that could pass two tests; the markers are disjoint in practice.
@@ -56,7 +58,7 @@ def read_file(path: str) -> list[RunResult]:
 
 
 def read_results(paths: list[str]) -> list[RunResult]:
-    """Results of every file, in the order given."""
+    """Results of every file, in the order given; a folder contributes the result files inside."""
     if not paths:
         raise InputError("no result files given")
-    return [r for p in paths for r in read_file(str(p))]
+    return [r for p in paths for f in result_files(str(p)) for r in read_file(f)]
