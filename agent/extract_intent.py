@@ -11,6 +11,8 @@ _BENCH = re.compile("|".join(lexicon.BENCHMARK_CUES), _F)
 _ESTIMATE = re.compile("|".join(lexicon.ESTIMATE_CUES), _F)
 _RECOMMEND = re.compile("|".join(lexicon.RECOMMEND_CUES), _F)
 _EXPLAIN = re.compile("|".join(lexicon.EXPLAIN_CUES), _F)
+_EXPLAIN_LEAD = re.compile(lexicon.EXPLAIN_CUES[0], _F)   # the text opens as a concept question
+_ENGINE_NAME = re.compile(r"vllm|sglang|tensorrt|trt-?llm|ollama|llama\.?cpp|llama-server|mlx|exllama|openvino|dynamo", _F)
 _INJECTION = re.compile("|".join(lexicon.INJECTION), _F | re.S)
 _DONT_KNOW = re.compile("|".join(lexicon.DONT_KNOW), _F)
 
@@ -21,7 +23,11 @@ def intent(text: str) -> str:
         return "benchmark"
     if _ESTIMATE.search(text):
         return "estimate"
-    if _RECOMMEND.search(text):
+    rec = _RECOMMEND.search(text)
+    # "explain TP vs PP" compares concepts: a bare "vs" after an explain opening is not a request
+    concept_vs = rec and rec.group(0).lower().startswith("vs") and _EXPLAIN_LEAD.search(text) \
+        and not _ENGINE_NAME.search(text)
+    if rec and not concept_vs:
         return "recommend"
     if _EXPLAIN.search(text):
         return "explain"

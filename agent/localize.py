@@ -10,6 +10,12 @@ import copy
 from typing import Any
 
 
+def fill(text: str, facts: dict[str, Any]) -> str:
+    """A rule text with its `{fact}` placeholders filled from the decision's facts."""
+    from rules.facts import fill as fill_facts
+    return fill_facts(text, facts)
+
+
 def _rules() -> dict[str, Any]:
     from rules.ruleset import rule_index
     return rule_index()
@@ -50,6 +56,6 @@ def localized(decision: dict[str, Any] | None, language: str) -> dict[str, Any] 
         rule = rules.get(entry.get("rule"))
         warning = (entry.get("effects") or {}).get("warning")
         if warning and rule is not None and rule.effects.warning is not None:
-            by_english[warning] = _zh(rule.effects.warning)
+            by_english[warning] = fill(_zh(rule.effects.warning), d.get("facts") or {})
     d["warnings"] = [by_english.get(w) or w for w in d.get("warnings") or []]
     return d

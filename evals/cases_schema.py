@@ -91,6 +91,8 @@ def load_cases(folder: Path) -> list[Case]:
     if not folder.is_dir():
         raise DataError(str(folder), None, None, "no such folder of cases")
     cases = [load_case(p) for p in sorted(folder.glob("*.y*ml"))]
+    if not cases:   # an empty suite must not pass
+        raise DataError(str(folder), None, None, "no case files (*.yaml) in this folder")
     seen: set[str] = set()
     for c in cases:
         if c.id in seen:

@@ -43,6 +43,9 @@ def ensure_store(root: Path | None = None, corpus_dir: Path | None = None,
                  damaged: str | None = None) -> Path:
     """Make the store at `root` usable and current; `damaged` forces a repair (reader saw it)."""
     root = root or paths.store_dir()
+    if root.exists() and not root.is_dir():   # something else sits where the store belongs
+        _say(f"{root} is a file, not a knowledge store; replacing it with a fresh store")
+        root.unlink()
     corpus_dir = corpus_dir or paths.corpus_dir()
     fingerprint, model = corpus.manifest_hash(corpus_dir), embed.model_id()
     why = damaged or snapshot.problem(root, fingerprint, model)

@@ -15,6 +15,9 @@ def home() -> Path:
     else:
         from platformdirs import user_data_dir
         path = Path(user_data_dir("engine-advisor", appauthor=False))
+    if path.exists() and not path.is_dir():
+        from rules.errors import InputError
+        raise InputError(f"the data directory {path} is a file; point ADVISOR_HOME at a folder")
     path.mkdir(parents=True, exist_ok=True)
     return path
 

@@ -13,7 +13,7 @@ from typing import Any
 from rules import checks, engines
 from rules.conditions import evaluate
 from rules.decision import Avoid, Decision, RankedEngine, TraceEntry
-from rules.facts import derive_facts
+from rules.facts import derive_facts, fill
 from rules.ids import ENGINES
 from rules.parallelism import plan
 from rules.profile import Profile
@@ -150,8 +150,9 @@ def _apply(rule: Rule, facts: dict[str, Any], values: dict[str, Any], t: _Tally)
     if eff.check:
         done.update(_run_check(rule, facts, t, values))
     if eff.warning:
-        t.warn(eff.warning.en)
-        done["warning"] = eff.warning.en
+        text = fill(eff.warning.en, facts)
+        t.warn(text)
+        done["warning"] = text
     for cid in rule.citations:
         if cid not in t.citations:
             t.citations.append(cid)

@@ -10,6 +10,7 @@ from typing import Any
 
 from rules import engines
 from rules.decision import Decision, TraceEntry
+from rules.facts import fill
 from rules.ruleset import Rule, rule_index
 
 _LABELS = {
@@ -69,7 +70,8 @@ def _warnings(decision: Decision, lang: str) -> list[str]:
     out = []
     for entry in decision.trace:
         if "warning" in entry.effects:
-            out.append(_text(entry.rule, "warning", lang) or entry.effects["warning"])
+            text = _text(entry.rule, "warning", lang)
+            out.append(fill(text, decision.facts) if text else entry.effects["warning"])
         elif entry.rule == "quant-kernel-check" and entry.values.get("no_optimized_kernel"):
             out.append(_quant_warning_zh(entry))
     return out

@@ -8,6 +8,7 @@ than stated (an interconnect taken from the hardware's usual form) come with an 
 from __future__ import annotations
 
 import math
+import re
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
@@ -46,6 +47,8 @@ _QUANT_FAMILIES = {
 _NETWORK_LINKS = ("infiniband", "ethernet")
 _PREFILL_WORKLOADS = {"rag", "summarization"}
 _DECODE_WORKLOADS = {"chat", "batch"}
+_SHARED_MODES = {"team", "production", "fleet"}
+_PLACEHOLDER = re.compile(r"\{([a-z_]+)\}")
 
 
 class Facts(BaseModel):
@@ -97,8 +100,13 @@ class Facts(BaseModel):
     fits_total: bool | None = None
     kv_bytes_per_token: float | None = None
     kv_gb: float | None = None
-    """KV cache for `concurrency` sequences at the context length (BF16 unless a KV dtype is set)."""
+    """KV cache for `load` sequences at the context length (BF16 unless a KV dtype is set)."""
+    kv_capacity: int | None = None
+    """Sequences whose KV cache fits at the context length next to the weights and runtime reserve."""
     kv_fits: bool | None = None
+    """`kv_capacity` covers the `load`."""
+    kv_capacity_share: float | None = None
+    """kv_capacity / load: below 1 requests queue for KV space, below 0.5 most of them do."""
     # workload
     workload: WorkloadKind | None = None
     input_tokens: int | None = None
@@ -111,6 +119,10 @@ class Facts(BaseModel):
     heavy_prefill: bool | None = None
     heavy_decode: bool | None = None
     concurrency: int | None = None
+    load: int | None = None
+    """Sequences in flight to plan memory for: the stated concurrency, else the documented default
+    (a share of the stated users, or the serving mode's typical load)."""
+    load_assumed: bool = False
     users: int | None = None
     many_users: bool | None = None
     shared_prefix: bool | None = None
@@ -217,12 +229,38 @@ def _capacity_facts(f: dict[str, Any], p: Profile, spec) -> dict[str, Any]:
     need = max(1, math.ceil(weights / per_device))
     out.update(devices_needed=need, fits_one_device=need == 1, fits_node=need <= f["count"],
                fits_total=need <= f["device_count"])
-    ctx = f.get("context_length")
-    if ctx:
-        kv = memory.kv_bytes(spec, ctx, p.kv_cache_dtype).value * (f.get("concurrency") or 1)
-        out["kv_gb"] = round(kv / 1e9, 2)
-        out["kv_fits"] = kv <= per_device * f["device_count"] - weights
+    out.update(_kv_facts(f, p, spec, hw, usable, weights))
     return out
+
+
+def _kv_facts(f: dict[str, Any], p: Profile, spec, hw, usable: float, weights: float) -> dict[str, Any]:
+    """How many sequences' KV cache fit at the context, against the load to serve.
+
+    A shared service runs a server engine, which keeps back a larger share (as the roofline does
+    for vLLM-class engines), so the count matches the estimate shown next to the decision.
+    """
+    ctx, load = f.get("context_length"), f.get("load") or 1
+    if not ctx:
+        return {}
+    engine = "vllm" if p.serving_mode in _SHARED_MODES else None
+    free = (usable - memory.reserve_bytes(hw, engine, usable).value) * f["device_count"] - weights
+    per_seq = memory.kv_bytes(spec, ctx, p.kv_cache_dtype).value
+    capacity = max(0, math.floor(free / per_seq)) if per_seq > 0 else 0
+    return {"kv_gb": round(per_seq * load / 1e9, 2), "kv_capacity": capacity, "kv_fits": capacity >= load,
+            "kv_capacity_share": round(capacity / load, 3)}
+
+
+def _load(p: Profile) -> tuple[int | None, bool]:
+    """The stated concurrency, else the documented default for it (None for a bare profile)."""
+    assumed = "concurrency" in p.assumed
+    if p.concurrency is not None:
+        return p.concurrency, assumed
+    if p.users is None and p.serving_mode is None:
+        return None, False
+    from rules.defaults import default_for  # lazy: defaults reads these facts for its own proposals
+
+    proposal = default_for("concurrency", p)
+    return (proposal.value, True) if proposal else (None, False)
 
 
 def _workload_facts(p: Profile) -> dict[str, Any]:
@@ -269,5 +307,18 @@ def derive_facts(profile: Profile) -> tuple[dict[str, Any], list[str]]:
     spec = _model_spec(p)
     f.update(_model_facts(p, spec))
     f.update(_workload_facts(p))
+    f["load"], f["load_assumed"] = _load(p)
     f.update(_capacity_facts(f, p, spec))
     return Facts.model_validate(f).model_dump(), notes
+
+
+def fill(text: str, facts: dict[str, Any]) -> str:
+    """Replace `{fact}` placeholders in a rule's text with the fact's value (unknown names stay)."""
+    def value(match: re.Match) -> str:
+        name = match.group(1)
+        if name not in Facts.model_fields or facts.get(name) is None:
+            return match.group(0)
+        v = facts[name]
+        return f"{v:,}" if isinstance(v, int) and not isinstance(v, bool) else str(v)
+
+    return _PLACEHOLDER.sub(value, text)

@@ -58,25 +58,25 @@ def make_tools(advisor: Any) -> dict[str, Any]:
         return ask(question, _answers(answers_yaml))
 
     @_guard
-    def estimate(model: str, hardware: str, count: int = 1, quant: str = "bf16", input_tokens: int = 2000,
-                 output_tokens: int = 400, concurrency: int = 1, context: int = 0) -> dict:
+    def estimate(model: str, hardware: str, count: int = 1, quant: str = "", input_tokens: int = 0,
+                 output_tokens: int = 0, concurrency: int = 1, context: int = 0) -> dict:
         """Roofline estimate: does the model fit, decode and prefill speed, TTFT, max concurrency.
 
         Args:
             model: model id or name, e.g. "llama-3.1-70b" or "Llama 3.3 70B".
             hardware: accelerator id or name, e.g. "h100_sxm", "RTX 4090", "M3 Ultra".
-            count: number of devices.
-            quant: quantization id (bf16, fp8, int8, q4_k_m, awq, exl2-4.0, ...).
-            input_tokens: prompt length in tokens.
-            output_tokens: answer length in tokens.
+            count: number of devices (one node).
+            quant: quantization id (bf16, fp8, int8, q4_k_m, awq, exl2-4.0, ...); empty = the model's native format.
+            input_tokens: prompt length in tokens; 0 = the estimator's default (stated in assumptions).
+            output_tokens: answer length in tokens; 0 = the estimator's default.
             concurrency: simultaneous requests.
-            context: context length to provision KV cache for (0 = input + output).
+            context: context length to provision KV cache for; 0 = input + output.
         Returns:
-            JSON text: fits, weights_gb, kv_bytes_per_token, max_concurrency, decode_tokens_per_s, decode_tokens_per_s_bound, prefill_tokens_per_s, ttft_s, tpot_ms, assumptions, binding_constraint.
+            JSON text: fits, weights_gb, kv_bytes_per_token, max_concurrency, decode_tokens_per_s, decode_tokens_per_s_bound, prefill_tokens_per_s, ttft_s, tpot_ms, assumptions, binding_constraint (the same object as `advisor estimate --json`).
         """
         from rules.roofline import estimate as roofline
-        return roofline(model, hardware, count=count, quant=quant or None, input_tokens=input_tokens,
-                        output_tokens=output_tokens, concurrency=concurrency,
+        return roofline(model, hardware, count=count, quant=quant or None, input_tokens=input_tokens or None,
+                        output_tokens=output_tokens or None, concurrency=concurrency,
                         context_length=context or None).model_dump(mode="json")
 
     @_guard

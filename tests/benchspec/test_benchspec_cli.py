@@ -93,6 +93,7 @@ def test_text_without_extractor(capsys, monkeypatch):
     (("--profile", AGENT, "--json"), "--json belongs to 'benchspec reconcile'"),
     (("reconcile",), "at least one result file"),
     (("reconcile", "missing-results.json"), "missing-results.json: no such result file"),
+    (("reconcile", "gone-main-c1.aiperf"), "gone-main-c1.aiperf: no such result file or folder"),
     (("reconcile", str(RESULTS / "bad/unknown-harness.json")), "not a result of vllm bench serve"),
 ])
 def test_bad_input_exits_2(capsys, argv, message):
@@ -118,6 +119,33 @@ def test_reconcile_json(capsys):
     assert code == 0 and data["stands"] is True and data["slo"]["at_concurrency"] == 60
     assert [(r["engine"], r["run"], r["concurrency"]) for r in data["runs"]] == [
         ("vllm", "main", 60), ("sglang", "main", 60), ("sglang", "decode", 1)]
+
+
+def test_reconcile_reads_aiperf_folder_among_files(capsys):
+    """An aiperf --artifact-dir given next to files is read, in order, not dropped."""
+    args = [str(RESULTS / "vllm-main-c60.vllm.json"), str(RESULTS / "sglang-decode-c1.aiperf"),
+            str(RESULTS / "sglang-main-c60.sglang.jsonl")]
+    code, out, _ = _run(capsys, "reconcile", *args, "--profile", AGENT, "--json")
+    rows = [(r["harness"], r["engine"], r["run"], r["concurrency"]) for r in json.loads(out)["runs"]]
+    assert code == 0 and rows == [("vllm", "vllm", "main", 60), ("aiperf", "sglang", "decode", 1),
+                                  ("sglang", "sglang", "main", 60)]
+
+
+def test_reconcile_folder_alone_from_its_parent(capsys, monkeypatch):
+    """A bare folder name (no slash) is a result, not TEXT."""
+    monkeypatch.chdir(RESULTS)
+    code, out, _ = _run(capsys, "reconcile", "sglang-decode-c1.aiperf", "--json")
+    assert code == 0 and [r["harness"] for r in json.loads(out)["runs"]] == ["aiperf"]
+
+
+def test_reconcile_unusable_folder_exits_2(capsys, tmp_path):
+    """A folder without results is one line naming it and what was expected."""
+    folder = tmp_path / "vllm-main-c8.aiperf"
+    folder.mkdir()
+    (folder / "inputs.json").write_text("{}")
+    code, _, err = _run(capsys, "reconcile", str(RESULTS / "vllm-main-c60.vllm.json"), str(folder))
+    assert code == 2 and str(folder) in err and "profile_export_aiperf.json" in err
+    assert len(err.strip().splitlines()) == 1
 
 
 def test_reconcile_markdown_without_profile(capsys):

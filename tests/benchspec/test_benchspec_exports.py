@@ -159,6 +159,27 @@ def _levels(spec):
     return [(r, lv) for r in spec.workload.runs for lv in r.levels]
 
 
+def _output_spread(harness: str, argv: list[str]) -> float:
+    """How far a command lets output length stray from its mean (0 = fixed)."""
+    o = options(argv)
+    if harness == "vllm":  # one ratio r: [len*(1-r), len*(1+r)] for input and output
+        return float(o["--random-range-ratio"][0])
+    if harness == "sglang":  # generated-shared-prefix is fixed; random draws [len*r, len]
+        return 0.0 if "--gsp-output-len" in o else 1.0 - float(o["--random-range-ratio"][0])
+    if harness == "aiperf":
+        return float(o["--osl-stddev"][0])
+    fields = {kv.split("=")[0] for d in o["--data"] for kv in d.split(",")}
+    return float(bool(fields & {"output_tokens_stdev", "output_tokens_min", "output_tokens_max"}))
+
+
+def test_output_length_is_fixed_everywhere(case):
+    """Every harness keeps output at the planned length (the spec's fixed-output promise)."""
+    _, spec = case
+    for harness in HARNESSES:
+        spreads = {_output_spread(harness, argv) for argv in commands(spec.exports[harness])}
+        assert spreads == {0.0}, (harness, spreads)
+
+
 def test_result_names_carry_engine_run_level(case):
     """Every command writes to `${ENGINE}-<run>-c<level>`, which reconcile parses back."""
     _, spec = case

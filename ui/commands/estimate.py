@@ -38,7 +38,7 @@ def add_parser(sub) -> None:
                        epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--model", required=True, help="model id or common name (e.g. llama-3.1-70b, 'Llama 3.3 70B')")
     p.add_argument("--hardware", required=True, help="hardware id or common name (e.g. h100_sxm, H100, 4090, 'M3 Ultra')")
-    p.add_argument("--count", type=_positive_int, default=1, help="number of devices (default 1)")
+    p.add_argument("--count", type=_positive_int, default=1, help="devices per node (default 1); total devices = --count x --nodes")
     p.add_argument("--nodes", type=_positive_int, default=1, help="machines the devices are spread over (default 1)")
     p.add_argument("--quant", help="weight quantization id: bf16, f16, fp8, int8, q8_0, q6_k, q5_k_m, q4_k_m, q4_0, "
                                    "int4, awq, gptq-4bit, mxfp4, nvfp4, exl2-<bpw>, exl3-<bpw> "
