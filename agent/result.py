@@ -29,6 +29,21 @@ def _names(profile: Any) -> dict[str, str]:
     return out
 
 
+def _summary(profile) -> dict[str, Any]:
+    """The contract's flat profile, with facts the catalog implies (model size; one device's link)."""
+    from rules import catalog
+    from rules.errors import AdvisorError
+    out = profile.summary()
+    try:
+        if out["params_b"] is None and profile.model:
+            out["params_b"] = catalog.model(profile.model).params_b
+        if out["interconnect"] is None and profile.hardware and profile.device_count == 1:
+            out["interconnect"] = "unified" if catalog.hardware(profile.hardware).hw_class == "apple" else "none"
+    except AdvisorError:   # an id the catalog lacks: leave the field as the user left it
+        pass
+    return out
+
+
 def facts_of(state: AgentState) -> dict[str, Any]:
     """The `ask --json` object without `answer`, plus trace, warnings and names for the composer."""
     profile = build_profile(state.get("profile") or {})
@@ -37,7 +52,7 @@ def facts_of(state: AgentState) -> dict[str, Any]:
     assumptions = list(dict.fromkeys([*(state.get("assumptions") or []), *(d.get("assumptions") or [])]))
     return {
         "intent": state.get("intent", "recommend"),
-        "profile": profile.summary(),
+        "profile": _summary(profile),
         "primary": d.get("primary"),
         "alternatives": list(d.get("alternatives") or []),
         "avoid": [{"engine": a["engine"], "reason": a.get("reason", "")} for a in d.get("avoid") or []],

@@ -74,7 +74,7 @@ def load_case(path: Path) -> Case:
     try:
         data = yaml.safe_load(path.read_text(encoding="utf-8"))
     except (OSError, yaml.YAMLError) as exc:
-        raise DataError(str(path), None, None, f"cannot read case: {exc}") from None
+        raise DataError(str(path), None, None, "cannot read case: " + " ".join(str(exc).split())) from None
     if not isinstance(data, dict):
         raise DataError(str(path), None, None, "a case file must be a mapping")
     try:

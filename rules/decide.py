@@ -75,6 +75,11 @@ PORTABLE_MIN_PLATFORMS = 3
 (llama.cpp, Ollama, vLLM, SGLang); one with fewer is tied to a vendor (MLX-LM, ExLlama, TensorRT-LLM)."""
 
 
+GENERIC_QUANTS = frozenset({"int4", "int8"})
+"""Bit widths rather than file formats: an engine without this exact entry still has a 4- or 8-bit
+format of its own, so it is ranked down, not ruled out."""
+
+
 def hardware_specific_engines() -> list[str]:
     """Engines with native support on fewer than PORTABLE_MIN_PLATFORMS platforms (catalog data)."""
     out = []
@@ -108,6 +113,8 @@ def _quant_check(facts: dict[str, Any], t: _Tally, rule: Rule, values: dict[str,
     found = {e: v for e, v in checks.quant_kernels(facts).items() if e not in t.avoid}
     slow = {e: v for e, v in found.items() if v[0] == checks.QUANT_PENALTY}
     missing = sorted(e for e in found if e not in slow)
+    if quant in GENERIC_QUANTS:  # a bit width, not a file format: other engines have their own 4/8-bit formats
+        slow, missing = found, []
     for engine, (points, _) in slow.items():
         t.add_score(engine, points, rule.id)
     for engine in missing:

@@ -105,8 +105,6 @@ class Facts(BaseModel):
     """Sequences whose KV cache fits at the context length next to the weights and runtime reserve."""
     kv_fits: bool | None = None
     """`kv_capacity` covers the `load`."""
-    kv_capacity_share: float | None = None
-    """kv_capacity / load: below 1 requests queue for KV space, below 0.5 most of them do."""
     # workload
     workload: WorkloadKind | None = None
     input_tokens: int | None = None
@@ -246,8 +244,7 @@ def _kv_facts(f: dict[str, Any], p: Profile, spec, hw, usable: float, weights: f
     free = (usable - memory.reserve_bytes(hw, engine, usable).value) * f["device_count"] - weights
     per_seq = memory.kv_bytes(spec, ctx, p.kv_cache_dtype).value
     capacity = max(0, math.floor(free / per_seq)) if per_seq > 0 else 0
-    return {"kv_gb": round(per_seq * load / 1e9, 2), "kv_capacity": capacity, "kv_fits": capacity >= load,
-            "kv_capacity_share": round(capacity / load, 3)}
+    return {"kv_gb": round(per_seq * load / 1e9, 2), "kv_capacity": capacity, "kv_fits": capacity >= load}
 
 
 def _load(p: Profile) -> tuple[int | None, bool]:

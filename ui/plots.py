@@ -98,4 +98,6 @@ def decode_plot(result: dict[str, Any] | None):
 def ttft_plot(result: dict[str, Any] | None):
     """gr.update for the TTFT-vs-prompt-length line plot."""
     import gradio as gr
-    return gr.update(value=ttft_frame(result), x="prompt tokens", y="TTFT (s)")
+    conc = (((result or {}).get("estimate") or {}).get("concurrency")) or 1
+    return gr.update(value=ttft_frame(result), x="prompt tokens", y="TTFT (s)",
+                     label=f"TTFT vs prompt length at {conc} concurrent request(s) (prefill + queueing)")
