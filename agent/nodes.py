@@ -210,4 +210,6 @@ def verify(state: AgentState, tools: Tools) -> dict[str, Any]:
         else:
             from agent.compose import sources_block
             answer, composer = "\n".join([draft, *sources_block(facts)]) + "\n", "llm"
-    return {"result": result_of(facts, answer, composer), "composer": composer}
+    result = result_of(facts, answer, composer)
+    result["llm_calls"] = state.get("llm_calls") or 0   # this user turn's LLM calls (budget 2)
+    return {"result": result, "composer": composer}

@@ -233,21 +233,21 @@ def web_concurrency(conversations: int = 20) -> dict[str, Any]:
 
 
 def llm_mode() -> dict[str, Any]:
-    """LLM calls and tokens per conversation, when ADVISOR_MODEL is set."""
+    """LLM calls per user turn and tokens per conversation, when ADVISOR_MODEL is set."""
     model = os.environ.get("ADVISOR_MODEL")
     if not model:
         return {"skipped": "ADVISOR_MODEL is not set (deterministic mode)"}
     from agent.api import Advisor
 
     advisor = Advisor(model=model)
+    llm = advisor.tools.llm
     calls, tokens = [], []
     for text in WARM_TEXTS:
+        before = len(llm.usage)
         out = advisor.turn(f"bench-{uuid.uuid4().hex}", text)
-        usage = (out.result or {}).get("llm") or {}
-        calls.append(usage.get("calls", 0))
-        tokens.append(usage.get("tokens", 0))
-    return {"model": model, "calls_per_conversation": statistics.median(calls),
-            "tokens_per_conversation": statistics.median(tokens)}
+        calls.append((out.result or {}).get("llm_calls", len(llm.usage) - before))
+        tokens.append(sum((u.get("prompt_tokens") or 0) + (u.get("completion_tokens") or 0) for u in llm.usage[before:]))
+    return {"model": model, "calls_per_turn_max": max(calls), "tokens_per_conversation": statistics.median(tokens)}
 
 
 def run(repeat: int = 5, skip: tuple[str, ...] = ()) -> dict[str, Any]:
