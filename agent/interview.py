@@ -23,6 +23,10 @@ PROBES: dict[str, tuple[Any, ...]] = {
 }
 SHARED = ("team", "production", "fleet")
 LONG_CONTEXT_WORKLOADS = ("rag", "agent", "coding", "summarization")
+REFINES_SETUP = ("interconnect", "quantization", "context_length")
+"""Fields whose effect (fit, kernels, parallelism) depends on both the device and the model: asked
+only once both are known (the device's memory is enough), so a vague opening asks hardware, model
+and serving mode first."""
 
 
 def questions_needed(profile: Any, intent: str, asked: tuple[str, ...] | list[str] = ()) -> list[str]:
@@ -32,6 +36,8 @@ def questions_needed(profile: Any, intent: str, asked: tuple[str, ...] | list[st
     p = profile
     mode, shared = p.serving_mode, p.serving_mode in SHARED
     known_load = p.concurrency is not None or p.users is not None
+    known_setup = (p.hardware is not None or p.memory_gb is not None) \
+        and (p.model is not None or p.params_b is not None)
     wants: list[tuple[str, bool]] = [
         ("hardware", p.hardware is None),
         ("model", p.model is None and p.params_b is None),
@@ -46,7 +52,8 @@ def questions_needed(profile: Any, intent: str, asked: tuple[str, ...] | list[st
         ("shared_prefix", p.shared_prefix is None and p.workload in ("rag", "agent") and shared),
         ("priority", p.priority is None and mode in ("production", "fleet") and intent == "recommend"),
     ]
-    return list(dict.fromkeys(f for f, missing in wants if missing and f not in asked))
+    return list(dict.fromkeys(f for f, missing in wants if missing and f not in asked
+                              and (known_setup or f not in REFINES_SETUP)))
 
 
 def _signature(decision: Any) -> tuple:

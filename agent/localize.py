@@ -1,8 +1,9 @@
 """The decision's words in the user's language: every rule carries its text in English and zh-Hant.
 
 The rule engine reports English; for a Traditional Chinese conversation the rationales, avoid
-reasons, parallelism reason and warnings are looked up by rule id. Text no rule owns (a
-platform-support reason with its source URL) is kept, introduced in Chinese.
+reasons, parallelism reason and warnings are looked up by rule id. Reasons the built-in checks
+write (hardware support, quantization kernels) are rebuilt in Chinese from the same catalog facts,
+keeping the catalog's source URL.
 """
 from __future__ import annotations
 
@@ -25,12 +26,44 @@ def _zh(text: Any) -> str | None:
     return getattr(text, "zh", None) if text is not None else None
 
 
-def _avoid_reason(rule: Any, engine: str, english: str) -> str | None:
+def _support_zh(engine: str, facts: dict[str, Any]) -> str | None:
+    """Why the catalog says `engine` cannot run on the profile's hardware, in zh-Hant, with its source."""
+    from rules import catalog, engines
+    from rules.errors import AdvisorError
+    try:
+        spec, hw = engines.engine(engine), catalog.hardware(facts["hardware"])
+        ok, _, source = engines.supports(engine, hw)
+    except (AdvisorError, KeyError):
+        return None
+    if ok:
+        return None
+    platform = hw.platform
+    support = spec.platforms.get(platform)
+    if support is None:
+        why = f"{spec.name} 的支援清單裡沒有 {platform}"
+    elif support.status == "experimental":
+        why = f"{spec.name} 對 {platform} 只有實驗性支援，不列入建議"
+    else:  # the remaining refusal: an NVIDIA GPU older than the engine's minimum compute capability
+        why = f"{spec.name} 需要 compute capability {spec.min_cuda_cc.value} 以上，{hw.id} 只有 {hw.cuda_cc}"
+    return f"無法在這個硬體上執行：{why}（來源：{source}）"
+
+
+def _quant_zh(facts: dict[str, Any]) -> str:
+    """An engine with no kernel at all for the chosen quantization, in zh-Hant."""
+    quant, platform = facts.get("quantization"), facts.get("platform")
+    where = f"在 {platform} 上" if platform else ""
+    return f"它{where}沒有 {quant} 的 kernel，模型得重新量化成它支援的格式才能用"
+
+
+def _avoid_reason(rule: Any, engine: str, facts: dict[str, Any]) -> str | None:
     for ex in getattr(rule.effects, "exclude", None) or ():
         if ex.engine == engine:
             return _zh(ex.reason)
-    if getattr(rule.effects, "check", None) == "hardware_support":  # the catalog's reason, with its source
-        return f"無法在這個硬體上執行（{english}）"
+    check = getattr(rule.effects, "check", None)
+    if check == "hardware_support":
+        return _support_zh(engine, facts)
+    if check == "quant_kernel" and facts.get("quantization"):
+        return _quant_zh(facts)
     return None
 
 
@@ -45,7 +78,7 @@ def localized(decision: dict[str, Any] | None, language: str) -> dict[str, Any] 
             entry["rationale"] = _zh(rule.rationale) or entry.get("rationale")
     for item in d.get("avoid") or []:
         rule = rules.get(item.get("rule"))
-        item["reason"] = (_avoid_reason(rule, item["engine"], item.get("reason", "")) if rule else None) \
+        item["reason"] = (_avoid_reason(rule, item["engine"], d.get("facts") or {}) if rule else None) \
             or item.get("reason")
     par = d.get("parallelism")
     rule = rules.get((par or {}).get("rule"))

@@ -113,3 +113,30 @@ def test_every_askable_field_has_a_phrase_in_both_languages():
     from rules.ids import ASKABLE_FIELDS
     for field in ASKABLE_FIELDS:
         assert set(policy.PHRASES[field]) == {"en", "zh"}
+
+
+@pytest.mark.parametrize("intent", ["recommend", "benchmark", "estimate"])
+def test_setup_refinements_wait_until_device_and_model_are_known(intent):
+    vague = policy.questions_needed(profile(count=4), intent)
+    assert not set(vague) & set(policy.REFINES_SETUP)
+    assert vague[:2] == ["hardware", "model"]
+    # hardware alone or model alone is still not a setup the fit can be judged on
+    for half in (profile(hardware="rtx4090", count=4), profile(model="llama-3.1-70b")):
+        assert "quantization" not in policy.questions_needed(half, intent)
+
+
+def test_quantization_is_asked_once_the_setup_is_known():
+    for known in (dict(hardware="rtx4090", count=4), dict(memory_gb=16)):
+        p = profile(model="llama-3.1-8b", serving_mode="personal", **known)
+        assert "quantization" in policy.questions_needed(p, "recommend")
+
+
+def test_rounds_with_unanswered_questions_never_reach_quantization_before_the_setup():
+    asked: list[str] = []
+    for rounds in range(policy.MAX_ROUNDS):
+        fields = policy.next_round(profile(), "recommend", asked, rounds)
+        assert len(fields) <= policy.FIELDS_PER_ROUND
+        if rounds == 0:
+            assert fields == ["hardware", "model", "serving_mode"]
+        assert "quantization" not in fields
+        asked += fields

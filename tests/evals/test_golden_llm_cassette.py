@@ -44,6 +44,8 @@ def test_golden_subset_through_a_recorded_llm(tmp_path, monkeypatch):
     assert [c.id for c in report.cases if not c.passed] == [], [c.failures for c in report.cases]
     for case in report.cases:
         composer = case.result["composer"]
-        # the recording replayed (no provider error): the prose was either accepted or rejected by verify
-        assert composer == "llm" or composer.startswith("template (verify failed"), (case.id, composer)
-        assert case.result["llm_calls"] <= 2
+        # the recording replayed (no provider error): prose accepted, rejected by verify, or the
+        # turn's two-call budget went to extraction (one retry after a malformed reply)
+        assert composer == "llm" or composer.startswith(("template (verify failed", "template (LLM call budget")), \
+            (case.id, composer)
+        assert 1 <= case.result["llm_calls"] <= 2
