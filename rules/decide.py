@@ -193,6 +193,15 @@ def _pick(ranking: list[RankedEngine]) -> tuple[str | None, list[str]]:
     return runners[0], alts
 
 
+def _runnable_note(ranking: list[RankedEngine], t: _Tally) -> None:
+    """No engine suits the workload: say which ones at least run here, so the user is not left empty-handed."""
+    runners = [r.engine for r in ranking if not checks.is_orchestrator(r.engine)]
+    if runners:
+        t.warnings.append(f"No engine suits this workload on this hardware. Engines that do run here: "
+                          f"{', '.join(runners)} — each with the limits named in the reasons above; "
+                          f"consider hardware the serving engines support.")
+
+
 def _assumptions(profile: Profile, notes: list[str]) -> list[str]:
     out = []
     for field in profile.assumed:
@@ -212,6 +221,8 @@ def decide(profile: Profile) -> Decision:
             _apply(rule, facts, values, t)
     ranking = _ranking(t)
     primary, alternatives = _pick(ranking)
+    if primary is None and profile.hardware:
+        _runnable_note(ranking, t)
     bottleneck = max(t.bottleneck, key=lambda b: t.bottleneck[b]) if t.bottleneck else None
     parallelism = None
     if t.parallel:
