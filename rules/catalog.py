@@ -31,8 +31,9 @@ __all__ = [
 ]
 
 
-def _load(file: str, key: str, schema: type) -> dict[str, Any]:
-    """Read one catalog file into {id: validated entry}."""
+def _load(file: str, key: str, schema: type, into: dict[str, Any] | None = None,
+          defaults: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Read one catalog file into {id: validated entry} (`into`: add to an existing table)."""
     path = CATALOG_DIR / file
     try:
         data = yaml.load(path.read_text(encoding="utf-8"), Loader=_Loader)
@@ -41,8 +42,10 @@ def _load(file: str, key: str, schema: type) -> dict[str, Any]:
     entries = (data or {}).get(key)
     if not isinstance(entries, list):
         raise DataError(f"rules/catalog/{file}", None, key, "expected a list of entries")
-    out: dict[str, Any] = {}
+    out: dict[str, Any] = {} if into is None else into
     for i, raw in enumerate(entries):
+        if defaults and isinstance(raw, dict):
+            raw = {**defaults, **raw}
         entry = str(raw.get("id", f"#{i}")) if isinstance(raw, dict) else f"#{i}"
         try:
             spec = schema.model_validate(raw)
@@ -64,8 +67,14 @@ def all_hardware() -> dict[str, Hardware]:
 
 @functools.cache
 def all_models() -> dict[str, ModelSpec]:
-    """Every model entry, by id."""
-    return _load("models.yaml", "models", ModelSpec)
+    """Every model entry, by id, from one file per family (rules/catalog/models/<family>.yaml)."""
+    table: dict[str, ModelSpec] = {}
+    files = sorted(p.name for p in (CATALOG_DIR / "models").glob("*.yaml"))
+    if not files:
+        raise DataError("rules/catalog/models", None, None, "no model catalog files")
+    for name in files:
+        _load(f"models/{name}", "models", ModelSpec, into=table, defaults={"family": name[:-5]})
+    return table
 
 
 def hardware(hw_id: str) -> Hardware:
@@ -200,7 +209,8 @@ def describe_model(params_b: float, active_params_b: float | None = None, *, lay
     shape_b = active_params_b or params_b
     notes = []
     if hidden is None:  # Llama family: ~12 * layers * hidden^2 params with hidden/layers ~ 128
-        hidden = int(round((shape_b * 1e9 * 128 / 12) ** (1 / 3) / 128) * 128) or 128
+        step = kv_heads * head_dim  # so the query heads split evenly over the KV heads
+        hidden = max(1, round((shape_b * 1e9 * 128 / 12) ** (1 / 3) / step)) * step
         notes.append(f"hidden size {hidden} guessed from {shape_b:g}B params (Llama-like: 12*layers*hidden^2, hidden/layers~128)")
     if layers is None:
         layers = max(1, round(hidden / 128))
