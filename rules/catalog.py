@@ -3,6 +3,7 @@
     hardware(id) / model(id) / engine(id)      -> spec, or UnknownIdError listing the closest ids
     all_hardware() / all_models() / all_engines() -> {id: spec}
     resolve_hardware(text) / resolve_model(text)  -> id | None ("H100" -> h100_sxm, "Llama 3.3 70B" -> llama-3.1-70b)
+    resolve_model_match(text)                   -> rules.model_resolve.Match (id + fine-tune / quantized-build note)
     describe_model(params_b, active_params_b=None, ...) -> a generic ModelSpec with its assumptions
     check_profile_against_catalog(profile)      -> raises ProfileError for ids or context the catalogs reject
 
@@ -26,7 +27,7 @@ _Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 __all__ = [
     "Hardware", "ModelSpec", "Tflops", "Attention", "hardware", "model", "engine", "all_hardware",
-    "all_models", "all_engines", "resolve_hardware", "resolve_model", "describe_model",
+    "all_models", "all_engines", "resolve_hardware", "resolve_model", "resolve_model_match", "describe_model",
     "check_profile_against_catalog",
 ]
 
@@ -122,10 +123,6 @@ def _tokens(text: str) -> tuple[str, ...]:
     return tuple(re.findall(r"[a-z]+|\d+(?:\.\d+)?", text))
 
 
-_MODEL_NOISE = {"instruct", "chat", "hf", "base", "it", "gguf", "awq", "gptq", "mlx", "dynamic", "community"}
-# Quantization / format suffixes people append to model names ("...-Q4_K_M", "-FP8-dynamic", "-4bit").
-_QUANT_SUFFIX = re.compile(r"(?i)(?<![a-z0-9])(q\d_\d|i?q\d(_k)?(_[a-z]+)?|\d+-?bits?|int\d|u?fp\d+|bf16|f16|"
-                           r"mxfp4|nvfp4|w\d+a\d+|exl\d(-[\d.]+)?(bpw)?)(?![a-z0-9])")
 
 
 def _index(table: dict[str, Any]) -> dict[tuple[str, ...], set[str]]:
@@ -175,12 +172,6 @@ def _hw_index() -> dict[tuple[str, ...], set[str]]:
     return _index(all_hardware())
 
 
-@functools.cache
-def _model_index() -> dict[tuple[str, ...], set[str]]:
-    idx = _index(all_models())
-    return {tuple(t for t in k if t not in _MODEL_NOISE) or k: v for k, v in idx.items()}
-
-
 def resolve_hardware(text: str) -> str | None:
     """Hardware id for what people type ("H100", "4090", "M3 Ultra"), or None."""
     if not text:
@@ -189,14 +180,20 @@ def resolve_hardware(text: str) -> str | None:
 
 
 def resolve_model(text: str) -> str | None:
-    """Model id for what people type ("Llama 3.3 70B", "DeepSeek R1", "gpt-oss 20b"), or None."""
+    """Model id for what people type ("Llama 3.3 70B", "qwen2.5:14b", "R1-Distill-Llama-70B"), or None."""
     if not text:
         return None
-    text = str(text).split("/")[-1] if "/" in str(text) else text
     if text in all_models():
         return text
-    text = _QUANT_SUFFIX.sub(" ", text)
-    return None if not text.strip() else _resolve(text, _model_index(), _MODEL_NOISE, numbers_left_ok=False)
+    match = resolve_model_match(text)
+    return match.id if match else None
+
+
+def resolve_model_match(text: str):
+    """The full reading of a model name (rules.model_resolve.Match: id and any fine-tune / quantized-build
+    note), or None."""
+    from rules import model_resolve  # the index builds on first use only
+    return model_resolve.resolve(str(text))
 
 
 # --- models we do not know ----------------------------------------------------------------

@@ -107,7 +107,7 @@ def _index() -> tuple[dict[str, _Entry], frozenset[str], dict[str, str]]:
     entries, families, aliases = {}, set(), {}
     for mid, spec in all_models().items():
         id_toks = _tokens(mid.replace("-", " "))
-        fam = {id_toks[0][1]} | {t for k, t in id_toks if k == "ver"}
+        fam = {id_toks[0][1]} | ({"r1"} if ("ver", "r1") in id_toks else set())  # "R1-Distill-Llama-70B"
         names = (mid, spec.name, (spec.hf_id or "").split("/")[-1], *spec.aliases)
         toks = [tok for text in names for tok in _tokens(text)]
         words = {t for _, t in toks}
@@ -155,7 +155,7 @@ def _size_ok(entry: _Entry, sizes: list[tuple[str, str]]) -> bool:
         if tok in entry.words:
             continue
         want, (total, active) = _size_b(tok), entry.sizes
-        near_total = abs(want - total) <= max(0.15 * total, 0.3)
+        near_total = abs(want - total) <= max(0.10 * total, 0.3)
         near_active = abs(want - active) <= (0.15 if kind == "active" else 0.05) * active
         if not (near_total if kind == "size" else False) and not near_active:
             return False
@@ -260,10 +260,12 @@ def _longest(text: str, start: int) -> Match | None:
     stop = _STOP.search(text, start + 1)
     end = stop.start() if stop else len(text)
     bounds = [m.end() for m in re.finditer(r"[^\s]+", text[start:end])][:6]
-    for b in reversed(bounds):
-        span = text[start:start + b].rstrip(".!?")
-        hit = resolve(span)
-        if hit:
+    for i in range(len(bounds) - 1, -1, -1):
+        hit = resolve(text[start:start + bounds[i]].rstrip(".!?"))
+        if hit:  # the shortest span that still names the same model (so "FP8" after it stays a quant)
+            while i > 0 and (shorter := resolve(text[start:start + bounds[i - 1]].rstrip(".!?"))) and shorter.id == hit.id:
+                hit, i = shorter, i - 1
+            span = text[start:start + bounds[i]].rstrip(".!?")
             return Match(hit.id, span, start, start + len(span), variant_note=hit.variant_note)
     return None
 
