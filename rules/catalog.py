@@ -5,6 +5,7 @@
     resolve_hardware(text) / resolve_model(text)  -> id | None ("H100" -> h100_sxm, "Llama 3.3 70B" -> llama-3.1-70b)
     resolve_model_match(text)                   -> rules.model_resolve.Match (id + fine-tune / quantized-build note)
     describe_model(params_b, active_params_b=None, ...) -> a generic ModelSpec with its assumptions
+    spec_for_profile(profile)                   -> the ModelSpec a profile names (id, config.json or size)
     check_profile_against_catalog(profile)      -> raises ProfileError for ids or context the catalogs reject
 
 Loading validates every entry and fails with DataError naming file, entry and field. Loads are cached.
@@ -28,7 +29,7 @@ _Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 __all__ = [
     "Hardware", "ModelSpec", "Tflops", "Attention", "hardware", "model", "engine", "all_hardware",
     "all_models", "all_engines", "resolve_hardware", "resolve_model", "resolve_model_match", "describe_model",
-    "check_profile_against_catalog",
+    "check_profile_against_catalog", "spec_for_profile",
 ]
 
 
@@ -227,6 +228,18 @@ def describe_model(params_b: float, active_params_b: float | None = None, *, lay
         moe_layers=layers if moe else None, attention=Attention(kind="gqa"), kv_bytes_per_token_bf16=kv,
         max_context=max_context, confidence="low", source="describe_model(): generic spec from the user's numbers",
         assumptions=notes + ["vocab 128000 assumed"], notes="not a catalog model")
+
+
+def spec_for_profile(profile) -> ModelSpec | None:
+    """The model a profile names: a catalog id, else its config.json, else a generic spec from its size."""
+    if profile.model:
+        return model(profile.model)
+    if profile.hf_config is not None:
+        from rules.model_config import load_model_config
+        return load_model_config(profile.hf_config)
+    if profile.params_b:
+        return describe_model(profile.params_b, profile.active_params_b)
+    return None
 
 
 def check_profile_against_catalog(profile) -> None:

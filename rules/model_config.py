@@ -1,7 +1,7 @@
 """A model the catalog does not know, from its Hugging Face config.json.
 
     spec_from_config(cfg, *, name=None, model_id="custom") -> ModelSpec (params computed, assumptions listed)
-    load_model_config(path_or_dict)                         -> ModelSpec, or InputError with one clear line
+    load_model_config(path | JSON text | dict)              -> ModelSpec, or InputError with one clear line
 
 Handles the config shapes people deploy: llama / qwen2 / qwen3 / mistral / mixtral / gemma 1-3 (sliding
 window patterns) / phi3 / cohere / granite / olmo2 / deepseek_v2 / deepseek_v3 (MLA: kv_lora_rank,
@@ -211,6 +211,11 @@ def load_model_config(src: str | Path | dict, name: str | None = None) -> ModelS
     """A ModelSpec from a config.json path (or an already-parsed dict); one-line InputError when unusable."""
     if isinstance(src, dict):
         return spec_from_config(src, name=name)
+    if isinstance(src, str) and src.lstrip().startswith("{"):  # the JSON text itself (MCP, web upload)
+        try:
+            return spec_from_config(json.loads(src), name=name)
+        except json.JSONDecodeError as exc:
+            raise InputError(f"model config is not valid JSON (line {exc.lineno}: {exc.msg})") from None
     path = Path(src).expanduser()
     try:
         raw = json.loads(path.read_text(encoding="utf-8"))

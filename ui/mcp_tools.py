@@ -59,7 +59,7 @@ def make_tools(advisor: Any) -> dict[str, Any]:
 
     @_guard
     def estimate(model: str, hardware: str, count: int = 1, quant: str = "", input_tokens: int = 0,
-                 output_tokens: int = 0, concurrency: int = 1, context: int = 0) -> dict:
+                 output_tokens: int = 0, concurrency: int = 1, context: int = 0, model_config: str = "") -> dict:
         """Roofline estimate: does the model fit, decode and prefill speed, TTFT, max concurrency.
 
         Args:
@@ -71,11 +71,14 @@ def make_tools(advisor: Any) -> dict[str, Any]:
             output_tokens: answer length in tokens; 0 = the estimator's default.
             concurrency: simultaneous requests.
             context: context length to provision KV cache for; 0 = input + output.
+            model_config: optional Hugging Face config.json (its JSON text) for a model the catalog does not know; used instead of `model`.
         Returns:
             JSON text: fits, weights_gb, kv_bytes_per_token, max_concurrency, decode_tokens_per_s, decode_tokens_per_s_bound, prefill_tokens_per_s, ttft_s, tpot_ms, assumptions, binding_constraint (the same object as `advisor estimate --json`).
         """
+        from rules.model_config import load_model_config
         from rules.roofline import estimate as roofline
-        return roofline(model, hardware, count=count, quant=quant or None, input_tokens=input_tokens or None,
+        spec = load_model_config(model_config) if model_config.strip() else model
+        return roofline(spec, hardware, count=count, quant=quant or None, input_tokens=input_tokens or None,
                         output_tokens=output_tokens or None, concurrency=concurrency,
                         context_length=context or None).model_dump(mode="json")
 
