@@ -186,7 +186,7 @@ def spec_from_config(raw: dict, *, name: str | None = None, model_id: str = "cus
     spec = dict(
         id=model_id, name=name or str(cfg.get("_name_or_path") or cfg.get("model_type") or "custom model"),
         architecture="moe" if moe else ("hybrid" if attention.linear_layers else "dense"),
-        params_b=round(total / 1e9, 2), active_params_b=round(active / 1e9, 2), layers=layers, hidden=hidden,
+        params_b=_billions(total), active_params_b=_billions(active), layers=layers, hidden=hidden,
         q_heads=heads, kv_heads=None if attention.kind == "mla" else kv, head_dim=hd,
         v_head_dim=cfg.get("v_head_dim"), intermediate=_get(cfg, "intermediate_size", "ffn_hidden_size"),
         vocab=vocab, tied_embeddings=tied, attention=attention, max_context=_max_context(cfg),
@@ -198,6 +198,11 @@ def spec_from_config(raw: dict, *, name: str | None = None, model_id: str = "cus
         err = exc.errors()[0]
         where = ".".join(str(p) for p in err["loc"]) or "config"
         raise InputError(f"config.json describes an impossible model ({where}: {err['msg']})") from None
+
+
+def _billions(n: float) -> float:
+    """Parameters in billions: three decimals below 10B (a 135M model is 0.134), two above."""
+    return round(n / 1e9, 3 if n < 1e10 else 2)
 
 
 def _max_context(cfg: dict) -> int:
