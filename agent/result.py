@@ -44,12 +44,23 @@ def _summary(profile) -> dict[str, Any]:
     return out
 
 
+def _variant_read(profile) -> list[str]:
+    """When the user named a fine-tune or a quantized build, say which catalog architecture stands in."""
+    from rules import catalog, model_resolve
+    said = profile.provenance.get("model")
+    match = catalog.resolve_model_match(said.evidence) if profile.model and said and said.evidence else None
+    if not match or match.id != profile.model or not match.variant_kind:
+        return []
+    return [model_resolve.describe_variant(said.evidence, match.id, match.variant_kind, profile.language)]
+
+
 def facts_of(state: AgentState) -> dict[str, Any]:
     """The `ask --json` object without `answer`, plus trace, warnings and names for the composer."""
     profile = build_profile(state.get("profile") or {})
     d = localized(state.get("decision"), profile.language) or {}
     par = d.get("parallelism")
-    assumptions = list(dict.fromkeys([*(state.get("assumptions") or []), *(d.get("assumptions") or [])]))
+    assumptions = list(dict.fromkeys([*(state.get("assumptions") or []), *(d.get("assumptions") or []),
+                                      *_variant_read(profile)]))
     return {
         "intent": state.get("intent", "recommend"),
         "profile": _summary(profile),

@@ -50,6 +50,8 @@ class Match:
     approximate: bool = False
     variant_note: str | None = None
     """Set when the name is a fine-tune, quantized build or repackaging of the catalog entry."""
+    variant_kind: str | None = None
+    """'fine-tune' or 'build' when variant_note is set."""
 
 
 @dataclass(frozen=True)
@@ -187,7 +189,8 @@ def resolve(text: str) -> Match | None:
         return Match(exact[key], raw, 0, len(raw), variant_note=None)
     stripped = _norm(_QUANT.sub(" ", raw.split("/")[-1].lower()))
     if stripped in exact:
-        return Match(exact[stripped], raw, 0, len(raw), variant_note=_note(raw, exact[stripped], None))
+        mid = exact[stripped]
+        return Match(mid, raw, 0, len(raw), variant_note=_note(raw, mid, None), variant_kind=_variant_kind(raw, mid, None))
     toks, base = _apply_finetunes(_fix_typos(_tokens(raw.split("/")[-1]), families))
     fams = {t for _, t in toks if t in families}
     if not fams:
@@ -197,7 +200,10 @@ def resolve(text: str) -> Match | None:
     words = {t for k, t in toks if k == "word"}
     cands = [e for e in entries.values() if e.family & fams and versions - e.family <= e.versions and _size_ok(e, sizes)]
     mid = _best(cands, words | {t for _, t in sizes}, toks if not sizes else None)
-    return Match(mid, raw, 0, len(raw), variant_note=_note(raw, mid, base)) if mid else None
+    if not mid:
+        return None
+    kind = _variant_kind(raw, mid, base)
+    return Match(mid, raw, 0, len(raw), variant_note=_note(raw, mid, base), variant_kind=kind)
 
 
 def _best(cands: list[_Entry], words: set[str], sizeless: list[tuple[str, str]] | None) -> str | None:
@@ -227,16 +233,31 @@ def _same_size(a: str, b: str) -> bool:
 
 
 def _note(raw: str, mid: str, base: str | None) -> str | None:
-    """Say how a name that is not the catalog entry itself was read."""
+    """Say how a name that is not the catalog entry itself was read (English; see `describe_variant`)."""
+    kind = _variant_kind(raw, mid, base)
+    return describe_variant(raw, mid, kind, "en") if kind else None
+
+
+def _variant_kind(raw: str, mid: str, base: str | None) -> str | None:
     from rules.catalog import all_models
-    spec = all_models()[mid]
     if base:
-        return f"'{raw}' is a fine-tune of {base}: estimated with the architecture of {spec.name} ({mid})"
+        return "fine-tune"
     org = raw.split("/")[0].lower() if "/" in raw else ""
-    official = (spec.hf_id or "").split("/")[0].lower()
-    if _QUANT.search(raw) and re.search(r"(?i)gguf|awq|gptq|exl\d|mlx|bit|fp8|int\d|q\d", raw) or (org and org != official):
-        return f"'{raw}' is a quantized or repackaged build of {spec.name}: same architecture ({mid})"
+    official = (all_models()[mid].hf_id or "").split("/")[0].lower()
+    if re.search(r"(?i)gguf|awq|gptq|exl\d|mlx|\dbit|fp8|int\d|q\d_", raw) or (org and org != official):
+        return "build"
     return None
+
+
+def describe_variant(raw: str, mid: str, kind: str, lang: str = "en") -> str:
+    """One sentence, in the user's language, saying which catalog architecture a variant name was read as."""
+    from rules.catalog import all_models
+    name = all_models()[mid].name
+    if lang == "zh":
+        what = "微調版" if kind == "fine-tune" else "量化或重新打包的版本"
+        return f"「{raw}」視為 {name}（{mid}）的{what}：以相同架構估算"
+    what = "a fine-tune of" if kind == "fine-tune" else "a quantized or repackaged build of"
+    return f"'{raw}' is read as {what} {name} ({mid}): estimated with the same architecture"
 
 
 def find(text: str) -> list[Match]:
@@ -247,7 +268,8 @@ def find(text: str) -> list[Match]:
         if out and m.start() < out[-1].end:
             continue
         head = [t for _, t in _fix_typos(_tokens(m.group(0)), families)]
-        if not head or not (set(head) & families or any(z in m.group(0) for z in _CJK_FAMILY)):
+        anchors = families | {name[0] for name, _ in _finetunes()}
+        if not head or not (set(head) & anchors or any(z in m.group(0) for z in _CJK_FAMILY)):
             continue
         hit = _longest(text, m.start())
         if hit:
@@ -266,7 +288,8 @@ def _longest(text: str, start: int) -> Match | None:
             while i > 0 and (shorter := resolve(text[start:start + bounds[i - 1]].rstrip(".!?"))) and shorter.id == hit.id:
                 hit, i = shorter, i - 1
             span = text[start:start + bounds[i]].rstrip(".!?")
-            return Match(hit.id, span, start, start + len(span), variant_note=hit.variant_note)
+            return Match(hit.id, span, start, start + len(span), variant_note=hit.variant_note,
+                         variant_kind=hit.variant_kind)
     return None
 
 
