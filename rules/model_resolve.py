@@ -140,13 +140,17 @@ def _fix_typos(toks: list[tuple[str, str]], families: frozenset[str]) -> list[tu
     return out
 
 
-def _apply_finetunes(toks: list[tuple[str, str]]) -> tuple[list[tuple[str, str]], str | None]:
+def _apply_finetunes(toks: list[tuple[str, str]], families: frozenset[str]) -> tuple[list[tuple[str, str]], str | None]:
+    """Replace a fine-tune's name by its base; when the name also states the base ("Hermes 3 Llama 3.2 3B"),
+    just drop the fine-tune's words."""
     seq = [t for _, t in toks]
     for name, base in _finetunes():
         n = len(name)
         for i in range(len(seq) - n + 1):
             if tuple(seq[i:i + n]) == name:
-                return toks[:i] + _tokens(base) + toks[i + n:], base
+                rest = toks[:i] + toks[i + n:]
+                named = any(t in families for _, t in rest)
+                return (rest if named else toks[:i] + _tokens(base) + toks[i + n:]), base
     return toks, None
 
 
@@ -191,7 +195,7 @@ def resolve(text: str) -> Match | None:
     if stripped in exact:
         mid = exact[stripped]
         return Match(mid, raw, 0, len(raw), variant_note=_note(raw, mid, None), variant_kind=_variant_kind(raw, mid, None))
-    toks, base = _apply_finetunes(_fix_typos(_tokens(raw.split("/")[-1]), families))
+    toks, base = _apply_finetunes(_fix_typos(_tokens(raw.split("/")[-1]), families), families)
     fams = {t for _, t in toks if t in families}
     if not fams:
         return None
