@@ -288,10 +288,11 @@ def _longest(text: str, start: int) -> Match | None:
     bounds = [m.end() for m in re.finditer(r"[^\s]+", text[start:end])][:6]
     for i in range(len(bounds) - 1, -1, -1):
         hit = resolve(text[start:start + bounds[i]].rstrip(".!?"))
-        if hit:  # the shortest span that still names the same model (so "FP8" after it stays a quant)
-            while i > 0 and (shorter := resolve(text[start:start + bounds[i - 1]].rstrip(".!?"))) and shorter.id == hit.id:
-                hit, i = shorter, i - 1
+        if hit:  # drop trailing words that add nothing to the name (so "FP8" after it stays a quantization)
+            while i > 0 and not _tokens(text[start + bounds[i - 1]:start + bounds[i]]):
+                i -= 1
             span = text[start:start + bounds[i]].rstrip(".!?")
+            hit = resolve(span) or hit
             return Match(hit.id, span, start, start + len(span), variant_note=hit.variant_note,
                          variant_kind=hit.variant_kind)
     return None

@@ -124,3 +124,12 @@ def test_profile_field_model_config(tmp_path):
     assert est.kv_bytes_per_token == 61 * 576 * 2
     inline = profile_from_mapping({"hardware": "h100_sxm", "model_config": LLAMA_70B})
     assert inline.params_b == pytest.approx(70.55, rel=0.01)
+
+
+def test_mcp_estimate_takes_a_config_text():
+    from ui.mcp_tools import make_tools
+    tools = make_tools(None)
+    out = json.loads(tools["estimate"]("", "h200", 8, "", 0, 0, 1, 0, "nvlink", 1, False, json.dumps(DEEPSEEK_V3)))
+    assert out["fits"] is True and out["kv_bytes_per_token"] == 61 * 576 * 2
+    with pytest.raises(Exception, match="not valid JSON"):   # gradio.Error carries the one-line message
+        tools["estimate"]("", "h200", 8, "", 0, 0, 1, 0, "", 1, False, "{oops")
