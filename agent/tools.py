@@ -77,7 +77,20 @@ def _default_for(field: str, profile: Any) -> tuple[Any, str] | None:
 
 def _estimate(profile: Any, engine: str | None = None, parallelism: dict | None = None) -> Any:
     from rules.roofline import estimate_for_profile
-    return estimate_for_profile(profile, engine=engine, parallelism=parallelism)
+    return estimate_for_profile(_engine_format(profile, engine), engine=engine, parallelism=parallelism)
+
+
+def _engine_format(profile: Any, engine: str | None) -> Any:
+    """A bare bit width ("int4") becomes the engine's own format, so the figures are that engine's
+    (Q4_K_M on llama.cpp, EXL2 4.0 bpw on ExLlamaV2, AWQ on vLLM)."""
+    from rules import catalog, quant
+    if not quant.is_generic(getattr(profile, "quantization", None)) or engine is None or not profile.hardware:
+        return profile
+    hw = catalog.hardware(profile.hardware)
+    concrete = quant.concrete(profile.quantization, engine, hw.platform, hw.cuda_cc)
+    if concrete == profile.quantization:
+        return profile
+    return profile.model_copy(update={"quantization": concrete})
 
 
 def _build_spec(profile: Any, decision: Any = None, estimate: Any = None) -> Any:

@@ -6,14 +6,15 @@ missing ones in dependency order and marks them `assumed` with the reason as the
 """
 from __future__ import annotations
 
-import math
 from typing import Any, Callable, Iterable
 
 from pydantic import BaseModel, ConfigDict
 
-from rules import catalog
+from rules import catalog, fit
 from rules.facts import derive_facts
 from rules.profile import Profile
+from rules.quant import bits_per_weight
+from rules.serving import ACTIVE_SHARE, busy_hour_load, tier_from_counts
 
 CONTEXT_BY_WORKLOAD = {"chat": 8192, "batch": 8192, "rag": 16384, "summarization": 32768,
                        "agent": 32768, "coding": 32768}
@@ -29,8 +30,6 @@ CONCURRENCY_BY_MODE = {"personal": 1, "demo": 5, "team": 32, "production": 128, 
 person team of whom a few dozen are active at once; external traffic in the hundreds."""
 WEIGHT_SHARE = 0.75
 """A default quantization must leave a quarter of usable memory for the KV cache and batching."""
-ACTIVE_SHARE = 0.1
-"""Share of a user base with a request in flight at the same moment (busy-hour rule of thumb)."""
 PRIORITY_BY_MODE = {"personal": "privacy", "demo": "dev-speed", "team": "throughput",
                     "production": "throughput", "fleet": "cost"}
 """What each serving mode usually optimises: a local setup keeps data private, a demo wants quick
@@ -56,15 +55,11 @@ def _workload(p: Profile) -> Default:
 
 
 def _serving_mode(p: Profile) -> Default:
-    users, conc = p.users or 0, p.concurrency or 0
     if p.nodes > 1:
         return Default(field="serving_mode", value="production", note="several nodes point to a production service")
-    if users >= 500 or conc >= 200:
-        return Default(field="serving_mode", value="production", note="hundreds of users at once is production scale")
-    if users >= 50 or conc >= 16:
-        return Default(field="serving_mode", value="team", note="dozens of users is a team service (50-500 people)")
-    if users > 1 or conc > 1:
-        return Default(field="serving_mode", value="demo", note="a handful of users is a demo or small trial")
+    tier = tier_from_counts(p.users, p.concurrency)
+    if tier is not None:
+        return Default(field="serving_mode", value=tier.mode, note=tier.en)
     hw = _hw(p)
     if hw is not None and hw.hw_class == "datacenter":
         return Default(field="serving_mode", value="team", note="datacenter GPUs with no user count: assumed a shared internal service")
@@ -73,7 +68,7 @@ def _serving_mode(p: Profile) -> Default:
 
 def _concurrency(p: Profile) -> Default:
     if p.users:
-        value = max(1, math.ceil(p.users * ACTIVE_SHARE))
+        value = busy_hour_load(p.users)
         return Default(field="concurrency", value=value, note=f"about {ACTIVE_SHARE:.0%} of {p.users} users active at once")
     mode = p.serving_mode or _serving_mode(p).value
     return Default(field="concurrency", value=CONCURRENCY_BY_MODE[mode], note=f"typical requests in flight for a {mode} setup")
@@ -113,34 +108,77 @@ def _interconnect(p: Profile) -> Default | None:
     return Default(field="interconnect", value=hw.interconnect, note=f"the usual link between {hw.name} devices")
 
 
-def _quant_ladder(hw) -> list[str]:
-    """Highest precision first, in the formats this platform has fast kernels for."""
-    if hw.platform == "nvidia-cuda":
-        return ["bf16", "fp8" if hw.tflops.fp8 else "int8", "awq"]
-    if hw.platform == "amd-rocm":
-        return ["bf16", "fp8", "gptq-4bit"] if hw.hw_class == "datacenter" else ["q8_0", "q4_k_m"]
+_PLUGIN_PLATFORMS = ("intel-gaudi", "google-tpu", "aws-neuron", "huawei-ascend")
+"""Accelerators reached through vendor plugins: BF16 is the format every plugin runs; GGUF runs on none."""
+_SERVER_CLASSES = ("datacenter",)
+"""Server GPUs keep published checkpoints (16-bit or FP8); local hardware quantizes to 8 or 4 bits."""
+
+
+def _platform_rungs(hw) -> list[str]:
+    """The formats a deployment on this hardware steps down through, highest precision first.
+
+    Bare widths (int8, int4) mean each engine's own format (Q8_0/Q4_K_M on llama.cpp, EXL2 on
+    ExLlama, MLX 4-bit on a Mac, AWQ on vLLM), so an assumed default never rules an engine out for
+    lacking a file format. Server GPUs stop at FP8 (Hopper, Ada, Blackwell, MI300) or INT8; Volta
+    and Turing have no BF16 and run FP16 (vLLM: --dtype half); Macs default to MLX 4-bit."""
+    if hw.platform in _PLUGIN_PLATFORMS:
+        return ["bf16"]
     if hw.platform == "apple-silicon":
-        return ["int8", "int4"]
-    if hw.platform in ("x86-cpu", "intel-gpu"):
-        return ["int8", "int4"]
-    return ["q8_0", "q4_k_m"]
+        return ["int4"]
+    cc = float(hw.cuda_cc) if hw.cuda_cc else None
+    if hw.hw_class in _SERVER_CLASSES and hw.platform in ("nvidia-cuda", "amd-rocm") and (cc is None or cc >= 7.0):
+        sixteen = "f16" if cc is not None and cc < 8.0 else "bf16"
+        return [sixteen, "fp8" if hw.tflops.fp8 else "int8"]
+    return ["int8", "int4"]
+
+
+def _quant_ladder(hw, native: str | None) -> list[str]:
+    """Start from the model's native format: a model that ships in FP8 or MXFP4 is not inflated,
+    and only the platform's rungs below the native width follow."""
+    rungs = _platform_rungs(hw)
+    if native is None:
+        return rungs
+    top = bits_per_weight(native)
+    if top >= 16:
+        return rungs
+    return [native] + [q for q in rungs if bits_per_weight(q) < top]
+
+
+def _native(p: Profile) -> str | None:
+    spec = catalog.spec_for_profile(p)
+    return spec.native_dtype if spec is not None else None
 
 
 def _quantization(p: Profile) -> Default | None:
     hw = _hw(p)
     if hw is None:
         return None
-    ladder = _quant_ladder(hw)
-    if not (p.model or p.params_b):
-        value = ladder[0] if hw.hw_class == "datacenter" else ladder[-1]
+    native = _native(p)
+    ladder = _quant_ladder(hw, native)
+    if not (p.model or p.params_b or p.hf_config):
+        value = ladder[0] if hw.hw_class in _SERVER_CLASSES else ladder[-1]
         return Default(field="quantization", value=value, note="model unknown: the usual format for this hardware")
     for quant in ladder:
         facts, _ = derive_facts(p.model_copy(update={"quantization": quant}))
         room = (facts["usable_memory_gb"] or 0) * facts["device_count"] * WEIGHT_SHARE
         if facts["weights_gb"] is not None and facts["weights_gb"] <= room:
-            return Default(field="quantization", value=quant,
-                           note="the highest precision whose weights leave a quarter of memory for the KV cache")
-    return Default(field="quantization", value=ladder[-1], note="even the smallest common format does not fit; shown as is")
+            why = ("the model's native format" if quant == native else
+                   "the highest precision whose weights leave a quarter of memory for the KV cache")
+            return Default(field="quantization", value=quant, note=why)
+    return Default(field="quantization", value=ladder[-1], note=_no_headroom_note(p, ladder[-1], native))
+
+
+def _no_headroom_note(p: Profile, quant: str, native: str | None) -> str:
+    """Why the last rung is shown: it fits but leaves little KV room, or it does not fit at all."""
+    probe = p.model_copy(update={"quantization": quant})
+    facts, _ = derive_facts(probe)
+    found = fit.fits(probe, facts)
+    what = "the model's native format" if quant == native else "the smallest format assumed for this hardware"
+    if any(f.fits for f in found.values()) or (not found and facts.get("fits_total")):
+        return f"{what}; it fits, with less than a quarter of memory left for the KV cache"
+    if any(f.offload for f in found.values()):
+        return f"{what}; it does not fit the GPU memory, so only engines that run the rest from system RAM can serve it"
+    return f"{what}; even so the weights ({facts['weights_gb']} GB) do not fit {facts['setup']}"
 
 
 def _shared_prefix(p: Profile) -> Default:

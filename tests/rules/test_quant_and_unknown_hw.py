@@ -15,18 +15,20 @@ def test_stated_awq_on_a_mac_excludes_what_cannot_run_it():
     assert d.primary is None
 
 
-def test_an_assumed_quantization_never_excludes():
-    p = build_profile(dict(hardware="m3_ultra", model="llama-3.1-70b"))
-    p = p.with_value("quantization", "awq", assumed=True, note="test default")
-    d = decide(p)
-    assert d.primary == "mlx-lm" and "quant-kernel-check" not in d.rules
+def test_an_assumed_format_filters_like_a_stated_one():
+    base = build_profile(dict(hardware="m3_ultra", model="llama-3.1-70b"))
+    assumed = decide(base.with_value("quantization", "awq", assumed=True, note="test default"))
+    stated = decide(base.with_value("quantization", "awq", evidence="AWQ"))
+    assert {a.engine for a in assumed.avoid} == {a.engine for a in stated.avoid}
+    assert "mlx-lm" in {a.engine for a in assumed.avoid} and "quant-kernel-check" in assumed.rules
 
 
-def test_a_bit_width_only_ranks_down():
+def test_a_bit_width_is_each_engines_own_format():
     d = decide(build_profile(dict(hardware="m3_ultra", model="llama-3.1-70b", quantization="int4")))
     ranked = {r.engine: r for r in d.ranking}
-    assert "llama.cpp" in ranked and "quant-kernel-check" in ranked["llama.cpp"].penalties
-    assert "llama.cpp" not in {a.engine for a in d.avoid}
+    for engine in ("llama.cpp", "mlx-lm", "ollama"):
+        assert engine in ranked and "quant-kernel-check" not in ranked[engine].penalties
+    assert not {"llama.cpp", "mlx-lm", "ollama"} & {a.engine for a in d.avoid}
 
 
 def test_the_held_back_engines_are_the_vendor_tied_ones():

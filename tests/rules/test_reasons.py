@@ -1,0 +1,70 @@
+"""Reasons that fit the setup and are true: every text the rules can show is filled from the
+user's own profile (hardware, model, numbers), exists in en and zh-Hant, and names no other setup."""
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from rules.decide import decide
+from rules.defaults import apply_defaults
+from rules.explain import explain
+from rules.facts import Facts
+from rules.profile import build_profile
+from rules.ruleset import load_rules
+
+_PLACEHOLDER = re.compile(r"\{([a-z_]+)\}")
+
+
+def _texts(rule):
+    """(kind, en, zh) of every user-facing text of a rule."""
+    out = [("rationale", rule.rationale.en, rule.rationale.zh)]
+    eff = rule.effects
+    if eff.warning:
+        out.append(("warning", eff.warning.en, eff.warning.zh))
+    for ex in eff.exclude:
+        out.append((f"exclude {ex.engine}", ex.reason.en, ex.reason.zh))
+    if eff.parallelism:
+        out.append(("parallelism", eff.parallelism.reason.en, eff.parallelism.reason.zh))
+    return out
+
+
+@pytest.mark.parametrize("rule", load_rules(), ids=lambda r: r.id)
+def test_every_template_has_both_languages_and_known_placeholders(rule):
+    for kind, en, zh in _texts(rule):
+        assert en.strip() and zh.strip(), f"{rule.id} {kind}: missing a language"
+        en_names, zh_names = set(_PLACEHOLDER.findall(en)), set(_PLACEHOLDER.findall(zh))
+        assert en_names == zh_names, f"{rule.id} {kind}: en and zh fill different facts"
+        assert en_names <= set(Facts.model_fields), f"{rule.id} {kind}: unknown facts {en_names - set(Facts.model_fields)}"
+
+
+# Boilerplate that names a setup the user does not have.
+OTHER_SETUPS = {
+    "two_h100": (dict(hardware="h100_sxm", count=2, model="llama-3.1-70b", quantization="fp8", users=30),
+                 ["8xH100", "8×H100", "8x H100"]),
+    "dgx_spark": (dict(hardware="dgx_spark_gb10", model="llama-3.1-70b", users=20), ["single RTX", "單張 RTX"]),
+    "thirty_users": (dict(hardware="l40s", count=2, model="qwen2.5-32b", concurrency=30),
+                     ["five to ten", "5-10 person", "五到十人"]),
+}
+
+
+@pytest.mark.parametrize("name", sorted(OTHER_SETUPS))
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_no_reason_names_another_setup(name, lang):
+    raw, banned = OTHER_SETUPS[name]
+    d = decide(apply_defaults(build_profile(raw)))
+    zh = lang == "zh"
+    shown = "\n".join([*(e.rationale_zh if zh else e.rationale for e in d.trace),
+                       *(a.reason_zh if zh else a.reason for a in d.avoid),
+                       *(d.warnings_zh if zh else d.warnings),
+                       (d.parallelism.reason_zh if zh else d.parallelism.reason) if d.parallelism else ""])
+    for phrase in banned:
+        assert phrase.lower() not in shown.lower(), f"{name}/{lang}: '{phrase}' in\n{shown}"
+
+
+def test_reasons_name_the_users_hardware_and_model():
+    d = decide(apply_defaults(build_profile(dict(hardware="h100_sxm", count=2, model="llama-3.1-70b",
+                                                 quantization="fp8", users=30))))
+    why = explain(d, "en")
+    assert "H100" in why and "2" in why
+    assert not _PLACEHOLDER.search(explain(d, "en")) and not _PLACEHOLDER.search(explain(d, "zh"))
