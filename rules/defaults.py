@@ -119,8 +119,9 @@ def _platform_rungs(hw) -> list[str]:
 
     Bare widths (int8, int4) mean each engine's own format (Q8_0/Q4_K_M on llama.cpp, EXL2 on
     ExLlama, MLX 4-bit on a Mac, AWQ on vLLM), so an assumed default never rules an engine out for
-    lacking a file format. Server GPUs stop at FP8 (Hopper, Ada, Blackwell, MI300) or INT8; Volta
-    and Turing have no BF16 and run FP16 (vLLM: --dtype half); Macs default to MLX 4-bit."""
+    lacking a file format. Server GPUs step 16-bit -> FP8 (Hopper, Ada, Blackwell, MI300) or INT8 ->
+    4-bit (AWQ/GPTQ/INT4 checkpoints, e.g. Meta's int4 Llama 4 Scout on one H100); Volta and Turing
+    have no BF16 and run FP16 (vLLM: --dtype half); Macs default to MLX 4-bit."""
     if hw.platform in _PLUGIN_PLATFORMS:
         return ["bf16"]
     if hw.platform == "apple-silicon":
@@ -128,20 +129,38 @@ def _platform_rungs(hw) -> list[str]:
     cc = float(hw.cuda_cc) if hw.cuda_cc else None
     if hw.hw_class in _SERVER_CLASSES and hw.platform in ("nvidia-cuda", "amd-rocm") and (cc is None or cc >= 7.0):
         sixteen = "f16" if cc is not None and cc < 8.0 else "bf16"
-        return [sixteen, "fp8" if hw.tflops.fp8 else "int8"]
+        return [sixteen, "fp8" if hw.tflops.fp8 else "int8", "int4"]
     return ["int8", "int4"]
 
 
 def _quant_ladder(hw, native: str | None) -> list[str]:
-    """Start from the model's native format: a model that ships in FP8 or MXFP4 is not inflated,
-    and only the platform's rungs below the native width follow."""
+    """Start from the model's native format. A model its makers ship quantized (DeepSeek V3 in FP8,
+    gpt-oss in MXFP4) keeps that format on server GPUs: re-quantizing it is a departure from the
+    published model, so a server that cannot hold it is told so; local hardware steps further down
+    to its own formats, as people running those models at home do."""
     rungs = _platform_rungs(hw)
     if native is None:
         return rungs
     top = bits_per_weight(native)
     if top >= 16:
         return rungs
+    if hw.hw_class in _SERVER_CLASSES and hw.platform in ("nvidia-cuda", "amd-rocm"):
+        return [native]
     return [native] + [q for q in rungs if bits_per_weight(q) < top]
+
+
+def _tries(p: Profile, ladder: list[str]) -> list[tuple[str, int]]:
+    """(format, devices it must fit) in the order to try. For a service (more than one request at a
+    time) without an NVLink-class link between the devices, a format that keeps the model on one
+    device (replicas, no per-layer PCIe traffic) comes before a higher precision that must be split
+    over PCIe (the article's pitfall 2). One person keeps the higher precision across the cards."""
+    everything = [(q, p.device_count) for q in ladder]
+    if p.device_count <= 1:
+        return everything
+    facts, _ = derive_facts(p)
+    if facts.get("fast_interconnect") or facts.get("serving_mode") in (None, "personal") or (facts.get("load") or 1) <= 1:
+        return everything
+    return [(q, 1) for q in ladder] + everything
 
 
 def _native(p: Profile) -> str | None:
@@ -158,9 +177,9 @@ def _quantization(p: Profile) -> Default | None:
     if not (p.model or p.params_b or p.hf_config):
         value = ladder[0] if hw.hw_class in _SERVER_CLASSES else ladder[-1]
         return Default(field="quantization", value=value, note="model unknown: the usual format for this hardware")
-    for quant in ladder:
+    for quant, devices in _tries(p, ladder):
         facts, _ = derive_facts(p.model_copy(update={"quantization": quant}))
-        room = (facts["usable_memory_gb"] or 0) * facts["device_count"] * WEIGHT_SHARE
+        room = (facts["usable_memory_gb"] or 0) * devices * WEIGHT_SHARE
         if facts["weights_gb"] is not None and facts["weights_gb"] <= room:
             why = ("the model's native format" if quant == native else
                    "the highest precision whose weights leave a quarter of memory for the KV cache")
