@@ -81,16 +81,22 @@ def _estimate(profile: Any, engine: str | None = None, parallelism: dict | None 
 
 
 def _engine_format(profile: Any, engine: str | None) -> Any:
-    """A bare bit width ("int4") becomes the engine's own format, so the figures are that engine's
-    (Q4_K_M on llama.cpp, EXL2 4.0 bpw on ExLlamaV2, AWQ on vLLM)."""
+    """The profile as this engine's estimate must see it: a bare bit width ("int4") becomes the
+    engine's own format (Q4_K_M on llama.cpp, EXL2 4.0 bpw on ExLlamaV2, AWQ on vLLM), and a memory
+    size larger than the card is sold with (system RAM) does not enlarge the card."""
     from rules import catalog, quant
-    if not quant.is_generic(getattr(profile, "quantization", None)) or engine is None or not profile.hardware:
+    from rules.fit import device_memory
+    if not profile.hardware:
         return profile
     hw = catalog.hardware(profile.hardware)
-    concrete = quant.concrete(profile.quantization, engine, hw.platform, hw.cuda_cc)
-    if concrete == profile.quantization:
-        return profile
-    return profile.model_copy(update={"quantization": concrete})
+    update = {}
+    if profile.memory_gb is not None and device_memory(hw, profile.memory_gb)[0] is None:
+        update["memory_gb"] = None    # the machine's RAM, not the card's: the card keeps its own memory
+    if quant.is_generic(profile.quantization) and engine is not None:
+        concrete = quant.concrete(profile.quantization, engine, hw.platform, hw.cuda_cc)
+        if concrete != profile.quantization:
+            update["quantization"] = concrete
+    return profile.model_copy(update=update) if update else profile
 
 
 def _build_spec(profile: Any, decision: Any = None, estimate: Any = None) -> Any:

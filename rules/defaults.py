@@ -146,7 +146,20 @@ def _quant_ladder(hw, native: str | None) -> list[str]:
         return rungs
     if hw.hw_class in _SERVER_CLASSES and hw.platform in ("nvidia-cuda", "amd-rocm"):
         return [native]
-    return [native] + [q for q in rungs if bits_per_weight(q) < top]
+    lower = [q for q in rungs if bits_per_weight(q) < top]
+    return ([native] if _runs_here(native, hw) or not lower else []) + lower
+
+
+def _runs_here(quant: str, hw) -> bool:
+    """Some engine that runs on this hardware has a kernel for the format (FP8 runs on no Mac engine)."""
+    from rules import engines
+    from rules.ids import ENGINES
+    for engine in ENGINES:
+        if engines.engine(engine).kind == "orchestrator" or not engines.verdict(engine, hw).ok:
+            continue
+        if engines.quant_kernel(engine, quant, hw.platform, hw.cuda_cc) is not None:
+            return True
+    return False
 
 
 def _tries(p: Profile, ladder: list[str]) -> list[tuple[str, int]]:

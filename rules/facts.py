@@ -21,6 +21,7 @@ from rules.profile import Profile
 from rules.quant import bits_per_weight
 from rules import display
 from rules.roofline import memory
+from rules.fit import device_memory
 from rules.serving import reconcile
 
 QuantFamily = Literal["16bit", "fp8", "int8", "gguf", "gpu-int4", "exl2", "exl3", "mxfp4", "nvfp4"]
@@ -80,6 +81,8 @@ class Facts(BaseModel):
     fp8_native: bool | None = None
     """FP8 tensor cores (NVIDIA cc >= 8.9, AMD MI300 class)."""
     memory_gb: float | None = None
+    host_memory_gb: float | None = None
+    """System RAM the user stated next to a discrete GPU (what layers offloaded to the CPU may use)."""
     usable_memory_gb: float | None = None
     mem_bw_gbs: float | None = None
     count: int = 1
@@ -175,12 +178,13 @@ def _hardware_facts(p: Profile, notes: list[str]) -> dict[str, Any]:
         return {}
     hw = catalog.hardware(p.hardware)
     cc = float(hw.cuda_cc) if hw.cuda_cc else None
-    mem = p.memory_gb or hw.memory_gb
+    stated, host = device_memory(hw, p.memory_gb)
+    mem = stated or hw.memory_gb
     out: dict[str, Any] = {
         "hardware": hw.id, "hw_class": hw.hw_class, "platform": hw.platform, "vendor": _vendor(hw.vendor),
         "cuda_cc": cc, "is_blackwell": cc >= 10 if cc else (False if hw.platform != "nvidia-cuda" else None),
         "fp8_native": bool(hw.tflops.fp8), "memory_gb": mem,
-        "usable_memory_gb": round(memory.usable_bytes(hw, p.memory_gb).value / 1e9, 2),
+        "usable_memory_gb": round(memory.usable_bytes(hw, stated).value / 1e9, 2), "host_memory_gb": host,
         "mem_bw_gbs": hw.mem_bw_gbs, "p2p": hw.p2p,
     }
     unified = hw.hw_class in ("apple", "edge") or "unified" in (hw.memory_type or "").lower()
@@ -244,7 +248,7 @@ def _capacity_facts(f: dict[str, Any], p: Profile, spec) -> dict[str, Any]:
     if not p.hardware:
         return out
     hw = catalog.hardware(p.hardware)
-    usable = memory.usable_bytes(hw, p.memory_gb).value
+    usable = memory.usable_bytes(hw, device_memory(hw, p.memory_gb)[0]).value
     per_device = usable - memory.reserve_bytes(hw, None, usable).value
     weights = out["weights_gb"] * 1e9
     need = max(1, math.ceil(weights / per_device))
@@ -342,7 +346,8 @@ def derive_facts(profile: Profile) -> tuple[dict[str, Any], list[str]]:
     f.update(_workload_facts(p))
     f["load"], f["load_assumed"] = _load(p)
     f.update(_capacity_facts(f, p, spec))
-    f["audience"], f["audience_zh"] = display.audience(f["serving_mode"], p.users, p.concurrency, f["load"])
+    stated_load = p.concurrency if "concurrency" not in p.assumed else None
+    f["audience"], f["audience_zh"] = display.audience(f["serving_mode"], p.users, stated_load, f["load"])
     return Facts.model_validate(f).model_dump(), notes
 
 

@@ -22,6 +22,23 @@ from rules.roofline.estimate import DEFAULT_INPUT, DEFAULT_OUTPUT
 FIT_CONTEXT_DEFAULT = DEFAULT_INPUT + DEFAULT_OUTPUT
 """Context of the one sequence that must fit when none is known: the estimate's own default."""
 OFFLOAD_MODES = frozenset({"personal", "demo"})
+HOST_RAM_SHARE = 0.9
+"""Share of system RAM the offloaded layers may take (the OS and the rest of the process need some)."""
+_OWN_MEMORY = frozenset({"apple", "cpu", "edge"})
+"""Device classes whose memory is the machine's memory: any stated size is theirs."""
+
+
+def device_memory(hw: Any, stated_gb: float | None) -> tuple[float | None, float | None]:
+    """(memory override for the device, system RAM) from a stated size. A discrete GPU is sold with
+    fixed memory: a size above its largest configuration ("a 4090 and 512 GB") is the machine's RAM,
+    not the card's, and must not make the card look larger."""
+    if stated_gb is None:
+        return None, None
+    unified = hw.hw_class in _OWN_MEMORY or "unified" in (hw.memory_type or "").lower()
+    largest = max([hw.memory_gb, *getattr(hw, "memory_options_gb", [])])
+    if unified or stated_gb <= largest:
+        return stated_gb, None
+    return None, stated_gb
 """Tiers that decode at system-memory speed is acceptable for: one person or a small group."""
 
 
@@ -39,7 +56,7 @@ class Fit:
 
 
 def _room(hw, profile: Profile, engine: str, devices: int) -> float:
-    usable = memory.usable_bytes(hw, profile.memory_gb).value
+    usable = memory.usable_bytes(hw, device_memory(hw, profile.memory_gb)[0]).value
     return (usable - memory.reserve_bytes(hw, engine, usable).value) * devices
 
 
@@ -72,6 +89,8 @@ def fits(profile: Profile, facts: dict[str, Any]) -> dict[str, Fit]:
             continue
         room = _room(hw, profile, engine, facts["device_count"])
         ok = weights + kv_one <= room
-        offload = not ok and spec_e.hybrid_cpu.value and _small_audience(facts)
+        host = facts.get("host_memory_gb")
+        spills = host is None or weights + kv_one <= room + host * 1e9 * HOST_RAM_SHARE
+        offload = not ok and spec_e.hybrid_cpu.value and _small_audience(facts) and spills
         out[engine] = Fit(engine, q, round(weights / 1e9, 1), round(room / 1e9, 1), ok, offload)
     return out

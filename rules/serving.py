@@ -21,6 +21,9 @@ TEAM_MIN_PEOPLE = 50
 """The article's internal-team tier starts at fifty people (and its FAQ's Ollama threshold is 50+)."""
 PRODUCTION_MIN_PEOPLE = 500
 """Above the article's 50-500 band an audience is production-sized."""
+SMALL_GROUP_STRETCH_PEOPLE = 20
+"""With no load stated, up to twice the article's ten people still reads as a small group; past that,
+pitfall 3's lesson (a pilot fine at five stalls at fifty) says to plan a shared service."""
 SMALL_GROUP_MAX_LOAD = 10
 """Requests in flight the small-group tier carries: its ten people all asking at once."""
 PRODUCTION_MIN_LOAD = 200
@@ -61,10 +64,16 @@ def tier_from_counts(users: int | None, concurrency: int | None) -> Tier | None:
     if load > SMALL_GROUP_MAX_LOAD:
         return Tier(mode="team", en=f"{load} requests in flight is more than a 5-10 person trial carries: a shared service",
                     zh=f"同時 {load} 個請求，超過 5–10 人試用的負載，屬於共用服務")
+    if concurrency is None and (users or 0) > SMALL_GROUP_STRETCH_PEOPLE:
+        return Tier(mode="team", en=f"{people} is well past a small group, with no load figure to say otherwise: "
+                    f"planned as a shared service", zh=f"{people_zh}已遠超過小團體，又沒有負載數字可參考，所以當作共用服務規劃")
     if (users or 1) <= 1 and load <= 1:
         return Tier(mode="personal", en="one person", zh="一個人使用")
-    return Tier(mode="demo", en=f"{people} (about {load} at once) is the demo / 5-10 person internal tier",
-                zh=f"{people_zh}（同時約 {load} 個）屬於 demo／5–10 人內部試用等級")
+    if (users or 0) > SMALL_GROUP_MAX_PEOPLE or concurrency is not None:
+        return Tier(mode="demo", en=f"{people} with about {load} requests at once is a load the small-group servers carry",
+                    zh=f"{people_zh}、同時約 {load} 個請求，小團體用的 server 撐得住")
+    return Tier(mode="demo", en=f"{people} is the article's demo / small internal tier",
+                zh=f"{people_zh}屬於原文的 demo／小型內部試用等級")
 
 
 def reconcile(stated: str | None, users: int | None, concurrency: int | None) -> tuple[str | None, Tier | None]:

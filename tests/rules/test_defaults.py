@@ -112,3 +112,9 @@ def test_a_service_on_pcie_cards_prefers_a_format_that_keeps_the_model_on_one_ca
     assert default_for("quantization", service).value == "fp8"
     alone = build_profile(dict(hardware="rtx3090", count=2, interconnect="pcie", model="qwen3-32b", serving_mode="personal"))
     assert default_for("quantization", alone).value == "int8"   # one person keeps 8-bit across both cards
+
+
+def test_a_native_format_no_engine_runs_here_is_skipped():
+    # DeepSeek V3 ships in FP8, which no Mac engine runs: the Mac starts at MLX 4-bit.
+    p = build_profile(dict(hardware="m3_ultra", model="deepseek-v3"))
+    assert default_for("quantization", p).value == "int4"
