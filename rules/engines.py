@@ -424,7 +424,7 @@ def own_formats(engine_id: str, quant: str) -> list[str]:
     spec = engine(engine_id)
     key = quant_key(quant)
     extra = getattr(spec.generic_formats, key, []) if spec.generic_formats and key in GENERIC_WIDTHS else []
-    return list(dict.fromkeys([key, *extra]))
+    return list(dict.fromkeys([*extra, key]))
 
 
 def own_format(engine_id: str, quant: str, platform: str | None = None, cuda_cc: float | str | None = None) -> str | None:
