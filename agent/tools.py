@@ -92,8 +92,10 @@ def _engine_format(profile: Any, engine: str | None) -> Any:
     update = {}
     if profile.memory_gb is not None and device_memory(hw, profile.memory_gb)[0] is None:
         update["memory_gb"] = None    # the machine's RAM, not the card's: the card keeps its own memory
-    if quant.is_generic(profile.quantization) and engine is not None:
-        concrete = quant.concrete(profile.quantization, engine, hw.platform, hw.cuda_cc)
+    prov = profile.provenance.get("quantization")
+    meant = quant.as_said(profile.quantization, prov.evidence if prov else None)
+    if quant.is_generic(meant) and engine is not None:
+        concrete = quant.concrete(meant, engine, hw.platform, hw.cuda_cc)
         if concrete != profile.quantization:
             update["quantization"] = concrete
     return profile.model_copy(update=update) if update else profile

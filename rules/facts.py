@@ -18,7 +18,7 @@ from rules.ids import (
     Architecture, HardwareClass, InterconnectId, Language, Platform, Priority, ServingMode, WorkloadKind,
 )
 from rules.profile import Profile
-from rules.quant import bits_per_weight
+from rules.quant import as_said, bits_per_weight
 from rules import display
 from rules.roofline import memory
 from rules.fit import device_memory
@@ -240,7 +240,7 @@ def _model_facts(p: Profile, spec) -> dict[str, Any]:
 
 def _capacity_facts(f: dict[str, Any], p: Profile, spec) -> dict[str, Any]:
     """Weights (and KV cache) against the devices' usable memory, via the roofline's memory model."""
-    quant = p.quantization or (spec.native_dtype if spec is not None else None)
+    quant = f.get("quantization") or (spec.native_dtype if spec is not None else None)
     out: dict[str, Any] = {"bits_per_weight": bits_per_weight(quant) if quant else None, "weights_format": quant}
     if spec is None:
         return out
@@ -314,6 +314,12 @@ def _workload_facts(p: Profile) -> dict[str, Any]:
     return out
 
 
+def _quantization(p: Profile) -> str | None:
+    """The format the user meant: "Q4" alone is a 4-bit width, each engine's own format of it."""
+    prov = p.provenance.get("quantization")
+    return as_said(p.quantization, prov.evidence if prov else None)
+
+
 def _serving_mode(p: Profile, notes: list[str]) -> str | None:
     """The serving tier the rules use: the stated people and load decide it over a mode word
     that only names the audience ("our team of 6" is the small-group tier)."""
@@ -338,7 +344,8 @@ def derive_facts(profile: Profile) -> tuple[dict[str, Any], list[str]]:
     f["device_count"] = p.device_count
     f["multi_device"] = p.device_count > 1
     f["multi_node"] = p.nodes > 1
-    f["quant_family"] = quant_family(p.quantization) if p.quantization else None
+    f["quantization"] = _quantization(p)
+    f["quant_family"] = quant_family(f["quantization"]) if f["quantization"] else None
     f["quantization_assumed"] = "quantization" in p.assumed
     f.update(_hardware_facts(p, notes))
     spec = _model_spec(p)

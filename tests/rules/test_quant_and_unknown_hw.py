@@ -1,6 +1,8 @@
 """A stated format no engine kernel exists for rules the engine out; unknown hardware names no vendor-tied engine."""
 from __future__ import annotations
 
+import pytest
+
 from rules import engines
 from rules.decide import decide, hardware_specific_engines
 from rules.defaults import apply_defaults
@@ -46,3 +48,16 @@ def test_unknown_hardware_recommends_only_portable_engines():
         assert any("hardware is not known" in w for w in d.warnings)
     personal = decide(apply_defaults(build_profile(dict(model="llama-3.1-8b"))))
     assert not {a.engine for a in personal.avoid}  # held back until the hardware is known, not "avoid"
+
+
+@pytest.mark.parametrize("words, meant", [
+    ("Q4", "int4"), ("4-bit", "int4"), ("4bit", "int4"), ("int8", "int8"), ("Q8", "int8"), ("4 位元", "int4"),
+    ("Q4_K_M", "q4_k_m"), ("GGUF Q4", "q4_k_m"), (None, "q4_k_m"),
+])
+def test_a_bare_width_in_the_users_words_is_each_engines_own_format(words, meant):
+    p = build_profile(dict(hardware="rtx3090", count=2, model="llama-3.1-70b", serving_mode="personal"))
+    p = p.with_value("quantization", "q4_k_m", evidence=words)
+    d = decide(p)
+    assert d.facts["quantization"] == meant
+    if meant == "int4":   # "Q4" does not rule out the engines whose 4-bit format is not GGUF
+        assert not {"exllamav2", "exllamav3", "vllm"} & {a.engine for a in d.avoid}
