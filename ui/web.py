@@ -164,8 +164,8 @@ def build_app(advisor: Advisor | None = None) -> gr.Blocks:
                 tab = gr.State("recommendation")   # the tab shown: plots and spec are built when shown
                 with gr.Tab("Recommendation") as rec_tab:
                     card = gr.Markdown(elem_id="recommendation")
-                    profile = gr.Dataframe(headers=["field", "value", "from"], label="Profile as understood",
-                                           interactive=False, wrap=True)
+                    profile = gr.Dataframe(headers=present.profile_headers("en"), label="Profile as understood",
+                                           interactive=False, wrap=True, elem_id="profile")
                 with gr.Tab("Plots") as plots_tab:
                     mem = gr.BarPlot(label="Memory per device vs capacity", elem_id="memory-plot")
                     dec = gr.LinePlot(label="Decode tokens/s vs concurrency", elem_id="decode-plot")

@@ -157,7 +157,8 @@ def card_markdown(v: WebView) -> str:
         lines.append(f"**{lab['bottleneck']}:** {s.bottleneck}")
     if s.alternatives:
         lines.append(f"**{lab['alternatives']}:** " + ", ".join(s.alternatives))
-    lines += [f"- ⛔ **{a.label}** — {a.value}" for a in s.avoid]
+    if s.avoid:
+        lines.append(f"**{lab['avoid']}:**\n" + "\n".join(f"- **{a.label}** — {a.value}" for a in s.avoid))
     return "\n\n".join(lines)
 
 
