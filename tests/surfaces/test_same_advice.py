@@ -152,3 +152,12 @@ def test_zh_surfaces_speak_the_conversation_language():
     view = web.view(advice)
     assert view.summary.headline.startswith("建議") and {r.label for r in view.profile} >= {"硬體", "模型"}
     assert slack.fallback_text(advice).startswith("建議引擎")
+
+
+def test_a_concept_question_is_not_shown_as_a_failed_recommendation():
+    from ui.present import data, web
+    advice = advise("What is PagedAttention and why does it matter for many users?")
+    assert advice.intent == "explain" and advice.plan is None and advice.citations
+    view = web.view(advice)
+    assert view.summary.headline == "From the knowledge base" and view.options == []
+    assert data.essentials(advice)["estimate"] is None

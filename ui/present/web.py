@@ -110,7 +110,10 @@ def summary(advice: "Advice") -> Summary:
     """The engine, the plan and the figures computed for it."""
     lang, lab, d = advice.language, labels(advice.language), advice.decision
     plan, est = advice.plan, advice.estimate
-    headline = f"{lab['recommended']}: {display(d.primary)}" if d.primary else lab["no_primary"]
+    if d.primary:
+        headline = f"{lab['recommended']}: {display(d.primary)}"
+    else:   # a concept question has no engine to recommend; a recommendation without one says why
+        headline = lab["explain"] if advice.intent == "explain" else lab["no_primary"]
     return Summary(
         headline=headline, engine=d.primary, engine_name=display(d.primary) if d.primary else "",
         plan=layout_text(plan.layout if plan else None, lang), fits=est.fits if est else None,
