@@ -2,7 +2,11 @@
 
     hardware(id) / model(id) / engine(id)      -> spec, or UnknownIdError listing the closest ids
     all_hardware() / all_models() / all_engines() -> {id: spec}
+    hardware_file(id)                          -> the catalog file an entry lives in
     resolve_hardware(text) / resolve_model(text)  -> id | None ("H100" -> h100_sxm, "Llama 3.3 70B" -> llama-3.1-70b)
+
+Hardware lives in one file per vendor or family (rules/catalog/hardware/*.yaml); names are resolved by
+the token index of rules.hardware_index (variants chosen by memory, package and core count).
     describe_model(params_b, active_params_b=None, ...) -> a generic ModelSpec with its assumptions
     check_profile_against_catalog(profile)      -> raises ProfileError for ids or context the catalogs reject
 
@@ -22,26 +26,29 @@ from rules.catalog_schema import Attention, Hardware, ModelSpec, Tflops
 from rules.errors import DataError, ProfileError, UnknownIdError
 
 CATALOG_DIR = Path(__file__).with_name("catalog")
+HARDWARE_DIR = "hardware"
 _Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 __all__ = [
-    "Hardware", "ModelSpec", "Tflops", "Attention", "hardware", "model", "engine", "all_hardware",
+    "Hardware", "ModelSpec", "Tflops", "Attention", "hardware", "model", "engine", "all_hardware", "hardware_file",
     "all_models", "all_engines", "resolve_hardware", "resolve_model", "describe_model",
     "check_profile_against_catalog",
 ]
 
 
-def _load(file: str, key: str, schema: type) -> dict[str, Any]:
-    """Read one catalog file into {id: validated entry}."""
+def _load(file: str, key: str, schema: type, into: dict[str, Any] | None = None,
+          origin: dict[str, str] | None = None) -> dict[str, Any]:
+    """Read one catalog file into {id: validated entry} (added to `into`; ids must be unique across files)."""
     path = CATALOG_DIR / file
+    name = f"rules/catalog/{file}"
     try:
         data = yaml.load(path.read_text(encoding="utf-8"), Loader=_Loader)
     except (OSError, yaml.YAMLError) as exc:
-        raise DataError(f"rules/catalog/{file}", None, None, f"cannot read: {exc}") from None
-    entries = (data or {}).get(key)
+        raise DataError(name, None, None, f"cannot read: {exc}") from None
+    entries = data.get(key) if isinstance(data, dict) else None
     if not isinstance(entries, list):
-        raise DataError(f"rules/catalog/{file}", None, key, "expected a list of entries")
-    out: dict[str, Any] = {}
+        raise DataError(name, None, key, "expected a list of entries")
+    out: dict[str, Any] = {} if into is None else into
     for i, raw in enumerate(entries):
         entry = str(raw.get("id", f"#{i}")) if isinstance(raw, dict) else f"#{i}"
         try:
@@ -49,17 +56,39 @@ def _load(file: str, key: str, schema: type) -> dict[str, Any]:
         except ValidationError as exc:
             err = exc.errors()[0]
             field = ".".join(str(p) for p in err["loc"]) or None
-            raise DataError(f"rules/catalog/{file}", entry, field, err["msg"]) from None
+            raise DataError(name, entry, field, err["msg"].removeprefix("Value error, ")) from None
         if spec.id in out:
-            raise DataError(f"rules/catalog/{file}", entry, "id", "duplicate id")
+            where = f" (also in {origin[spec.id]})" if origin and spec.id in origin else ""
+            raise DataError(name, entry, "id", f"duplicate id{where}")
         out[spec.id] = spec
+        if origin is not None:
+            origin[spec.id] = name
     return out
 
 
 @functools.cache
+def _hardware_tables() -> tuple[dict[str, Hardware], dict[str, str]]:
+    files = sorted(p.name for p in (CATALOG_DIR / HARDWARE_DIR).glob("*.yaml"))
+    if not files:
+        raise DataError(f"rules/catalog/{HARDWARE_DIR}", None, None, "no hardware catalog files")
+    table: dict[str, Hardware] = {}
+    origin: dict[str, str] = {}
+    for file in files:
+        _load(f"{HARDWARE_DIR}/{file}", "hardware", Hardware, table, origin)
+    return table, origin
+
+
 def all_hardware() -> dict[str, Hardware]:
-    """Every hardware entry, by id."""
-    return _load("hardware.yaml", "hardware", Hardware)
+    """Every hardware entry, by id (all files of rules/catalog/hardware/, loaded once)."""
+    return _hardware_tables()[0]
+
+
+all_hardware.cache_clear = _hardware_tables.cache_clear  # type: ignore[attr-defined]
+
+
+def hardware_file(hw_id: str) -> str:
+    """The catalog file an entry comes from (for error messages)."""
+    return _hardware_tables()[1].get(hw_id, f"rules/catalog/{HARDWARE_DIR}")
 
 
 @functools.cache
@@ -162,21 +191,20 @@ def _resolve(text: str, idx: dict[tuple[str, ...], set[str]], noise: set[str] = 
 
 
 @functools.cache
-def _hw_index() -> dict[tuple[str, ...], set[str]]:
-    return _index(all_hardware())
-
-
-@functools.cache
 def _model_index() -> dict[tuple[str, ...], set[str]]:
     idx = _index(all_models())
     return {tuple(t for t in k if t not in _MODEL_NOISE) or k: v for k, v in idx.items()}
 
 
 def resolve_hardware(text: str) -> str | None:
-    """Hardware id for what people type ("H100", "4090", "M3 Ultra"), or None."""
+    """Hardware id for what people type ("H100", "4090", "M3 Ultra", "A100 40GB PCIe"), or None."""
     if not text:
         return None
-    return text if text in all_hardware() else _resolve(text, _hw_index())
+    if text in all_hardware():
+        return text
+    from rules import hardware_index  # lazy: the index imports this module
+    match = hardware_index.resolve(str(text))
+    return match.id if match else None
 
 
 def resolve_model(text: str) -> str | None:

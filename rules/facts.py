@@ -68,6 +68,8 @@ class Facts(BaseModel):
     memory_gb: float | None = None
     usable_memory_gb: float | None = None
     mem_bw_gbs: float | None = None
+    hw_approximate: bool | None = None
+    """The hardware is a class-level stand-in ("an i7 laptop"): typical figures, not a datasheet."""
     count: int = 1
     nodes: int = 1
     device_count: int = 1
@@ -159,7 +161,7 @@ def _hardware_facts(p: Profile, notes: list[str]) -> dict[str, Any]:
         "cuda_cc": cc, "is_blackwell": cc >= 10 if cc else (False if hw.platform != "nvidia-cuda" else None),
         "fp8_native": bool(hw.tflops.fp8), "memory_gb": mem,
         "usable_memory_gb": round(memory.usable_bytes(hw, p.memory_gb).value / 1e9, 2),
-        "mem_bw_gbs": hw.mem_bw_gbs, "p2p": hw.p2p,
+        "mem_bw_gbs": hw.mem_bw_gbs, "p2p": hw.p2p, "hw_approximate": hw.approximate,
     }
     out.update(_link_facts(p, hw, notes))
     return out
