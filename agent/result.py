@@ -64,12 +64,30 @@ def facts_of(state: AgentState) -> dict[str, Any]:
         "assumptions": assumptions,
         "citations": list(state.get("citations") or []),
         "rules": list(d.get("rules") or []),
-        "warnings": [*(d.get("warnings") or []), *(state.get("tool_notes") or [])],
+        "warnings": [*_unknown_warnings(state, profile.language), *(d.get("warnings") or []),
+                     *(state.get("tool_notes") or [])],
+        "not_understood": [u["text"] for u in state.get("not_understood") or []],
         "trace": d.get("trace") or [],
         "ranking": d.get("ranking") or [],
         "injection": bool(state.get("injection")),
         "names": _names(profile),
     }
+
+
+def _unknown_warnings(state: AgentState, language: str) -> list[str]:
+    """Say which device words were not recognised, instead of dropping them silently."""
+    unknown = state.get("not_understood") or []
+    if not unknown:
+        return []
+    from agent.interview import device_options
+    words = ", ".join(f"'{u['text']}'" for u in unknown)
+    options = device_options(unknown)
+    if language == "zh":
+        near = f"（最接近的：{'、'.join(options)}）" if options else ""
+        return [f"我不認得 {words} 這個裝置{near}；在確認硬體前，這份建議只列出幾乎在哪都能跑的引擎。"]
+    near = f" (closest I know: {', '.join(options)})" if options else ""
+    return [f"I did not recognise {words} as a device{near}; until the hardware is known this answer only "
+            "lists engines that run almost anywhere."]
 
 
 CONTRACT_KEYS = ("intent", "profile", "primary", "alternatives", "avoid", "bottleneck", "parallelism",
@@ -81,6 +99,7 @@ def result_of(facts: dict[str, Any], answer: str, composer: str) -> dict[str, An
     out = {k: facts[k] for k in CONTRACT_KEYS}
     out["answer"] = answer
     out["warnings"] = facts["warnings"]
+    out["not_understood"] = facts["not_understood"]
     out["composer"] = composer
     return out
 

@@ -43,9 +43,9 @@ SERIES = {"rtx", "gtx", "gt", "mx", "quadro", "tesla", "titan", "radeon", "rx", 
 
 # A machine named only by its class: cue words -> (class, vendor), resolved to a class-level entry.
 _CLASS_CUES = {
-    "server": ["server", "servers", "伺服器", "服務器", "rack", "dual socket", "two socket", "2 socket", "2p", "雙路", "node"],
+    "server": ["server", "servers", "伺服器", "服務器", "rack server", "dual socket", "two socket", "2 socket", "2p", "雙路"],
     "laptop": ["laptop", "notebook", "thinkpad", "ideapad", "zenbook", "xps", "筆電", "筆記型", "筆記本"],
-    "desktop": ["desktop", "pc", "tower", "workstation", "桌機", "桌上型", "台式"],
+    "desktop": ["desktop", "pc", "tower", "桌機", "桌上型", "台式"],
     "cpu": ["cpu only", "cpu-only", "no gpu", "without gpu", "without a gpu", "沒有 gpu", "沒 gpu", "無 gpu", "純 cpu", "only cpu"],
 }
 _VENDOR_CUES = {"intel": ["intel", "i3", "i5", "i7", "i9", "core i", "celeron", "pentium", "xeon"],
@@ -91,6 +91,9 @@ class UnknownDevice:
     start: int
     end: int
     suggestions: tuple[str, ...]
+    memory_gb: float | None = None
+    """Memory written right after the words ("Quadro M6000 24G"): the fit arithmetic can still use it."""
+    memory_text: str | None = None
 
 
 @dataclass(frozen=True)
@@ -358,6 +361,8 @@ class _Qualifiers:
     memory: float | None = None
     form: str | None = None
     cores: frozenset = frozenset()
+    memory_at: tuple[int, int] | None = None   # token range of the memory size
+    form_at: int | None = None
 
 
 def _qualifiers(toks: list[Token], first: int, last: int, stop: int) -> _Qualifiers:
@@ -371,11 +376,11 @@ def _qualifiers(toks: list[Token], first: int, last: int, stop: int) -> _Qualifi
         if mem:
             per_device = mem[1] < len(toks) and toks[mem[1]].text in PER_DEVICE_WORDS
             if q.memory is None or per_device:     # "1TB (512G per socket)": the per-device figure wins
-                q.memory = mem[0]
+                q.memory, q.memory_at = mem[0], (k, mem[1] - 1)
             k = mem[1]
             continue
         if t.text in FORM_WORDS and q.form is None:
-            q.form = FORM_WORDS[t.text]
+            q.form, q.form_at = FORM_WORDS[t.text], k
         elif t.kind == "d" and k + 1 < len(toks) and toks[k + 1].text in CORE_WORDS:
             cores.add(int(float(t.text)))
         elif t.kind == "p" and t.text not in QUALIFIER_FILLER and t.text not in ("+", "/"):
@@ -389,7 +394,7 @@ def _qualifiers(toks: list[Token], first: int, last: int, stop: int) -> _Qualifi
             if toks[k].kind == "a" and toks[k].text in ("gb", "g", "tb", "gib") and k >= 1:
                 mem = memory_at(toks, k - 1)
                 if mem and mem[1] == k + 1:
-                    q.memory = mem[0]
+                    q.memory, q.memory_at = mem[0], (k - 1, k)
                 break
             if toks[k].text not in QUALIFIER_FILLER and toks[k].kind != "c" and toks[k].text not in ("vram", "memory"):
                 break
@@ -474,13 +479,31 @@ def _match(text: str, toks: list[Token], hit: _Hit, stop: int) -> DeviceMatch:
     memory = q.memory
     if memory is None and hw.approximate:
         memory = _system_memory(toks, set(range(hit.first, last + 1)))
+    first = hit.first
+    # Words that picked the variant belong to its name: "A100 40GB PCIe" is one name (the extractor
+    # then reads no memory override from it); a Mac's or a CPU's size stays a configuration to read.
+    if q.memory_at and _memory_named(hw, q.memory) and q.memory_at[0] - last <= 3:
+        first, last = min(first, q.memory_at[0]), max(last, q.memory_at[1])
+    if q.form_at is not None and hw.form_factor == q.form and q.form_at - last <= 3:
+        last = max(last, q.form_at)
+    while first > 0 and toks[first - 1].text in SKIP and not is_break(toks[first - 1]):
+        first -= 1          # the vendor and series words are part of the name: "NVIDIA GeForce RTX 4090"
     sockets = _sockets(toks, hit.first) if hw.hw_class == "cpu" else None
     if memory is not None and sockets and q.memory is not None and _is_system_memory(toks, q.memory):
         memory = memory / sockets          # "dual Xeon 6138 with 768GB memory": 384 GB per socket
-    start, end = toks[hit.first].start, toks[last].end
+    start, end = toks[first].start, toks[last].end
     others = tuple(i for i in ids if i != chosen and (memory is None or _memory_fits(table[i], memory)))
     return DeviceMatch(chosen, start, end, text[start:end], memory,
                        memory is not None and _memory_fits(hw, memory), sockets, hw.approximate, others)
+
+
+def _memory_named(hw, gb: float) -> bool:
+    """The size is written in one of the entry's own names ("A100 80GB", "4060 Ti 16GB")."""
+    for alias in hw.aliases:
+        toks = tokenize(alias)
+        if any((m := memory_at(toks, k)) and _close(m[0], gb) for k in range(len(toks))):
+            return True
+    return False
 
 
 def _sockets(toks: list[Token], first: int) -> int | None:
@@ -529,9 +552,12 @@ def _class_match(text: str, toks: list[Token]) -> DeviceMatch | None:
     vendor = next((v for v, spans in vendors.items() if spans), None)
     mobile_sku = vendor == "intel" and any(_INTEL_MOBILE_SKU.match(t.text + (toks[n + 1].text if n + 1 < len(toks) and toks[n + 1].glued else ""))
                                            for n, t in enumerate(toks) if t.kind == "d")
-    cls = next((c for c in ("server", "laptop", "desktop") if found[c]), None)
-    if cls is None and mobile_sku:
-        cls = "laptop"
+    sockets = next((n for cue, n in _SOCKET_CUES.items() if _cue_spans(toks, [cue])), None)
+    # "server" or "desktop" alone may be an inference server or a GPU box: they need a sign of a CPU machine.
+    cpu_sign = bool(found["cpu"] or vendor or sockets or any(t.text in ("cpu", "cpus", "ddr4", "ddr5") for t in toks))
+    cls = "laptop" if found["laptop"] or mobile_sku else None
+    if cls is None and cpu_sign:
+        cls = next((c for c in ("server", "desktop") if found[c]), None)
     if cls is None and (found["cpu"] or vendors["intel"] and any(t.text in ("i3", "i5", "i7", "i9") for t in toks)
                         or vendors["amd"] and any(t.text == "ryzen" for t in toks)):
         cls = "cpu"
@@ -539,7 +565,7 @@ def _class_match(text: str, toks: list[Token]) -> DeviceMatch | None:
         return None
     spans = found.get(cls) or [s for v in vendors.values() for s in v] or found["cpu"]
     first, last = min(s[0] for s in spans), max(s[1] for s in spans)
-    sockets = next((n for cue, n in _SOCKET_CUES.items() if _cue_spans(toks, [cue])), None) if cls == "server" else None
+    sockets = sockets if cls == "server" else None
     hw_id = CLASS_IDS[(cls, vendor)]
     memory = _system_memory(toks, set())
     if memory is not None and sockets:
@@ -615,7 +641,9 @@ def unrecognised(text: str) -> list[UnknownDevice]:
                                        or toks[end + 1].text in ("ti", "super", "xt", "xtx")):
             end += 1
         s, e = toks[start].start, toks[end].end
-        out.append(UnknownDevice(str(text)[s:e], s, e, tuple(closest(str(text)[s:e]))))
+        q = _qualifiers(toks, start, end, len(toks))
+        mem_text = str(text)[toks[q.memory_at[0]].start:toks[q.memory_at[1]].end] if q.memory_at else None
+        out.append(UnknownDevice(str(text)[s:e], s, e, tuple(closest(str(text)[s:e])), q.memory, mem_text))
         k = end + 1
     return out
 
@@ -630,22 +658,33 @@ def _near_gpu_word(toks: list[Token], k: int) -> bool:
         any(memory_at(toks, n) for n in range(k + 1, min(len(toks), k + 5)))
 
 
+_SERIES_VENDOR = {"rtx": "NVIDIA", "gtx": "NVIDIA", "gt": "NVIDIA", "mx": "NVIDIA", "tesla": "NVIDIA", "quadro": "NVIDIA",
+                  "titan": "NVIDIA", "geforce": "NVIDIA", "nvidia": "NVIDIA", "jetson": "NVIDIA", "rx": "AMD",
+                  "radeon": "AMD", "instinct": "AMD", "mi": "AMD", "amd": "AMD", "ryzen": "AMD", "epyc": "AMD",
+                  "arc": "Intel", "intel": "Intel", "xeon": "Intel", "gaudi": "Intel", "apple": "Apple"}
+
+
 def closest(words: str, k: int = 4) -> list[str]:
-    """Catalog ids nearest to unknown device words: shared series words, then the nearest model number."""
+    """Catalog ids nearest to unknown device words: the same vendor, shared model words, then the
+    nearest model number of the same length."""
     toks = [t for t in tokenize(words) if t.alnum]
-    names = {t.text for t in toks if t.kind == "a"}
+    vendor = next((_SERIES_VENDOR[t.text] for t in toks if t.text in _SERIES_VENDOR), None)
+    names = {t.text for t in toks if t.kind == "a" and len(t.text) >= 2 and t.text not in SKIP}
     nums = [float(t.text) for t in toks if t.kind == "d"]
     idx = _index()
     table = catalog.all_hardware()
     scored: dict[str, float] = {}
     for key, ids in idx.groups.items():
-        key_words = set(key.words) | {w for w in key.anchor if not w[0].isdigit()}
+        key_words = {w for w in (*key.words, *key.anchor) if not w[0].isdigit() and len(w) >= 2 and w not in SKIP}
         key_nums = [float(w) for w in key.anchor if w[0].isdigit()]
+        if vendor and table[idx.default[key]].vendor != vendor:
+            continue
         s = 2.0 * len(names & key_words)
         if nums and key_nums:
             a, b = nums[0], key_nums[0]
-            if len(str(int(a))) == len(str(int(b))):
-                s += 1.5 * (1 - min(1.0, abs(a - b) / max(a, b)))
+            near = 1 - abs(a - b) / max(a, b)
+            if len(str(int(a))) == len(str(int(b))) and near >= 0.5:
+                s += 1.5 * near
         if s > 0:
             hw_id = idx.default[key]
             scored[hw_id] = max(scored.get(hw_id, 0.0), s - 0.001 * idx.order[hw_id])
