@@ -69,16 +69,25 @@ def _load(file: str, key: str, schema: type, into: dict[str, Any] | None = None,
     return out
 
 
+def hardware_files() -> list[Path]:
+    """The hardware catalog files (one per vendor or family)."""
+    return sorted((CATALOG_DIR / HARDWARE_DIR).glob("*.yaml"))
+
+
 @functools.cache
 def _hardware_tables() -> tuple[dict[str, Hardware], dict[str, str]]:
-    files = sorted(p.name for p in (CATALOG_DIR / HARDWARE_DIR).glob("*.yaml"))
+    files = hardware_files()
     if not files:
         raise DataError(f"rules/catalog/{HARDWARE_DIR}", None, None, "no hardware catalog files")
-    table: dict[str, Hardware] = {}
-    origin: dict[str, str] = {}
-    for file in files:
-        _load(f"{HARDWARE_DIR}/{file}", "hardware", Hardware, into=table, origin=origin)
-    return table, origin
+
+    def build() -> tuple[dict[str, Hardware], dict[str, str]]:
+        table: dict[str, Hardware] = {}
+        origin: dict[str, str] = {}
+        for path in files:
+            _load(f"{HARDWARE_DIR}/{path.name}", "hardware", Hardware, into=table, origin=origin)
+        return table, origin
+    from rules.catalog_cache import cached
+    return cached("hardware-catalog", files, build)
 
 
 def all_hardware() -> dict[str, Hardware]:

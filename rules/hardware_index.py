@@ -194,6 +194,11 @@ def _default_for(key: _Key, ids: list[str], claims: dict[_Key, list[str]], table
 
 @functools.cache
 def _index() -> _Index:
+    from rules.catalog_cache import cached
+    return cached("hardware-index", catalog.hardware_files(), _build_index)
+
+
+def _build_index() -> _Index:
     table = catalog.all_hardware()
     groups: dict[_Key, list[str]] = {}
     claims: dict[_Key, list[str]] = {}
@@ -489,8 +494,9 @@ def _match(text: str, toks: list[Token], hit: _Hit, stop: int) -> DeviceMatch:
     while first > 0 and toks[first - 1].text in SKIP and not is_break(toks[first - 1]):
         first -= 1          # the vendor and series words are part of the name: "NVIDIA GeForce RTX 4090"
     sockets = _sockets(toks, hit.first) if hw.hw_class == "cpu" else None
-    if memory is not None and sockets and q.memory is not None and _is_system_memory(toks, q.memory):
-        memory = memory / sockets          # "dual Xeon 6138 with 768GB memory": 384 GB per socket
+    opened = sum(t.text in "(（" for t in toks[first:last + 1]) - sum(t.text in ")）" for t in toks[first:last + 1])
+    if opened > 0 and last + 1 < len(toks) and toks[last + 1].text in ")）":
+        last += 1           # "Xeon 6 (Granite Rapids)": close what the name opened
     start, end = toks[first].start, toks[last].end
     others = tuple(i for i in ids if i != chosen and (memory is None or _memory_fits(table[i], memory)))
     return DeviceMatch(chosen, start, end, text[start:end], memory,
@@ -515,15 +521,6 @@ def _sockets(toks: list[Token], first: int) -> int | None:
     if before and before[-1] in ("dual", "two", "雙", "兩"):
         return 2
     return None
-
-
-def _is_system_memory(toks: list[Token], gb: float) -> bool:
-    """The stated size is the machine's RAM ("768GB memory", "512 GB DDR5")."""
-    for k in range(len(toks)):
-        mem = memory_at(toks, k)
-        if mem and mem[0] == gb:
-            return bool({t.text for t in toks[mem[1]:mem[1] + 3]} & _SYSTEM_MEMORY_WORDS)
-    return False
 
 
 # --- machines described by class --------------------------------------------------------------------
@@ -567,9 +564,7 @@ def _class_match(text: str, toks: list[Token]) -> DeviceMatch | None:
     first, last = min(s[0] for s in spans), max(s[1] for s in spans)
     sockets = sockets if cls == "server" else None
     hw_id = CLASS_IDS[(cls, vendor)]
-    memory = _system_memory(toks, set())
-    if memory is not None and sockets:
-        memory = memory / sockets
+    memory = _system_memory(toks, set())     # the machine's RAM, all sockets together
     start, end = toks[first].start, toks[last].end
     return DeviceMatch(hw_id, start, end, text[start:end], memory,
                        memory is not None and _memory_fits(catalog.all_hardware()[hw_id], memory), sockets, True)
