@@ -564,7 +564,7 @@ def _class_match(text: str, toks: list[Token]) -> DeviceMatch | None:
     first, last = min(s[0] for s in spans), max(s[1] for s in spans)
     sockets = sockets if cls == "server" else None
     hw_id = CLASS_IDS[(cls, vendor)]
-    memory = _system_memory(toks, set())     # the machine's RAM, all sockets together
+    memory = _qualifiers(toks, first, last, len(toks)).memory or _system_memory(toks, set())   # the machine's RAM
     start, end = toks[first].start, toks[last].end
     return DeviceMatch(hw_id, start, end, text[start:end], memory,
                        memory is not None and _memory_fits(catalog.all_hardware()[hw_id], memory), sockets, True)
