@@ -37,6 +37,22 @@ def _read(tools: Tools, text: str, extraction: Any, asked: list[str] | None) -> 
     return values, evidence, dropped + [f"LLM {d}" for d in llm_dropped] + conflicts + notes, calls
 
 
+def _unknown_devices(text: str, profile: Profile) -> tuple[Profile, list[dict[str, Any]]]:
+    """Device words no catalog entry took ("Quadro M6000"), with the closest entries; their stated
+    memory becomes the profile's, so the fit arithmetic still runs while the device is unknown."""
+    if profile.hardware is not None:
+        return profile, []
+    from rules.hardware_index import unrecognised
+    found = unrecognised(text)
+    for u in found:
+        if u.memory_gb and profile.memory_gb is None:
+            try:
+                profile = profile.with_value("memory_gb", u.memory_gb, evidence=u.memory_text)
+            except AdvisorError:
+                pass
+    return profile, [{"text": u.text, "suggestions": list(u.suggestions)} for u in found]
+
+
 def understand(state: AgentState, tools: Tools) -> dict[str, Any]:
     """Read the new message: intent, language and profile values (every value with evidence)."""
     text = state["text"]
@@ -44,11 +60,13 @@ def understand(state: AgentState, tools: Tools) -> dict[str, Any]:
     values, evidence, dropped, calls = _read(tools, text, ext, None)
     data = (state.get("profile") or {}) | {"language": getattr(ext, "language", None) or "en"}
     profile, rejected = und.apply(build_profile(data), values, evidence)
+    profile, unknown = _unknown_devices(text, profile)
     return {
         "intent": getattr(ext, "intent", None) or "recommend", "language": profile.language,
         "injection": bool(getattr(ext, "injection", False)), "profile": profile.model_dump(mode="json"),
         "transcript": [text], "questions": [], "asked": [], "assumptions": [], "dropped": dropped + rejected,
         "interview_done": False, "llm_calls": calls, "draft": None, "advice": None, "tool_notes": [],
+        "unknown_devices": unknown,
     }
 
 
@@ -82,18 +100,23 @@ def interview(state: AgentState, tools: Tools, pause: Callable[[dict], Any] = _i
     fields = policy.next_round(profile, state.get("intent", "recommend"), asked, len(questions), tools.decide)
     if not fields:
         return {"interview_done": True}
-    payload = {"question": policy.phrase(fields, state.get("language", "en")), "fields": fields}
+    unknown = state.get("unknown_devices") or [] if "hardware" in fields else []
+    payload = {"question": policy.phrase(fields, state.get("language", "en"), unknown), "fields": fields}
+    if unknown:   # quick replies: the closest catalog devices to the words we did not know
+        payload["options"] = policy.device_options(unknown)
     answer = str(pause(payload) or "").strip()
     # --- resumed: a new user turn starts here ---
     ext = tools.extract_answer(answer, fields)
     values, evidence, dropped, calls = _read(tools, answer, ext, fields) if answer else ({}, {}, [], 0)
     profile, rejected = und.apply(profile, values, evidence)
+    profile, still_unknown = _unknown_devices(answer, profile) if answer else (profile, [])
     profile, assumed = _assume(tools, profile, fields)
     return {
         "profile": profile.model_dump(mode="json"), "questions": [*questions, payload],
         "asked": [*asked, *fields], "transcript": [*(state.get("transcript") or []), answer],
         "assumptions": [*(state.get("assumptions") or []), *assumed],
         "dropped": [*(state.get("dropped") or []), *dropped, *rejected], "llm_calls": calls,
+        "unknown_devices": [] if profile.hardware else [*(state.get("unknown_devices") or []), *still_unknown],
     }
 
 

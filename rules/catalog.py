@@ -2,16 +2,20 @@
 
     hardware(id) / model(id) / engine(id)      -> spec, or UnknownIdError listing the closest ids
     all_hardware() / all_models() / all_engines() -> {id: spec}
+    hardware_file(id)                          -> the catalog file an entry lives in
     resolve_hardware(text) / resolve_model(text)  -> id | None ("H100" -> h100_sxm, "Llama 3.3 70B" -> llama-3.1-70b)
+    resolve_model_match(text)                   -> rules.model_resolve.Match (id + fine-tune / quantized-build note)
     describe_model(params_b, active_params_b=None, ...) -> a generic ModelSpec with its assumptions
+    spec_for_profile(profile)                   -> the ModelSpec a profile names (id, config.json or size)
     check_profile_against_catalog(profile)      -> raises ProfileError for ids or context the catalogs reject
 
+Hardware lives in one file per vendor or family (rules/catalog/hardware/*.yaml); names are resolved by
+the token index of rules.hardware_index (variants chosen by memory, package and core count).
 Loading validates every entry and fails with DataError naming file, entry and field. Loads are cached.
 """
 from __future__ import annotations
 
 import functools
-import re
 from pathlib import Path
 from typing import Any
 
@@ -22,50 +26,93 @@ from rules.catalog_schema import Attention, Hardware, ModelSpec, Tflops
 from rules.errors import DataError, ProfileError, UnknownIdError
 
 CATALOG_DIR = Path(__file__).with_name("catalog")
+HARDWARE_DIR = "hardware"
 _Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 __all__ = [
-    "Hardware", "ModelSpec", "Tflops", "Attention", "hardware", "model", "engine", "all_hardware",
-    "all_models", "all_engines", "resolve_hardware", "resolve_model", "describe_model",
-    "check_profile_against_catalog",
+    "Hardware", "ModelSpec", "Tflops", "Attention", "hardware", "model", "engine", "all_hardware", "hardware_file",
+    "all_models", "all_engines", "resolve_hardware", "resolve_model", "resolve_model_match", "describe_model",
+    "check_profile_against_catalog", "spec_for_profile",
 ]
 
 
-def _load(file: str, key: str, schema: type) -> dict[str, Any]:
-    """Read one catalog file into {id: validated entry}."""
+def _load(file: str, key: str, schema: type, into: dict[str, Any] | None = None,
+          defaults: dict[str, Any] | None = None, origin: dict[str, str] | None = None) -> dict[str, Any]:
+    """Read one catalog file into {id: validated entry} (added to `into`, ids unique across files;
+    `defaults` fill keys an entry leaves out)."""
     path = CATALOG_DIR / file
+    name = f"rules/catalog/{file}"
     try:
         data = yaml.load(path.read_text(encoding="utf-8"), Loader=_Loader)
     except (OSError, yaml.YAMLError) as exc:
-        raise DataError(f"rules/catalog/{file}", None, None, f"cannot read: {exc}") from None
-    entries = (data or {}).get(key)
+        raise DataError(name, None, None, f"cannot read: {exc}") from None
+    entries = data.get(key) if isinstance(data, dict) else None
     if not isinstance(entries, list):
-        raise DataError(f"rules/catalog/{file}", None, key, "expected a list of entries")
-    out: dict[str, Any] = {}
+        raise DataError(name, None, key, "expected a list of entries")
+    out: dict[str, Any] = {} if into is None else into
     for i, raw in enumerate(entries):
+        if defaults and isinstance(raw, dict):
+            raw = {**defaults, **raw}
         entry = str(raw.get("id", f"#{i}")) if isinstance(raw, dict) else f"#{i}"
         try:
             spec = schema.model_validate(raw)
         except ValidationError as exc:
             err = exc.errors()[0]
             field = ".".join(str(p) for p in err["loc"]) or None
-            raise DataError(f"rules/catalog/{file}", entry, field, err["msg"]) from None
+            raise DataError(name, entry, field, err["msg"].removeprefix("Value error, ")) from None
         if spec.id in out:
-            raise DataError(f"rules/catalog/{file}", entry, "id", "duplicate id")
+            where = f" (also in {origin[spec.id]})" if origin and spec.id in origin else ""
+            raise DataError(name, entry, "id", f"duplicate id{where}")
         out[spec.id] = spec
+        if origin is not None:
+            origin[spec.id] = name
     return out
 
 
+def hardware_files() -> list[Path]:
+    """The hardware catalog files (one per vendor or family)."""
+    return sorted((CATALOG_DIR / HARDWARE_DIR).glob("*.yaml"))
+
+
 @functools.cache
+def _hardware_tables() -> tuple[dict[str, Hardware], dict[str, str]]:
+    files = hardware_files()
+    if not files:
+        raise DataError(f"rules/catalog/{HARDWARE_DIR}", None, None, "no hardware catalog files")
+
+    def build() -> tuple[dict[str, Hardware], dict[str, str]]:
+        table: dict[str, Hardware] = {}
+        origin: dict[str, str] = {}
+        for path in files:
+            _load(f"{HARDWARE_DIR}/{path.name}", "hardware", Hardware, into=table, origin=origin)
+        return table, origin
+    from rules.catalog_cache import cached
+    return cached("hardware-catalog", files, build)
+
+
 def all_hardware() -> dict[str, Hardware]:
-    """Every hardware entry, by id."""
-    return _load("hardware.yaml", "hardware", Hardware)
+    """Every hardware entry, by id (all files of rules/catalog/hardware/, loaded once)."""
+    return _hardware_tables()[0]
+
+
+all_hardware.cache_clear = _hardware_tables.cache_clear  # type: ignore[attr-defined]
+
+
+def hardware_file(hw_id: str) -> str:
+    """The catalog file an entry comes from (for error messages)."""
+    return _hardware_tables()[1].get(hw_id, f"rules/catalog/{HARDWARE_DIR}")
 
 
 @functools.cache
 def all_models() -> dict[str, ModelSpec]:
-    """Every model entry, by id."""
-    return _load("models.yaml", "models", ModelSpec)
+    """Every model entry, by id, from one file per family (rules/catalog/models/<family>.yaml)."""
+    table: dict[str, ModelSpec] = {}
+    files = sorted(p.name for p in (CATALOG_DIR / "models").glob("*.yaml"))
+    if not files:
+        raise DataError("rules/catalog/models", None, None, "no model catalog files")
+    for name in files:
+        _load(f"models/{name}", "models", ModelSpec, into=table, defaults={"family": name[:-5]})
+    return table
 
 
 def hardware(hw_id: str) -> Hardware:
@@ -106,88 +153,33 @@ def all_engines() -> dict:
     return _engines_module().all_engines()
 
 
-# --- aliases ------------------------------------------------------------------------------
-def _tokens(text: str) -> tuple[str, ...]:
-    """Lowercase word/number tokens; letters and digits split apart ("RTX4090" -> rtx, 4090)."""
-    text = re.sub(r"(?<=[a-z])(?=\d)|(?<=\d)(?=[a-z])", " ", str(text).lower())
-    return tuple(re.findall(r"[a-z]+|\d+(?:\.\d+)?", text))
-
-
-_MODEL_NOISE = {"instruct", "chat", "hf", "base", "it", "gguf", "awq", "gptq", "mlx", "dynamic", "community"}
-# Quantization / format suffixes people append to model names ("...-Q4_K_M", "-FP8-dynamic", "-4bit").
-_QUANT_SUFFIX = re.compile(r"(?i)(?<![a-z0-9])(q\d_\d|i?q\d(_k)?(_[a-z]+)?|\d+-?bits?|int\d|u?fp\d+|bf16|f16|"
-                           r"mxfp4|nvfp4|w\d+a\d+|exl\d(-[\d.]+)?(bpw)?)(?![a-z0-9])")
-
-
-def _index(table: dict[str, Any]) -> dict[tuple[str, ...], set[str]]:
-    """Token tuple of every id, name and alias -> ids it names."""
-    idx: dict[tuple[str, ...], set[str]] = {}
-    for key, spec in table.items():
-        for name in (key, spec.name, *spec.aliases, getattr(spec, "hf_id", None) or ""):
-            toks = _tokens(name)
-            if toks:
-                idx.setdefault(toks, set()).add(key)
-    return idx
-
-
-def _contains(hay: tuple[str, ...], needle: tuple[str, ...]) -> bool:
-    n = len(needle)
-    return any(hay[i:i + n] == needle for i in range(len(hay) - n + 1))
-
-
-def _resolve(text: str, idx: dict[tuple[str, ...], set[str]], noise: set[str] = frozenset(),
-             numbers_left_ok: bool = True) -> str | None:
-    """Exact alias match first, else the longest alias contained in the text (None if ambiguous).
-
-    For models a leftover number ("Llama 3.1 7B" vs alias "llama3.1") means a different model."""
-    toks = tuple(t for t in _tokens(text) if t not in noise)
-    if not toks:
-        return None
-    if toks in idx and len(idx[toks]) == 1:
-        return next(iter(idx[toks]))
-
-    def ok(alias: tuple[str, ...]) -> bool:
-        if not _contains(toks, alias):
-            return False
-        left = list(toks)
-        for t in alias:
-            left.remove(t)
-        return numbers_left_ok or not any(t[0].isdigit() for t in left)
-    hits = [(len(k), sum(map(len, k)), ids) for k, ids in idx.items() if ok(k)]
-    if not hits:
-        return None
-    best = max(h[:2] for h in hits)
-    ids = set().union(*(h[2] for h in hits if h[:2] == best))
-    return next(iter(ids)) if len(ids) == 1 else None
-
-
-@functools.cache
-def _hw_index() -> dict[tuple[str, ...], set[str]]:
-    return _index(all_hardware())
-
-
-@functools.cache
-def _model_index() -> dict[tuple[str, ...], set[str]]:
-    idx = _index(all_models())
-    return {tuple(t for t in k if t not in _MODEL_NOISE) or k: v for k, v in idx.items()}
-
-
+# --- names ------------------------------------------------------------------------------
 def resolve_hardware(text: str) -> str | None:
-    """Hardware id for what people type ("H100", "4090", "M3 Ultra"), or None."""
+    """Hardware id for what people type ("H100", "4090", "M3 Ultra", "A100 40GB PCIe"), or None."""
     if not text:
         return None
-    return text if text in all_hardware() else _resolve(text, _hw_index())
+    if text in all_hardware():
+        return text
+    from rules import hardware_index  # lazy: the index imports this module
+    match = hardware_index.resolve(str(text))
+    return match.id if match else None
 
 
 def resolve_model(text: str) -> str | None:
-    """Model id for what people type ("Llama 3.3 70B", "DeepSeek R1", "gpt-oss 20b"), or None."""
+    """Model id for what people type ("Llama 3.3 70B", "qwen2.5:14b", "R1-Distill-Llama-70B"), or None."""
     if not text:
         return None
-    text = str(text).split("/")[-1] if "/" in str(text) else text
     if text in all_models():
         return text
-    text = _QUANT_SUFFIX.sub(" ", text)
-    return None if not text.strip() else _resolve(text, _model_index(), _MODEL_NOISE, numbers_left_ok=False)
+    match = resolve_model_match(text)
+    return match.id if match else None
+
+
+def resolve_model_match(text: str):
+    """The full reading of a model name (rules.model_resolve.Match: id and any fine-tune / quantized-build
+    note), or None."""
+    from rules import model_resolve  # the index builds on first use only
+    return model_resolve.resolve(str(text))
 
 
 # --- models we do not know ----------------------------------------------------------------
@@ -200,7 +192,8 @@ def describe_model(params_b: float, active_params_b: float | None = None, *, lay
     shape_b = active_params_b or params_b
     notes = []
     if hidden is None:  # Llama family: ~12 * layers * hidden^2 params with hidden/layers ~ 128
-        hidden = int(round((shape_b * 1e9 * 128 / 12) ** (1 / 3) / 128) * 128) or 128
+        step = kv_heads * head_dim  # so the query heads split evenly over the KV heads
+        hidden = max(1, round((shape_b * 1e9 * 128 / 12) ** (1 / 3) / step)) * step
         notes.append(f"hidden size {hidden} guessed from {shape_b:g}B params (Llama-like: 12*layers*hidden^2, hidden/layers~128)")
     if layers is None:
         layers = max(1, round(hidden / 128))
@@ -220,6 +213,18 @@ def describe_model(params_b: float, active_params_b: float | None = None, *, lay
         moe_layers=layers if moe else None, attention=Attention(kind="gqa"), kv_bytes_per_token_bf16=kv,
         max_context=max_context, confidence="low", source="describe_model(): generic spec from the user's numbers",
         assumptions=notes + ["vocab 128000 assumed"], notes="not a catalog model")
+
+
+def spec_for_profile(profile) -> ModelSpec | None:
+    """The model a profile names: a catalog id, else its config.json, else a generic spec from its size."""
+    if profile.model:
+        return model(profile.model)
+    if profile.hf_config is not None:
+        from rules.model_config import load_model_config
+        return load_model_config(profile.hf_config)
+    if profile.params_b:
+        return describe_model(profile.params_b, profile.active_params_b)
+    return None
 
 
 def check_profile_against_catalog(profile) -> None:
