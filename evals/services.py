@@ -4,7 +4,7 @@ on exit, also when the body raises.
 
     with postgres() as url:                 # initdb + pg_ctl in a temp dir on a free port
     with chroma() as url:                   # `chroma run` from the installed chromadb package
-    with web_replica(env) as replica:       # `advisor web` on a free port, waited for /readyz
+    with replicas(env, 2) as (a, b):        # `advisor web` processes, waited for /readyz
 
 PostgreSQL refuses to run as root: as root the cluster runs as the `postgres` user that Debian's
 package creates (through runuser). Missing binaries raise ServiceUnavailable naming the package.
@@ -141,9 +141,8 @@ def advisor_cmd() -> list[str]:
     return [str(exe)] if exe.exists() else [sys.executable, "-m", "ui.cli"]
 
 
-@contextlib.contextmanager
-def web_replica(env: dict[str, str], wait_s: float = 120) -> Iterator[Replica]:
-    """`advisor web` on a free loopback port with `env` added; yields once /readyz says ready."""
+def start_replica(env: dict[str, str]) -> Replica:
+    """Start `advisor web` on a free loopback port with `env` added (not waited for)."""
     home = Path(tempfile.mkdtemp(prefix="advisor-web-"))
     port = free_port()
     full = {**os.environ, "ADVISOR_HOME": str(home), **env}
@@ -151,13 +150,23 @@ def web_replica(env: dict[str, str], wait_s: float = 120) -> Iterator[Replica]:
     with open(home / "log", "wb") as log:
         proc = subprocess.Popen(advisor_cmd() + ["web", "--port", str(port)], stdout=log,
                                 stderr=subprocess.STDOUT, env=full)
-    url = f"http://127.0.0.1:{port}/"
+    return Replica(f"http://127.0.0.1:{port}/", proc, home)
+
+
+@contextlib.contextmanager
+def replicas(env: dict[str, str], count: int = 2, wait_s: float = 150) -> Iterator[list[Replica]]:
+    """`count` web replicas started together; yields once each one's /readyz says ready."""
+    started: list[Replica] = []
     try:
-        _wait(url + "readyz", proc, wait_s, home / "log")
-        yield Replica(url, proc, home)
+        for _ in range(count):
+            started.append(start_replica(env))
+        for replica in started:
+            _wait(replica.url + "readyz", replica.proc, wait_s, replica.home / "log")
+        yield started
     finally:
-        _stop(proc)
-        shutil.rmtree(home, ignore_errors=True)
+        for replica in started:
+            _stop(replica.proc)
+            shutil.rmtree(replica.home, ignore_errors=True)
 
 
 def ready(url: str) -> dict:
@@ -202,7 +211,7 @@ def _stop(proc: subprocess.Popen) -> None:
     if proc.poll() is None:
         proc.terminate()
         try:
-            proc.wait(timeout=10)
+            proc.wait(timeout=5)
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait(timeout=10)

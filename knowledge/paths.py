@@ -59,3 +59,9 @@ def chroma_url() -> str | None:
     """`$ADVISOR_CHROMA_URL` (a Chroma server every replica reads and ingest writes), or None
     for the embedded store under `store_dir()`."""
     return (os.environ.get("ADVISOR_CHROMA_URL") or "").strip() or None
+
+
+def chroma_collection() -> str:
+    """The collection name on the Chroma server (`$ADVISOR_CHROMA_COLLECTION`), so several
+    deployments can share one server."""
+    return (os.environ.get("ADVISOR_CHROMA_COLLECTION") or "").strip() or "advisor-knowledge"

@@ -81,7 +81,8 @@ def collection(url: str):
     from knowledge import store
 
     try:
-        return client(url).get_or_create_collection(store.COLLECTION, embedding_function=store.UseEmbeddingFunction())
+        return client(url).get_or_create_collection(paths.chroma_collection(),
+                                                    embedding_function=store.UseEmbeddingFunction())
     except KnowledgeUnavailable:
         raise
     except Exception as exc:
@@ -171,18 +172,19 @@ class Mirror:
     checked: float = 0.0
 
 
-_MIRRORS: dict[str, Mirror] = {}
+_MIRRORS: dict[tuple[str, str], Mirror] = {}
 _LOCK = threading.Lock()
 
 
 def mirror(url: str, fresh: bool = False) -> Mirror:
     """The in-memory mirror of the collection, refreshed when its stamp changed (checked at most
     every TTL seconds, or now when `fresh`)."""
-    current = _MIRRORS.get(url)
+    key = (url, paths.chroma_collection())
+    current = _MIRRORS.get(key)
     if current and not fresh and time.monotonic() - current.checked < ttl_s():
         return current
     with _LOCK:
-        current = _MIRRORS.get(url)
+        current = _MIRRORS.get(key)
         if current and not fresh and time.monotonic() - current.checked < ttl_s():
             return current
         col = ensure(url)
@@ -190,7 +192,7 @@ def mirror(url: str, fresh: bool = False) -> Mirror:
         now_stamp = (str(col.id), meta.get("advisor_version"), col.count())
         if current is None or current.stamp != now_stamp:
             current = _load(col, now_stamp)
-            _MIRRORS[url] = current
+            _MIRRORS[key] = current
         current.col = col
         current.checked = time.monotonic()
         return current
