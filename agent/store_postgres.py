@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from agent.store import StoreUnavailable, ThreadBusy, redact
@@ -106,8 +107,17 @@ class PostgresStore:
         self.transcripts = PostgresTranscripts(self.pool)
 
     def _setup(self) -> None:
+        """Create the tables once. Replicas starting together take turns by polling a try-lock:
+        a session blocked in pg_advisory_lock would hold a transaction open, and the saver's
+        CREATE INDEX CONCURRENTLY waits for every open transaction — the lock holder would wait
+        for its waiter (seen: two replicas hung for good)."""
         with self.pool.connection() as conn:
-            conn.execute("SELECT pg_advisory_lock(%s)", (SETUP_LOCK,))
+            deadline = time.monotonic() + LOCK_WAIT_S
+            while not conn.execute("SELECT pg_try_advisory_lock(%s) AS got", (SETUP_LOCK,)).fetchone()["got"]:
+                if time.monotonic() > deadline:
+                    raise StoreUnavailable("another replica has been creating the conversation tables for "
+                                           f"{LOCK_WAIT_S} s; check the database's activity")
+                time.sleep(0.2)
             try:
                 self.checkpointer.setup()
                 for statement in TABLES:

@@ -13,6 +13,7 @@ conversation's record of completed turns (text, replica, reply, milliseconds).
 from __future__ import annotations
 
 import argparse
+import http.client
 import json
 import sys
 import threading
@@ -57,7 +58,7 @@ def call(base: str, api: str, data: list, timeout: float) -> list:
             event = json.loads(resp.read())["event_id"]
         with urllib.request.urlopen(f"{base}gradio_api/call/{api}/{event}", timeout=timeout) as resp:
             stream = resp.read().decode()
-    except (ConnectionError, urllib.error.URLError, TimeoutError, OSError) as exc:
+    except (OSError, http.client.HTTPException, ValueError, KeyError) as exc:   # refused, dropped, cut short
         raise Down(f"{base}: {type(exc).__name__}") from None
     kind, payload = None, None
     for line in stream.splitlines():

@@ -154,7 +154,7 @@ def start_replica(env: dict[str, str]) -> Replica:
 
 
 @contextlib.contextmanager
-def replicas(env: dict[str, str], count: int = 2, wait_s: float = 150) -> Iterator[list[Replica]]:
+def replicas(env: dict[str, str], count: int = 2, wait_s: float = 240) -> Iterator[list[Replica]]:
     """`count` web replicas started together; yields once each one's /readyz says ready."""
     started: list[Replica] = []
     try:
@@ -185,18 +185,21 @@ def _run(cmd: list[str], what: str) -> None:
 
 
 def _wait(url: str, proc: subprocess.Popen, wait_s: float, log: Path) -> None:
-    deadline = time.monotonic() + wait_s
+    """Poll `url` until it answers 200 (a readiness probe may be slow: it builds caches)."""
+    deadline, last = time.monotonic() + wait_s, "no answer"
     while True:
         if proc.poll() is not None:
             raise ServiceUnavailable(f"{url} exited early: {_tail(log)}")
         try:
-            with urllib.request.urlopen(url, timeout=2) as resp:
+            with urllib.request.urlopen(url, timeout=15) as resp:
                 if resp.status == 200:
                     return
-        except OSError:
-            pass
+        except urllib.error.HTTPError as exc:
+            last = f"{exc.code} {exc.read()[:300].decode(errors='replace')}"
+        except OSError as exc:
+            last = type(exc).__name__
         if time.monotonic() > deadline:
-            raise ServiceUnavailable(f"{url} did not answer within {wait_s:.0f} s: {_tail(log)}")
+            raise ServiceUnavailable(f"{url} not ready within {wait_s:.0f} s (last: {last}): {_tail(log)}")
         time.sleep(0.25)
 
 

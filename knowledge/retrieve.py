@@ -2,8 +2,9 @@
 
 Embedded (the default): reads the snapshot only (chunk JSON, vectors, BM25 arrays) — a cache of
 the local Chroma collection — with no chromadb import, so a cold `advisor search` stays well
-under two seconds; `get_chunks` does not even load numpy. With `$ADVISOR_CHROMA_URL` the vectors
-are ranked by the Chroma server and BM25 runs on a mirror kept in step with it (knowledge.remote).
+under two seconds; `get_chunks` does not even load numpy. With `$ADVISOR_CHROMA_URL` the same
+search runs on an in-memory mirror of the Chroma server's collection (its vectors and a BM25
+index over its texts), kept in step with it (knowledge.remote).
 """
 from __future__ import annotations
 
@@ -107,18 +108,17 @@ def search(query: str, k: int = 5, root: Path | None = None) -> list[Hit]:
     if url:
         from knowledge import remote
         view = remote.mirror(url)
-        records, ids, bm25 = view.records, view.ids, view.bm25
-        dense = lambda text: remote.rank_dense(url, view, text)   # noqa: E731
+        records, ids, vectors, bm25 = view.records, view.ids, view.vectors, view.bm25
     else:
         root = ensure_store(root or paths.store_dir())
         records, ids, vectors, bm25 = _with_repair(lambda: snapshot.index(root), root)
-        dense = lambda text: _rank_dense(vectors, text)   # noqa: E731
     if not ids:
         return []
     from knowledge.crosslingual import to_chinese, to_english, translate
 
     query = query.strip()
-    fused = fuse(_rank_lexical(bm25, to_chinese(to_english(query))), dense(translate(query)))
+    fused = fuse(_rank_lexical(bm25, to_chinese(to_english(query))),
+                 _rank_dense(vectors, translate(query)))
     best = sorted(fused.items(), key=lambda item: (-item[1], item[0]))[:k]
     return [_hit(records[ids[row]], round(score, 6)) for row, score in best]
 
