@@ -50,6 +50,17 @@ def _lineage_texts(advisor: Advisor, thread: str) -> list[str]:
     return texts
 
 
+def _compose_healthcheck(url: str) -> int:
+    """Run compose.yaml's web healthcheck command against `url`; its exit code."""
+    import sys
+    from pathlib import Path
+
+    import yaml
+    compose = yaml.safe_load((Path(__file__).resolve().parents[2] / "compose.yaml").read_text())
+    code = compose["services"]["web-1"]["healthcheck"]["test"][-1].replace("http://127.0.0.1:7860/", url)
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, timeout=30).returncode
+
+
 def _is_subsequence(part: list, whole: list) -> bool:
     it = iter(whole)
     return all(any(x == y for y in it) for x in part)
@@ -57,9 +68,7 @@ def _is_subsequence(part: list, whole: list) -> bool:
 
 def test_two_replicas_share_conversations_and_knowledge_and_survive_a_kill(fresh_team_env, tmp_path):
     env = {**fresh_team_env, "ADVISOR_CHROMA_TTL": "1"}
-    T0 = time.monotonic()
     with services.replicas(env, 2) as (a, b):
-        print("started", time.monotonic() - T0)
         for replica in (a, b):
             assert _get(replica.url + "healthz") == (200, {"ok": True})
             status, body = _get(replica.url + "readyz")
@@ -79,7 +88,6 @@ def test_two_replicas_share_conversations_and_knowledge_and_survive_a_kill(fresh
             assert time.monotonic() < deadline, "replica B never cited the document ingested through A"
             time.sleep(0.5)
 
-        print("cited", time.monotonic() - T0)
         # Conversations: turn k of conversation i goes to replica (i + k) % 2; A dies mid-run.
         lock, completed, killed_at = threading.Lock(), [], []
 
@@ -90,7 +98,6 @@ def test_two_replicas_share_conversations_and_knowledge_and_survive_a_kill(fresh
                     a.kill()
                     killed_at.append(time.monotonic())
         report = loadclient.run([a.url, b.url], conversations=20, timeout=120, on_turn=on_turn)
-        print("conversations", time.monotonic() - T0, {k: v for k, v in report.items() if k != "records"})
         assert killed_at, "replica A was never killed"
         assert report["errors"] == []
         assert report["failovers"] >= 1, "turns bound for the dead replica went to the live one"
@@ -99,6 +106,7 @@ def test_two_replicas_share_conversations_and_knowledge_and_survive_a_kill(fresh
         assert sum(len({t["url"] for t in r["turns"]}) == 2 for r in records) >= 15, \
             "conversations moved between the replicas"
         assert _get(b.url + "readyz")[0] == 200
+        assert _compose_healthcheck(b.url) == 0 and _compose_healthcheck(a.url) != 0
 
         # Nothing completed is lost: every turn a client saw answered is in the shared checkpoints
         # and transcripts, and each thread waits on exactly the question the client saw last.
@@ -117,4 +125,3 @@ def test_two_replicas_share_conversations_and_knowledge_and_survive_a_kill(fresh
             else:
                 assert advisor.state(thread).get("result"), thread
         store.close()
-        print("verified", time.monotonic() - T0)
