@@ -48,6 +48,10 @@ class Down(Exception):
     """The replica refused the connection or dropped it mid-turn."""
 
 
+class CallError(Exception):
+    """The replica answered, with an error (a bug or bad input, not a dead replica)."""
+
+
 def call(base: str, api: str, data: list, timeout: float) -> list:
     """One Gradio API call (POST /gradio_api/call/API, then read its event stream)."""
     body = json.dumps({"data": data}).encode()
@@ -66,6 +70,8 @@ def call(base: str, api: str, data: list, timeout: float) -> list:
             kind = line.split(":", 1)[1].strip()
         elif line.startswith("data:"):
             payload = line.split(":", 1)[1].strip()
+    if kind == "error":
+        raise CallError(f"{base}{api}: {payload}")
     if kind != "complete" or payload is None:
         raise Down(f"{base}: the event stream ended with {kind!r}")   # the replica died mid-turn
     return json.loads(payload)
@@ -114,6 +120,9 @@ def conversation(i: int, pool: Pool, timeout: float,
                 pool.mark_down(url)
                 failovers += 1
                 continue
+            except CallError as exc:
+                return {"conversation": i, "thread": thread, "turns": turns, "failovers": failovers,
+                        "error": f"turn {k}: {exc}"[:300]}
             history, thread = out[1], out[2]
             reply = text_of(history[-1]["content"]) if history else ""
             turn = {"conversation": i, "turn": k, "text": text, "url": url, "thread": thread,

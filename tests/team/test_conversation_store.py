@@ -63,7 +63,7 @@ def test_a_conversation_begun_in_one_process_continues_in_another(team_env, pg_u
             break
         out = (first, second)[turn % 2].turn("move-1", "I don't know")
     assert out.result["profile"]["hardware"] == "rtx4090"
-    assert first.state("move-1")["result"]["primary"] == out.result["primary"]
+    assert first.advice("move-1").contract_json()["primary"] == out.result["primary"]
 
 
 class _NoLock:

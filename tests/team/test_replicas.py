@@ -36,7 +36,7 @@ def _get(url: str) -> tuple[int, dict]:
 
 def _cited(url: str, question: str) -> list[str]:
     """The chunk ids a replica's `recommend` tool cites for `question` (the ask --json contract)."""
-    (text,) = loadclient.call(url, "recommend", [question, ""], timeout=120)
+    (text,) = loadclient.call(url, "recommend", [question, "", False], timeout=120)
     return [c["id"] for c in json.loads(text)["citations"]]
 
 
@@ -123,5 +123,5 @@ def test_two_replicas_share_conversations_and_knowledge_and_survive_a_kill(fresh
             if pending:
                 assert pending["question"].strip() == turns[-1]["reply"].strip()
             else:
-                assert advisor.state(thread).get("result"), thread
+                assert advisor.advice(thread) is not None, thread
         store.close()
