@@ -228,11 +228,12 @@ def web_concurrency(conversations: int = 20) -> dict[str, Any]:
 
 
 def web_shared(conversations: int = 20) -> dict[str, Any]:
-    """The same load spread over two `advisor web` replicas sharing PostgreSQL and a Chroma
-    server: those named by ADVISOR_DATABASE_URL / ADVISOR_CHROMA_URL, else private ones started
-    here (evals.services). Each conversation alternates between the replicas."""
+    """The same load against replicas sharing PostgreSQL and a Chroma server — those named by
+    ADVISOR_DATABASE_URL / ADVISOR_CHROMA_URL, else private ones started here (evals.services):
+    one replica (what sharing costs) and two (each conversation alternating between them)."""
     from evals import services
 
+    out: dict[str, Any] = {"setup": "shared: PostgreSQL, Chroma server"}
     try:
         with contextlib.ExitStack() as stack:
             db = os.environ.get("ADVISOR_DATABASE_URL") or stack.enter_context(services.postgres())
@@ -240,12 +241,14 @@ def web_shared(conversations: int = 20) -> dict[str, Any]:
             env = {"ADVISOR_DATABASE_URL": db, "ADVISOR_CHROMA_URL": chroma,
                    "ADVISOR_CHROMA_COLLECTION": f"bench-{uuid.uuid4().hex[:8]}"}
             stack.callback(_drop_collection, chroma, env["ADVISOR_CHROMA_COLLECTION"])
-            replicas = stack.enter_context(services.replicas(env, 2))
-            report = _load([r.url for r in replicas], conversations)
-            rss = [round(_rss_kb(r.proc.pid) / 1024, 1) for r in replicas]
+            for count, key in ((1, "one_replica"), (2, "two_replicas")):
+                with services.replicas(env, count) as replicas:
+                    report = _load([r.url for r in replicas], conversations)
+                    rss = [round(_rss_kb(r.proc.pid) / 1024, 1) for r in replicas]
+                out[key] = {**report, "peak_rss_mb_per_replica": rss}
     except services.ServiceUnavailable as exc:
         return {"skipped": str(exc)}
-    return {"setup": "shared: 2 replicas, PostgreSQL, Chroma server", **report, "peak_rss_mb_per_replica": rss}
+    return out
 
 
 def _drop_collection(url: str, name: str) -> None:

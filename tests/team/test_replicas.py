@@ -107,6 +107,11 @@ def test_two_replicas_share_conversations_and_knowledge_and_survive_a_kill(fresh
             "conversations moved between the replicas"
         assert _get(b.url + "readyz")[0] == 200
         assert _compose_healthcheck(b.url) == 0 and _compose_healthcheck(a.url) != 0
+        # `advisor bench` drives the same load through the client in a process of its own.
+        from evals.bench import _load
+        assert _load([b.url], conversations=2) | {"p50_ms": 0, "p95_ms": 0, "wall_s": 0} == {
+            "replicas": 1, "conversations": 2, "turns": 6, "p50_ms": 0, "p95_ms": 0, "wall_s": 0,
+            "failovers": 0, "errors": []}
 
         # Nothing completed is lost: every turn a client saw answered is in the shared checkpoints
         # and transcripts, and each thread waits on exactly the question the client saw last.
