@@ -15,6 +15,7 @@ from typing import Any
 from slack_bolt import App, BoltResponse
 from slack_sdk import WebClient
 
+from agent.store_sqlite import SqliteSeen as SeenMessages  # noqa: F401  (the old name, for callers)
 from ui.present import slack as present_slack
 from ui.present import spec as spec_text
 
