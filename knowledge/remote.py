@@ -173,6 +173,8 @@ class Mirror:
     vectors: object
     bm25: object
     checked: float = 0.0
+    trouble: str = ""
+    """Why the last check of the server failed ("" when it answered): the copy is then stale."""
 
 
 _MIRRORS: dict[tuple[str, str], Mirror] = {}
@@ -190,12 +192,19 @@ def mirror(url: str, fresh: bool = False) -> Mirror:
         current = _MIRRORS.get(key)
         if current and not fresh and time.monotonic() - current.checked < ttl_s():
             return current
-        col = ensure(url)
-        meta = col.metadata or {}
-        now_stamp = (str(col.id), meta.get("advisor_version"), col.count())
-        if current is None or current.stamp != now_stamp:
-            current = _load(col, now_stamp)
-            _MIRRORS[key] = current
+        try:
+            col = ensure(url)
+            meta = col.metadata or {}
+            now_stamp = (str(col.id), meta.get("advisor_version"), col.count())
+            if current is None or current.stamp != now_stamp:
+                current = _load(col, now_stamp)
+                _MIRRORS[key] = current
+            current.trouble = ""
+        except Exception as exc:   # the server is away: answer from the last copy, if there is one
+            if current is None:
+                raise
+            current.trouble = str(exc) if isinstance(exc, AdvisorError) else f"{type(exc).__name__}: {_first_line(exc)}"
+            client.cache_clear()
         current.checked = time.monotonic()
         return current
 
@@ -222,15 +231,18 @@ def _export(col) -> tuple[list[Chunk], list]:
 
 
 def health(url: str) -> str:
-    """"ok" when the server answers and the collection holds chunks, else what is wrong."""
+    """"ok" when the collection is mirrored here and holds chunks; "ok: …" when the server has
+    stopped answering but the last copy still serves (a shared server's outage should not take
+    every replica out of rotation); else what is wrong."""
     try:
-        client(url).heartbeat()
-        chunks = mirror(url).ids
+        view = mirror(url)
     except AdvisorError as exc:
         return str(exc)
     except Exception as exc:
         return f"{type(exc).__name__}: {_first_line(exc)}"
-    return "ok" if chunks else "the knowledge collection is empty"
+    if not view.ids:
+        return "the knowledge collection is empty"
+    return f"ok: serving the last copy of the collection; {view.trouble}" if view.trouble else "ok"
 
 
 def forget() -> None:

@@ -134,3 +134,18 @@ def test_an_unreachable_server_is_one_clear_line(monkeypatch, tmp_path):
     assert out.stderr.strip().count("\n") == 0 and "ADVISOR_CHROMA_URL" in out.stderr
     with pytest.raises(remote.KnowledgeUnavailable, match="must look like"):
         remote.parse_url("ftp://x")
+
+
+def test_a_replica_keeps_answering_from_its_copy_while_the_server_is_away(monkeypatch):
+    from evals import services
+
+    monkeypatch.setenv("ADVISOR_CHROMA_TTL", "0")
+    with services.chroma() as url:
+        monkeypatch.setenv("ADVISOR_CHROMA_URL", url)
+        before = [h.id for h in retrieve.search("pipeline parallel without NVLink", k=3)]
+        assert retrieve.health() == "ok"
+    # the server is gone: the last copy answers, and readiness says so without failing
+    assert [h.id for h in retrieve.search("pipeline parallel without NVLink", k=3)] == before
+    assert retrieve.health().startswith("ok: serving the last copy")
+    remote.forget()
+    assert retrieve.health().startswith("cannot reach the Chroma server")   # no copy: not ready
