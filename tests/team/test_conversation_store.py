@@ -218,3 +218,25 @@ def test_replicas_starting_together_on_a_new_database_all_come_up(pg_url):
     assert all(s.checks() == {"conversation_store": "ok", "checkpointer": "ok"} for s in stores)
     for s in stores:
         s.close()
+
+
+def test_readiness_names_what_failed(pg_url, monkeypatch):
+    from fastapi import FastAPI
+    from fastapi.testclient import TestClient
+
+    from ui import health
+
+    monkeypatch.delenv("ADVISOR_CHROMA_URL", raising=False)
+    store = PostgresStore(pg_url)
+    app = FastAPI()
+    health.add_routes(app, Advisor(store=store))
+    client = TestClient(app)
+    assert client.get("/healthz").json() == {"ok": True}
+    ready = client.get("/readyz")
+    assert ready.status_code == 200
+    assert ready.json()["checks"] == {"conversation_store": "ok", "checkpointer": "ok", "knowledge_index": "ok"}
+    store.close()                                       # the database is gone for this replica
+    down = client.get("/readyz")
+    assert down.status_code == 503 and down.json()["ok"] is False
+    assert down.json()["checks"]["conversation_store"] != "ok" and down.json()["checks"]["knowledge_index"] == "ok"
+    assert client.get("/healthz").status_code == 200    # alive all the same: do not restart it
