@@ -7,7 +7,8 @@ on exit, also when the body raises.
     with replicas(env, 2) as (a, b):        # `advisor web` processes, waited for /readyz
 
 PostgreSQL refuses to run as root: as root the cluster runs as the `postgres` user that Debian's
-package creates (through runuser). Missing binaries raise ServiceUnavailable naming the package.
+package creates (through runuser). Missing programs raise NotInstalled naming the package; any
+other failure to start raises ServiceUnavailable with the server's own words.
 """
 from __future__ import annotations
 
@@ -29,7 +30,11 @@ from pathlib import Path
 
 
 class ServiceUnavailable(RuntimeError):
-    """A server cannot be started here; the message says what is missing."""
+    """A server cannot be started here; the message says what went wrong."""
+
+
+class NotInstalled(ServiceUnavailable):
+    """The server's programs are not installed; the message names the package."""
 
 
 def free_port() -> int:
@@ -57,8 +62,8 @@ def _as_pg_user(cmd: list[str]) -> list[str]:
     try:
         pwd.getpwnam("postgres")
     except KeyError:
-        raise ServiceUnavailable("running as root and there is no 'postgres' user to run PostgreSQL "
-                                 "(apt-get install postgresql creates it)") from None
+        raise NotInstalled("running as root and there is no 'postgres' user to run PostgreSQL "
+                           "(apt-get install postgresql creates it)") from None
     runuser = shutil.which("runuser")
     if not runuser:
         raise ServiceUnavailable("running as root and `runuser` is missing (util-linux)")
@@ -70,7 +75,7 @@ def postgres(database: str = "advisor") -> Iterator[str]:
     """A throwaway PostgreSQL cluster; yields its URL (user `advisor`, trust auth, loopback only)."""
     bindir = pg_bindir()
     if bindir is None or not (bindir / "pg_ctl").exists():
-        raise ServiceUnavailable("PostgreSQL server binaries not found (apt-get install postgresql)")
+        raise NotInstalled("PostgreSQL server binaries not found (apt-get install postgresql)")
     folder = Path(tempfile.mkdtemp(prefix="advisor-pg-"))
     if os.geteuid() == 0:
         shutil.chown(folder, "postgres", "postgres")
@@ -106,7 +111,7 @@ def chroma() -> Iterator[str]:
     """A throwaway Chroma server; yields its URL."""
     exe = chroma_bin()
     if exe is None:
-        raise ServiceUnavailable("the `chroma` command is missing (pip install chromadb)")
+        raise NotInstalled("the `chroma` command is missing (pip install chromadb)")
     folder, port = Path(tempfile.mkdtemp(prefix="advisor-chroma-")), free_port()
     env = {**os.environ, "ANONYMIZED_TELEMETRY": "False"}
     with open(folder / "log", "wb") as log:

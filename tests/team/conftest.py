@@ -15,12 +15,13 @@ from evals import services
 
 @pytest.fixture(scope="session")
 def pg_url():
-    """The URL of a private PostgreSQL cluster (skipped, with the reason, when it cannot start)."""
+    """The URL of a private PostgreSQL cluster (skipped, with the reason, only when PostgreSQL is
+    not installed; a cluster that fails to start fails the tests)."""
     try:
         with services.postgres() as url:
             yield url
-    except services.ServiceUnavailable as exc:
-        pytest.skip(f"PostgreSQL unavailable: {exc}")
+    except services.NotInstalled as exc:
+        pytest.skip(f"PostgreSQL not installed: {exc}")
 
 
 @pytest.fixture(scope="session")
@@ -29,8 +30,8 @@ def chroma_url():
     try:
         with services.chroma() as url:
             yield url
-    except services.ServiceUnavailable as exc:
-        pytest.skip(f"Chroma server unavailable: {exc}")
+    except services.NotInstalled as exc:
+        pytest.skip(f"Chroma server not installed: {exc}")
 
 
 @pytest.fixture(scope="session")
