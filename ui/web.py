@@ -20,7 +20,6 @@ from rules.errors import AdvisorError  # noqa: E402
 from ui import mcp_tools, plots  # noqa: E402
 from ui.present import spec as spec_text  # noqa: E402
 from ui.present import web as present  # noqa: E402
-from ui.transcripts import Transcripts  # noqa: E402
 
 QUICK_REPLIES = {
     "en": {
@@ -104,8 +103,7 @@ def _panels(advice: Any, question: dict | None, thread: str, lang: str, tab: str
 def build_app(advisor: Advisor | None = None) -> gr.Blocks:
     """The Blocks app; `advisor` is injectable for tests."""
     advisor = advisor or Advisor()
-    from knowledge.paths import home
-    log = Transcripts(home() / "web_transcripts.sqlite")
+    log = advisor.store.transcripts   # shared by replicas when the store is PostgreSQL
 
     def last_advice(thread: str) -> Any:
         return advisor.advice(thread)
@@ -194,10 +192,17 @@ def build_app(advisor: Advisor | None = None) -> gr.Blocks:
     return demo
 
 
-def launch(port: int = 7860, host: str = "127.0.0.1", block: bool = True) -> gr.Blocks:
-    """Start the app with MCP tools on."""
-    demo = build_app()
+def launch(port: int = 7860, host: str = "127.0.0.1") -> None:
+    """Serve the app (MCP tools on) beside /healthz and /readyz (ui.health) until stopped."""
+    import uvicorn
+    from fastapi import FastAPI
+
+    from ui import health
+
+    advisor = Advisor()
+    demo = build_app(advisor)
     demo.queue(default_concurrency_limit=int(os.environ.get("ADVISOR_WEB_CONCURRENCY", "8")))
-    demo.launch(server_name=host, server_port=port, mcp_server=True, prevent_thread_lock=not block,
-                show_error=True, quiet=not block)
-    return demo
+    app = FastAPI()
+    health.add_routes(app, advisor)
+    app = gr.mount_gradio_app(app, demo, path="", mcp_server=True, show_error=True)
+    uvicorn.run(app, host=host, port=port, log_level="warning")
