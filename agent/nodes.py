@@ -207,16 +207,23 @@ def retrieve(state: AgentState, tools: Tools) -> dict[str, Any]:
 
 
 def compose(state: AgentState, tools: Tools) -> dict[str, Any]:
-    """The template answer always; LLM prose too when a model is configured and budget is left."""
+    """The Advice with the template answer always; LLM prose too (a draft for `verify`) when a model
+    is configured and budget is left."""
     from agent.compose import template_answer
     from agent.result import build_advice, llm_view
     advice = build_advice(state)
-    update: dict[str, Any] = {"template": template_answer(advice), "draft": None, "composer": "template"}
+    template = template_answer(advice)
     calls = state.get("llm_calls") or 0
+
+    def done(composer: str = "template", draft: str | None = None, llm_calls: int = calls) -> dict[str, Any]:
+        final = advice.model_copy(update={"answer": template, "composer": composer, "llm_calls": llm_calls})
+        return {"template": template, "draft": draft, "composer": composer, "llm_calls": llm_calls,
+                "advice": final.dump()}
+
     if tools.llm is None:
-        return update
+        return done()
     if calls >= LLM_CALLS_PER_TURN:
-        return update | {"composer": "template (LLM call budget of this turn spent on extraction)"}
+        return done("template (LLM call budget of this turn spent on extraction)")
     from agent.names import display
     from agent.prompts import COMPOSE_SYSTEM, COMPOSE_USER, LANGUAGE_NAMES
     facts_json, sources = llm_view(advice)
@@ -228,23 +235,24 @@ def compose(state: AgentState, tools: Tools) -> dict[str, Any]:
     try:
         draft = tools.llm.prose(system, user)
     except Exception as exc:  # provider down or refusing: the template stands
-        return update | {"llm_calls": calls + 1, "composer": f"template (LLM composer failed: {type(exc).__name__})"}
-    return update | {"draft": draft, "llm_calls": calls + 1}
+        return done(f"template (LLM composer failed: {type(exc).__name__})", llm_calls=calls + 1)
+    return done(draft=draft, llm_calls=calls + 1)
 
 
 def verify(state: AgentState, tools: Tools) -> dict[str, Any]:
-    """Keep LLM prose only if every engine, citation and number in it is backed by the tools."""
-    from agent.result import allowed_numbers, build_advice, grounding, llm_view
-    from agent.verify import problems
-    answer, composer = state["template"], state.get("composer") or "template"
-    advice = build_advice(state)
+    """Keep LLM prose only if every engine, citation and number in it is backed by the tools
+    (without a draft, the Advice compose stored already holds the template answer)."""
     draft = (state.get("draft") or "").strip()
-    if draft:
-        issues = problems(draft, grounding(advice), allowed_numbers(*llm_view(advice)))
-        if issues:
-            composer = f"template (verify failed: {'; '.join(issues)})"
-        else:
-            from agent.compose import sources_block
-            answer, composer = "\n".join([draft, *sources_block(advice)]) + "\n", "llm"
-    advice = advice.model_copy(update={"answer": answer, "composer": composer})
-    return {"advice": advice.dump(), "composer": composer}
+    if not draft:
+        return {}
+    from agent.advice import Advice
+    from agent.compose import sources_block
+    from agent.result import allowed_numbers, grounding, llm_view
+    from agent.verify import problems
+    advice = Advice.load(state["advice"])
+    issues = problems(draft, grounding(advice), allowed_numbers(*llm_view(advice)))
+    if issues:
+        composer, answer = f"template (verify failed: {'; '.join(issues)})", advice.answer
+    else:
+        composer, answer = "llm", "\n".join([draft, *sources_block(advice)]) + "\n"
+    return {"advice": advice.model_copy(update={"answer": answer, "composer": composer}).dump(), "composer": composer}
