@@ -15,7 +15,6 @@ cold one-shot does not pay for importing langgraph. Every function also takes `t
 from __future__ import annotations
 
 import difflib
-import sqlite3
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -46,24 +45,18 @@ class TurnResult:
         return self._result
 
 
-def _sqlite_saver(path: Path):
-    from langgraph.checkpoint.sqlite import SqliteSaver
-    path.parent.mkdir(parents=True, exist_ok=True)
-    return SqliteSaver(sqlite3.connect(str(path), check_same_thread=False))
-
-
 class Advisor:
-    """Conversations with the advisor, persisted per thread id (SQLite under the data directory)."""
+    """Conversations with the advisor, persisted per thread id in the conversation store
+    (`agent.store`: SQLite under the data directory, or PostgreSQL shared by replicas)."""
 
     def __init__(self, home: str | Path | None = None, model: str | None = None,
-                 tools: Any = None, checkpointer: Any = None):
+                 tools: Any = None, checkpointer: Any = None, store: Any = None):
         from agent.graph import build_graph
+        from agent.store import open_store
         self.tools = _tools(model, tools)
-        if checkpointer is None:
-            from knowledge.paths import threads_db
-            checkpointer = _sqlite_saver(Path(home) / "threads.sqlite" if home else threads_db())
-        self.checkpointer = checkpointer
-        self.graph = build_graph(self.tools, checkpointer)
+        self.store = store or open_store(home)
+        self.checkpointer = checkpointer if checkpointer is not None else self.store.checkpointer
+        self.graph = build_graph(self.tools, self.checkpointer)
 
     @staticmethod
     def _config(thread_id: str) -> dict:
@@ -86,10 +79,11 @@ class Advisor:
         if not text:
             raise InputError("empty message: write a question, or an answer to the last question")
         config = self._config(thread_id)
-        inp = Command(resume=text) if self.pending(thread_id) else {"mode": "chat", "text": text}
-        # Checkpoint when the run stops (answer or question), not after every node: a killed
-        # process loses at most the turn in flight, and a warm turn stays fast.
-        out = self.graph.invoke(inp, config, durability="exit")
+        with self.store.turn_lock(str(thread_id)):   # a second turn waits and then sees this one
+            inp = Command(resume=text) if self.pending(thread_id) else {"mode": "chat", "text": text}
+            # Checkpoint when the run stops (answer or question), not after every node: a killed
+            # process loses at most the turn in flight, and a warm turn stays fast.
+            out = self.graph.invoke(inp, config, durability="exit")
         interrupts = out.get("__interrupt__") or ()
         if interrupts:
             return TurnResult(str(thread_id), dict(interrupts[0].value), None)

@@ -37,6 +37,22 @@ def _read(tools: Tools, text: str, extraction: Any, asked: list[str] | None) -> 
     return values, evidence, dropped + [f"LLM {d}" for d in llm_dropped] + conflicts + notes, calls
 
 
+def _unknown_devices(text: str, profile: Profile) -> tuple[Profile, list[dict[str, Any]]]:
+    """Device words no catalog entry took ("Quadro M6000"), with the closest entries; their stated
+    memory becomes the profile's, so the fit arithmetic still runs while the device is unknown."""
+    if profile.hardware is not None:
+        return profile, []
+    from rules.hardware_index import unrecognised
+    found = unrecognised(text)
+    for u in found:
+        if u.memory_gb and profile.memory_gb is None:
+            try:
+                profile = profile.with_value("memory_gb", u.memory_gb, evidence=u.memory_text)
+            except AdvisorError:
+                pass
+    return profile, [{"text": u.text, "suggestions": list(u.suggestions)} for u in found]
+
+
 def understand(state: AgentState, tools: Tools) -> dict[str, Any]:
     """Read the new message: intent, language and profile values (every value with evidence)."""
     text = state["text"]
@@ -44,11 +60,13 @@ def understand(state: AgentState, tools: Tools) -> dict[str, Any]:
     values, evidence, dropped, calls = _read(tools, text, ext, None)
     data = (state.get("profile") or {}) | {"language": getattr(ext, "language", None) or "en"}
     profile, rejected = und.apply(build_profile(data), values, evidence)
+    profile, unknown = _unknown_devices(text, profile)
     return {
         "intent": getattr(ext, "intent", None) or "recommend", "language": profile.language,
         "injection": bool(getattr(ext, "injection", False)), "profile": profile.model_dump(mode="json"),
         "transcript": [text], "questions": [], "asked": [], "assumptions": [], "dropped": dropped + rejected,
         "interview_done": False, "llm_calls": calls, "draft": None, "advice": None, "tool_notes": [],
+        "unknown_devices": unknown,
     }
 
 
@@ -82,18 +100,23 @@ def interview(state: AgentState, tools: Tools, pause: Callable[[dict], Any] = _i
     fields = policy.next_round(profile, state.get("intent", "recommend"), asked, len(questions), tools.decide)
     if not fields:
         return {"interview_done": True}
-    payload = {"question": policy.phrase(fields, state.get("language", "en")), "fields": fields}
+    unknown = state.get("unknown_devices") or [] if "hardware" in fields else []
+    payload = {"question": policy.phrase(fields, state.get("language", "en"), unknown), "fields": fields}
+    if unknown:   # quick replies: the closest catalog devices to the words we did not know
+        payload["options"] = policy.device_options(unknown)
     answer = str(pause(payload) or "").strip()
     # --- resumed: a new user turn starts here ---
     ext = tools.extract_answer(answer, fields)
     values, evidence, dropped, calls = _read(tools, answer, ext, fields) if answer else ({}, {}, [], 0)
     profile, rejected = und.apply(profile, values, evidence)
+    profile, still_unknown = _unknown_devices(answer, profile) if answer else (profile, [])
     profile, assumed = _assume(tools, profile, fields)
     return {
         "profile": profile.model_dump(mode="json"), "questions": [*questions, payload],
         "asked": [*asked, *fields], "transcript": [*(state.get("transcript") or []), answer],
         "assumptions": [*(state.get("assumptions") or []), *assumed],
         "dropped": [*(state.get("dropped") or []), *dropped, *rejected], "llm_calls": calls,
+        "unknown_devices": [] if profile.hardware else [*(state.get("unknown_devices") or []), *still_unknown],
     }
 
 
@@ -184,16 +207,23 @@ def retrieve(state: AgentState, tools: Tools) -> dict[str, Any]:
 
 
 def compose(state: AgentState, tools: Tools) -> dict[str, Any]:
-    """The template answer always; LLM prose too when a model is configured and budget is left."""
+    """The Advice with the template answer always; LLM prose too (a draft for `verify`) when a model
+    is configured and budget is left."""
     from agent.compose import template_answer
     from agent.result import build_advice, llm_view
     advice = build_advice(state)
-    update: dict[str, Any] = {"template": template_answer(advice), "draft": None, "composer": "template"}
+    template = template_answer(advice)
     calls = state.get("llm_calls") or 0
+
+    def done(composer: str = "template", draft: str | None = None, llm_calls: int = calls) -> dict[str, Any]:
+        final = advice.model_copy(update={"answer": template, "composer": composer, "llm_calls": llm_calls})
+        return {"template": template, "draft": draft, "composer": composer, "llm_calls": llm_calls,
+                "advice": final.dump()}
+
     if tools.llm is None:
-        return update
+        return done()
     if calls >= LLM_CALLS_PER_TURN:
-        return update | {"composer": "template (LLM call budget of this turn spent on extraction)"}
+        return done("template (LLM call budget of this turn spent on extraction)")
     from agent.names import display
     from agent.prompts import COMPOSE_SYSTEM, COMPOSE_USER, LANGUAGE_NAMES
     facts_json, sources = llm_view(advice)
@@ -205,23 +235,24 @@ def compose(state: AgentState, tools: Tools) -> dict[str, Any]:
     try:
         draft = tools.llm.prose(system, user)
     except Exception as exc:  # provider down or refusing: the template stands
-        return update | {"llm_calls": calls + 1, "composer": f"template (LLM composer failed: {type(exc).__name__})"}
-    return update | {"draft": draft, "llm_calls": calls + 1}
+        return done(f"template (LLM composer failed: {type(exc).__name__})", llm_calls=calls + 1)
+    return done(draft=draft, llm_calls=calls + 1)
 
 
 def verify(state: AgentState, tools: Tools) -> dict[str, Any]:
-    """Keep LLM prose only if every engine, citation and number in it is backed by the tools."""
-    from agent.result import allowed_numbers, build_advice, grounding, llm_view
-    from agent.verify import problems
-    answer, composer = state["template"], state.get("composer") or "template"
-    advice = build_advice(state)
+    """Keep LLM prose only if every engine, citation and number in it is backed by the tools
+    (without a draft, the Advice compose stored already holds the template answer)."""
     draft = (state.get("draft") or "").strip()
-    if draft:
-        issues = problems(draft, grounding(advice), allowed_numbers(*llm_view(advice)))
-        if issues:
-            composer = f"template (verify failed: {'; '.join(issues)})"
-        else:
-            from agent.compose import sources_block
-            answer, composer = "\n".join([draft, *sources_block(advice)]) + "\n", "llm"
-    advice = advice.model_copy(update={"answer": answer, "composer": composer})
-    return {"advice": advice.dump(), "composer": composer}
+    if not draft:
+        return {}
+    from agent.advice import Advice
+    from agent.compose import sources_block
+    from agent.result import allowed_numbers, grounding, llm_view
+    from agent.verify import problems
+    advice = Advice.load(state["advice"])
+    issues = problems(draft, grounding(advice), allowed_numbers(*llm_view(advice)))
+    if issues:
+        composer, answer = f"template (verify failed: {'; '.join(issues)})", advice.answer
+    else:
+        composer, answer = "llm", "\n".join([draft, *sources_block(advice)]) + "\n"
+    return {"advice": advice.model_copy(update={"answer": answer, "composer": composer}).dump(), "composer": composer}

@@ -1,8 +1,10 @@
 """`advisor bench`: the performance benchmark (not a test). Medians over repeated runs.
 
-Figures: cold `advisor ask` (whole process), warm turn p50/p95 (in-process), retrieval p95,
+Figures: cold `advisor ask` (whole process), warm turn p50/p95 (in-process), server CPU of an
+answer turn (agent + web panels), retrieval p95,
 golden-suite wall time, peak RSS of an idle `advisor web`, turn latency with 20 simultaneous web
-conversations, and in LLM mode the calls and tokens per conversation. Each figure is reported beside its target; the machine is described.
+conversations — against one embedded replica, and against two replicas sharing PostgreSQL and a
+Chroma server — and in LLM mode the calls and tokens per conversation. Each figure is reported beside its target; the machine is described.
 """
 from __future__ import annotations
 
@@ -20,7 +22,8 @@ import uuid
 from pathlib import Path
 from typing import Any, Callable
 
-TARGETS = {"cold_ask_s": 1.5, "warm_turn_p95_ms": 50.0, "retrieval_p95_ms": 20.0, "golden_suite_s": 15.0}
+TARGETS = {"cold_ask_s": 1.5, "warm_turn_p95_ms": 50.0, "retrieval_p95_ms": 20.0, "golden_suite_s": 15.0,
+           "answer_turn_cpu_ms": 10.0}
 FULL_PROFILE_TEXT = ("8x H100 SXM with NVLink, Llama 3.1 70B FP8, chat for an internal team of 400 with "
                      "64 concurrent requests, 4K prompts and 500-token answers, 8K context.")
 WARM_TEXTS = [
@@ -103,6 +106,42 @@ def warm_turn(repeat: int) -> dict[str, Any]:
     texts = WARM_TEXTS * max(1, repeat)
     times = [t for text in texts for t in _timed(lambda: advisor.turn(f"bench-{uuid.uuid4().hex}", text), 1)]
     return {"p50_ms": round(percentile(times, 50), 2), "p95_ms": round(percentile(times, 95), 2), "turns": len(times)}
+
+
+def answer_turn(repeat: int) -> dict[str, Any]:
+    """Server CPU of one answer turn as the web app spends it: the agent's turn (graph, SQLite
+    checkpoint) plus the panels built from its Advice (process CPU time, so other processes on the
+    machine do not count). Follow-up questions are answered "I don't know"; only the turn that
+    produced the answer is measured."""
+    from agent.api import Advisor
+    from ui import web
+
+    saved = os.environ.pop("ADVISOR_MODEL", None)
+    try:
+        advisor = Advisor()
+    finally:
+        if saved is not None:
+            os.environ["ADVISOR_MODEL"] = saved
+
+    def one(text: str) -> tuple[float, float]:
+        thread, reply = f"bench-{uuid.uuid4().hex}", text
+        for _ in range(4):
+            c0 = time.process_time()
+            out = advisor.turn(thread, reply)
+            c1 = time.process_time()
+            if out.question is None:
+                web._panels(out.advice, None, thread, out.advice.language, "recommendation")
+                return (c1 - c0) * 1000, (time.process_time() - c1) * 1000
+            reply = "I don't know"
+        raise RuntimeError(f"no answer after 4 turns: {text}")
+
+    for text in WARM_TEXTS:
+        one(text)
+    agent, panels = zip(*(one(text) for text in WARM_TEXTS * max(1, repeat)))
+    total = [a + p for a, p in zip(agent, panels)]
+    return {"cpu_p50_ms": round(statistics.median(total), 2), "cpu_p95_ms": round(percentile(total, 95), 2),
+            "agent_p50_ms": round(statistics.median(agent), 2), "panels_p50_ms": round(statistics.median(panels), 2),
+            "turns": len(total)}
 
 
 def retrieval(repeat: int) -> dict[str, Any]:
@@ -204,32 +243,58 @@ def web_idle_rss() -> dict[str, Any]:
         return {"error": str(exc)}
 
 
+def _load(urls: list[str], conversations: int) -> dict[str, Any]:
+    """Run the lean load client (evals.loadclient: stdlib only) in its own process."""
+    cmd = [sys.executable, "-m", "evals.loadclient", *urls, "--conversations", str(conversations)]
+    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=1800, check=False)
+    try:
+        report = json.loads(proc.stdout.strip().splitlines()[-1])
+    except (ValueError, IndexError):
+        return {"error": (proc.stderr or proc.stdout).strip()[-300:]}
+    keys = ("replicas", "conversations", "turns", "p50_ms", "p95_ms", "wall_s", "failovers", "errors")
+    return {k: report[k] for k in keys}
+
+
 def web_concurrency(conversations: int = 20) -> dict[str, Any]:
-    """Turn latency when `conversations` users talk to the web app at once (gradio_client)."""
-    import concurrent.futures as cf
-
-    from gradio_client import Client
-
-    def one(client: Client, i: int) -> list[float]:
-        history, thread, times = [], "", []
-        for text in (WARM_TEXTS[i % len(WARM_TEXTS)], "I don't know", "I don't know"):
-            t0 = time.perf_counter()
-            out = client.predict(text, history, thread, api_name="/send")
-            times.append((time.perf_counter() - t0) * 1000)
-            history, thread = out[1], out[2]
-            if str(out[4]).startswith("### "):   # the summary card shows a recommendation: done
-                break
-        return times
-
+    """Turn latency when `conversations` users talk to one embedded `advisor web` at once
+    (SQLite, local knowledge store); the load client runs in a separate process."""
     try:
         with _web_server() as (_proc, url):
-            client = Client(url, verbose=False)
-            with cf.ThreadPoolExecutor(max_workers=conversations) as pool:
-                times = [t for ts in pool.map(lambda i: one(client, i), range(conversations)) for t in ts]
+            return {"setup": "embedded: 1 replica, SQLite, local store", **_load([url], conversations)}
     except RuntimeError as exc:
         return {"error": str(exc)}
-    return {"conversations": conversations, "turns": len(times),
-            "p50_ms": round(percentile(times, 50), 1), "p95_ms": round(percentile(times, 95), 1)}
+
+
+def web_shared(conversations: int = 20) -> dict[str, Any]:
+    """The same load against replicas sharing PostgreSQL and a Chroma server — those named by
+    ADVISOR_DATABASE_URL / ADVISOR_CHROMA_URL, else private ones started here (evals.services):
+    one replica (what sharing costs) and two (each conversation alternating between them)."""
+    from evals import services
+
+    out: dict[str, Any] = {"setup": "shared: PostgreSQL, Chroma server"}
+    try:
+        with contextlib.ExitStack() as stack:
+            db = os.environ.get("ADVISOR_DATABASE_URL") or stack.enter_context(services.postgres())
+            chroma = os.environ.get("ADVISOR_CHROMA_URL") or stack.enter_context(services.chroma())
+            env = {"ADVISOR_DATABASE_URL": db, "ADVISOR_CHROMA_URL": chroma,
+                   "ADVISOR_CHROMA_COLLECTION": f"bench-{uuid.uuid4().hex[:8]}"}
+            stack.callback(_drop_collection, chroma, env["ADVISOR_CHROMA_COLLECTION"])
+            for count, key in ((1, "one_replica"), (2, "two_replicas")):
+                with services.replicas(env, count) as replicas:
+                    report = _load([r.url for r in replicas], conversations)
+                    rss = [round(_rss_kb(r.proc.pid) / 1024, 1) for r in replicas]
+                out[key] = {**report, "peak_rss_mb_per_replica": rss}
+    except services.ServiceUnavailable as exc:
+        return {"skipped": str(exc)}
+    return out
+
+
+def _drop_collection(url: str, name: str) -> None:
+    """Remove the bench's collection from a server the bench did not start."""
+    from knowledge import remote
+
+    with contextlib.suppress(Exception):
+        remote.client(url).delete_collection(name)
 
 
 def llm_mode() -> dict[str, Any]:
@@ -254,8 +319,10 @@ def run(repeat: int = 5, skip: tuple[str, ...] = ()) -> dict[str, Any]:
     """All figures, each beside its target."""
     parts: dict[str, Callable[[], dict[str, Any]]] = {
         "cold_ask": lambda: cold_ask(repeat), "warm_turn": lambda: warm_turn(repeat),
+        "answer_turn": lambda: answer_turn(repeat),
         "retrieval": lambda: retrieval(repeat), "golden_suite": golden_suite,
-        "web_idle": web_idle_rss, "web_concurrency": web_concurrency, "llm": llm_mode,
+        "web_idle": web_idle_rss, "web_concurrency": web_concurrency, "web_shared": web_shared,
+        "llm": llm_mode,
     }
     figures = {name: (fn() if name not in skip else {"skipped": "by --skip"}) for name, fn in parts.items()}
     verdict = {
@@ -263,6 +330,7 @@ def run(repeat: int = 5, skip: tuple[str, ...] = ()) -> dict[str, Any]:
         "warm_turn_p95_ms": figures["warm_turn"].get("p95_ms"),
         "retrieval_p95_ms": figures["retrieval"].get("p95_ms"),
         "golden_suite_s": figures["golden_suite"].get("wall_s"),
+        "answer_turn_cpu_ms": figures["answer_turn"].get("cpu_p50_ms"),
     }
     checks = {k: {"value": v, "target": TARGETS[k], "met": (v is not None and v <= TARGETS[k])} for k, v in verdict.items()}
     return {"machine": machine(), "repeat": repeat, "figures": figures, "targets": checks,

@@ -2,7 +2,8 @@
 
 Every file is read and chunked before the store is touched, so one bad file fails the whole
 call with nothing changed. Re-ingesting a file replaces its document: changed sections are
-re-embedded, unchanged ones left alone, vanished ones deleted.
+re-embedded, unchanged ones left alone, vanished ones deleted. With `$ADVISOR_CHROMA_URL` the
+chunks go to the team's Chroma server (knowledge.remote), where every replica finds them.
 """
 from __future__ import annotations
 
@@ -69,11 +70,19 @@ def ingest(paths_in: list[Path], root: Path | None = None, corpus_dir: Path | No
     """Add or refresh the given files (or folders) in the store."""
     from knowledge import store
 
+    root_given = root is not None
     root = root or paths.store_dir()
     corpus_dir = corpus_dir or paths.corpus_dir()
     files = expand([Path(p) for p in paths_in])
     docs = read_all(files, corpus_dir)
     chunks: list[Chunk] = [c for doc in docs for c in chunk_doc(doc)]
+    doc_ids = {d.doc_id for d in docs}
+    url = None if root_given else paths.chroma_url()
+    if url:   # a team's Chroma server: written once here, read by every replica
+        from knowledge import remote
+        changes = remote.write(url, chunks, lambda meta: meta.get("doc_id") in doc_ids, corpus_dir)
+        return Summary(len(files), len(changes.added), len(changes.updated), len(changes.removed),
+                       changes.unchanged)
     build.ensure_store(root, corpus_dir)
     with build.locked(root):
         try:
@@ -82,7 +91,6 @@ def ingest(paths_in: list[Path], root: Path | None = None, corpus_dir: Path | No
             build.repair(root, corpus_dir, "corrupt: the Chroma files are unreadable")
             collection = store.open_collection(root)
         existing = store.stored(collection)
-        doc_ids = {d.doc_id for d in docs}
         changes = store.plan(existing, chunks, lambda meta: meta.get("doc_id") in doc_ids)
         with build.progress_bar(len(changes.added) + len(changes.updated), "embedding") as tick:
             store.apply(collection, existing, changes, tick)

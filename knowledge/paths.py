@@ -1,4 +1,5 @@
-"""Where the advisor keeps its data: `$ADVISOR_HOME`, else the user's data directory."""
+"""Where the advisor keeps its data: `$ADVISOR_HOME`, else the user's data directory; or, for a
+team, the shared servers named by `$ADVISOR_DATABASE_URL` and `$ADVISOR_CHROMA_URL`."""
 from __future__ import annotations
 
 import os
@@ -46,3 +47,21 @@ def corpus_dir() -> Path:
     """The shipped notes, or `$ADVISOR_CORPUS_DIR` (a team's own corpus; the tests' small one)."""
     env = os.environ.get("ADVISOR_CORPUS_DIR")
     return Path(env).expanduser() if env else CORPUS_DIR
+
+
+def database_url() -> str | None:
+    """`$ADVISOR_DATABASE_URL` (a PostgreSQL URL shared by every replica), or None for the
+    embedded SQLite files under `home()`."""
+    return (os.environ.get("ADVISOR_DATABASE_URL") or "").strip() or None
+
+
+def chroma_url() -> str | None:
+    """`$ADVISOR_CHROMA_URL` (a Chroma server every replica reads and ingest writes), or None
+    for the embedded store under `store_dir()`."""
+    return (os.environ.get("ADVISOR_CHROMA_URL") or "").strip() or None
+
+
+def chroma_collection() -> str:
+    """The collection name on the Chroma server (`$ADVISOR_CHROMA_COLLECTION`), so several
+    deployments can share one server."""
+    return (os.environ.get("ADVISOR_CHROMA_COLLECTION") or "").strip() or "advisor-knowledge"

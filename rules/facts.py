@@ -43,6 +43,9 @@ SLOW_FP16_CC = (6.1, 6.2)
 """NVIDIA compute capabilities whose FP16 arithmetic runs at a small fraction of FP32 (GP102/104/106/107
 and Jetson TX2: P40, P4, GTX 10xx). Source: CUDA C++ Programming Guide, arithmetic instruction
 throughput table (16-bit floating-point add/multiply per clock per SM: 128 on 6.0, 2 on 6.1)."""
+UNKNOWN_DEVICE_HEADROOM = 0.9
+"""Share of a stated memory size the weights may take on a device we do not know (runtime, buffers and
+a little KV cache need the rest; catalog devices use the roofline's own reserve instead)."""
 PREFILL_RATIO = 4
 """Prompt at least 4x the answer: prefill dominates (RAG, summaries)."""
 
@@ -85,6 +88,8 @@ class Facts(BaseModel):
     """System RAM the user stated next to a discrete GPU (what layers offloaded to the CPU may use)."""
     usable_memory_gb: float | None = None
     mem_bw_gbs: float | None = None
+    hw_approximate: bool | None = None
+    """The hardware is a class-level stand-in ("an i7 laptop"): typical figures, not a datasheet."""
     count: int = 1
     nodes: int = 1
     device_count: int = 1
@@ -115,6 +120,8 @@ class Facts(BaseModel):
     bits_per_weight: float | None = None
     weights_gb: float | None = None
     devices_needed: int | None = None
+    fits_stated_memory: bool | None = None
+    """Hardware unknown but its memory stated: do the weights fit in it (with the usual headroom)?"""
     fits_one_device: bool | None = None
     fits_node: bool | None = None
     fits_total: bool | None = None
@@ -185,7 +192,7 @@ def _hardware_facts(p: Profile, notes: list[str]) -> dict[str, Any]:
         "cuda_cc": cc, "is_blackwell": cc >= 10 if cc else (False if hw.platform != "nvidia-cuda" else None),
         "fp8_native": bool(hw.tflops.fp8), "memory_gb": mem,
         "usable_memory_gb": round(memory.usable_bytes(hw, stated).value / 1e9, 2), "host_memory_gb": host,
-        "mem_bw_gbs": hw.mem_bw_gbs, "p2p": hw.p2p,
+        "mem_bw_gbs": hw.mem_bw_gbs, "p2p": hw.p2p, "hw_approximate": hw.approximate,
     }
     unified = hw.hw_class in ("apple", "edge") or "unified" in (hw.memory_type or "").lower()
     out["setup"], out["setup_zh"] = display.setup(hw.name, p.count or 1, p.nodes, hw.hw_class, unified)
@@ -246,6 +253,9 @@ def _capacity_facts(f: dict[str, Any], p: Profile, spec) -> dict[str, Any]:
         return out
     out["weights_gb"] = round(memory.weight_bytes(spec, quant).value / 1e9, 2)
     if not p.hardware:
+        if p.memory_gb:   # "my card has 24 GB" with a card we do not know: the fit arithmetic still holds
+            out["memory_gb"] = p.memory_gb
+            out["fits_stated_memory"] = out["weights_gb"] <= p.memory_gb * (p.count or 1) * UNKNOWN_DEVICE_HEADROOM
         return out
     hw = catalog.hardware(p.hardware)
     usable = memory.usable_bytes(hw, device_memory(hw, p.memory_gb)[0]).value

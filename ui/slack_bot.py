@@ -1,42 +1,27 @@
 """The Slack bot: mentions, DMs and `/engine-advisor`, one Slack thread = one conversation.
 
 A thin adapter over agent.api.Advisor. Slack's retries never produce a second answer (retries are
-acknowledged and dropped, and every handled message is remembered by channel+ts in SQLite, so a
-restart does not forget). Tokens are read from the environment and never logged.
+acknowledged and dropped, and every handled message is remembered by channel+ts in the
+conversation store — SQLite, or PostgreSQL shared by every bot replica — so neither a restart nor
+a second replica answers twice). Tokens are read from the environment and never logged.
 """
 from __future__ import annotations
 
 import logging
 import re
-import sqlite3
-import threading
 from pathlib import Path
 from typing import Any
 
 from slack_bolt import App, BoltResponse
 from slack_sdk import WebClient
 
+from agent.store_sqlite import SqliteSeen as SeenMessages  # noqa: F401  (the old name, for callers)
 from ui.present import slack as present_slack
 from ui.present import spec as spec_text
 
 log = logging.getLogger("advisor.slack")
 MENTION = re.compile(r"<@[A-Z0-9]+>\s*")
 SORRY = {"en": "Sorry, I could not answer that: {err}", "zh": "抱歉，無法回答：{err}"}
-
-
-class SeenMessages:
-    """Persistent set of handled (channel, ts) pairs: duplicate deliveries are dropped."""
-
-    def __init__(self, path: Path):
-        self._db = sqlite3.connect(str(path), check_same_thread=False)
-        self._db.execute("CREATE TABLE IF NOT EXISTS seen (key TEXT PRIMARY KEY)")
-        self._lock = threading.Lock()
-
-    def first_time(self, key: str) -> bool:
-        """True the first time `key` is seen (and records it)."""
-        with self._lock, self._db:
-            cur = self._db.execute("INSERT OR IGNORE INTO seen(key) VALUES (?)", (key,))
-            return cur.rowcount == 1
 
 
 def thread_id(team: str | None, channel: str, thread_ts: str) -> str:
@@ -51,7 +36,7 @@ def _lang(text: str) -> str:
 class SlackAdvisor:
     """Routes Slack events to the advisor and posts its replies in the thread."""
 
-    def __init__(self, advisor: Any, seen: SeenMessages):
+    def __init__(self, advisor: Any, seen: Any):
         self.advisor, self.seen = advisor, seen
 
     def handle(self, client: WebClient, team: str | None, channel: str, ts: str, thread_ts: str | None,
@@ -97,6 +82,17 @@ class SlackAdvisor:
                                    filename="benchmark-spec.yaml", title="Benchmark spec")
 
 
+def _seen(advisor: Any, path: Path | None) -> Any:
+    """The de-duplication set: a given file, else the advisor's conversation store's."""
+    from agent.store import open_store
+    from agent.store_sqlite import SqliteSeen
+
+    if path is not None:
+        return SqliteSeen(path)
+    store = getattr(advisor, "store", None) or open_store()
+    return store.seen
+
+
 def _drop_retries(request, next):  # noqa: A002  (bolt's middleware signature)
     """Slack re-sends an event when our ack was slow: acknowledge and do nothing."""
     if request.headers.get("x-slack-retry-num"):
@@ -108,9 +104,7 @@ def build_app(advisor: Any, *, token: str | None = None, signing_secret: str | N
               client: WebClient | None = None, seen_path: Path | None = None,
               process_before_response: bool = False) -> App:
     """The bolt App with its listeners; `client` lets tests point it at a local mock."""
-    from knowledge.paths import home
-
-    bot = SlackAdvisor(advisor, SeenMessages(seen_path or home() / "slack_seen.sqlite"))
+    bot = SlackAdvisor(advisor, _seen(advisor, seen_path))
     app = App(token=token, signing_secret=signing_secret, client=client,
               process_before_response=process_before_response)
     app.middleware(_drop_retries)

@@ -20,7 +20,6 @@ from rules.errors import AdvisorError  # noqa: E402
 from ui import mcp_tools, plots  # noqa: E402
 from ui.present import spec as spec_text  # noqa: E402
 from ui.present import web as present  # noqa: E402
-from ui.transcripts import Transcripts  # noqa: E402
 
 QUICK_REPLIES = {
     "en": {
@@ -49,7 +48,7 @@ def quick_replies(question: dict[str, Any] | None, lang: str) -> list[str]:
     if not question:
         return []
     table = QUICK_REPLIES["zh" if lang == "zh" else "en"]
-    out: list[str] = []
+    out: list[str] = list(question.get("options") or [])   # e.g. devices closest to words we did not know
     for field in question.get("fields", []):
         out += table.get(field, [])
     return (out[: N_BUTTONS - 1] + table["_"])[:N_BUTTONS]
@@ -70,19 +69,32 @@ def _download(text: str, thread: str) -> str | None:
 NO_ADVICE = {"en": "No recommendation yet: answer the question in the chat.", "zh": "尚無建議：請先回答左側的問題。"}
 
 
-def _panels(advice: Any, question: dict | None, thread: str, lang: str) -> list[Any]:
-    """Everything beside the chat, in the order of `outputs` below, from one Advice."""
+def _plots(advice: Any) -> list[Any]:
+    """The three plots: the answer's plan with one quantity varied (a few ms: drawn when shown)."""
+    return [plots.memory_plot(advice), plots.decode_plot(advice), plots.ttft_plot(advice)]
+
+
+def _spec(advice: Any, thread: str) -> list[Any]:
+    """The spec as YAML (dumped once: shown and offered for download) and its harness commands."""
+    spec = advice.benchmark if advice is not None else None
+    yaml_text = spec_text.yaml_text(spec) if spec is not None else ""
+    return [yaml_text, spec_text.harness_commands(spec), _download(yaml_text, thread)]
+
+
+def _panels(advice: Any, question: dict | None, thread: str, lang: str, tab: str | None = "all") -> list[Any]:
+    """Everything beside the chat, in the order of `outputs` below, from one Advice. The plots and
+    the spec are built only when their tab is the one shown (`tab`); otherwise left as they are
+    and built when the tab is opened."""
     replies = quick_replies(question, lang)
     buttons = [gr.update(value=replies[i], visible=True) if i < len(replies) else gr.update(visible=False)
                for i in range(N_BUTTONS)]
     view = present.view(advice) if advice is not None else None
-    spec = advice.benchmark if advice is not None else None
-    yaml_text = spec_text.yaml_text(spec) if spec is not None else ""   # dumped once, shown and downloaded
+    fresh = advice is None or tab == "all"   # a cleared view clears every tab
     return [
         {"data": present.profile_table(view) if view else [], "headers": present.profile_headers(lang)},
         present.card_markdown(view) if view else NO_ADVICE["zh" if lang == "zh" else "en"],
-        plots.memory_plot(advice), plots.decode_plot(advice), plots.ttft_plot(advice),
-        yaml_text, spec_text.harness_commands(spec), _download(yaml_text, thread),
+        *(_plots(advice) if fresh or tab == "plots" else [gr.skip()] * 3),
+        *(_spec(advice, thread) if fresh or tab == "benchmark" else [gr.skip()] * 3),
         present.citations_markdown(view) if view else "",
         *buttons,
     ]
@@ -91,28 +103,28 @@ def _panels(advice: Any, question: dict | None, thread: str, lang: str) -> list[
 def build_app(advisor: Advisor | None = None) -> gr.Blocks:
     """The Blocks app; `advisor` is injectable for tests."""
     advisor = advisor or Advisor()
-    from knowledge.paths import home
-    log = Transcripts(home() / "web_transcripts.sqlite")
+    log = advisor.store.transcripts   # shared by replicas when the store is PostgreSQL
 
     def last_advice(thread: str) -> Any:
         return advisor.advice(thread)
 
-    def send(message: str, history: list[dict], thread: str | None):
+    def send(message: str, history: list[dict], thread: str | None, tab: str | None = None):
         message = (message or "").strip()
         thread = thread or f"web-{uuid.uuid4().hex[:16]}"
         if not message:
-            return ("", history, thread, *_panels(last_advice(thread), advisor.pending(thread), thread, "en"))
+            return ("", history, thread, *_panels(last_advice(thread), advisor.pending(thread), thread, "en", tab))
         try:
             out = advisor.turn(thread, message)
         except AdvisorError as exc:   # bad input: say so in the chat, lose nothing
             history = [*history, {"role": "user", "content": message}, {"role": "assistant", "content": f"⚠️ {exc}"}]
-            return ("", history, thread, *_panels(last_advice(thread), advisor.pending(thread), thread, _lang(message)))
+            return ("", history, thread, *_panels(last_advice(thread), advisor.pending(thread), thread,
+                                                  _lang(message), tab))
         lang = out.advice.language if out.advice else _lang(message)
         reply = out.question["question"] if out.question else (out.advice.answer if out.advice else "")
         log.append(thread, "user", message)
         log.append(thread, "assistant", reply)
         history = [*history, {"role": "user", "content": message}, {"role": "assistant", "content": reply}]
-        return ("", history, thread, *_panels(out.advice or last_advice(thread), out.question, thread, lang))
+        return ("", history, thread, *_panels(out.advice or last_advice(thread), out.question, thread, lang, tab))
 
     def restore(thread: str | None):
         if not thread:
@@ -122,7 +134,13 @@ def build_app(advisor: Advisor | None = None) -> gr.Blocks:
         pending = advisor.pending(thread)
         advice = last_advice(thread)
         lang = advice.language if advice else _lang(" ".join(m["content"] for m in history))
-        return (history, thread, *_panels(advice, pending, thread, lang))
+        return (history, thread, *_panels(advice, pending, thread, lang, "recommendation"))
+
+    def show_plots(thread: str | None):
+        return _plots(last_advice(thread) if thread else None)
+
+    def show_spec(thread: str | None):
+        return _spec(last_advice(thread) if thread else None, thread or "none")
 
     def new_conversation():
         thread = f"web-{uuid.uuid4().hex[:16]}"
@@ -141,25 +159,32 @@ def build_app(advisor: Advisor | None = None) -> gr.Blocks:
                                  show_label=False, elem_id="message", submit_btn=True)
                 new = gr.Button("New conversation", elem_id="new-conversation", variant="secondary")
             with gr.Column(scale=6):
-                with gr.Tab("Recommendation"):
+                tab = gr.State("recommendation")   # the tab shown: plots and spec are built when shown
+                with gr.Tab("Recommendation") as rec_tab:
                     card = gr.Markdown(elem_id="recommendation")
-                    profile = gr.Dataframe(headers=["field", "value", "from"], label="Profile as understood",
-                                           interactive=False, wrap=True)
-                with gr.Tab("Plots"):
+                    profile = gr.Dataframe(headers=present.profile_headers("en"), label="Profile as understood",
+                                           interactive=False, wrap=True, elem_id="profile")
+                with gr.Tab("Plots") as plots_tab:
                     mem = gr.BarPlot(label="Memory per device vs capacity", elem_id="memory-plot")
                     dec = gr.LinePlot(label="Decode tokens/s vs concurrency", elem_id="decode-plot")
                     ttft = gr.LinePlot(label="TTFT vs prompt length", elem_id="ttft-plot")
-                with gr.Tab("Benchmark"):
+                with gr.Tab("Benchmark") as bench_tab:
                     spec = gr.Code(language="yaml", label="Benchmark spec")
                     cmds = gr.Code(language="shell", label="Harness commands")
                     dl = gr.File(label="Download the spec")
-                with gr.Tab("Citations"):
+                with gr.Tab("Citations") as cites_tab:
                     cites = gr.Markdown(elem_id="citations")
         panels = [profile, card, mem, dec, ttft, spec, cmds, dl, cites, *buttons]
-        box.submit(send, [box, chat, thread], [box, chat, thread, *panels], api_name="send",
+        box.submit(send, [box, chat, thread, tab], [box, chat, thread, *panels], api_name="send",
                    api_visibility="undocumented")   # callable by API clients, not an MCP tool
         for b in buttons:
-            b.click(send, [b, chat, thread], [box, chat, thread, *panels], api_visibility="private")
+            b.click(send, [b, chat, thread, tab], [box, chat, thread, *panels], api_visibility="private")
+        rec_tab.select(lambda: "recommendation", None, tab, api_visibility="private")
+        cites_tab.select(lambda: "citations", None, tab, api_visibility="private")
+        plots_tab.select(lambda: "plots", None, tab, api_visibility="private").then(
+            show_plots, thread, [mem, dec, ttft], api_name="plots", api_visibility="undocumented")
+        bench_tab.select(lambda: "benchmark", None, tab, api_visibility="private").then(
+            show_spec, thread, [spec, cmds, dl], api_name="benchmark", api_visibility="undocumented")
         new.click(new_conversation, None, [chat, thread, *panels], api_visibility="private")
         demo.load(restore, [saved], [chat, thread, *panels], api_visibility="private")
         thread.change(lambda t: t, thread, saved, api_visibility="private")
@@ -167,10 +192,17 @@ def build_app(advisor: Advisor | None = None) -> gr.Blocks:
     return demo
 
 
-def launch(port: int = 7860, host: str = "127.0.0.1", block: bool = True) -> gr.Blocks:
-    """Start the app with MCP tools on."""
-    demo = build_app()
+def launch(port: int = 7860, host: str = "127.0.0.1") -> None:
+    """Serve the app (MCP tools on) beside /healthz and /readyz (ui.health) until stopped."""
+    import uvicorn
+    from fastapi import FastAPI
+
+    from ui import health
+
+    advisor = Advisor()
+    demo = build_app(advisor)
     demo.queue(default_concurrency_limit=int(os.environ.get("ADVISOR_WEB_CONCURRENCY", "8")))
-    demo.launch(server_name=host, server_port=port, mcp_server=True, prevent_thread_lock=not block,
-                show_error=True, quiet=not block)
-    return demo
+    app = FastAPI()
+    health.add_routes(app, advisor)
+    app = gr.mount_gradio_app(app, demo, path="", mcp_server=True, show_error=True)
+    uvicorn.run(app, host=host, port=port, log_level="warning")

@@ -71,8 +71,6 @@ def _evidence_backed(transcript: str, provenance: dict) -> None:
             assert ev.occurs(prov.get("evidence"), transcript), (field, prov)
 
 
-@pytest.mark.xfail(reason="cassette to re-record: the fake estimate is now a complete Estimate, so the "
-                          "composer's FACTS changed (agent/README.md, Recorded LLM traffic)", strict=False)
 def test_a_conversation_with_a_tiny_model_keeps_the_rules_decision(llm):
     tools = fake_tools({OPEN: Ext()}, {ANSWER: HW})
     adv = Advisor(tools=tools.with_llm(llm), checkpointer=InMemorySaver())

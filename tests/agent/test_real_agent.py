@@ -1,9 +1,7 @@
 """The agent end to end on the real extractor, rules, roofline, benchspec and knowledge store."""
 from __future__ import annotations
 
-import time
 
-import pytest
 
 from agent import evidence as ev
 from agent.api import Advisor, ask
@@ -61,19 +59,3 @@ def test_a_concept_question_is_answered_from_the_corpus_without_questions():
     r = ask("What is PagedAttention and why does it matter for many users?")
     assert r["intent"] == "explain" and r["questions"] == []
     assert any("paged" in c["text"].lower() for c in r["citations"][:3])
-
-
-@pytest.mark.parametrize("text", [
-    "We want to self-host an LLM. What engine?",
-    "一張 RTX 5090，自己用，跑 Qwen3 8B 聊天。",
-])
-def test_a_warm_turn_is_fast(text):
-    advisor = Advisor()
-    advisor.turn("warm-up", text)
-    times = []
-    for i in range(8):
-        t0 = time.perf_counter()
-        advisor.turn(f"t{i}", text)
-        times.append(time.perf_counter() - t0)
-    times.sort()
-    assert times[len(times) // 2] < 0.08    # target p95 ≤ 50 ms (measured: ~20 ms); headroom for a busy CI box

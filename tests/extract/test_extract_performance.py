@@ -1,13 +1,10 @@
-"""The extractor is cheap: light to import, well under 2 ms per utterance once warm."""
+"""The extractor is light to import. Its speed is measured by `advisor bench`, not asserted here
+(timed assertions fail on a loaded machine and prove nothing on an idle one)."""
 from __future__ import annotations
 
-import statistics
 import subprocess
 import sys
-import time
 
-from agent.extract import extract
-from evals.suites.extraction import load_set
 
 
 def test_import_pulls_no_heavy_dependency():
@@ -15,18 +12,3 @@ def test_import_pulls_no_heavy_dependency():
             "print(sorted(m for m in sys.modules if m.split('.')[0] in heavy))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
-
-
-def test_warm_extraction_under_two_ms():
-    texts = [item.text for item in load_set()]
-    extract(texts[0])                       # first call builds the alias indexes
-    per_text = []
-    for text in texts:
-        runs = []
-        for _ in range(3):
-            t0 = time.perf_counter()
-            extract(text)
-            runs.append(time.perf_counter() - t0)
-        per_text.append(min(runs))
-    assert statistics.median(per_text) < 0.002
-    assert statistics.quantiles(per_text, n=20)[-1] < 0.002   # p95

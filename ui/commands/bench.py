@@ -3,7 +3,8 @@ from __future__ import annotations
 
 import argparse
 
-PARTS = ("cold_ask", "warm_turn", "retrieval", "golden_suite", "web_idle", "web_concurrency", "llm")
+PARTS = ("cold_ask", "warm_turn", "answer_turn", "retrieval", "golden_suite", "web_idle", "web_concurrency",
+         "web_shared", "llm")
 
 
 def add_parser(sub) -> None:

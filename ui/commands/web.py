@@ -21,6 +21,7 @@ def run(args: argparse.Namespace) -> int:
         raise InputError("--port must be between 1 and 65535")
     from ui import web
 
-    print(f"Engine Advisor on http://{args.host}:{args.port}  (MCP: /gradio_api/mcp/sse)", flush=True)
-    web.launch(port=args.port, host=args.host, block=True)
+    print(f"Engine Advisor on http://{args.host}:{args.port}  (MCP: /gradio_api/mcp/sse; "
+          "health: /healthz, /readyz)", flush=True)
+    web.launch(port=args.port, host=args.host)
     return 0

@@ -29,6 +29,18 @@ def estimate_essentials(advice: "Advice", detail: bool = False) -> dict[str, Any
     return full if detail else {k: full[k] for k in ESTIMATE_KEYS if k in full}
 
 
+def options(advice: "Advice") -> list[dict[str, Any]]:
+    """The primary and each alternative at the plan's layout, as numbers (the web's alternatives table)."""
+    plan = advice.plan
+    if plan is None or plan.estimate is None or plan.layout is None:
+        return []
+    rows = [("primary", plan.engine, plan.estimate)] + [("alternative", o.engine, o.estimate) for o in plan.alternatives]
+    layout = {k: getattr(plan.layout, k) for k in ("strategy", "tp", "pp", "ep", "dp")}
+    return [{"engine": e, "role": role, "layout": layout, "fits": est.fits if est else None,
+             "ttft_s": est.ttft_s if est else None, "tpot_ms": est.tpot_ms if est else None,
+             "tokens_per_s": est.aggregate_tokens_per_s if est else None} for role, e, est in rows]
+
+
 def _profile(advice: "Advice") -> dict[str, Any]:
     out = advice.profile.summary.model_dump(mode="json")
     out["from"] = {f.field: (f.evidence if f.origin == "said" else f.origin) for f in advice.profile.fields}
@@ -38,7 +50,6 @@ def _profile(advice: "Advice") -> dict[str, Any]:
 def essentials(advice: "Advice", detail: bool = False) -> dict[str, Any]:
     """A compact structured answer (a few KB). `detail` adds the full benchmark spec, the whole
     estimate (formulas, step breakdown) and the cited chunks' text."""
-    from ui.present.web import option_rows
     d, plan = advice.decision, advice.plan
     out: dict[str, Any] = {
         "intent": advice.intent, "language": advice.language, "profile": _profile(advice),
@@ -46,8 +57,7 @@ def essentials(advice: "Advice", detail: bool = False) -> dict[str, Any]:
         "avoid": [{"engine": a.engine, "reason": a.reason} for a in d.avoid], "bottleneck": d.bottleneck,
         "plan": plan.contract() if plan else None,
         "estimate": estimate_essentials(advice, detail),
-        "options": [r.model_dump(include={"engine", "role", "plan", "fits", "ttft", "tpot", "tokens_per_s"})
-                    for r in option_rows(advice)],
+        "options": options(advice),
         "benchmark": advice.benchmark.summary() if advice.benchmark else None,
         "questions": [q.model_dump() for q in advice.questions], "assumptions": list(advice.assumptions),
         "warnings": advice.warnings, "not_understood": list(advice.not_understood),

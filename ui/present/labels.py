@@ -11,7 +11,7 @@ LABELS: dict[str, dict[str, str]] = {
         "said": "you said", "assumed": "assumed", "implied": "from the catalog", "given": "given",
         "engine": "Engine", "field": "Field", "value": "Value", "from": "From", "tokens_s": "Tokens/s",
         "single_device": "single device", "sources": "Sources", "spec_title": "Benchmark spec",
-        "recommended_engine": "Recommended engine",
+        "recommended_engine": "Recommended engine", "explain": "From the knowledge base",
     },
     "zh": {
         "recommended": "建議", "no_primary": "沒有引擎能滿足這個情境的所有限制",
@@ -22,7 +22,7 @@ LABELS: dict[str, dict[str, str]] = {
         "said": "您提到", "assumed": "假設值", "implied": "來自型錄", "given": "已提供",
         "engine": "引擎", "field": "欄位", "value": "值", "from": "來源", "tokens_s": "Tokens/s",
         "single_device": "單一裝置", "sources": "來源", "spec_title": "測試計畫",
-        "recommended_engine": "建議引擎",
+        "recommended_engine": "建議引擎", "explain": "知識庫的說明",
     },
 }
 

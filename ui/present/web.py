@@ -110,7 +110,10 @@ def summary(advice: "Advice") -> Summary:
     """The engine, the plan and the figures computed for it."""
     lang, lab, d = advice.language, labels(advice.language), advice.decision
     plan, est = advice.plan, advice.estimate
-    headline = f"{lab['recommended']}: {display(d.primary)}" if d.primary else lab["no_primary"]
+    if d.primary:
+        headline = f"{lab['recommended']}: {display(d.primary)}"
+    else:   # a concept question has no engine to recommend; a recommendation without one says why
+        headline = lab["explain"] if advice.intent == "explain" else lab["no_primary"]
     return Summary(
         headline=headline, engine=d.primary, engine_name=display(d.primary) if d.primary else "",
         plan=layout_text(plan.layout if plan else None, lang), fits=est.fits if est else None,
@@ -157,7 +160,8 @@ def card_markdown(v: WebView) -> str:
         lines.append(f"**{lab['bottleneck']}:** {s.bottleneck}")
     if s.alternatives:
         lines.append(f"**{lab['alternatives']}:** " + ", ".join(s.alternatives))
-    lines += [f"- ⛔ **{a.label}** — {a.value}" for a in s.avoid]
+    if s.avoid:
+        lines.append(f"**{lab['avoid']}:**\n" + "\n".join(f"- **{a.label}** — {a.value}" for a in s.avoid))
     return "\n\n".join(lines)
 
 
