@@ -119,14 +119,29 @@ def _unknown_warnings(state: AgentState, language: str) -> list[str]:
             "lists engines that run almost anywhere."]
 
 
+def _decision_assumptions(state: AgentState, language: str) -> list[str]:
+    """The rule engine's assumption lines in the user's language (it writes both)."""
+    d = state.get("decision") or {}
+    if language == "zh" and d.get("assumptions_zh"):
+        return list(d["assumptions_zh"])
+    return list(d.get("assumptions") or [])
+
+
+def _asked_assumptions(state: AgentState, language: str) -> list[str]:
+    """Defaults taken for asked questions; in zh the rule engine's lines already state them in zh."""
+    lines = list(state.get("assumptions") or [])
+    covered = {a.split(" = ", 1)[0] for a in _decision_assumptions(state, language)}
+    return [a for a in lines if language != "zh" or a.split(" = ", 1)[0] not in covered]
+
+
 def build_advice(state: AgentState, answer: str = "", composer: str = "template") -> Advice:
     """The typed Advice of a state that has been through the tools (answer filled by the verify node)."""
     from rules.benchspec.spec import BenchSpec
     profile = build_profile(state.get("profile") or {})
     decision = _decision(state, profile.language)
     decision = decision.model_copy(update={"warnings": [*_unknown_warnings(state, profile.language), *decision.warnings]})
-    assumptions = list(dict.fromkeys([*(state.get("assumptions") or []),
-                                      *((state.get("decision") or {}).get("assumptions") or []),
+    assumptions = list(dict.fromkeys([*_asked_assumptions(state, profile.language),
+                                      *_decision_assumptions(state, profile.language),
                                       *_variant_read(profile)]))
     bench = state.get("benchmark")
     return Advice(

@@ -248,18 +248,22 @@ def _runnable_note(ranking: list[RankedEngine], t: _Tally) -> None:
                f"各自的限制見上面的理由；請考慮換成 serving 引擎支援的硬體。")
 
 
-def _assumptions(profile: Profile, notes: list[str]) -> list[str]:
-    out = []
+def _assumptions(profile: Profile, notes: list[str]) -> tuple[list[str], list[str]]:
+    """The assumption lines (en, zh): the profile's defaults with their reasons, then inferred facts."""
+    out, out_zh = [], []
     for field in profile.assumed:
-        note = profile.provenance[field].note
+        prov = profile.provenance[field]
         value = getattr(profile, field)
-        out.append(f"{field} = {value}" + (f": {note}" if note else " (default)"))
-    return out + notes
+        out.append(f"{field} = {value}" + (f": {prov.note}" if prov.note else " (default)"))
+        zh = prov.note_zh or prov.note
+        out_zh.append(f"{field} = {value}" + (f"：{zh}" if zh else "（預設值）"))
+    return out + list(notes), out_zh + [getattr(n, "zh", n) for n in notes]
 
 
 def decide(profile: Profile) -> Decision:
     """Run the rules on `profile`: ranked engines, avoid list, bottleneck, parallelism, trace."""
     facts, notes = derive_facts(profile)
+    assumed, assumed_zh = _assumptions(profile, notes)
     found = fit.fits(profile, facts)
     t = _Tally()
     for rule in _ordered_rules():
@@ -284,6 +288,6 @@ def decide(profile: Profile) -> Decision:
         bottleneck=bottleneck, bottleneck_scores=dict(t.bottleneck),
         bottleneck_rules=t.bottleneck_rules.get(bottleneck, []) if bottleneck else [],
         parallelism=parallelism, warnings=t.warnings, warnings_zh=t.warnings_zh,
-        assumptions=_assumptions(profile, notes),
+        assumptions=assumed, assumptions_zh=assumed_zh,
         trace=t.trace, rules=[e.rule for e in t.trace], citations=t.citations, facts=facts,
     )

@@ -84,6 +84,8 @@ class Decision(BaseModel):
     warnings_zh: list[str] = Field(default_factory=list)
     """The warnings in zh-Hant, in the same order."""
     assumptions: list[str] = Field(default_factory=list)
+    assumptions_zh: list[str] = Field(default_factory=list)
+    """The assumption lines in zh-Hant, in the same order."""
     trace: list[TraceEntry] = Field(default_factory=list)
     rules: list[str] = Field(default_factory=list)
     citations: list[str] = Field(default_factory=list)

@@ -44,6 +44,8 @@ class Default(BaseModel):
     field: str
     value: Any
     note: str
+    note_zh: str = ""
+    """The same reason in zh-Hant."""
 
 
 def _hw(p: Profile):
@@ -51,27 +53,33 @@ def _hw(p: Profile):
 
 
 def _workload(p: Profile) -> Default:
-    return Default(field="workload", value="chat", note="assumed chat, the most common shape (short prompt, longer answer)")
+    return Default(field="workload", value="chat", note="assumed chat, the most common shape (short prompt, longer answer)",
+                   note_zh="假設是最常見的聊天形態（短 prompt、較長回答）")
 
 
 def _serving_mode(p: Profile) -> Default:
     if p.nodes > 1:
-        return Default(field="serving_mode", value="production", note="several nodes point to a production service")
+        return Default(field="serving_mode", value="production", note="several nodes point to a production service",
+                       note_zh="多個節點代表是 production 服務")
     tier = tier_from_counts(p.users, p.concurrency)
     if tier is not None:
-        return Default(field="serving_mode", value=tier.mode, note=tier.en)
+        return Default(field="serving_mode", value=tier.mode, note=tier.en, note_zh=tier.zh)
     hw = _hw(p)
     if hw is not None and hw.hw_class == "datacenter":
-        return Default(field="serving_mode", value="team", note="datacenter GPUs with no user count: assumed a shared internal service")
-    return Default(field="serving_mode", value="personal", note="no user count on local hardware: assumed one person")
+        return Default(field="serving_mode", value="team", note="datacenter GPUs with no user count: assumed a shared internal service",
+                       note_zh="資料中心 GPU、沒有使用人數：假設是共用的內部服務")
+    return Default(field="serving_mode", value="personal", note="no user count on local hardware: assumed one person",
+                   note_zh="本地硬體、沒有使用人數：假設一個人使用")
 
 
 def _concurrency(p: Profile) -> Default:
     if p.users:
         value = busy_hour_load(p.users)
-        return Default(field="concurrency", value=value, note=f"about {ACTIVE_SHARE:.0%} of {p.users} users active at once")
+        return Default(field="concurrency", value=value, note=f"about {ACTIVE_SHARE:.0%} of {p.users} users active at once",
+                       note_zh=f"{p.users} 人中約 {ACTIVE_SHARE:.0%} 同時在用")
     mode = p.serving_mode or _serving_mode(p).value
-    return Default(field="concurrency", value=CONCURRENCY_BY_MODE[mode], note=f"typical requests in flight for a {mode} setup")
+    return Default(field="concurrency", value=CONCURRENCY_BY_MODE[mode], note=f"typical requests in flight for a {mode} setup",
+                   note_zh=f"{mode} 情境常見的同時請求數")
 
 
 def _max_context(p: Profile) -> int | None:
@@ -86,7 +94,8 @@ def _context_length(p: Profile) -> Default:
         value = max(value, p.input_tokens + (p.output_tokens or 0))
     if cap:
         value = min(value, cap)
-    return Default(field="context_length", value=value, note=f"a typical window for {workload}")
+    return Default(field="context_length", value=value, note=f"a typical window for {workload}",
+                   note_zh=f"{workload} 常見的 context 長度")
 
 
 def _lengths(p: Profile, index: int, field: str) -> Default:
@@ -95,7 +104,8 @@ def _lengths(p: Profile, index: int, field: str) -> Default:
     if index == 0 and p.context_length:  # the prompt must leave room for the answer
         value = max(1, min(value, p.context_length - (p.output_tokens or 0)))
     kind = "prompt" if index == 0 else "answer"
-    return Default(field=field, value=value, note=f"a typical {kind} length for {workload}")
+    return Default(field=field, value=value, note=f"a typical {kind} length for {workload}",
+                   note_zh=f"{workload} 常見的{'prompt' if index == 0 else '回答'}長度")
 
 
 def _interconnect(p: Profile) -> Default | None:
@@ -104,8 +114,10 @@ def _interconnect(p: Profile) -> Default | None:
         return None
     if p.device_count == 1:
         value = "unified" if hw.hw_class == "apple" else "none"
-        return Default(field="interconnect", value=value, note="one device: nothing to connect")
-    return Default(field="interconnect", value=hw.interconnect, note=f"the usual link between {hw.name} devices")
+        return Default(field="interconnect", value=value, note="one device: nothing to connect",
+                       note_zh="只有一個裝置，不需要互連")
+    return Default(field="interconnect", value=hw.interconnect, note=f"the usual link between {hw.name} devices",
+                   note_zh=f"{hw.name} 之間常見的連結方式")
 
 
 _PLUGIN_PLATFORMS = ("intel-gaudi", "google-tpu", "aws-neuron", "huawei-ascend")
@@ -189,39 +201,50 @@ def _quantization(p: Profile) -> Default | None:
     ladder = _quant_ladder(hw, native)
     if not (p.model or p.params_b or p.hf_config):
         value = ladder[0] if hw.hw_class in _SERVER_CLASSES else ladder[-1]
-        return Default(field="quantization", value=value, note="model unknown: the usual format for this hardware")
+        return Default(field="quantization", value=value, note="model unknown: the usual format for this hardware",
+                       note_zh="模型未知：這個硬體常用的格式")
     for quant, devices in _tries(p, ladder):
         facts, _ = derive_facts(p.model_copy(update={"quantization": quant}))
         room = (facts["usable_memory_gb"] or 0) * devices * WEIGHT_SHARE
         if facts["weights_gb"] is not None and facts["weights_gb"] <= room:
-            why = ("the model's native format" if quant == native else
+            native_fmt = quant == native
+            why = ("the model's native format" if native_fmt else
                    "the highest precision whose weights leave a quarter of memory for the KV cache")
-            return Default(field="quantization", value=quant, note=why)
-    return Default(field="quantization", value=ladder[-1], note=_no_headroom_note(p, ladder[-1], native))
+            why_zh = "模型原生的格式" if native_fmt else "權重還能留下四分之一記憶體給 KV cache 的最高精度"
+            return Default(field="quantization", value=quant, note=why, note_zh=why_zh)
+    en, zh = _no_headroom_note(p, ladder[-1], native)
+    return Default(field="quantization", value=ladder[-1], note=en, note_zh=zh)
 
 
-def _no_headroom_note(p: Profile, quant: str, native: str | None) -> str:
-    """Why the last rung is shown: it fits but leaves little KV room, or it does not fit at all."""
+def _no_headroom_note(p: Profile, quant: str, native: str | None) -> tuple[str, str]:
+    """Why the last rung is shown (en, zh): it fits with little KV room, needs system RAM, or does not fit."""
     probe = p.model_copy(update={"quantization": quant})
     facts, _ = derive_facts(probe)
     found = fit.fits(probe, facts)
-    what = "the model's native format" if quant == native else "the smallest format assumed for this hardware"
+    is_native = quant == native
+    what = "the model's native format" if is_native else "the smallest format assumed for this hardware"
+    what_zh = "模型原生的格式" if is_native else "這個硬體預設的最小格式"
     if any(f.fits for f in found.values()) or (not found and facts.get("fits_total")):
-        return f"{what}; it fits, with less than a quarter of memory left for the KV cache"
+        return (f"{what}; it fits, with less than a quarter of memory left for the KV cache",
+                f"{what_zh}；放得下，但留給 KV cache 的記憶體不到四分之一")
     if any(f.offload for f in found.values()):
-        return f"{what}; it does not fit the GPU memory, so only engines that run the rest from system RAM can serve it"
-    return f"{what}; even so the weights ({facts['weights_gb']} GB) do not fit {facts['setup']}"
+        return (f"{what}; it does not fit the GPU memory, so only engines that run the rest from system RAM can serve it",
+                f"{what_zh}；GPU 記憶體放不下，只有能把其餘部分放到系統記憶體上跑的引擎能服務")
+    return (f"{what}; even so the weights ({facts['weights_gb']} GB) do not fit {facts['setup']}",
+            f"{what_zh}；即使如此，權重（{facts['weights_gb']} GB）仍放不進 {facts['setup_zh']}")
 
 
 def _shared_prefix(p: Profile) -> Default:
     value = p.workload in ("rag", "agent", "coding")
     why = "retrieved chunks, system prompts and histories repeat" if value else "chat prompts rarely share long prefixes"
-    return Default(field="shared_prefix", value=value, note=why)
+    why_zh = "檢索片段、系統提示與對話歷史會重複" if value else "聊天 prompt 很少共用長前綴"
+    return Default(field="shared_prefix", value=value, note=why, note_zh=why_zh)
 
 
 def _priority(p: Profile) -> Default:
     mode = p.serving_mode or _serving_mode(p).value
-    return Default(field="priority", value=PRIORITY_BY_MODE[mode], note=f"what a {mode} setup usually optimises")
+    return Default(field="priority", value=PRIORITY_BY_MODE[mode], note=f"what a {mode} setup usually optimises",
+                   note_zh=f"{mode} 情境通常優先考量的項目")
 
 
 PROPOSERS: dict[str, Callable[[Profile], Default | None]] = {
@@ -255,5 +278,6 @@ def apply_defaults(profile: Profile, fields: Iterable[str] | None = None) -> Pro
             continue
         proposal = default_for(field, profile)
         if proposal is not None:
-            profile = profile.with_value(field, proposal.value, assumed=True, note=proposal.note)
+            profile = profile.with_value(field, proposal.value, assumed=True, note=proposal.note,
+                                         note_zh=proposal.note_zh or None)
     return profile

@@ -60,3 +60,14 @@ def number(value: Any) -> str:
     if isinstance(value, int):
         return f"{value:,}"
     return str(value)
+
+
+class Line(str):
+    """An English line that carries its zh-Hant twin (`.zh`); it is still a plain str everywhere."""
+
+    zh: str
+
+    def __new__(cls, en: str, zh: str) -> "Line":
+        line = super().__new__(cls, en)
+        line.zh = zh
+        return line

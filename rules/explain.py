@@ -86,8 +86,9 @@ def explain(decision: Decision, lang: str = "en") -> str:
     warnings = _warnings(decision, lang)
     if warnings:
         out += ["", f"**{lab['warnings']}**", *(f"- {w}" for w in warnings)]
-    if decision.assumptions:
-        out += ["", f"**{lab['assumed']}**", *(f"- {a}" for a in decision.assumptions)]
+    assumptions = decision.assumptions_zh if lang == "zh" and decision.assumptions_zh else decision.assumptions
+    if assumptions:
+        out += ["", f"**{lab['assumed']}**", *(f"- {a}" for a in assumptions)]
     out += ["", f"**{lab['trace']}**"]
     for entry in decision.trace:
         rationale = _rationale(entry, lang)

@@ -212,10 +212,12 @@ def _link_facts(p: Profile, hw, notes: list[str]) -> dict[str, Any]:
     if p.nodes > 1 and link in _NETWORK_LINKS:
         between, link = link, (hw.interconnect if (p.count or 1) > 1 else link)
         if (p.count or 1) > 1:
-            notes.append(f"interconnect = {link} inside each node: {between} was given for between the nodes")
+            notes.append(display.Line(f"interconnect = {link} inside each node: {between} was given for between the nodes",
+                                      f"interconnect = {link}：節點內用這個連結，{between} 是節點之間的網路"))
     if link is None and p.device_count > 1:
         link = hw.interconnect
-        notes.append(f"interconnect = {link}: not given, assumed the usual link of {hw.name}")
+        notes.append(display.Line(f"interconnect = {link}: not given, assumed the usual link of {hw.name}",
+                                  f"interconnect = {link}：沒有說明，假設是 {hw.name} 常見的連結方式"))
     elif link is None:
         link = "unified" if hw.hw_class == "apple" else "none"
     own_fabric = link == hw.interconnect and link not in ("pcie", "none") and (hw.scaleup_gbs or 0) >= FAST_SCALEUP_GBS
@@ -337,7 +339,8 @@ def _serving_mode(p: Profile, notes: list[str]) -> str | None:
     mode, tier = reconcile(p.serving_mode, p.users, stated_load)
     if tier is not None:
         said = f" (said: {p.serving_mode})" if p.serving_mode else ""
-        notes.append(f"serving_mode = {mode}: {tier.en}{said}")
+        said_zh = f"（原本說的是 {p.serving_mode}）" if p.serving_mode else ""
+        notes.append(display.Line(f"serving_mode = {mode}: {tier.en}{said}", f"serving_mode = {mode}：{tier.zh}{said_zh}"))
     return mode
 
 

@@ -65,8 +65,8 @@ def tier_from_counts(users: int | None, concurrency: int | None) -> Tier | None:
         return Tier(mode="team", en=f"{load} requests in flight is more than a 5-10 person trial carries: a shared service",
                     zh=f"同時 {load} 個請求，超過 5–10 人試用的負載，屬於共用服務")
     if concurrency is None and (users or 0) > SMALL_GROUP_STRETCH_PEOPLE:
-        return Tier(mode="team", en=f"{people} is well past a small group, with no load figure to say otherwise: "
-                    f"planned as a shared service", zh=f"{people_zh}已遠超過小團體，又沒有負載數字可參考，所以當作共用服務規劃")
+        return Tier(mode="team", en=f"{people} is more than a small group, with no load figure to say otherwise: "
+                    f"planned as a shared service", zh=f"{people_zh}已超過小團體，又沒有負載數字可參考，所以當作共用服務規劃")
     if (users or 1) <= 1 and load <= 1:
         return Tier(mode="personal", en="one person", zh="一個人使用")
     if (users or 0) > SMALL_GROUP_MAX_PEOPLE or concurrency is not None:

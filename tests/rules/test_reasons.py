@@ -112,3 +112,11 @@ def test_every_engine_answers_every_catalog_device_in_both_languages():
         for engine in ENGINES:
             v = engines.verdict(engine, hw)
             assert v.en and re.search(r"[\u4e00-\u9fff]", v.zh) and v.source.startswith("https://"), (engine, hw.id, v)
+
+
+def test_assumption_lines_exist_in_both_languages():
+    d = decide(apply_defaults(build_profile(dict(hardware="rtx3090", count=2, model="qwen3-32b", users=6,
+                                                 serving_mode="team"))))
+    assert d.assumptions and len(d.assumptions) == len(d.assumptions_zh)
+    for en, zh in zip(d.assumptions, d.assumptions_zh):
+        assert en.split(" = ")[0] == zh.split(" = ")[0] and re.search(r"[\u4e00-\u9fff]", zh), (en, zh)
