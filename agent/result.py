@@ -33,6 +33,13 @@ def _implied(profile: Profile) -> dict[str, Any]:
     return out
 
 
+def _note(prov: Any, language: str) -> str | None:
+    """A provenance note in the user's language (defaults carry a zh-Hant twin)."""
+    if prov is None:
+        return None
+    return (prov.note_zh or prov.note) if language == "zh" else prov.note
+
+
 def profile_view(profile: Profile) -> ProfileView:
     """The contract's flat summary plus every known value with its provenance."""
     implied = _implied(profile)
@@ -55,7 +62,7 @@ def profile_view(profile: Profile) -> ProfileView:
             origin = "said"
         fields.append(ProfileField(field=name, value=value, origin=origin,
                                    evidence=prov.evidence if prov and origin == "said" else None,
-                                   note=prov.note if prov else None))
+                                   note=_note(prov, profile.language)))
     return ProfileView(summary=summary, fields=fields)
 
 

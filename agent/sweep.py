@@ -32,13 +32,14 @@ def _layout(advice: "Advice", profile: Profile) -> dict[str, Any] | None:
 
 def estimate_at(advice: "Advice", **changes: Any) -> "Estimate | None":
     """The plan's estimate with some profile values changed (None when it cannot be computed)."""
+    from agent.tools import engine_profile
     from rules.roofline import estimate_for_profile
     if advice.plan is None or advice.estimate is None:
         return None
     profile = profile_of(advice)
-    try:
-        return estimate_for_profile(profile.model_copy(update=changes), engine=advice.plan.engine,
-                                    parallelism=_layout(advice, profile))
+    try:   # the engine's own format and memory, exactly as the estimate node sees them
+        return estimate_for_profile(engine_profile(profile.model_copy(update=changes), advice.plan.engine),
+                                    engine=advice.plan.engine, parallelism=_layout(advice, profile))
     except AdvisorError:
         return None
 

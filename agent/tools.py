@@ -30,8 +30,8 @@ class Tools:
     """(query, k) -> [Hit(id, title, source, text, score)]."""
     get_chunks: Callable[[list[str]], list]
     """chunk ids -> [Hit]."""
-    default_for: Callable[[str, Any], tuple[Any, str] | None]
-    """(field, Profile) -> (value, note) from rules.defaults, or None when there is none."""
+    default_for: Callable[[str, Any], tuple[Any, ...] | None]
+    """(field, Profile) -> (value, note, note in zh-Hant) from rules.defaults, or None when there is none."""
     llm: Any = None
     """An `agent.llm.LLM`, or None in deterministic mode."""
 
@@ -72,15 +72,15 @@ def as_dict(obj: Any) -> Any:
 def _default_for(field: str, profile: Any) -> tuple[Any, str] | None:
     from rules import defaults
     proposal = defaults.default_for(field, profile)
-    return None if proposal is None else (proposal.value, proposal.note)
+    return None if proposal is None else (proposal.value, proposal.note, proposal.note_zh or None)
 
 
 def _estimate(profile: Any, engine: str | None = None, parallelism: dict | None = None) -> Any:
     from rules.roofline import estimate_for_profile
-    return estimate_for_profile(_engine_format(profile, engine), engine=engine, parallelism=parallelism)
+    return estimate_for_profile(engine_profile(profile, engine), engine=engine, parallelism=parallelism)
 
 
-def _engine_format(profile: Any, engine: str | None) -> Any:
+def engine_profile(profile: Any, engine: str | None) -> Any:
     """The profile as this engine's estimate must see it: a bare bit width ("int4") becomes the
     engine's own format (Q4_K_M on llama.cpp, EXL2 4.0 bpw on ExLlamaV2, AWQ on vLLM), and a memory
     size larger than the card is sold with (system RAM) does not enlarge the card."""
