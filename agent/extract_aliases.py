@@ -70,7 +70,8 @@ class AliasIndex:
                 if alias and _norm(alias) in self._ids:
                     patterns[_alias_pattern(alias)] = len(_norm(alias))
         alternation = "|".join(sorted(patterns, key=lambda p: (-patterns[p], p)))
-        self._re = re.compile(rf"(?<![A-Za-z0-9])(?:{_VENDOR}[\s\-_]*)*(?P<core>{alternation}){_TAIL}", re.I)
+        # A name starts a word, or follows a count glued to it ("4x4090s", "8×H100").
+        self._re = re.compile(rf"(?:(?<![A-Za-z0-9])|(?<=\d[xX×*]))(?:{_VENDOR}[\s\-_]*)*(?P<core>{alternation}){_TAIL}", re.I)
 
     def _lookup(self, matched: str) -> str | None:
         key = _norm(matched)

@@ -32,7 +32,7 @@ _KEYWORDS = {
 _KW = re.compile("|".join(f"(?P<{f}>{src})" for f, src in _KEYWORDS.items()), _F)
 # A bare number directly before one of these names it ("4k prompts", "1K input", "32k ctx").
 _BARE_AFTER = {"context_length": r"context|ctx|上下文", "input_tokens": r"input|prompt|輸入", "output_tokens": r"output|輸出"}
-_AFTER_RES = {f: re.compile(rf"\s*(?:-\s*)?(?:tokens?\s*)?(?:of\s+)?(?:的\s*)?(?:{src})s?(?![A-Za-z])", _F) for f, src in _BARE_AFTER.items()}
+_AFTER_RES = {f: re.compile(rf"(?:-|\s*)(?:tokens?\s*)?(?:of\s+)?(?:的\s*)?(?:{src})s?(?![A-Za-z])", _F) for f, src in _BARE_AFTER.items()}
 _LENGTH_AFTER = re.compile(rf"\s*(?:of\s+)?(?:的\s*)?(?:(?P<context_length>{CTX})|(?P<input_tokens>{IN})|(?P<output_tokens>{OUT}))", _F)
 _CONC_BEFORE = re.compile(r"(?:同時(?:在線|上線|使用)?|concurrent(?:ly)?|simultaneous(?:ly)?|parallel|in\s+parallel|尖峰|峰值|peak)"
                           r"[^,;，；。]{0,8}$", _F)
@@ -43,12 +43,11 @@ _EXPLICIT = re.compile(r"併發|並發|concurren|simultaneous|parallel|at\s+once
 _ONLINE = re.compile(r"在線|線上|online|logged\s+in", _F)
 _HOURLY = re.compile(r"(?:/|\bper|\ban?|\bevery|每|一)\s*(?:GPU[-\s]?|device[-\s]?|card[-\s]?|張卡\s*|卡\s*)?"
                      r"(?:hour|hr|h)\b|hourly|小時|時租|/\s*h\b|per\s+GPU[-\s]hour|GPU[-\s]hours?", _F)
-_CUT = re.compile(r"[;；。!?！？\n]|,(?!\d{3})|，|\.(?:\s|$)|\s-\s|\bbut\b|但是?|不過", _F)
+_CUT = re.compile(r"[;；。!?！？\n]|,(?!\d{3}(?!\d))|，|\.(?:\s|$)|\s-\s|\bbut\b|但是?|不過", _F)
 # Per-item counts: a LoRA per customer, each customer its own adapter, 各…一個 LoRA.
 _SENTENCE = re.compile(r"[。;；!?！？\n]|\.(?:\s|$)", _F)
 _LORA_WORD = re.compile(r"LoRAs?|adapters?", _F)
 _DISTRIBUTIVE = re.compile(r"各|每(?:個|家|位|一)?|\beach\b|\bevery\b|\bper\b|\bits\s+own\b|\btheir\s+own\b|自己的", _F)
-_ITEM_UNIT = ("org", "people")
 _ITEM_WORD = re.compile(r"\s*(?:家|個|位)|\s+(?:customers|clients|tenants|companies|departments|teams)", _F)
 LENGTHS = ("context_length", "input_tokens", "output_tokens")
 _MIN = {"context_length": 256, "input_tokens": 256, "output_tokens": 16}
@@ -112,18 +111,25 @@ def _hourly(text: str, q: Quantity) -> bool:
     return bool(_HOURLY.search(text, max(left, q.start - 16), q.start) or _HOURLY.search(text[:min(right, q.unit_end + 24)], q.unit_end))
 
 
+def _item(text: str, q: Quantity) -> bool:
+    """A count of customers, tenants, companies or departments ("30 家客戶", "100 customers")."""
+    return q.value > 1 and (q.unit == "org" or (q.unit is None and bool(_ITEM_WORD.match(text, q.end))))
+
+
 def per_item_lora(text: str, qs: list[Quantity]) -> dict[int, Quantity]:
-    """Item counts that count LoRA adapters (start of the item count → quantity)."""
+    """Item counts that count LoRA adapters ("30 家客戶各訓練了一個 LoRA", "a LoRA per customer, 40
+    customers"): the item count nearest a LoRA word in its sentence, when the LoRA's clause or the
+    item's clause distributes it (各, each, per, its own). Keyed by the item count's start."""
     out: dict[int, Quantity] = {}
-    bounds = [0] + [m.end() for m in _SENTENCE.finditer(text)] + [len(text)]
-    for a, b in zip(bounds, bounds[1:]):
-        part = text[a:b]
-        if not (_LORA_WORD.search(part) and _DISTRIBUTIVE.search(part)):
+    for lm in _LORA_WORD.finditer(text):
+        left = max((m.end() for m in _SENTENCE.finditer(text, 0, lm.start())), default=0)
+        right = next((m.start() for m in _SENTENCE.finditer(text, lm.end())), len(text))
+        items = [q for q in qs if left <= q.start < right and _item(text, q)]
+        if not items:
             continue
-        items = [q for q in qs if a <= q.start < b and q.value > 1
-                 and (q.unit in _ITEM_UNIT or (q.unit is None and _ITEM_WORD.match(text, q.end)))]
-        if items:
-            out[items[0].start] = items[0]
+        q = min(items, key=lambda q: abs(q.start - lm.start()))
+        if any(_DISTRIBUTIVE.search(text, *_clause(text, a, b)) for a, b in ((lm.start(), lm.end()), (q.start, q.unit_end))):
+            out[q.start] = q
     return out
 
 

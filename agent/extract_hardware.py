@@ -20,8 +20,8 @@ _BRAND = r"(?:NVIDIA|GeForce|AMD|Radeon|Instinct|Apple|Intel|Mac\s*Studios?(?:\s
 # A count written before the device name: "8×", "8 x ", "4 張 ", "two ", "a single ", "an ".
 _PREFIX = re.compile(rf"(?:(?P<num>{COUNT})\s*(?P<cls>{_CLS})?|(?P<one>\ban?\b|[單单]\s*{_CLS}))\s*(?:{_BRAND}\s*)*$", _F)
 # ... or after it: "H100 x 8", "H100×8", "4090 兩張", "(x2)".
-_SUFFIX = re.compile(rf"(?:\s*(?:Ti|SUPER)\b)?(?:\s*(?:GPUs?|cards?|顯卡))?\s*"
-                     rf"(?:[x×*]\s*(?P<num>\d{{1,4}}|{COUNT})(?![\w.])|(?P<num2>{COUNT})\s*(?:張|片|塊|卡|顆))", _F)
+_SUFFIX = re.compile(rf"(?:\s*(?:Ti|SUPER)\b)?(?:\s*(?:GPUs?|cards?|顯卡))?\s*(?:\(\s*|共\s*|,\s*)?"
+                     rf"(?:[x×*]\s*(?P<num>\d{{1,4}}|{COUNT})(?![\w]|\.\d)|(?P<num2>{COUNT})\s*(?:張|片|塊|卡|顆))", _F)
 _NODE_WORD = r"(?:nodes?|servers?|machines?|hosts?|boxes|節點|伺服器|機器|主機)"
 _AFTER_IS_NODE = re.compile(rf"(?:s|'s)?\s*{_NODE_WORD}", _F)
 # "one 8x H100 node", "two 8-GPU servers", "an 8×H200 box": machines (lead) of `per` devices each.
@@ -37,6 +37,8 @@ _GENERIC_COUNT = re.compile(
     rf"(?P<num>{COUNT})\s*(?:張|片|塊|个|個)?\s*(?:GPUs?|cards?|顯卡|卡|accelerators?)(?![A-Za-z])"
     rf"|(?P<num2>{COUNT})-GPU\b|(?P<two>雙卡|双卡)|(?P<one>單卡|单卡)"
     rf"|(?:每|per\s+)(?:台|個節點|節點|node|server|machine)\s*(?:有|放|裝|with)?\s*(?P<num3>{COUNT})\s*(?:張|片|卡|GPUs?)", _F)
+# "一張卡一小時 2 美金": the card of a unit price, not a device count.
+_PER_HOUR = re.compile(r"\s*(?:一|每|per|an?)?\s*(?:小時|(?:hours?|hr)\b)", _F)
 _NODE_GATE = re.compile(rf"{_NODE_WORD}|台", _F)
 _COUNT_GATE = re.compile(r"GPU|card|卡|張|片|accelerator", _F)
 _MEMORY = re.compile(
@@ -152,6 +154,18 @@ def _node_count(m: re.Match) -> int | None:
     return parse_int(next((m.group(g) for g in ("num", "num2", "num3", "num4", "num5") if g in groups and m.group(g)), ""))
 
 
+def _outside(rx: re.Pattern, text: str, names: list[tuple[int, int]]):
+    """Matches of `rx` that start outside every device name ("Xeon 6 servers" has no "6 servers")."""
+    pos = 0
+    while (m := rx.search(text, pos)) is not None:
+        inside = next((e for s, e in names if s <= m.start() < e), None)
+        if inside is None:
+            yield m
+            pos = m.end()
+        else:
+            pos = inside
+
+
 def find(text: str) -> list[Finding]:
     """All hardware findings in `text` (already normalised to half-width)."""
     hits = hardware_index().find(text)
@@ -159,8 +173,9 @@ def find(text: str) -> list[Finding]:
     out = _device(text, device) if device else []
     fields = {f.field for f in out}
     taken = [(f.start, f.end) for f in out] + [(h.start, h.end) for h in hits]
+    names = [(h.start, h.end) for h in hits]
     if "nodes" not in fields and _NODE_GATE.search(text):
-        for m in [*_NODE_PHRASE.finditer(text)][:1] + [*_NODES.finditer(text)]:
+        for m in [*_outside(_NODE_PHRASE, text, names)][:1] + [*_outside(_NODES, text, names)]:
             n = _node_count(m)
             if n and n <= 1024 and not negated_adjacent(text, m.start()):
                 out.append(Finding("nodes", n, m.start(), m.end()))
@@ -168,7 +183,8 @@ def find(text: str) -> list[Finding]:
     if "count" not in fields and _COUNT_GATE.search(text) and not (device and hardware_class(device.id) == "cpu"):
         for m in _GENERIC_COUNT.finditer(text):
             n = 2 if m.group("two") else 1 if m.group("one") else parse_int(m.group("num") or m.group("num2") or m.group("num3"))
-            if n and n <= 1024 and not overlaps(m.span(), taken) and not negated_adjacent(text, m.start()):
+            if n and n <= 1024 and not overlaps(m.span(), taken) and not negated_adjacent(text, m.start()) \
+                    and not _PER_HOUR.match(text, m.end()):
                 out.append(Finding("count", n, m.start(), m.end()))
                 break
     _per_node(text, out)

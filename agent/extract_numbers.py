@@ -18,7 +18,7 @@ _WORDS = {
     "a hundred": 100, "hundred": 100, "a thousand": 1000,
 }
 
-_ARABIC = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?"
+_ARABIC = r"\d{1,3}(?:,\d{3})+(?!\d)(?:\.\d+)?|\d+(?:\.\d+)?"
 # A whole Chinese numeral, never part of a vague one ("幾百", "數十", "上千", "十幾": no exact number).
 _VAGUE = r"(?<![零〇一二兩两三四五六七八九十百千萬万幾数數])(?!(?<=[上成])[百千萬万])"
 _CHINESE = rf"{_VAGUE}[零〇一二兩两三四五六七八九十百千萬万]+(?![零〇一二兩两三四五六七八九十百千萬万幾])"

@@ -48,7 +48,7 @@ UNITS: tuple[tuple[str, str], ...] = (
     ("dev", r"(?:[x×*](?![A-Za-z0-9])|GPUs?\b|cards?\b|devices?\b|accelerators?\b|sockets?\b|張|片|塊|块|卡|顆|颗|枚)"),
     ("node", r"(?:nodes?\b|servers?\b|machines?\b|boxes\b|hosts?\b|racks?\b|台|節點|伺服器|機器|主機|機櫃)"),
 )
-_UNIT_RES = tuple((name, re.compile(rf"(?:\s*-\s*|\s*)(?:{src})", _F)) for name, src in UNITS)
+_UNIT_RES = tuple((name, re.compile(rf"(?:-|\s*)(?:{src})", _F)) for name, src in UNITS)
 _BEFORE_UNIT = re.compile(r"\+?\s*(?:以上|左右|上下|多|或以上|or\s+more|plus)?", _F)
 
 # What comes before a number and changes what it is.
@@ -60,7 +60,8 @@ _VERSION_WORD = re.compile(
 _PRODUCT_WORD = re.compile(
     r"(?:\b(?:RTX|GTX|GeForce|Tesla|Quadro|Radeon|RX|Arc|Instinct|MI|Xeon|EPYC|Ryzen|Core|Gaudi|Ascend|Atlas|Jetson|Titan"
     r"|Threadripper|Snapdragon|Mac\s*Studio|iPhone|Pixel|Strix|AI\s+Max\+?|Grace|Blackwell|Hopper|Ampere|Qwen|Llama|Gemma"
-    r"|Mistral|Phi|GLM|DeepSeek(?:[\s-]V)?|gpt-oss|QwQ|Yi|InternLM|Baichuan|Falcon|Nemotron)\s*-?\s*$)", _F)
+    r"|Mistral|Phi|GLM|DeepSeek(?:[\s-]V)?|gpt-oss|QwQ|Yi|InternLM|Baichuan|Falcon|Nemotron)[\s-]?$)", _F)
+_YEARISH = re.compile(r"(?:\b(?:in|since|from|until|till|by|bought|purchased|released|launched|year|early|late|mid)\s+|\(\s*)$", _F)
 _PRODUCT_AFTER = re.compile(r"\s*-?\s*(?:Ti|SUPER|XTX?|GRE|Ada|Pro|Max|Ultra|Blackwell|Coder|Instruct|VL|Turbo)\b", _F)
 _QUAL_BEFORE = re.compile(
     r"(?:\babout|\baround|\broughly|\bapprox(?:imately|\.)?|~|≈|約莫?|大約|大概|差不多|\bup\s+to|\bat\s+least|\bat\s+most"
@@ -119,7 +120,7 @@ def _kind(text: str, start: int, end: int, raw: str, unit: str | None) -> str:
     head = text[max(0, start - 24):start]
     if _DOTS.fullmatch(raw.strip()) or _VERSION_WORD.search(head):
         return "version"
-    if unit == "year" or (unit is None and re.fullmatch(r"(?:19|20)\d\d", raw.strip())):
+    if unit == "year" or (unit is None and re.fullmatch(r"(?:19|20)\d\d", raw.strip()) and (_YEARISH.search(head) or text[end:end + 1] == ")")):
         return "year"
     if _PRODUCT_WORD.search(head) or (unit is None and _PRODUCT_AFTER.match(text, end)):
         return "product"
@@ -141,6 +142,12 @@ def _qualifier(text: str, start: int, end: int) -> str | None:
     return "approx"
 
 
+def _range(text: str, m: re.Match, low: float, high: float) -> bool:
+    """"32K 到 64K", "6-12": a range rises by less than 20×; "4 - 32768" is two numbers and a dash."""
+    low = _scaled_low(m.group("a"), m.group("b"), low)
+    return 0 < low < high and high / low <= 20
+
+
 def _scaled_low(a: str, b: str, low: float) -> float:
     """"2-4K": the magnitude written once applies to both ends."""
     sb = _SUFFIX.search(b)
@@ -155,18 +162,22 @@ def _scaled_low(a: str, b: str, low: float) -> float:
 def quantities(text: str) -> list[Quantity]:
     """Every number in normalised `text`, left to right, typed and with its unit."""
     out = []
-    for m in _QTY.finditer(text):
+    pos = 0
+    while True:
+        m = _QTY.search(text, pos)
+        if m is None:
+            return out
         a, b = m.group("a"), m.group("b")
         va = _value(a)
         vb = _value(b) if b else None
-        if va is None or (b and vb is None):
+        if b and (vb is None or va is None or not _range(text, m, va, vb)):
+            b, vb = None, None             # "128K - 8": two numbers and a dash; read the second on its own
+        end = m.end() if b else m.end("a")
+        pos = end
+        if va is None:
             continue
-        end = m.end() if vb is not None else m.end("a")
-        if b and vb is not None and vb < va:     # "3-1" or a date, not a range
-            end = m.end("a")
-            vb = None
         value = vb if vb is not None else va
-        low = _scaled_low(a, b, va) if vb is not None else None
+        low = _scaled_low(a, b, va) if b else None
         skip = _BEFORE_UNIT.match(text, end)
         unit, unit_end = _unit(text, skip.end() if skip else end)
         if unit is None:
@@ -178,4 +189,3 @@ def quantities(text: str) -> list[Quantity]:
         out.append(Quantity(value=value, start=m.start(), end=end, low=low, unit=unit, unit_end=unit_end,
                             kind=_kind(text, m.start(), end, raw, unit), qualifier=_qualifier(text, m.start(), end),
                             suffixed=suffixed))
-    return out

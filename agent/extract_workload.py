@@ -23,6 +23,8 @@ _WORKLOAD = _rx(lexicon.WORKLOAD)
 _STRONG, _WEAK = _rx(lexicon.SERVING_STRONG), _rx(lexicon.SERVING_WEAK)
 _PRIORITY, _TOPIC = _rx(lexicon.PRIORITY), _rx(lexicon.PRIORITY_TOPIC)
 _STANCE = re.compile(lexicon.STANCE, _F)
+# "latency doesn't matter, throughput does": the verb of the contrast stands for "matters".
+_ELLIPSIS = re.compile(r"\s+(?:does|do|is|are)\s*(?:[.,;!?]|\s-\s|$)", _F)
 _FLAGS = {f: (re.compile("|".join(pos), _F), re.compile("|".join(neg), _F))
           for f, (pos, neg) in (("shared_prefix", lexicon.SHARED_PREFIX), ("structured_output", lexicon.STRUCTURED),
                                 ("streaming", lexicon.STREAMING))}
@@ -78,7 +80,8 @@ def priorities(text: str, stance: bool = True) -> list[Finding]:
     for value, rx in _PRIORITY + _TOPIC:
         for m in rx.finditer(text):
             topic = (value, rx) in _TOPIC
-            if topic and stance and not (_STANCE.search(clause_before(text, m.start(), 24)) or _STANCE.search(clause_after(text, m.end(), 36))):
+            if topic and stance and not (_STANCE.search(clause_before(text, m.start(), 24)) or _STANCE.search(clause_after(text, m.end(), 36))
+                                         or _ELLIPSIS.match(text, m.end())):
                 continue
             if not negated(text, m.start(), m.end(), post=True):
                 hits.append((m.start(), m.end(), value))

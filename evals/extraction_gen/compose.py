@@ -74,8 +74,8 @@ def widen(text: str, digits_only: bool) -> str:
 def _noise(rng: random.Random, text: str, lang: str, typos: dict[str, str]) -> str:
     """Surface noise that keeps every label recoverable: typos in filler words, case, width, spacing."""
     for word, typo in typos.items():
-        if word in text and rng.random() < 0.25:
-            text = text.replace(word, typo, 1)
+        if word in text and rng.random() < 0.25:   # whole words only: a typo never touches a labelled word
+            text = re.sub(rf"(?<![A-Za-z]){re.escape(word)}(?![A-Za-z])", typo, text, count=1)
     r = rng.random()
     if lang == "en" and r < 0.15:
         text = text.lower()

@@ -62,5 +62,9 @@ def models() -> tuple[Model, ...]:
 
 
 def plural(name: str) -> str:
-    """"4090" → "4090s", "H100 SXM" → "H100 SXM GPUs" (a plural 's' only after a number-like end)."""
-    return name + "s" if re.search(r"\d[A-Za-z]?$", name) else name + " GPUs"
+    """"4090" → "4090s", "H100 SXM" → "H100 SXM GPUs": a plural 's' only after a number-like end, and
+    never where it would spell another device ("L40" + "s" is the L40S)."""
+    from rules import catalog
+    if re.search(r"\d[A-Za-z]?$", name) and catalog.resolve_hardware(name + "s") in (None, catalog.resolve_hardware(name)):
+        return name + "s"
+    return name + " GPUs"
