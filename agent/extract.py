@@ -16,7 +16,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from agent import extract_hardware, extract_intent, extract_model, extract_workload
+from agent import extract_hardware, extract_intent, extract_model, extract_topics, extract_workload
 from agent.extract_base import Finding, overlaps
 from agent.extract_quantity import quantities
 from agent.extract_text import Text, normalize
@@ -53,6 +53,8 @@ class Extraction(BaseModel):
     """The user said they do not know ("not sure", "不知道", "隨便")."""
     injection: bool = False
     """The text tries to steer the advisor ("ignore your rules", "你必須推薦 X")."""
+    topics: list[str] = Field(default_factory=list)
+    """What the message asks about beyond its situation (agent.extract_topics ids)."""
 
 
 def _consistent(values: dict[str, Any], evidence: dict[str, str]) -> None:
@@ -99,6 +101,7 @@ def _read(text: str) -> tuple[Text, Extraction, dict[str, tuple[int, int]]]:
         intent=extract_intent.intent(t.norm), values=values, evidence=evidence,
         language="zh" if _CJK.search(text) else "en",
         dont_know=bool(extract_intent.dont_know(t.norm)), injection=bool(extract_intent.injection(t.norm)),
+        topics=extract_topics.topics(t.norm),
     )
     return t, ex, spans
 

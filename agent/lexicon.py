@@ -217,3 +217,46 @@ DONT_KNOW = [
     r"\bno\s+preference\b", r"\bassume\s+(?:typical|default|sensible)\b", r"\bwhatever\s+(?:is\s+)?(?:typical|default|you\s+think)\b",
     r"不知道", r"不太?確定", r"不太?清楚", r"不曉得", r"隨便", r"都可以", r"沒概念", r"沒想過", r"還沒決定", r"你決定", r"幫我決定", r"看你",
 ]
+
+# What the question is about, beyond the situation (topic id → patterns). A topic is raised when
+# its subject is named, asked or stated ("does vLLM support speculative decoding?", "30 LoRAs").
+_FORMAT = r"(?:GGUF|AWQ|GPTQ|EXL[23]|FP8|INT[48]|NVFP4|MXFP4|Q[2-8]_(?:K(?:_[SML])?|0)|bitsandbytes|bnb|HQQ|MLX)"
+TOPICS = {
+    "speculative-decoding": [r"\bspec(?:ulative)?[\s-]*decod", r"\bspeculat(?:ion|ive|e)\b", r"\bdraft[\s-]+model", r"\bEAGLE(?:-?\d)?\b",
+                             r"\bMedusa\b", r"\bMTP\b", r"\blookahead\s+decoding\b", r"\bsuffix\s+decoding\b", r"\bn-?gram\s+spec",
+                             r"投機解碼", r"推測(?:式)?解碼", r"草稿模型"],
+    "prefix-caching": [r"\bprefix[\s-]*cach", r"\bprompt[\s-]*cach", r"\bprefix\s+(?:reuse|sharing)\b", r"\bRadixAttention\b",
+                       r"\bradix\s+(?:cache|tree)\b", r"\bKV[\s-]*cache\s+reuse\b", r"前綴快取", r"前綴緩存", r"前綴重用", r"prefix\s*cache"],
+    "multi-lora": [r"\bLoRAs?\b", r"\b(?:LoRA\s+)?adapters?\b(?!\s+card)", r"\bS-LoRA\b", r"\bLoRAX\b", r"\bmulti[\s-]?LoRA\b",
+                   r"多\s*LoRA"],
+    "structured-output": [r"\bstructured\s+(?:outputs?|generation|decoding|JSON|responses?)\b", r"\bJSON\s*(?:schema|mode|outputs?|format)\b",
+                          r"\bguided\s*(?:/\s*structured\s+)?(?:decoding|generation|json|choice|regex)\b", r"\bgrammar[\s-](?:constrained|based|forced)\b",
+                          r"\bconstrained\s+(?:decoding|generation|output)\b", r"\bxgrammar\b", r"\boutlines\b", r"\blm-format-enforcer\b",
+                          r"\b(?:function|tool)[\s-]calling\b", r"結構化輸出", r"結構化", r"JSON\s*格式", r"輸出\s*JSON", r"符合\s*JSON"],
+    "offload": [r"\boffload", r"\b(?:n-)?cpu[\s-]moe\b", r"\bexperts?\b[^.?!。？]{0,30}\b(?:CPU|system\s+RAM|host\s+RAM|RAM|system\s+memory)\b",
+                r"\bspill(?:s|ing)?\s+(?:over\s+)?to\b", r"\bhost[\s-]RAM\b", r"卸載到", r"放到\s*CPU", r"放到\s*(?:系統)?記憶體", r"CPU\s*offload"],
+    "kv-quantization": [r"\bKV[\s-]*cache[\s-]*(?:dtype|quant\w*|precision|compression|in\s+(?:FP8|INT8|INT4|Q8|Q4))",
+                        r"\b(?:FP8|INT8|INT4|q8_0|q4_0|quantized|quantize[sd]?|\d-bit)\s+(?:the\s+)?KV(?:[\s-]*cache)?\b",
+                        r"\bquantiz\w*\s+(?:the\s+)?KV\b", r"\bKV[\s-]*cache\s+(?:be\s+|to\s+be\s+)?quantiz", r"\bkv[-_]cache[-_]dtype\b",
+                        r"KV\s*cache\s*(?:要|用|量化成?|改成?)?\s*(?:量化|FP8|INT8|INT4)", r"KV\s*量化", r"量化\s*KV"],
+    "disaggregation": [r"\bdisaggregat", r"\bP/D\b", r"\bPD\s*(?:分離|分离|disagg|separation|split)", r"\bprefill\s*(?:/|and|-)\s*decode\s+(?:split|separation|disagg)",
+                       r"\b(?:separate|split|separating|splitting)\s+(?:the\s+)?prefill\b", r"\bremote[\s-]prefill\b",
+                       r"prefill\s*(?:跟|和|與)\s*decode\s*分開", r"分離式(?:部署|推論|推理)", r"\b(?:prefill|decode)[\s-](?:only\s+)?(?:workers?|nodes?|instances?)\b"],
+    "cost-per-token": [r"(?:cost|price|\$)\s*(?:per|/)\s*(?:1\s*)?(?:M|million)\s*(?:tokens?|tok)\b", r"\$\s*/\s*(?:1\s*)?M(?:tok)?\b",
+                       r"\bper\s+(?:1\s*)?(?:million|M)\s+tokens?\b", r"\bcost\s+per\s+(?:output\s+)?token\b", r"\btokens?\s+per\s+dollar\b",
+                       r"每\s*(?:百萬|1\s*M|一百萬)\s*(?:個\s*)?tokens?", r"(?:每|per)\s*1\s*M\s*tokens?", r"token\s*(?:的)?\s*成本",
+                       r"\b(?:cost|price)\s+per\s+(?:1k|thousand|1,000)\s+tokens?\b"],
+    "parallelism": [r"\bTP\b(?!S)", r"\bPP\b", r"\btensor[\s_-]*parallel", r"\bpipeline[\s_-]*parallel", r"\bexpert[\s_-]*parallel",
+                    r"\bdata[\s_-]*parallel", r"張量並行", r"流水線並行", r"管線並行", r"專家並行", r"資料並行", r"數據並行",
+                    r"(?:做|怎麼|如何|策略|方式)\s*並行", r"並行(?:策略|方式)", r"多卡還是單卡", r"單卡還是多卡", r"\btp[-_]size\b"],
+    "platform-support": [],   # needs a platform and a support cue in one sentence: see agent/extract_topics.py
+    "quantization-format": [r"\bquant(?:ization)?\s+formats?\b", r"\b(?:which|what)\s+quant(?:ization|s)?\b(?!\s+(?:of|is))", r"量化格式",
+                            r"(?:哪種|哪個|哪一種|什麼)\s*量化", r"量化\s*(?:要)?選哪",
+                            rf"{_FORMAT}\s*(?:,|/|\bor\b|\bvs\.?|\bversus\b|還是|或是?|跟|和|與)\s*{_FORMAT}"],
+}
+PLATFORMS = (r"\b(?:ROCm|AMD|Apple\s+Silicon|Metal|macOS|Mac|Intel|Arc|XPU|oneAPI|SYCL|Vulkan|Windows|WSL|ARM|aarch64|Jetson"
+             r"|Ascend|NPUs?|TPUs?|Pascal|Volta|Turing|Ampere|Hopper|Blackwell|APUs?|Strix|Gaudi|HPU|Tenstorrent|P100|P40|V100|T4"
+             r"|MI\d{2,3}X?|CPU[\s-]only|compute\s+capability|sm_?\d{2,3})\b|老架構|舊架構|舊顯卡|蘋果|昇騰")
+SUPPORT_CUES = (r"\bsupport(?:s|ed|ing)?\b|\bcompatib|\bavailable\s+(?:on|for)\b|\binstall(?:ed|ing)?\b(?!\s+is)|\bbuild\b|\bbuilt\b"
+                r"|支援|支持|相容|兼容|能不能跑|可以跑|跑得動|能跑|跑在|能用|可以用")
+RUN_ON = r"\b(?:run|runs|running|work|works|use|used)\b[^.?!。？]{0,30}?\b(?:on|with)\b|\b(?:can|could|does|do|will|is)\b[^.?!。？]{0,24}\buse\b"
