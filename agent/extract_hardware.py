@@ -14,13 +14,13 @@ from agent.extract_base import Finding, negated, negated_adjacent, negation_cue,
 from agent.extract_numbers import COUNT, parse_int
 
 _F = re.I | re.ASCII
-_CLS = r"(?:[x×X*]|張|片|塊|块|卡|台|顆|颗|枚)"
-_PER_DEVICE = set("x×X*張片塊块卡顆颗枚")   # a multiplier or card classifier: devices, not machines
+_CLS = r"(?:[x×X*]|-?\s*way\b|張|片|塊|块|卡|台|顆|颗|枚|個|个)"
+_PER_DEVICE = set("x×X*張片塊块卡顆颗枚個个")   # a multiplier or card classifier: devices, not machines
 _BRAND = r"(?:NVIDIA|GeForce|AMD|Radeon|Instinct|Apple|Intel|Mac\s*Studios?(?:\s+with)?|Mac\s*Pros?|Mac\s*minis?|MacBook\s*Pros?|Macs?|的|of|the)"
 # A count written before the device name: "8×", "8 x ", "4 張 ", "two ", "a single ", "an ".
 _PREFIX = re.compile(rf"(?:(?P<num>{COUNT})\s*(?P<cls>{_CLS})?|(?P<one>\ban?\b|[單单]\s*{_CLS}))\s*(?:{_BRAND}\s*)*$", _F)
 # ... or after it: "H100 x 8", "H100×8", "4090 兩張", "(x2)".
-_SUFFIX = re.compile(rf"(?:\s*(?:Ti|SUPER)\b)?(?:\s*(?:GPUs?|cards?|顯卡))?\s*(?:\(\s*|共\s*|,\s*)?"
+_SUFFIX = re.compile(rf"(?:\s*(?:Ti|SUPER)\b)?(?:\s*(?:GPUs?|cards?|顯卡))?\s*(?:\(\s*)?(?:共\s*|,\s*)?"
                      rf"(?:[x×*]\s*(?P<num>\d{{1,4}}|{COUNT})(?![\w]|\.\d)|(?P<num2>{COUNT})\s*(?:張|片|塊|卡|顆))", _F)
 _NODE_WORD = r"(?:nodes?|servers?|machines?|hosts?|boxes|節點|伺服器|機器|主機)"
 _AFTER_IS_NODE = re.compile(rf"(?:s|'s)?\s*{_NODE_WORD}", _F)
@@ -58,7 +58,9 @@ def _count_before(text: str, hit: AliasHit) -> tuple[int, int, bool] | None:
     if not m or m.end() != hit.start:
         return None
     n = 1 if m.group("one") else parse_int(m.group("num"))
-    return (n, m.start(), bool(m.group("cls")) and m.group("cls") in _PER_DEVICE) if n and n <= 1024 else None
+    cls = (m.group("cls") or "").strip()
+    per_device = bool(cls) and (cls in _PER_DEVICE or cls.lstrip("-").strip().lower() == "way")
+    return (n, m.start(), per_device) if n and n <= 1024 else None
 
 
 def _count_after(text: str, hit: AliasHit) -> tuple[int, int] | None:

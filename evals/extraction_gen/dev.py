@@ -38,17 +38,21 @@ def _gpu_count(rng, lang, name, n) -> str:
     word = en_num(rng, n)
     if lang == "en":
         forms = [f"{n}x{plural(name)}", f"{n} × {name}", f"{n}x {name}", f"{word} {plural(name)}",
-                 f"{name} x{n}", f"{n} {name} cards", f"{n} GPUs ({name})", f"{name} ×{n}"]
+                 f"{name} x{n}", f"{n} {name} cards", f"{n} GPUs ({name})", f"{name} ×{n}",
+                 f"{n}*{name}", f"{n} x {name}", f"{name} ({n} cards)", f"{n}-way {name}", f"{name} * {n}"]
         if n == 1:
             forms += [f"a single {name}", f"one {name}", f"a {name}"]
         if n == 2:
             forms += [f"a pair of {plural(name)}", f"dual {plural(name)}"]
+        if n == 3:
+            forms.append(f"triple {plural(name)}")
         return _pick(rng, forms)
     cn = zh_num(n)
     forms = [f"{n} 張 {name}", f"{name}（{n} 張）", f"{name} {cn}張", f"{cn}張 {name}", f"{n}張{name}",
-             f"{name} x {n}", f"{n} 片 {name}", f"{name} 共 {n} 張"]
+             f"{name} x {n}", f"{n} 片 {name}", f"{name} 共 {n} 張",
+             f"{name}*{n}", f"{n}顆{name}", f"{cn}卡{name}", f"{n} 個 {name}", f"共{n}張{name}", f"{name}（共 {n} 張）", f"{name} {n}卡"]
     if n == 1:
-        forms += [f"單張 {name}", f"一張 {name}"]
+        forms += [f"單張 {name}", f"一張 {name}", f"只有 1 張 {name}"]
     if n == 2:
         forms += [f"雙卡 {name}"]
     return _pick(rng, forms)
@@ -58,12 +62,15 @@ def _node_form(rng, lang, name, n, m) -> tuple[str, dict]:
     if lang == "en":
         forms = [(f"{m} nodes of {n}x {name}", m), (f"{en_num(rng, m)} {n}-GPU {name} servers", m),
                  (f"an {n}-GPU {name} node", 1) if n == 8 else (f"a {n}-GPU {name} node", 1),
-                 (f"one {n}-GPU node of {plural(name)}", 1), (f"{m} servers, each with {n}x {name}", m)]
+                 (f"one {n}-GPU node of {plural(name)}", 1), (f"{m} servers, each with {n}x {name}", m),
+                 (f"{m} x {n}-GPU {name} servers", m), (f"a cluster of {m} nodes ({n}x {name} each)", m),
+                 (f"{m} boxes of {n}x {name}", m), (f"{m} hosts with {n} {plural(name)} each", m), (f"one {n}x {name} server", 1)]
     else:
         cm = zh_num(m)
         forms = [(f"{cm}台 {n} 卡 {name}", m), (f"{name} 伺服器 {m} 台，每台 {n} 張", m),
                  (f"一台 {n} 卡 {name} 伺服器", 1), (f"{n * m} 張 {name}，分成{cm}個節點", m),
-                 (f"{m} 個節點、每個節點 {n} 張 {name}", m)]
+                 (f"{m} 個節點、每個節點 {n} 張 {name}", m), (f"{m} 台 {n} 卡 {name} 機器", m),
+                 (f"{cm}台機器、每台{n}張{name}", m), (f"單機 {n} 卡 {name}", 1), (f"{name} {m} 台（每台 {n} 張）", m)]
     text, nodes = _pick(rng, forms)
     return text, {"count": n, "nodes": nodes}
 
@@ -122,20 +129,24 @@ def model(rng: random.Random, lang: str) -> Clause:
 
 
 QUANTS = [("FP8", "fp8"), ("AWQ", "awq"), ("Q4_K_M", "q4_k_m"), ("GPTQ", "gptq-4bit"), ("4-bit", "int4"),
-          ("INT8", "int8"), ("BF16", "bf16"), ("Q8_0", "q8_0"), ("EXL2 4.0bpw", "exl2-4.0"), ("NVFP4", "nvfp4")]
+          ("INT8", "int8"), ("BF16", "bf16"), ("Q8_0", "q8_0"), ("EXL2 4.0bpw", "exl2-4.0"), ("NVFP4", "nvfp4"),
+          ("Q8", "q8_0"), ("W4A16", "int4"), ("exl2 6.0bpw", "exl2-6.0"), ("FP16", "f16"), ("Q4_0", "q4_0"), ("4-bit AWQ", "awq")]
 
 
 def quant(rng: random.Random, lang: str) -> Clause:
     """The weight format."""
     word, ident = _pick(rng, QUANTS)
-    forms = [f"in {word}", f"quantized to {word}", f"using {word} weights"] if lang == "en" else [f"用 {word}", f"量化成 {word}", f"{word} 量化"]
+    forms = ([f"in {word}", f"quantized to {word}", f"using {word} weights", f"{word} checkpoint", f"run it as {word}"]
+             if lang == "en" else [f"用 {word}", f"量化成 {word}", f"{word} 量化", f"{word} 權重", f"選 {word}"])
     return Clause(_pick(rng, forms), {"quantization": ident})
 
 
 def link(rng: random.Random, lang: str, nodes: int) -> Clause:
     """How several devices are connected."""
-    forms = ([("with NVLink", "nvlink"), ("no NVLink", "pcie"), ("PCIe only", "pcie"), ("without NVLink", "pcie")]
-             if lang == "en" else [("有 NVLink", "nvlink"), ("沒有 NVLink", "pcie"), ("只有 PCIe", "pcie")])
+    forms = ([("with NVLink", "nvlink"), ("no NVLink", "pcie"), ("PCIe only", "pcie"), ("without NVLink", "pcie"),
+              ("NVLink bridged", "nvlink"), ("plain PCIe between the cards", "pcie"), ("there is no NVLink", "pcie")]
+             if lang == "en" else [("有 NVLink", "nvlink"), ("沒有 NVLink", "pcie"), ("只有 PCIe", "pcie"), ("卡間走 PCIe", "pcie"),
+                                   ("沒裝 NVLink", "pcie"), ("有接 NVLink 橋", "nvlink")])
     if nodes > 1:
         forms += [("InfiniBand between nodes", "infiniband")] if lang == "en" else [("節點之間走 InfiniBand", "infiniband")]
     text, ident = _pick(rng, forms)
@@ -170,12 +181,15 @@ def load(rng: random.Random, lang: str) -> Clause:
     c = _pick(rng, (4, 8, 12, 16, 20, 32, 50, 64, 100, 128, 256))
     if lang == "en":
         users = [f"{u} users", f"about {u} people", f"a team of {u}", f"{u} students", f"{u} employees will use it",
-                 f"{u} engineers", f"~{u} users", f"{max(1, u // 2)}-{u} users", f"for {grouped(u)} users"]
+                 f"{u} engineers", f"~{u} users", f"{max(1, u // 2)}-{u} users", f"for {grouped(u)} users",
+                 f"{u} people on the team", f"a {u}-member team", f"{u} internal staff", f"{u} analysts", f"a user base of {u}"]
         conc = [f"{c} people at once", f"{c} concurrent requests", f"concurrency of {c}", f"up to {c} simultaneous users",
-                f"{c} requests in parallel"]
+                f"{c} requests in parallel", f"{c} streams at once", f"a peak of {c} concurrent users", f"{c} parallel requests"]
     else:
-        users = [f"全公司 {u}人", f"{u} 位同事", f"大概 {u} 個人會用", f"{u} 名員工", f"使用者約 {u} 人", f"{zh_num(u)}個同仁"]
-        conc = [f"{c} 個併發", f"同時 {c} 人在用", f"併發 {c}", f"尖峰 {c} 個同時請求", f"同時大概 {c} 個請求"]
+        users = [f"全公司 {u}人", f"{u} 位同事", f"大概 {u} 個人會用", f"{u} 名員工", f"使用者約 {u} 人", f"{zh_num(u)}個同仁",
+                 f"{u} 個用戶", f"約 {u} 名使用者", f"部門 {u} 人", f"{u} 多人會用"]
+        conc = [f"{c} 個併發", f"同時 {c} 人在用", f"併發 {c}", f"尖峰 {c} 個同時請求", f"同時大概 {c} 個請求",
+                f"最高 {c} 個同時連線", f"同時處理約 {c} 個請求", f"{c} 路並發"]
     if rng.random() < 0.5:
         return Clause(_pick(rng, users), {"users": u})
     return Clause(_pick(rng, conc), {"concurrency": c})
@@ -185,16 +199,20 @@ def lora(rng: random.Random, lang: str) -> Clause:
     """LoRA adapters, often counted per customer."""
     n = _pick(rng, (3, 5, 8, 12, 20, 30, 50, 100))
     forms = ([f"{n} LoRA adapters", f"each of our {n} customers has its own LoRA", f"{n} fine-tuned LoRAs",
-              f"one LoRA per customer, {n} customers in total"] if lang == "en" else
-             [f"{n} 家客戶各訓練了一個 LoRA", f"{n} 個 LoRA adapter", f"每個客戶一個 LoRA，共 {n} 家", f"有 {n} 組 LoRA"])
+              f"one LoRA per customer, {n} customers in total", f"a separate LoRA for each of our {n} clients",
+              f"{n} tenants, each with its own LoRA", f"{n} customer adapters"] if lang == "en" else
+             [f"{n} 家客戶各訓練了一個 LoRA", f"{n} 個 LoRA adapter", f"每個客戶一個 LoRA，共 {n} 家", f"有 {n} 組 LoRA",
+              f"{n} 個客戶各自有 LoRA", f"{n} 組客製 LoRA", f"要掛 {n} 個不同的 LoRA"])
     return Clause(_pick(rng, forms), {"lora_adapters": n}, topics=("multi-lora",))
 
 
 def price(rng: random.Random, lang: str) -> Clause:
     """What one device-hour costs."""
     x = _pick(rng, ("0.8", "1.2", "1.99", "2", "2.5", "3.5", "4"))
-    forms = ([f"${x}/hr per GPU", f"${x} per GPU-hour", f"${x}/GPU/hour", f"GPUs rent for ${x} an hour each"]
-             if lang == "en" else [f"一小時 {x} 美金", f"每張卡每小時 {x} 美元", f"GPU 租金每小時 {x} USD", f"一張卡一小時 {x} 美金"])
+    forms = ([f"${x}/hr per GPU", f"${x} per GPU-hour", f"${x}/GPU/hour", f"GPUs rent for ${x} an hour each",
+              f"{x} USD/GPU/h", f"${x} hourly per card"]
+             if lang == "en" else [f"一小時 {x} 美金", f"每張卡每小時 {x} 美元", f"GPU 租金每小時 {x} USD", f"一張卡一小時 {x} 美金",
+                                   f"每卡每小時約 {x} 美元", f"租金一張 {x} 美金/小時"])
     return Clause(_pick(rng, forms), {"device_hour_usd": float(x)})
 
 
@@ -203,10 +221,16 @@ PRIORITIES = {
            ("cost is the main concern", "cost"), ("privacy is critical", "privacy"),
            ("latency doesn't matter, throughput does", "throughput"), ("we don't care about latency; we only care about throughput", "throughput"),
            ("not latency-sensitive at all, cost matters most", "cost"), ("latency doesn't matter", None),
-           ("low latency is key", "latency"), ("cost is not an issue, we want low latency", "latency")],
+           ("low latency is key", "latency"), ("cost is not an issue, we want low latency", "latency"),
+           ("the main thing is latency", "latency"), ("throughput is king", "throughput"),
+           ("we are not latency bound, push throughput", "throughput"), ("money is tight", "cost"), ("keep the bill low", "cost"),
+           ("nothing may leave our network", "privacy"), ("latency is no concern", None),
+           ("we don't mind slow answers, throughput is the priority", "throughput")],
     "zh": [("最在意延遲", "latency"), ("不在乎延遲，只在乎吞吐", "throughput"), ("延遲不重要，成本最重要", "cost"),
            ("成本不是問題，延遲要低", "latency"), ("我們不在意成本", None), ("隱私最重要", "privacy"),
-           ("吞吐量優先", "throughput"), ("主要考量是成本", "cost")],
+           ("吞吐量優先", "throughput"), ("主要考量是成本", "cost"),
+           ("重點是延遲", "latency"), ("延遲無所謂，吞吐要高", "throughput"), ("經費不多", "cost"), ("要省成本", "cost"),
+           ("資料不能離開公司", "privacy"), ("成本不是考量，回應要快", "latency"), ("延遲不是重點", None), ("主要看吞吐量", "throughput")],
 }
 
 
@@ -237,13 +261,18 @@ TOPICS = {
            ("TP or PP?", ("parallelism",)),
            ("does SGLang run on ROCm?", ("platform-support",)),
            ("which quantization format should we pick?", ("quantization-format",)),
-           ("TP or PP, and is speculative decoding worth it?", ("parallelism", "speculative-decoding"))],
+           ("TP or PP, and is speculative decoding worth it?", ("parallelism", "speculative-decoding")),
+           ("should we store the KV cache in FP8?", ("kv-quantization",)), ("AWQ vs GPTQ, which one?", ("quantization-format",)),
+           ("does llama.cpp work on Intel Arc?", ("platform-support",)), ("how much does a million tokens cost us?", ("cost-per-token",)),
+           ("should prefill and decode run on separate GPUs?", ("disaggregation",))],
     "zh": [("speculative decoding 有用嗎？", ("speculative-decoding",)), ("prefix caching 要開嗎？", ("prefix-caching",)),
            ("能同時掛多個 LoRA 嗎？", ("multi-lora",)), ("輸出要符合 JSON schema", ("structured-output",)),
            ("可以把 MoE expert offload 到 CPU 嗎？", ("offload",)), ("KV cache 要量化嗎？", ("kv-quantization",)),
            ("要做 PD 分離嗎？", ("disaggregation",)), ("每百萬 token 成本多少？", ("cost-per-token",)),
            ("要用 TP 還是 PP？", ("parallelism",)), ("vLLM 支援 ROCm 嗎？", ("platform-support",)),
-           ("量化格式要選哪種？", ("quantization-format",))],
+           ("量化格式要選哪種？", ("quantization-format",)),
+           ("想把 KV cache 存成 FP8", ("kv-quantization",)), ("EXL2 還是 GGUF 比較好？", ("quantization-format",)),
+           ("MLX 只能跑在 Mac 上嗎？", ("platform-support",)), ("pipeline parallel 會比較快嗎？", ("parallelism",))],
 }
 
 
