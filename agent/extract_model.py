@@ -20,12 +20,14 @@ _ACTIVE = re.compile(
 _ARCH = [(v, re.compile("|".join(p), _F)) for v, p in lexicon.ARCHITECTURE.items()]
 _QUANT = [(v, re.compile(p, _F)) for v, p in lexicon.QUANT]
 _EXL = re.compile(lexicon.EXL, _F)
-_BARE_GGUF = re.compile(r"^Q\d$", _F)
+_ALTERNATIVES = re.compile(lexicon.FORMAT_ALTERNATIVES, _F)
+_BARE_GGUF = re.compile(r"^Q[1-4]$", _F)   # "Q4" may be a quarter of the year; "Q8" never is
 _QUARTER = re.compile(r"(?:\b(?:in|by|this|next|last|during|of|until|before|after)\s+$)|(?:今年|明年|去年)\s*$", _F)
 _QUARTER_AFTER = re.compile(r"^\s*(?:'?\d{2}\b|20\d\d|FY|of\s+20\d\d)", _F)
 _KV_AFTER = re.compile(r"^[\s-]*(?:KV\b|kv[\s-]?cache)", _F)
-_KV_BEFORE = re.compile(r"(?:\bKV|kv[\s-]?cache)\s*(?:in|at|as|to|dtype|quant(?:ization|ized)?(?:\s+(?:to|in|with|at))?"
-                        r"|(?:想|要|會|可以|打算)?(?:用|量化成?|設成|改成|跑)|[:=])?\s*$", _F)
+_KV_BEFORE = re.compile(r"(?:\bKV|kv[\s-]?cache)\s*(?:(?:should|can|could|will|would|to)\s+)?(?:be\s+)?"
+                        r"(?:in|at|as|to|dtype|(?:quant(?:ization|ized|ize)?|stored?|kept|keep|cast|set|saved?)(?:\s+(?:to|in|with|at|as))?"
+                        r"|(?:想|要|會|可以|打算)?(?:用|量化成?|設成|改成|存成|存為|轉成|跑)|[:=])?\s*$", _F)
 
 
 def _models(text: str) -> tuple[list[Finding], list[tuple[int, int]]]:
@@ -81,7 +83,10 @@ def _quant(text: str, taken: list[tuple[int, int]]) -> list[Finding]:
     """quantization (most specific format mentioned) and kv_cache_dtype."""
     weights: list[tuple[int, Finding]] = []
     kv: list[Finding] = []
+    taken = taken + [m.span() for m in _ALTERNATIVES.finditer(text)]   # offered, not chosen
     for m in _EXL.finditer(text):
+        if overlaps(m.span(), taken):
+            continue
         weights.append((0, Finding("quantization", _exl(m), m.start(), m.end())))
     for rank, (value, rx) in enumerate(_QUANT, start=1):
         for m in rx.finditer(text):

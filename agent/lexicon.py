@@ -226,7 +226,10 @@ DONT_KNOW = [
 
 # What the question is about, beyond the situation (topic id → patterns). A topic is raised when
 # its subject is named, asked or stated ("does vLLM support speculative decoding?", "30 LoRAs").
-_FORMAT = r"(?:GGUF|AWQ|GPTQ|EXL[23]|FP8|INT[48]|NVFP4|MXFP4|Q[2-8]_(?:K(?:_[SML])?|0)|bitsandbytes|bnb|HQQ|MLX)"
+_FORMAT = (r"(?:GGUF|AWQ|GPTQ|EXL[23]|FP8|FP16|BF16|INT[48]|NVFP4|MXFP4|Q[2-8]_(?:K(?:_[SML])?|0)|Q[2-8]\b|bitsandbytes|bnb|HQQ|MLX"
+           r"|\d{1,2}[\s-]?bits?)")
+# Formats offered as alternatives ("GGUF, AWQ or EXL2?", "AWQ vs GPTQ", "GGUF 跟 AWQ 要選哪個") are undecided.
+FORMAT_ALTERNATIVES = (rf"{_FORMAT}(?:\s*(?:,|/|\bor\b|\bvs\.?|\bversus\b|還是|或是?|跟|和|與)\s*(?:or\s+)?{_FORMAT})+")
 TOPICS = {
     "speculative-decoding": [r"\bspec(?:ulative)?[\s-]*decod", r"\bspeculat(?:ion|ive|e)\b", r"\bdraft[\s-]+model", r"\bEAGLE(?:-?\d)?\b",
                              r"\bMedusa\b", r"\bMTP\b", r"\blookahead\s+decoding\b", r"\bsuffix\s+decoding\b", r"\bn-?gram\s+spec",
