@@ -147,8 +147,13 @@ def _qualifier(text: str, start: int, end: int) -> str | None:
 
 
 def _range(text: str, m: re.Match, low: float, high: float) -> bool:
-    """"32K 到 64K", "6-12": a range rises by less than 20×; "4 - 32768" is two numbers and a dash."""
-    low = _scaled_low(m.group("a"), m.group("b"), low)
+    """"32K 到 64K", "6-12": a range rises by less than 20×; "4 - 32768" is two numbers and a dash. A dash
+    with spaces around it joins only numbers written alike that do not follow a multiplier ("×8 - 128")."""
+    a, b = m.group("a"), m.group("b")
+    if re.search(r"\s-\s", text[m.end("a"):m.start("b")]):
+        if bool(_SUFFIX.search(a)) != bool(_SUFFIX.search(b)) or re.search(r"[x×*]\s*$", text[max(0, m.start() - 2):m.start()]):
+            return False
+    low = _scaled_low(a, b, low)
     return 0 < low < high and high / low <= 20
 
 
