@@ -14,14 +14,17 @@ from agent.extract_base import Finding, negated, negated_adjacent, negation_cue,
 from agent.extract_numbers import COUNT, parse_int
 
 _F = re.I | re.ASCII
-_CLS = r"(?:[x×X*]|-?\s*way\b|張|片|塊|块|卡|台|顆|颗|枚|個|个)"
-_PER_DEVICE = set("x×X*張片塊块卡顆颗枚個个")   # a multiplier or card classifier: devices, not machines
+_CLS = (r"(?:[x×X*]|-?\s*way\b|-?\s*cards?\b|-GPUs?\b|pcs?\b(?:\s+of)?|pieces\s+of|units\s+of|張|片|塊|块|卡|台|顆|颗|枚|個|个)")
+_PER_DEVICE = set("x×X*張片塊块卡顆颗枚個个")
+_PER_DEVICE_WORD = re.compile(r"-?\s*(?:way|cards?|GPUs?|pcs?|pieces|units)\b", re.I)   # a multiplier or card classifier: devices, not machines
 _BRAND = r"(?:NVIDIA|GeForce|AMD|Radeon|Instinct|Apple|Intel|Mac\s*Studios?(?:\s+with)?|Mac\s*Pros?|Mac\s*minis?|MacBook\s*Pros?|Macs?|的|of|the)"
 # A count written before the device name: "8×", "8 x ", "4 張 ", "two ", "a single ", "an ".
-_PREFIX = re.compile(rf"(?:(?P<num>{COUNT})\s*(?P<cls>{_CLS})?|(?P<one>\ban?\b|[單单]\s*{_CLS}))\s*(?:{_BRAND}\s*)*$", _F)
+_PREFIX = re.compile(rf"(?:(?P<num>{COUNT})\s*(?P<cls>{_CLS})?|(?P<one>\ban?\b|[單单]\s*{_CLS})|(?P<two>雙路|双路|\bdual[\s-]socket))"
+                     rf"[\s-]*(?:{_BRAND}[\s-]*)*$", _F)
 # ... or after it: "H100 x 8", "H100×8", "4090 兩張", "(x2)".
-_SUFFIX = re.compile(rf"(?:\s*(?:Ti|SUPER)\b)?(?:\s*(?:GPUs?|cards?|顯卡))?\s*(?:\(\s*)?(?:共\s*|,\s*)?"
-                     rf"(?:[x×*]\s*(?P<num>\d{{1,4}}|{COUNT})(?![\w]|\.\d)|(?P<num2>{COUNT})\s*(?:張|片|塊|卡|顆))", _F)
+_SUFFIX = re.compile(rf"(?:\s*(?:Ti|SUPER)\b)?(?:\s*(?:GPUs?|cards?|顯卡))?\s*(?:[(\[]\s*)?(?:共\s*|,\s*)?"
+                     rf"(?:[x×*]\s*(?P<num>\d{{1,4}}|{COUNT})(?![\w]|\.\d)|(?P<num2>{COUNT})\s*(?:張|片|塊|卡|顆)"
+                     rf"|(?P<machines>{COUNT})\s*台|(?P<two>雙路|双路|\s*雙\s*CPU))", _F)
 _NODE_WORD = r"(?:nodes?|servers?|machines?|hosts?|boxes|節點|伺服器|機器|主機)"
 _AFTER_IS_NODE = re.compile(rf"(?:s|'s)?\s*{_NODE_WORD}", _F)
 # "one 8x H100 node", "two 8-GPU servers", "an 8×H200 box": machines (lead) of `per` devices each.
@@ -34,8 +37,8 @@ _NODES = re.compile(
     rf"|(?P<num2>{COUNT})\s*台(?=\s*[(,]?\s*(?:各|每台)?\s*(?:有|裝|放|插|配)?\s*(?:{COUNT})\s*(?:卡|張|[x×]))"
     rf"|(?<=卡)\s*(?P<num5>{COUNT})\s*台|(?:across|over)\s+(?P<num3>{COUNT})\s+{_NODE_WORD}|{_NODE_WORD}\s*(?P<num4>{COUNT})\s*台", _F)
 _GENERIC_COUNT = re.compile(
-    rf"(?P<num>{COUNT})\s*(?:張|片|塊|个|個)?\s*(?:GPUs?|cards?|顯卡|卡|accelerators?)(?![A-Za-z])"
-    rf"|(?P<num2>{COUNT})-GPU\b|(?P<two>雙卡|双卡)|(?P<one>單卡|单卡)"
+    rf"(?P<num>{COUNT})\s*(?:張|片|塊|个|個)?\s*(?:(?:graphics|video|GPU)\s+)?(?:GPUs?|cards?|顯卡|卡|accelerators?)(?![A-Za-z])"
+    rf"|(?P<num2>{COUNT})-(?:GPU|card)\b|(?P<two>雙卡|双卡)|(?P<one>單卡|单卡)"
     rf"|(?:每|per\s+)(?:台|個節點|節點|node|server|machine)\s*(?:有|放|裝|with)?\s*(?P<num3>{COUNT})\s*(?:張|片|卡|GPUs?)", _F)
 # "一張卡一小時 2 美金": the card of a unit price, not a device count.
 _PER_HOUR = re.compile(r"\s*(?:一|每|per|an?)?\s*(?:小時|(?:hours?|hr)\b)", _F)
@@ -57,19 +60,19 @@ def _count_before(text: str, hit: AliasHit) -> tuple[int, int, bool] | None:
     m = _PREFIX.search(text, max(0, hit.start - 28), hit.start)
     if not m or m.end() != hit.start:
         return None
-    n = 1 if m.group("one") else parse_int(m.group("num"))
+    n = 1 if m.group("one") else 2 if m.group("two") else parse_int(m.group("num"))
     cls = (m.group("cls") or "").strip()
-    per_device = bool(cls) and (cls in _PER_DEVICE or cls.lstrip("-").strip().lower() == "way")
+    per_device = bool(cls) and (cls in _PER_DEVICE or bool(_PER_DEVICE_WORD.fullmatch(cls))) or bool(m.group("two"))
     return (n, m.start(), per_device) if n and n <= 1024 else None
 
 
-def _count_after(text: str, hit: AliasHit) -> tuple[int, int] | None:
-    """(count, end of its words) written right after a device name."""
+def _count_after(text: str, hit: AliasHit) -> tuple[int, int, bool] | None:
+    """(count, end of its words, counted in machines "一台") written right after a device name."""
     m = _SUFFIX.match(text, hit.end)
     if not m:
         return None
-    n = parse_int(m.group("num") or m.group("num2"))
-    return (n, m.end()) if n and n <= 1024 else None
+    n = 2 if m.group("two") else parse_int(m.group("num") or m.group("num2") or m.group("machines"))
+    return (n, m.end(), bool(m.group("machines"))) if n and n <= 1024 else None
 
 
 def _pick(text: str, hits: list[AliasHit]) -> AliasHit | None:
@@ -88,17 +91,20 @@ def _device(text: str, hit: AliasHit) -> list[Finding]:
     before, after = _count_before(text, hit), _count_after(text, hit)
     dgx = _DGX.search(text, max(0, hit.start - 6), hit.start)
     boxed = text[hit.start:hit.end].upper().startswith(("DGX", "HGX")) and hardware_class(hit.id) == "datacenter"
-    machine = hardware_class(hit.id) == "apple" or hit.id.startswith("dgx_spark")
+    machine = hardware_class(hit.id) in ("apple", "edge") or hit.id.startswith("dgx_spark")
     if (dgx or boxed) and hardware_class(hit.id) == "datacenter":
         start = dgx.start() if dgx else hit.start
         out.append(Finding("count", 8, start, hit.end))
         if before:
             out.append(Finding("nodes", before[0], before[1], hit.end))
         return out
-    if before and not before[2] and _AFTER_IS_NODE.match(text, hit.end):   # "8 H100 nodes"; "8x H100 node" is 8 devices
+    # "8 H100 nodes" are 8 machines; "8x H100 node" is 8 devices; "a single M3 machine" is one Mac
+    if before and not before[2] and not machine and _AFTER_IS_NODE.match(text, hit.end):
         out.append(Finding("nodes", before[0], before[1], _AFTER_IS_NODE.match(text, hit.end).end()))
     elif before:
         out.append(Finding("nodes" if machine and before[0] > 1 else "count", before[0], before[1], hit.end))
+    elif after and after[2] and not machine:   # "L40 3 台": machines of a card, counted elsewhere ("每台 8 張")
+        out.append(Finding("nodes", after[0], hit.start, after[1]))
     elif after:
         out.append(Finding("nodes" if machine and after[0] > 1 else "count", after[0], hit.start, after[1]))
     return out

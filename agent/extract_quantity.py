@@ -26,7 +26,7 @@ UNITS: tuple[tuple[str, str], ...] = (
     ("context", r"(?:的\s*)?(?:context(?![\s-]*(?:switch|of\s+the))|ctx\b|上下文)"),
     ("tokens", r"(?:個\s*)?(?:tokens?\b|toks?\b|字(?!節))"),
     # "30 LoRAs", "20 customer adapters", "20 組客製 LoRA", "50 個不同的 LoRA": up to two modifiers
-    ("lora", r"(?:個|組|套|份)?\s*(?:(?:(?!(?:users?|people|persons?|employees|staff|and|or|with|for|of|per|each|a|an|the|GPUs?|cards?)\b)"
+    ("lora", r"(?:個|組|套|份)?\s*(?:(?:(?!(?:users?|people|persons?|employees|staff|and|or|with|for|of|per|each|a|an|the|one|two|three|single|GPUs?|cards?)\b)"
              r"[A-Za-z][\w-]*|[\u4e00-\u9fff]{1,4})\s*){0,2}?(?:LoRAs?|adapters?)(?![A-Za-z])"),
     ("conc", r"(?:個|路|多)?\s*(?:併發|並發|concurrent(?:ly)?\b|simultaneous(?:ly)?\b|in\s+parallel\b|parallel\b|同時)"),
     ("org", r"(?:家|間)(?:\s*(?:客戶|公司|企業|廠商))?(?![人裡])|(?:different\s+)?(?:customers|clients|tenants|companies|departments|teams)\b"
@@ -53,7 +53,7 @@ UNITS: tuple[tuple[str, str], ...] = (
     ("node", r"(?:nodes?\b|servers?\b|machines?\b|boxes\b|hosts?\b|racks?\b|台|節點|伺服器|機器|主機|機櫃)"),
 )
 _UNIT_RES = tuple((name, re.compile(rf"(?:-|\s*)(?:{src})", _F)) for name, src in UNITS)
-_BEFORE_UNIT = re.compile(r"\+?\s*(?:以上|左右|上下|多|或以上|or\s+more|plus)?", _F)
+_BEFORE_UNIT = re.compile(r"\+|\s*(?:以上|左右|上下|多|或以上|or\s+more|plus)(?![A-Za-z])", _F)
 
 # What comes before a number and changes what it is.
 _DOLLAR = re.compile(r"(?:\$|US\$|USD\s*)\s*$", _F)
@@ -151,7 +151,8 @@ def _range(text: str, m: re.Match, low: float, high: float) -> bool:
     with spaces around it joins only numbers written alike that do not follow a multiplier ("×8 - 128")."""
     a, b = m.group("a"), m.group("b")
     if re.search(r"\s-\s", text[m.end("a"):m.start("b")]):
-        if bool(_SUFFIX.search(a)) != bool(_SUFFIX.search(b)) or re.search(r"[x×*]\s*$", text[max(0, m.start() - 2):m.start()]):
+        if bool(_SUFFIX.search(a)) != bool(_SUFFIX.search(b)) or re.search(r"[x×*]\s*$", text[max(0, m.start() - 2):m.start()]) \
+                or "." in a or "." in b:
             return False
     low = _scaled_low(a, b, low)
     return 0 < low < high and high / low <= 20

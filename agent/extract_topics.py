@@ -19,7 +19,7 @@ _RES = {t: re.compile("|".join(p), _F) for t, p in lexicon.TOPICS.items() if p}
 _PLATFORM = re.compile(lexicon.PLATFORMS, _F)
 _SUPPORT = re.compile(lexicon.SUPPORT_CUES, _F)
 _RUN_ON = re.compile(lexicon.RUN_ON, _F)
-_CLAUSES = re.compile(r"[^.?!。？！\n;,，；]+(?:[.?!。？！;,，；]|$)", _F)
+_CLAUSES = re.compile(r"(?:[^.?!。？！\n;,，；]|\.(?!\s|$))+(?:[.?!。？！;,，；]|$)", _F)
 _QUESTION = re.compile(r"[?？]|嗎|吗|是否|能不能|可不可以|有沒有|^\s*(?:does|do|can|could|will|is|are|has|have)\b", _F)
 
 

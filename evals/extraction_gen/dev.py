@@ -39,18 +39,25 @@ def _gpu_count(rng, lang, name, n) -> str:
     if lang == "en":
         forms = [f"{n}x{plural(name)}", f"{n} × {name}", f"{n}x {name}", f"{word} {plural(name)}",
                  f"{name} x{n}", f"{n} {name} cards", f"{n} GPUs ({name})", f"{name} ×{n}",
-                 f"{n}*{name}", f"{n} x {name}", f"{name} ({n} cards)", f"{n}-way {name}", f"{name} * {n}"]
+                 f"{n}*{name}", f"{n} x {name}", f"{name} ({n} cards)", f"{n}-way {name}", f"{name} * {n}",
+                 f"{n} pcs of {name}", f"a {n}-card {name} workstation", f"{name} GPU x {n}", f"{n} {name} graphics cards",
+                 f"{name} [x{n}]", f"{en_num(rng, n)} {name} GPUs"]
         if n == 1:
             forms += [f"a single {name}", f"one {name}", f"a {name}"]
         if n == 2:
             forms += [f"a pair of {plural(name)}", f"dual {plural(name)}"]
         if n == 3:
             forms.append(f"triple {plural(name)}")
+        if n == 4:
+            forms.append(f"a quad-{name} build")
+        if n == 1:
+            forms += [f"only one {name}", f"a lone {name} card"]
         return _pick(rng, forms)
     cn = zh_num(n)
     forms = [f"{n} 張 {name}", f"{name}（{n} 張）", f"{name} {cn}張", f"{cn}張 {name}", f"{n}張{name}",
              f"{name} x {n}", f"{n} 片 {name}", f"{name} 共 {n} 張",
-             f"{name}*{n}", f"{n}顆{name}", f"{cn}卡{name}", f"{n} 個 {name}", f"共{n}張{name}", f"{name}（共 {n} 張）", f"{name} {n}卡"]
+             f"{name}*{n}", f"{n}顆{name}", f"{cn}卡{name}", f"{n} 個 {name}", f"共{n}張{name}", f"{name}（共 {n} 張）", f"{name} {n}卡",
+             f"{name} {n} 片", f"{name}({n}張)", f"{cn}片{name}顯卡", f"{name}顯卡 {n} 張", f"{n} 顆 {name} GPU"]
     if n == 1:
         forms += [f"單張 {name}", f"一張 {name}", f"只有 1 張 {name}"]
     if n == 2:
@@ -79,14 +86,16 @@ def _device_phrase(rng, lang) -> Clause:
     dev = _pick(rng, devices())
     name = _name(rng, dev.names)
     if dev.hw_class in MACHINES or dev.id.startswith("dgx_spark"):
-        forms = ([(f"a {name}", 1), (name, None), (f"one {name}", 1)] if lang == "en"
-                 else [(f"一台 {name}", 1), (name, None), (f"單台 {name}", 1)])
+        forms = ([(f"a {name}", 1), (name, None), (f"one {name}", 1), (f"a single {name} machine", 1), (f"{name} laptop", None)]
+                 if lang == "en" else [(f"一台 {name}", 1), (name, None), (f"單台 {name}", 1), (f"{name} 一台", 1), (f"{name} 的機器", None)])
         text, n = _pick(rng, forms)
         return Clause(text, {"hardware": dev.id} | ({"count": n} if n else {}))
     if dev.hw_class == "cpu":
-        forms = ([(f"{name}, CPU only", {}), (f"two {name} sockets", {"count": 2}), (f"{name} servers, no GPU", {})]
+        forms = ([(f"{name}, CPU only", {}), (f"two {name} sockets", {"count": 2}), (f"{name} servers, no GPU", {}),
+                  (f"a dual-socket {name} box", {"count": 2}), (f"2x {name} CPUs", {"count": 2})]
                  if lang == "en" else
-                 [(f"只有 {name}，沒有 GPU", {}), (f"兩顆 {name}", {"count": 2}), (f"{name} 伺服器兩台", {"nodes": 2})])
+                 [(f"只有 {name}，沒有 GPU", {}), (f"兩顆 {name}", {"count": 2}), (f"{name} 伺服器兩台", {"nodes": 2}),
+                  (f"雙路 {name}", {"count": 2}), (f"{name} 雙 CPU", {"count": 2})])
         text, vals = _pick(rng, forms)
         return Clause(text, {"hardware": dev.id, **vals}, unscored=("count",) if not vals else ())
     if dev.hw_class == "datacenter" and rng.random() < 0.25:
@@ -101,7 +110,8 @@ def hardware(rng: random.Random, lang: str) -> Clause:
     """The device (with its count or nodes), or only a GPU count."""
     if rng.random() < 0.08:
         n = _pick(rng, (2, 4, 8))
-        text = _pick(rng, [f"on {n} GPUs", f"{en_num(rng, n)} GPUs"]) if lang == "en" else _pick(rng, [f"{n} 張卡", f"{zh_num(n)}張 GPU"])
+        text = (_pick(rng, [f"on {n} GPUs", f"{en_num(rng, n)} GPUs", f"a {n}-GPU machine", f"{n} graphics cards"]) if lang == "en"
+                else _pick(rng, [f"{n} 張卡", f"{zh_num(n)}張 GPU", f"{zh_num(n)}張顯卡", f"{n} 卡的機器"]))
         return Clause(text, {"count": n})
     c = _device_phrase(rng, lang)
     lead = (["We have {}", "I've got {}", "Our hardware is {}", "Running on {}", "We're on {}", "{} available"]
