@@ -235,12 +235,15 @@ PRIORITIES = {
            ("the main thing is latency", "latency"), ("throughput is king", "throughput"),
            ("we are not latency bound, push throughput", "throughput"), ("money is tight", "cost"), ("keep the bill low", "cost"),
            ("nothing may leave our network", "privacy"), ("latency is no concern", None),
-           ("we don't mind slow answers, throughput is the priority", "throughput")],
+           ("we don't mind slow answers, throughput is the priority", "throughput"),
+           ("forget the budget, only speed counts", "latency"), ("only throughput counts for us", "throughput"),
+           ("privacy first, everything else second", "privacy")],
     "zh": [("最在意延遲", "latency"), ("不在乎延遲，只在乎吞吐", "throughput"), ("延遲不重要，成本最重要", "cost"),
            ("成本不是問題，延遲要低", "latency"), ("我們不在意成本", None), ("隱私最重要", "privacy"),
            ("吞吐量優先", "throughput"), ("主要考量是成本", "cost"),
            ("重點是延遲", "latency"), ("延遲無所謂，吞吐要高", "throughput"), ("經費不多", "cost"), ("要省成本", "cost"),
-           ("資料不能離開公司", "privacy"), ("成本不是考量，回應要快", "latency"), ("延遲不是重點", None), ("主要看吞吐量", "throughput")],
+           ("資料不能離開公司", "privacy"), ("成本不是考量，回應要快", "latency"), ("延遲不是重點", None), ("主要看吞吐量", "throughput"),
+           ("只看延遲", "latency"), ("成本無所謂，只要吞吐夠高", "throughput")],
 }
 
 
