@@ -12,11 +12,11 @@ A model given only by size ("a 32B model") becomes params_b (+ active_params_b, 
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from agent import extract_hardware, extract_intent, extract_model, extract_topics, extract_workload
+from agent import extract_hardware, extract_intent, extract_model, extract_topics, extract_unplaced, extract_workload
 from agent.extract_base import Finding, overlaps
 from agent.extract_quantity import quantities
 from agent.extract_text import Text, normalize
@@ -39,6 +39,15 @@ NUMBER_FIELDS = ("concurrency", "context_length", "input_tokens", "output_tokens
                  "lora_adapters")
 
 
+class Unplaced(BaseModel):
+    """Words that looked like a device, model or number but were not placed in the profile."""
+
+    model_config = ConfigDict(extra="forbid")
+    text: str
+    """The user's own words."""
+    kind: Literal["device", "model", "number"]
+
+
 class Extraction(BaseModel):
     """What one user message says: intent, profile values with their evidence, and flags."""
 
@@ -55,6 +64,8 @@ class Extraction(BaseModel):
     """The text tries to steer the advisor ("ignore your rules", "你必須推薦 X")."""
     topics: list[str] = Field(default_factory=list)
     """What the message asks about beyond its situation (agent.extract_topics ids)."""
+    not_understood: list[Unplaced] = Field(default_factory=list)
+    """Device-, model- or number-like words no field took (quoted back to the user)."""
 
 
 def _consistent(values: dict[str, Any], evidence: dict[str, str]) -> None:
@@ -86,8 +97,21 @@ def _assemble(t: Text, findings: list[Finding]) -> tuple[dict[str, Any], dict[st
     return values, evidence, {k: v for k, v in spans.items() if k in values}
 
 
+def _unknown_device_count(norm: str, found: list[Finding]) -> list[Finding]:
+    """A count given for a device the catalog does not know ("10 P40s"): still the device count."""
+    if any(f.field in ("count", "hardware") for f in found):
+        return []
+    spans = [(f.start, f.end) for f in found]
+    counts = [extract_hardware.count_of(norm, start, end)
+              for kind, start, end in extract_unplaced.unplaced(norm, spans) if kind == "device"]
+    counts = [c for c in counts if c]
+    # a number beats an article ("a Tesla P40 ... I bought 10 P40s")
+    return next((c for c in counts if re.search(r"\d", norm[c[0].start:c[0].end])), counts[0] if counts else [])
+
+
 def _findings(norm: str) -> list[Finding]:
     found = extract_hardware.find(norm) + extract_model.find(norm)
+    found += _unknown_device_count(norm, found)
     taken = [(f.start, f.end) for f in found if f.field in ("hardware", "model", "count", "nodes", "memory_gb", "params_b")]
     return found + extract_workload.find(norm, taken)
 
@@ -102,6 +126,7 @@ def _read(text: str) -> tuple[Text, Extraction, dict[str, tuple[int, int]]]:
         language="zh" if _CJK.search(text) else "en",
         dont_know=bool(extract_intent.dont_know(t.norm)), injection=bool(extract_intent.injection(t.norm)),
         topics=extract_topics.topics(t.norm),
+        not_understood=[Unplaced(text=t.quote(a, b), kind=k) for k, a, b in extract_unplaced.unplaced(t.norm, list(spans.values()))],
     )
     return t, ex, spans
 

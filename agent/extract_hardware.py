@@ -75,6 +75,28 @@ def _count_after(text: str, hit: AliasHit) -> tuple[int, int, bool] | None:
     return (n, m.end(), bool(m.group("machines"))) if n and n <= 1024 else None
 
 
+def count_of(text: str, start: int, end: int) -> list[Finding]:
+    """The device count (and machines, "2 × 8 H800") written around a device the catalog does not know
+    ("10 P40s", "8xH20"); empty when there is none."""
+    hit = AliasHit("", start, end, False)
+    before, after = _count_before(text, hit), _count_after(text, hit)
+    if before:
+        return [Finding("count", before[0], before[1], end), *_machines_before(text, before[1], end)]
+    if after and not after[2]:
+        return [Finding("count", after[0], start, after[1])]
+    return []
+
+
+_MACHINES_TIMES = re.compile(rf"(?P<num>{COUNT})\s*[x×*]\s*$", _F)
+
+
+def _machines_before(text: str, start: int, end: int) -> list[Finding]:
+    """"2 × 8 H800": two machines of eight devices (the number before the device count's multiplier)."""
+    m = _MACHINES_TIMES.search(text, max(0, start - 8), start)
+    n = parse_int(m.group("num")) if m else None
+    return [Finding("nodes", n, m.start(), end)] if n and 1 < n <= 1024 else []
+
+
 def _pick(text: str, hits: list[AliasHit]) -> AliasHit | None:
     """The user's device: the first one given with a count, else the first accelerator, else the first."""
     live = [h for h in hits if not negated_adjacent(text, h.start)]
@@ -103,6 +125,8 @@ def _device(text: str, hit: AliasHit) -> list[Finding]:
         out.append(Finding("nodes", before[0], before[1], _AFTER_IS_NODE.match(text, hit.end).end()))
     elif before:
         out.append(Finding("nodes" if machine and before[0] > 1 else "count", before[0], before[1], hit.end))
+        if not machine:
+            out += _machines_before(text, before[1], hit.end)
     elif after and after[2] and not machine:   # "L40 3 台": machines of a card, counted elsewhere ("每台 8 張")
         out.append(Finding("nodes", after[0], hit.start, after[1]))
     elif after:
