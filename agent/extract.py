@@ -30,6 +30,7 @@ _YES = re.compile(r"^\W*(?:yes|yeah|yep|yup|sure|correct|right|true|definitely|o
                   r"|有|是|對|会|會|要|需要|嗯|沒錯)(?![A-Za-z])", _F)
 _NO = re.compile(r"^\W*(?:no|nope|nah|none|not\s+really|false|never|沒有|沒|不會|不是|否|無|不需要|不用|不要)(?![A-Za-z])", _F)
 _IB = re.compile(r"\bIB\b", _F)
+_ARTICLE = re.compile(r"\s*(?:an?|the)\b", _F)
 # The units a bare reply's number may carry for each field ("about 50", "50 人", "8K tokens").
 _REPLY_UNITS = {"concurrency": ("people", "conc", "req", "org"), "users": ("people", "org"), "count": ("dev",),
                 "nodes": ("node",), "context_length": ("tokens", "context"), "input_tokens": ("tokens",),
@@ -106,7 +107,7 @@ def _unknown_device_count(norm: str, found: list[Finding]) -> list[Finding]:
               for kind, start, end in extract_unplaced.unplaced(norm, spans) if kind == "device"]
     counts = [c for c in counts if c]
     # a number beats an article ("a Tesla P40 ... I bought 10 P40s")
-    return next((c for c in counts if re.search(r"\d", norm[c[0].start:c[0].end])), counts[0] if counts else [])
+    return next((c for c in counts if not _ARTICLE.match(norm, c[0].start)), counts[0] if counts else [])
 
 
 def _findings(norm: str) -> list[Finding]:
