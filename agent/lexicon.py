@@ -273,3 +273,14 @@ PLATFORMS = (r"\b(?:ROCm|AMD|Apple\s+Silicon|Metal|macOS|Mac|Intel|Arc|XPU|oneAP
 SUPPORT_CUES = (r"\bsupport(?:s|ed|ing)?\b|\bcompatib|\bavailable\s+(?:on|for)\b|\binstall(?:ed|ing)?\b(?!\s+is)|\bbuild\b|\bbuilt\b"
                 r"|支援|支持|相容|兼容|能不能跑|可以跑|跑得動|能跑|跑在|能用|可以用")
 RUN_ON = r"\b(?:run|runs|running|work|works|use|used)\b[^.?!。？]{0,30}?\b(?:on|with)\b|\b(?:can|could|does|do|will|is)\b[^.?!。？]{0,24}\buse\b"
+
+# A message in a thread that already has a profile either amends it ("what if we use AWQ
+# instead?") or describes a new situation ("now 2×H100, Qwen3 32B, just me").
+AMEND_CUES = [r"\bwhat\s+if\b", r"\binstead\b", r"\bhow\s+about\b", r"\bwhat\s+about\b", r"\bswitch(?:ing)?\s+to\b",
+              r"\bchange\s+(?:it\s+)?to\b", r"\brather\b", r"\bsame\s+(?:setup|setting|thing|but)\b", r"\balso\s+with\b",
+              r"\bkeep\s+(?:everything|the\s+rest)\b", r"改用", r"換成", r"改成", r"換用", r"如果(?:改|換|用)", r"那如果", r"要是",
+              r"假如", r"其他不變", r"同樣(?:的)?(?:設定|環境)", r"一樣的(?:設定|環境)"]
+NEW_CUES = [r"^\s*(?:ok(?:ay)?[,.]?\s+)?now\b", r"\bnew\s+(?:setup|situation|question|project|case|scenario|cluster)\b",
+            r"\banother\s+(?:setup|situation|question|project|case|scenario|cluster|team)\b", r"\bdifferent\s+(?:setup|situation|project|case)\b",
+            r"\bseparate(?:ly)?\b", r"\bthis\s+time\b", r"\bunrelated\b", r"^\s*現在", r"另一個", r"另外一個", r"新的(?:情境|案子|專案|問題|環境)",
+            r"換個(?:情境|問題|案子)", r"另外(?:問|有)"]

@@ -37,18 +37,36 @@ def _read(tools: Tools, text: str, extraction: Any, asked: list[str] | None) -> 
     return values, evidence, dropped + [f"LLM {d}" for d in llm_dropped] + conflicts + notes, calls
 
 
+def _unplaced(ext: Any) -> list[dict[str, str]]:
+    return [{"text": u.text, "kind": u.kind} for u in getattr(ext, "not_understood", None) or []]
+
+
 def understand(state: AgentState, tools: Tools) -> dict[str, Any]:
-    """Read the new message: intent, language and profile values (every value with evidence)."""
+    """Read the new message: intent, language and profile values (every value with evidence).
+
+    In a thread that already has a profile, the message either starts a new one (a new situation)
+    or amends the previous one; the result says which (`profile_change`)."""
     text = state["text"]
     ext = tools.extract(text)
     values, evidence, dropped, calls = _read(tools, text, ext, None)
-    data = (state.get("profile") or {}) | {"language": getattr(ext, "language", None) or "en"}
+    previous = state.get("profile") or {}
+    kind = und.profile_change(previous, values, text)
+    base = {} if kind == "new" else previous
+    data = base | {"language": getattr(ext, "language", None) or "en"}
     profile, rejected = und.apply(build_profile(data), values, evidence)
+    now = profile.model_dump(mode="json")
+    change = None
+    if kind == "new":
+        change = {"kind": "new", "fields": [f for f in now if f in values]}
+    elif kind == "amended":
+        fields = und.changed(previous, now)
+        change = {"kind": "amended", "fields": fields, "values": {f: now.get(f) for f in fields}}
     return {
         "intent": getattr(ext, "intent", None) or "recommend", "language": profile.language,
-        "injection": bool(getattr(ext, "injection", False)), "profile": profile.model_dump(mode="json"),
+        "injection": bool(getattr(ext, "injection", False)), "profile": now,
         "transcript": [text], "questions": [], "asked": [], "assumptions": [], "dropped": dropped + rejected,
         "interview_done": False, "llm_calls": calls, "draft": None, "advice": None, "tool_notes": [],
+        "not_understood": _unplaced(ext), "topics": list(getattr(ext, "topics", None) or []), "profile_change": change,
     }
 
 
@@ -82,7 +100,9 @@ def interview(state: AgentState, tools: Tools, pause: Callable[[dict], Any] = _i
     fields = policy.next_round(profile, state.get("intent", "recommend"), asked, len(questions), tools.decide)
     if not fields:
         return {"interview_done": True}
-    payload = {"question": policy.phrase(fields, state.get("language", "en")), "fields": fields}
+    lang = state.get("language", "en")
+    first = [] if questions else [und.unplaced_note(state.get("not_understood") or [], lang)]
+    payload = {"question": " ".join(filter(None, [*first, policy.phrase(fields, lang, profile)])), "fields": fields}
     answer = str(pause(payload) or "").strip()
     # --- resumed: a new user turn starts here ---
     ext = tools.extract_answer(answer, fields)
@@ -94,6 +114,7 @@ def interview(state: AgentState, tools: Tools, pause: Callable[[dict], Any] = _i
         "asked": [*asked, *fields], "transcript": [*(state.get("transcript") or []), answer],
         "assumptions": [*(state.get("assumptions") or []), *assumed],
         "dropped": [*(state.get("dropped") or []), *dropped, *rejected], "llm_calls": calls,
+        "not_understood": [*(state.get("not_understood") or []), *_unplaced(ext)],
     }
 
 
@@ -221,7 +242,7 @@ def verify(state: AgentState, tools: Tools) -> dict[str, Any]:
         if issues:
             composer = f"template (verify failed: {'; '.join(issues)})"
         else:
-            from agent.compose import sources_block
-            answer, composer = "\n".join([draft, *sources_block(advice)]) + "\n", "llm"
+            from agent.compose import sources_block, understanding_lines
+            answer, composer = "\n".join([*understanding_lines(advice), draft, *sources_block(advice)]) + "\n", "llm"
     advice = advice.model_copy(update={"answer": answer, "composer": composer})
     return {"advice": advice.dump(), "composer": composer}

@@ -107,7 +107,9 @@ def build_advice(state: AgentState, answer: str = "", composer: str = "template"
         benchmark=BenchSpec.model_validate(bench) if bench else None,
         questions=[Question(**q) for q in state.get("questions") or []], assumptions=assumptions,
         citations=[Citation(**c) for c in state.get("citations") or []],
-        not_understood=list(state.get("not_understood") or []), tool_notes=list(state.get("tool_notes") or []),
+        not_understood=[n for n in state.get("not_understood") or [] if isinstance(n, dict)],
+        topics=list(state.get("topics") or []), profile_change=state.get("profile_change"),
+        tool_notes=list(state.get("tool_notes") or []),
         injection=bool(state.get("injection")), answer=answer, composer=composer,
         llm_calls=state.get("llm_calls") or 0)
 
