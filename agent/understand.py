@@ -142,18 +142,18 @@ def known(profile: dict[str, Any] | None) -> dict[str, Any]:
 def profile_change(previous: dict[str, Any] | None, values: dict[str, Any], text: str) -> Literal["new", "amended"] | None:
     """Whether a message in a thread with a profile starts a new one or amends it (None: no profile yet).
 
-    An amendment cue ("what if", "instead", 改用) amends; a new-situation cue ("now", "another setup",
-    另一個) with a device or model starts over; so does naming a different device or model together
-    with at least one other fact of the situation. Anything else amends.
+    A new-situation cue ("now", "another setup", 現在, 另一個) with a device or model starts over; else an
+    amendment cue ("what if", "instead", 改用) amends; naming a different device or model together with
+    at least one other fact of the situation starts over; anything else amends.
     """
     before = known(previous)
     if not before:
         return None
-    if _AMEND.search(text):
-        return "amended"
     names = {"hardware", "model", "params_b"} & set(values)
     if _NEW.search(text) and names:
         return "new"
+    if _AMEND.search(text):
+        return "amended"
     differs = any(f in values and before.get(f) is not None and before.get(f) != values[f] for f in ("hardware", "model", "params_b"))
     if differs and len(set(values) & set(SITUATION)) >= 2:
         return "new"
