@@ -19,7 +19,10 @@ SOURCE_CHARS = 400   # of each chunk shown to the LLM composer
 
 
 def _implied(profile: Profile) -> dict[str, Any]:
-    """Facts the catalog implies for the contract's summary: the model's size, one device's link."""
+    """Facts the catalog implies for the contract's summary: the model's size, one device's link, the
+    link of several devices in one machine when the part leaves no choice (SXM boards, cards without
+    a bridge)."""
+    from agent.interview import link_question
     from rules import catalog
     from rules.errors import AdvisorError
     out: dict[str, Any] = {}
@@ -28,6 +31,8 @@ def _implied(profile: Profile) -> dict[str, Any]:
             out["params_b"] = catalog.model(profile.model).params_b
         if profile.interconnect is None and profile.hardware and profile.device_count == 1:
             out["interconnect"] = "unified" if catalog.hardware(profile.hardware).hw_class == "apple" else "none"
+        elif profile.interconnect is None and profile.hardware and profile.nodes == 1 and link_question(profile) is None:
+            out["interconnect"] = catalog.hardware(profile.hardware).interconnect   # the part fixes the link
     except AdvisorError:   # an id the catalog lacks: leave the field as the user left it
         pass
     return out
