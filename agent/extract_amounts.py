@@ -36,7 +36,7 @@ _AFTER_RES = {f: re.compile(rf"(?:-|\s*)(?:tokens?\s*)?(?:of\s+)?(?:的\s*)?(?:{
 _LENGTH_AFTER = re.compile(rf"\s*(?:of\s+)?(?:的\s*)?(?:(?P<context_length>{CTX})|(?P<input_tokens>{IN})|(?P<output_tokens>{OUT}))", _F)
 _CONC_BEFORE = re.compile(r"(?:同時(?:在線|上線|使用)?|concurrent(?:ly)?|simultaneous(?:ly)?|parallel|in\s+parallel|尖峰|峰值|peak)"
                           r"[^,;，；。]{0,8}$", _F)
-_CONC_AFTER = re.compile(r"[^,;，；。]{0,14}?(?:at\s+once|at\s+the\s+same\s+time|concurrent(?:ly)?|simultaneous(?:ly)?|in\s+parallel"
+_CONC_AFTER = re.compile(r"[^,;，；。]{0,24}?(?:at\s+once|at\s+(?:the\s+same|a)\s+time|concurrent(?:ly)?|simultaneous(?:ly)?|in\s+parallel"
                          r"|同時|在線|在用|online)", _F)
 _CONC_NEXT = re.compile(r"\s*(?:at\s+once|at\s+the\s+same\s+time|concurrently|simultaneously|in\s+parallel)", _F)
 _EXPLICIT = re.compile(r"併發|並發|concurren|simultaneous|parallel|at\s+once|same\s+time|同時(?!在線|上線)", _F)

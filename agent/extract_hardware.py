@@ -22,7 +22,7 @@ _BRAND = r"(?:NVIDIA|GeForce|AMD|Radeon|Instinct|Apple|Intel|Mac\s*Studios?(?:\s
 _PREFIX = re.compile(rf"(?:(?P<num>{COUNT})\s*(?P<cls>{_CLS})?|(?P<one>\ban?\b|[單单]\s*{_CLS})|(?P<two>雙路|双路|\bdual[\s-]socket))"
                      rf"[\s-]*(?:{_BRAND}[\s-]*)*$", _F)
 # ... or after it: "H100 x 8", "H100×8", "4090 兩張", "(x2)".
-_SUFFIX = re.compile(rf"(?:\s*(?:Ti|SUPER)\b)?(?:\s*(?:GPUs?|cards?|顯卡))?\s*(?:[(\[]\s*)?(?:共\s*|,\s*)?"
+_SUFFIX = re.compile(rf"(?:\s*(?:Ti|SUPER)\b)?(?:\s*[(\[]\s*\d+\s?[GT]B?\s*[)\]])?(?:\s*(?:GPUs?|cards?|顯卡))?\s*(?:[(\[]\s*)?(?:共\s*|,\s*)?"
                      rf"(?:[x×*]\s*(?P<num>\d{{1,4}}|{COUNT})(?![\w]|\.\d)|(?P<num2>{COUNT})\s*(?:張|片|塊|卡|顆)"
                      rf"|(?P<machines>{COUNT})\s*台|(?P<two>雙路|双路|\s*雙\s*CPU))", _F)
 _NODE_WORD = r"(?:nodes?|servers?|machines?|hosts?|boxes|節點|伺服器|機器|主機)"
@@ -37,7 +37,7 @@ _NODES = re.compile(
     rf"|(?P<num2>{COUNT})\s*台(?=\s*[(,]?\s*(?:各|每台)?\s*(?:有|裝|放|插|配)?\s*(?:{COUNT})\s*(?:卡|張|[x×]))"
     rf"|(?<=卡)\s*(?P<num5>{COUNT})\s*台|(?:across|over)\s+(?P<num3>{COUNT})\s+{_NODE_WORD}|{_NODE_WORD}\s*(?P<num4>{COUNT})\s*台", _F)
 _GENERIC_COUNT = re.compile(
-    rf"(?P<num>{COUNT})\s*(?:張|片|塊|个|個)?\s*(?:(?:graphics|video|GPU)\s+)?(?:GPUs?|cards?|顯卡|卡|accelerators?)(?![A-Za-z])"
+    rf"(?P<num>{COUNT})\s*(?:張|片|塊|个|個)?\s*(?:\d+\s?[GT]B?\s*(?:的\s*)?)?(?:(?:graphics|video|GPU)\s+)?(?:GPUs?|cards?|顯卡|卡|accelerators?)(?![A-Za-z])"
     rf"|(?P<num2>{COUNT})-(?:GPU|card)\b|(?P<two>雙卡|双卡)|(?P<one>單卡|单卡)"
     rf"|(?:每|per\s+)(?:台|個節點|節點|node|server|machine)\s*(?:有|放|裝|with)?\s*(?P<num3>{COUNT})\s*(?:張|片|卡|GPUs?)", _F)
 # "一張卡一小時 2 美金": the card of a unit price, not a device count.
@@ -151,12 +151,24 @@ def _memory(text: str, hits: list[AliasHit], device: AliasHit | None) -> Finding
     return None
 
 
+# "Does exllamav2 use NVLink at all?", "NVLink 有幫助嗎？": a link asked about is not a link stated.
+_ASKED_BEFORE = re.compile(r"(?:^|[.?!。？！;；,，]\s*)(?:does|do|did|can|could|will|would|is|are|should)\b"
+                           r"(?:[^.?!。？！;；,，]*\b(?:use|using|support|supports|need|require|benefit\s+from|leverage|exploit))?\s*$", _F)
+_ASKED_AFTER = re.compile(r"[^.。;；]{0,30}?(?:嗎|吗|是否|有沒有用|有用嗎)", _F)
+
+
+def _asked_about(text: str, m: re.Match) -> bool:
+    head = text[max(0, m.start() - 60):m.start()]
+    return bool(_ASKED_BEFORE.search(head) and re.match(r"[^.?!。？！]*\?", text[m.end():])) or bool(
+        re.search(r"(?:支援|支持|需要|會用|用到)\s*$", head) and _ASKED_AFTER.match(text, m.end()))
+
+
 def _interconnect(text: str, hit_spans: list[tuple[int, int]], count: int | None) -> Finding | None:
     """The stated link; a negated NVLink between several devices means PCIe."""
     found: list[tuple[int, Finding]] = []
     for value, rx in _INTERCONNECT:
         for m in rx.finditer(text):
-            if overlaps(m.span(), hit_spans):
+            if overlaps(m.span(), hit_spans) or _asked_about(text, m):
                 continue
             if negated(text, m.start(), m.end(), post=True):
                 if value == "nvlink" and count != 1:

@@ -27,7 +27,7 @@ _WORD = "|".join(sorted((re.escape(w) for w in _WORDS), key=len, reverse=True))
 NUM = (rf"(?:(?:{_ARABIC})(?:\s?[kK](?![A-Za-z])|M(?![A-Za-z0-9])|\s?[萬万千]|\s(?:million|thousand)\b)?"
        rf"|{_CHINESE}|\b(?:{_WORD})\b)")
 # A small whole count (devices, nodes): no suffix, no decimals.
-COUNT = rf"(?:(?<![\dA-Za-z])(?<!\d[.,])\d{{1,4}}(?![\d.,]\d)|{_VAGUE}[一二兩两三四五六七八九十]{{1,3}}(?![一二兩两三四五六七八九十百千萬万幾])|\b(?:{_WORD})\b)"
+COUNT = rf"(?:(?<![\dA-Za-z])(?<!\d[.,])\d{{1,4}}(?!\d)(?![.,]\d)|{_VAGUE}[一二兩两三四五六七八九十]{{1,3}}(?![一二兩两三四五六七八九十百千萬万幾])|\b(?:{_WORD})\b)"
 
 _NUM_PARTS = re.compile(rf"^(?P<a>{_ARABIC})\s?(?P<s>[kKM萬万千]|million|thousand)?$")
 

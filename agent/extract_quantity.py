@@ -12,6 +12,7 @@ quantity by its unit first and by a keyword next to it second; nothing else read
 """
 from __future__ import annotations
 
+import functools
 import re
 from dataclasses import dataclass
 
@@ -23,7 +24,7 @@ _F = re.I | re.ASCII
 UNITS: tuple[tuple[str, str], ...] = (
     ("rate", r"tok(?:en)?s?\s*/\s*s(?:ec)?\b|t/s\b|tps\b|tokens?\s+(?:per|a|/)\s*(?:second|sec|minute|min)\b"
              r"|req(?:uest)?s?\s*/\s*s\b|requests?\s+(?:per|a)\s+(?:second|minute)\b|QPS\b|RPS\b|TPM\b|it/s\b|token/s"),
-    ("context", r"(?:的\s*)?(?:context(?![\s-]*(?:switch|of\s+the))|ctx\b|上下文)"),
+    ("context", r"(?:的\s*)?(?:context(?![\s-]*(?:switch|of\s+the))|ctx\b|上下文|max(?:imum)?[\s_-]?model[\s_-]?len(?:gth)?\b)"),
     ("tokens", r"(?:個\s*)?(?:tokens?\b|toks?\b|字(?!節))"),
     # "30 LoRAs", "20 customer adapters", "20 組客製 LoRA", "50 個不同的 LoRA": up to two modifiers
     ("lora", r"(?:個|組|套|份)?\s*(?:(?:(?!(?:users?|people|persons?|employees|staff|and|or|with|for|of|per|each|a|an|the|one|two|three|single|GPUs?|cards?)\b)"
@@ -171,12 +172,18 @@ def _scaled_low(a: str, b: str, low: float) -> float:
 
 def quantities(text: str) -> list[Quantity]:
     """Every number in normalised `text`, left to right, typed and with its unit."""
+    return list(_quantities(text))
+
+
+@functools.lru_cache(maxsize=64)
+def _quantities(text: str) -> tuple[Quantity, ...]:
+    """Cached: the extractor's readers all read the same message."""
     out = []
     pos = 0
     while True:
         m = _QTY.search(text, pos)
         if m is None:
-            return out
+            return tuple(out)
         a, b = m.group("a"), m.group("b")
         va = _value(a)
         vb = _value(b) if b else None

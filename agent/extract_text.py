@@ -12,7 +12,9 @@ import unicodedata
 from dataclasses import dataclass
 
 _FOLD = {"～": "~", "〜": "~", "−": "-", "–": "-", "—": "-", "‐": "-"}
-_SPACE = re.compile(r"\s")
+_SPACE = re.compile(r"[^\S\n]")
+# One-to-one folds applied after NFKC: the dashes and tildes above, every space but a newline.
+_TABLE = {**{ord(k): v for k, v in _FOLD.items()}, **{c: " " for c in (0x09, 0x0B, 0x0C, 0x0D, 0xA0, 0x3000, 0x2009, 0x200A)}}
 
 
 @dataclass(frozen=True)
@@ -21,10 +23,13 @@ class Text:
 
     original: str
     norm: str
-    origin: tuple[int, ...]
+    origin: tuple[int, ...] | None
+    """None when every character maps to itself (the common case: no expansion)."""
 
     def span(self, start: int, end: int) -> tuple[int, int]:
         """The original span of norm[start:end]."""
+        if self.origin is None:
+            return start, end
         if start >= end:
             pos = self.origin[start] if start < len(self.origin) else len(self.original)
             return pos, pos
@@ -40,13 +45,16 @@ def _one(ch: str) -> str:
     if ch in _FOLD:
         return _FOLD[ch]
     out = unicodedata.normalize("NFKC", ch)
-    if _SPACE.fullmatch(out or " ") and out:
+    if out and _SPACE.fullmatch(out):
         return " "
     return out
 
 
 def normalize(text: str) -> Text:
     """NFKC per character (so offsets map back), dashes and tildes folded, every space a plain space."""
+    whole = unicodedata.normalize("NFKC", text)
+    if len(whole) == len(text):          # nothing expanded or merged: positions are unchanged
+        return Text(text, whole.translate(_TABLE), None)
     chars: list[str] = []
     origin: list[int] = []
     for i, ch in enumerate(text):

@@ -10,6 +10,7 @@ a count ("2.8 €/h", "5000 requests per second") that no field took.
 """
 from __future__ import annotations
 
+import functools
 import re
 
 from agent.extract_base import overlaps
@@ -68,10 +69,15 @@ def _numbers(text: str, placed: list[tuple[int, int]], names: list[tuple[int, in
     return out
 
 
+@functools.lru_cache(maxsize=16)
+def _names(text: str) -> tuple[tuple[int, int], ...]:
+    from agent.extract_aliases import hardware_index, model_index
+    return tuple((h.start, h.end) for h in (*hardware_index().find(text), *model_index().find(text)))
+
+
 def unplaced(text: str, placed: list[tuple[int, int]]) -> list[tuple[str, int, int]]:
     """Device-, model- and quantity-like words of normalised `text` outside `placed` spans, left to right."""
-    from agent.extract_aliases import hardware_index, model_index
-    names = [(h.start, h.end) for h in (*hardware_index().find(text), *model_index().find(text))]
+    names = list(_names(text))
     found = _devices(text, placed, names) + _models(text, placed, names) + _numbers(text, placed, names)
     found.sort(key=lambda f: (f[1], -f[2]))
     out: list[tuple[str, int, int]] = []

@@ -66,7 +66,8 @@ ROLLOUT = [r"\bopen(?:s|ed|ing)?\s+(?:it|this|the\s+\w+)?\s*(?:up\s+)?to\b", r"\
            r"\blaunch(?:es|ed|ing)?\s+(?:it\s+)?(?:to|for)\b", r"\bgo(?:es|ing)?\s+live\b", r"\bmake\s+it\s+available\s+to\b",
            r"\bnext\s+(?:week|month|quarter|year)\b", r"\blater\s+this\s+(?:month|quarter|year)\b", r"\bin\s+Q[1-4]\b",
            r"開放給", r"正式開放", r"正式上線", r"上線給", r"推廣(?:到|給|至)", r"擴大(?:到|給|至)", r"全面導入", r"導入(?:到|給)",
-           r"之後要給", r"下週", r"下周", r"下個?月", r"下一?季", r"明年", r"之後", r"接下來", r"未來"]
+           r"之後要給", r"下週", r"下周", r"下個?月", r"下一?季", r"明年", r"之後", r"接下來", r"未來",
+           r"希望(?:能|先)?(?:做到|達到|支援|撐到?|提升到)", r"目標(?:是|為)?", r"\btarget(?:ing)?\b", r"\b(?:we\s+)?(?:need|want)\s+to\s+(?:reach|hit|get\s+to)\b"]
 # Who the rollout is for, when no mode word says it: internal people → team, customers → production.
 AUDIENCE = {
     "production": [r"\bcustomers?\b", r"\bclients\b", r"\bthe\s+public\b", r"\bend[\s-]users\b", r"\bpaying\s+users\b",
@@ -89,7 +90,9 @@ PRIORITY = {
              r"\bcost[\s-](?:effective|efficient|sensitive|conscious)\b", r"\blow(?:er)?[\s-]cost\b", r"低成本",
              r"\bkeep\s+costs?\s+down\b", r"\b(?:minimi[sz]e|reduce|cut)\s+(?:the\s+)?costs?\b", r"降低成本", r"省成本",
              r"經費(?:不多|有限|很少|很緊|不足)", r"\bmoney\s+is\s+tight\b", r"\btight\s+budget\b",
-             r"\bkeep\s+the\s+(?:bill|spend|costs?)\s+(?:low|down)\b", r"\baffordab(?:le|ility)\b", r"\blowest\s+(?:possible\s+)?cost\b"],
+             r"\bkeep\s+the\s+(?:bill|spend|costs?)\s+(?:low|down)\b", r"\baffordab(?:le|ility)\b", r"\blowest\s+(?:possible\s+)?cost\b",
+             r"\b(?:don'?t|do\s+not|without)\s+(?:want\s+to\s+)?(?:pay(?:ing)?|spend(?:ing)?)\s+(?:too|so)\s+much\b", r"\boverpay",
+             r"不想花太多", r"不要花太多"],
     "privacy": [r"\bprivacy\b", r"\bprivate\b", r"隱私", r"地端", r"\bon[\s-]?prem(?:ise|ises)?\b", r"\bair[\s-]?gapped\b",
                 r"資料不(?:能|可以|得)(?:外流|出去|離開|上雲)", r"\bdata\s+(?:can(?:no|')t|must\s+not|never)\s+leave\b",
                 r"\bsensitive\s+data\b", r"敏感資料", r"機敏", r"\bcompliance\b", r"合規", r"\bGDPR\b", r"\bHIPAA\b",
@@ -118,7 +121,8 @@ STANCE = (r"\bonly\b|\bcounts\b|只(?:看|要|在乎|在意)?|\bking\b|\bpush\b|
 # Interconnect words. NVLink negated ("no NVLink") means the cards talk over PCIe.
 INTERCONNECT = {
     "nvlink": [r"\bNV[\s-]?Link\b", r"\bNVSwitch\b", r"\bNVL\d+\b"],
-    "infiniband": [r"\bInfini[\s-]?Band\b", r"\bIB\b(?=\s*(?:network|fabric|網路|between|across|連))",
+    "infiniband": [r"\bInfini[\s-]?Band\b", r"\bIB\b(?=\s*(?:network|fabric|網路|between|across|連|\+|and\b|with\b))",
+                   r"(?:用|走|透過|經由|\bvia|\bover|\busing)\s*IB\b",
                    r"\bRDMA\b(?!\s+over)", r"\bHDR\s+IB\b", r"\bNDR\b"],
     "ethernet": [r"\bRoCE(?:v2)?\b", r"\bethernet\b", r"乙太網路?", r"以太網", r"\b\d{2,3}\s?GbE\b",
                  r"\bTCP/IP\b"],
@@ -187,6 +191,8 @@ ESTIMATE_CUES = [
     r"\bhow\s+much\s+(?:vram|memory|ram|throughput|latency)\b", r"\btokens?\s*(?:/|per)\s*s(?:ec(?:ond)?)?\s+(?:would|will|can|should)\b",
     r"\b(?:can|could)\s+(?:i|we)\s+(?:even\s+)?run\b", r"\benough\s+(?:vram|memory|ram)\b", r"\bwhat\s+(?:speed|throughput|ttft)\b",
     r"\bmax(?:imum)?\s+concurrency\b", r"\bhow\s+long\s+(?:will|would|does)\b", r"\bestimate\b",
+    r"\bfits?\s+within\b", r"\bwhat(?:'s|\s+is|\s+are)\s+(?:the\s+)?(?:[\w.-]+(?:'s)?\s+){0,3}(?:performance|throughput|speed|latency|tokens?\s+per\s+second)\b",
+    r"(?:能|可以)?撐多少", r"(?:大概|大約)?(?:能)?支援多少", r"(?:並發|併發)(?:數|人數)?(?:大概|大約)?是?多少", r"多少(?:個)?(?:並發|併發)",
     r"(?:可以|能|能不能)?跑[^，。？?,]{0,30}(?:可以嗎|行嗎|可行嗎)", r"(?:可以|能)跑[^，。？?,]{0,30}嗎",
     r"塞得(?:下|進)", r"放得下", r"裝得下", r"跑得(?:動|起來|了)", r"跑不跑得", r"能不能跑", r"可以跑嗎", r"能跑嗎", r"多快",
     r"速度(?:大概|大約|會)?(?:多少|如何)", r"需要多少\s*(?:VRAM|記憶體|顯存|GPU|卡)", r"夠不夠", r"最多(?:能|可以)?(?:撐|支援)?多少",
@@ -200,6 +206,7 @@ RECOMMEND_CUES = [
 ]
 EXPLAIN_CUES = [
     r"^\s*(?:so\s+)?(?:what(?:'s|\s+is|\s+are|\s+does)|explain|why\b|how\s+does|how\s+do\b(?!\s+(?:i|we)\b)|define|tell\s+me\s+about|difference)",
+    r"\bwhy\s+(?:is|does|do|would|are|did|does\s+\w+)\b", r"\bwhy\s*\?\s*$", r"什麼原因",
     r"\bwhat\s+(?:is|are)\s+(?:the\s+)?(?:difference|a|an)\b", r"\bwhat\s+does\s+[\w\s-]+\s+mean\b", r"\bexplain\b",
     r"\bdifference\s+between\b", r"什麼是", r"是什麼", r"解釋", r"為什麼", r"为什么", r"差在哪", r"差別", r"區別", r"什麼意思", r"原理",
     r"有什麼不同", r"介紹一下",
