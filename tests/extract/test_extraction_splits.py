@@ -72,3 +72,20 @@ def test_report_names_each_split_and_hides_heldout_texts():
     assert "heldout.overall_accuracy" in report.metrics
     for case in report.cases:
         assert not any("'" in f and "→" in f for f in case.failures)   # no utterance text
+
+
+@pytest.fixture(scope="module")
+def heldout_report():
+    return extraction.run(splits=("heldout", "forum"))
+
+
+def test_heldout_generated_split_meets_its_targets(heldout_report):
+    m = heldout_report.metrics
+    fields = {k: v for k, v in m.items() if k.startswith("heldout.") and k.endswith("_accuracy") and "overall" not in k
+              and "min_field" not in k}
+    assert m["heldout.overall_accuracy"] >= 0.97, m["heldout.overall_accuracy"]
+    assert min(fields.values()) >= extraction.TARGET, {k: round(v, 3) for k, v in fields.items() if v < extraction.TARGET}
+
+
+def test_forum_split_meets_its_target(heldout_report):
+    assert heldout_report.metrics["forum.overall_accuracy"] >= 0.95
