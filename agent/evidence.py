@@ -107,8 +107,9 @@ def supports_number(field: str, value: float, evidence: str, text: str) -> str |
     it has one, must fit the field ("12 people" is users or concurrency, never a context length).
     Read in the user's whole text, so a number quoted without its neighbours is still judged by them.
     """
-    from agent.extract_aliases import hardware_index, model_index
+    from agent.extract_aliases import hardware_index
     from agent.extract_base import overlaps
+    from agent.extract_model import model_names
     from agent.extract_quantity import quantities
     from agent.extract_text import normalize as norm_text
     full, piece = norm_text(text).norm, norm_text(evidence).norm
@@ -116,7 +117,7 @@ def supports_number(field: str, value: float, evidence: str, text: str) -> str |
     windows = [(full, i, i + len(piece)) for i in where] or [(piece, 0, len(piece))]
     reason = f"the number does not appear in {evidence!r}"
     for hay, start, end in windows:
-        names = [(h.start, h.end) for h in (*hardware_index().find(hay), *model_index().find(hay))]
+        names = [(h.start, h.end) for h in (*hardware_index().find(hay), *model_names(hay))]
         for q in quantities(hay):
             if not (start <= q.start and q.end <= end) or not _same_number(q, value):
                 continue

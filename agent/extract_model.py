@@ -3,7 +3,9 @@ its quantization ("4-bit AWQ", "Q4_K_M", "EXL2 4.0bpw", "NVFP4") and KV-cache dt
 """
 from __future__ import annotations
 
+import functools
 import re
+from dataclasses import dataclass
 
 from agent import lexicon
 from agent.extract_base import Finding, clause_after, clause_before, negated, negated_adjacent, overlaps
@@ -30,9 +32,62 @@ _KV_BEFORE = re.compile(r"(?:\bKV|kv[\s-]?cache)\s*(?:(?:should|can|could|will|w
                         r"|(?:想|要|會|可以|打算)?(?:用|量化成?|設成|改成|存成|存為|轉成|跑)|[:=])?\s*$", _F)
 
 
+_NOT_A_MODEL = re.compile(r"llama[\s._-]?(?:cpp|server|bench|swap)\b", _F)   # the engine, not the model family
+_NAME_END = re.compile(r"\.\s|\s-\s|[,;，；。、]|\s+(?=\d+(?:\.\d+)?\s*(?:[kKmM]\b|users|people|requests|concurrent|人|個))", _F)
+_WORD_BEFORE = re.compile(r"([A-Za-z][\w.]*)[\s-]+$")
+
+
+@dataclass(frozen=True)
+class _Name:
+    id: str
+    start: int
+    end: int
+
+
+def _resolves(text: str, start: int, end: int) -> str | None:
+    from rules import catalog
+    return catalog.resolve_model(text[start:end])
+
+
+def _settle(text: str, h) -> _Name:
+    """A found name cut where the name ends (not past ". 1000 users") and widened by one word when
+    the wider name is another model ("Code Llama 70B" is not "Llama 70B")."""
+    start, end, ident = h.start, h.end, h.id
+    cut = _NAME_END.search(text, start + 1, end)
+    if cut and _resolves(text, start, cut.start()) == ident:
+        end = cut.start()
+    before = _WORD_BEFORE.search(text, max(0, start - 16), start)
+    if before:
+        wider = _resolves(text, before.start(1), end)
+        if wider and wider != ident:
+            start, ident = before.start(1), wider
+    return _Name(ident, start, end)
+
+
+def model_names(text: str) -> list[_Name]:
+    """Every catalog model named in `text` (cached: the readers all look at the same message)."""
+    return list(_model_names(text))
+
+
+@functools.lru_cache(maxsize=64)
+def _model_names(text: str) -> tuple[_Name, ...]:
+    """Every catalog model named in `text`, left to right: the catalog's resolver, plus the names its
+    tokenizer misses that the alias index finds (a name glued to Chinese, "要上Qwen3-32B"); where two
+    overlap, the longer name wins. Each name is settled against the catalog (see `_settle`)."""
+    from agent.extract_aliases import model_index
+    found = [_settle(text, h) for h in (*model_resolve.find(text), *model_index().find(text))
+             if h.id and not _NOT_A_MODEL.match(text, h.start)]
+    found.sort(key=lambda h: (-(h.end - h.start), h.start))
+    out: list[_Name] = []
+    for h in found:
+        if not any(h.start < o.end and o.start < h.end for o in out):
+            out.append(h)
+    return tuple(sorted(out, key=lambda h: h.start))
+
+
 def _models(text: str) -> tuple[list[Finding], list[tuple[int, int]]]:
     """The first catalog model named (not negated) and the spans of every model name."""
-    hits = model_resolve.find(text)
+    hits = model_names(text)
     spans = [(h.start, h.end) for h in hits]
     live = [h for h in hits if not negated_adjacent(text, h.start)]
     return ([Finding("model", live[0].id, live[0].start, live[0].end)] if live else []), spans
@@ -83,14 +138,16 @@ def _quant(text: str, taken: list[tuple[int, int]]) -> list[Finding]:
     """quantization (most specific format mentioned) and kv_cache_dtype."""
     weights: list[tuple[int, Finding]] = []
     kv: list[Finding] = []
-    taken = taken + [m.span() for m in _ALTERNATIVES.finditer(text)]   # offered, not chosen
+    # A format inside a model name is still the format ("...-Instruct-FP8"); formats offered as
+    # alternatives ("AWQ vs GPTQ?") are not chosen.
+    alternatives = [m.span() for m in _ALTERNATIVES.finditer(text)]
     for m in _EXL.finditer(text):
-        if overlaps(m.span(), taken):
+        if overlaps(m.span(), alternatives):
             continue
         weights.append((0, Finding("quantization", _exl(m), m.start(), m.end())))
     for rank, (value, rx) in enumerate(_QUANT, start=1):
         for m in rx.finditer(text):
-            if overlaps(m.span(), taken) or (_BARE_GGUF.match(m.group(0)) and _quarter(text, m)):
+            if overlaps(m.span(), alternatives) or (_BARE_GGUF.match(m.group(0)) and _quarter(text, m)):
                 continue
             if value != "bf16" and negated(text, m.start()):
                 continue

@@ -75,7 +75,7 @@ _QUAL_AFTER = re.compile(r"\s*(?:\+|以上|或以上|左右|上下|多|以內|or
 _RANGE_SEP = r"\s*(?:-|~|to|到|至|—)\s*"
 _SCI = r"\d+(?:\.\d+)?[eE][+]?\d{1,2}(?![\w])"
 _ONE = rf"(?:{_SCI}|{NUM})"
-_QTY = re.compile(rf"(?<![\w.])(?P<a>{_ONE})(?:{_RANGE_SEP}(?P<b>{_ONE}))?", _F)
+_QTY = re.compile(rf"(?<![\w.])(?<![A-Za-z]-)(?P<a>{_ONE})(?:{_RANGE_SEP}(?P<b>{_ONE}))?", _F)
 _SUFFIX = re.compile(r"[kKmM萬万千]|thousand|million", re.I)
 _DOTS = re.compile(r"\d+\.\d+\.\d+")
 

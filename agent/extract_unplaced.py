@@ -71,8 +71,9 @@ def _numbers(text: str, placed: list[tuple[int, int]], names: list[tuple[int, in
 
 @functools.lru_cache(maxsize=16)
 def _names(text: str) -> tuple[tuple[int, int], ...]:
-    from agent.extract_aliases import hardware_index, model_index
-    return tuple((h.start, h.end) for h in (*hardware_index().find(text), *model_index().find(text)))
+    from agent.extract_aliases import hardware_index
+    from agent.extract_model import model_names
+    return tuple((h.start, h.end) for h in (*hardware_index().find(text), *model_names(text)))
 
 
 def unplaced(text: str, placed: list[tuple[int, int]]) -> list[tuple[str, int, int]]:

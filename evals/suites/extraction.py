@@ -106,7 +106,32 @@ def load_set(path: Path = SET_PATH) -> list[Item]:
     if isinstance(raw, list):
         from evals.extraction_gen.compose import SCORED
         raw = [{**r, "scored": list(SCORED)} if path == FORUM_PATH and "scored" not in r else r for r in raw]
+        raw = [_named(r) for r in raw]
     return _validate(raw or [], str(path))
+
+
+def _named(raw: dict) -> dict:
+    """Labels given as names resolve through the catalog as it stands (it grows while the set does not):
+    a resolved model replaces the size label; an unresolved model or device is labelled absent."""
+    if "model_named" not in raw and "hardware_named" not in raw:
+        return raw
+    from rules import catalog
+    raw, values = dict(raw), dict(raw.get("values") or {})
+    if "model_named" in raw:
+        ident = catalog.resolve_model(raw.pop("model_named"))
+        if ident:
+            values["model"] = ident
+            values.pop("params_b", None)
+        else:
+            values.pop("model", None)
+    if "hardware_named" in raw:
+        ident = catalog.resolve_hardware(raw.pop("hardware_named"))
+        if ident:
+            values["hardware"] = ident
+        else:
+            values.pop("hardware", None)
+    raw["values"] = values
+    return raw
 
 
 def load_split(split: str) -> list[Item]:
