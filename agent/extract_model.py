@@ -35,6 +35,8 @@ _KV_BEFORE = re.compile(r"(?:\bKV|kv[\s-]?cache)\s*(?:(?:should|can|could|will|w
 _NOT_A_MODEL = re.compile(r"llama[\s._-]?(?:cpp|server|bench|swap)\b", _F)   # the engine, not the model family
 _NAME_END = re.compile(r"\.\s|\s-\s|[,;，；。、]|\s+(?=\d+(?:\.\d+)?\s*(?:[kKmM]\b|users|people|requests|concurrent|人|個))", _F)
 _WORD_BEFORE = re.compile(r"([A-Za-z][\w.]*)[\s-]+$")
+_TOKEN_AFTER = re.compile(r"-[\w.]*\w")
+_FAMILY = re.compile(lexicon.MODEL_NAME, re.I)
 
 
 @dataclass(frozen=True)
@@ -45,23 +47,57 @@ class _Name:
 
 
 def _resolves(text: str, start: int, end: int) -> str | None:
+    return _resolve_words(text[start:end])
+
+
+@functools.lru_cache(maxsize=512)
+def _resolve_words(words: str) -> str | None:
+    """catalog.resolve_model, cached: the same words are tried for several candidate spans."""
     from rules import catalog
-    return catalog.resolve_model(text[start:end])
+    return catalog.resolve_model(words)
 
 
-def _settle(text: str, h) -> _Name:
-    """A found name cut where the name ends (not past ". 1000 users") and widened by one word when
-    the wider name is another model ("Code Llama 70B" is not "Llama 70B")."""
-    start, end, ident = h.start, h.end, h.id
+@functools.cache
+def _catalog_words() -> frozenset[str]:
+    """Every word of every catalog model's id, name, aliases and HF id, lowercased."""
+    from rules import catalog
+    words: set[str] = set()
+    for ident, m in catalog.all_models().items():
+        for name in (ident, m.name, *m.aliases, m.hf_id or ""):
+            words.update(w for w in re.split(r"[^a-z0-9.]+", name.lower()) if w)
+    return frozenset(words)
+
+
+def _names_word(ident: str, word: str) -> bool:
+    """True when the catalog's names for `ident` contain `word` ("Code" is in "Code Llama 34B"; "deploy"
+    is in no model's name), so widening never takes a verb for part of a name."""
+    from rules import catalog
+    m = catalog.model(ident)
+    known = re.sub(r"[\s_-]+", "", " ".join([ident, m.name, *m.aliases, m.hf_id or ""])).lower()
+    return re.sub(r"[\s_-]+", "", word).lower() in known
+
+
+def _settle(text: str, start: int, end: int, ident: str | None, trusted: bool) -> _Name | None:
+    """A found name read again by the catalog: cut where the name ends (not past ". 1000 users"),
+    then widened by a word on the left or a token on the right when the wider words name another
+    model ("Code Llama 34B", "Qwen2.5-7B-Instruct-1M"). None when nothing there names a model.
+    `trusted`: the id came from the catalog's own resolver for exactly this span."""
+    whole = ident if trusted else (_resolves(text, start, end) or ident)
     cut = _NAME_END.search(text, start + 1, end)
-    if cut and _resolves(text, start, cut.start()) == ident:
+    if cut and _resolves(text, start, cut.start()) == whole:   # the same model, named by fewer words
         end = cut.start()
+    ident = whole
+    words = _catalog_words()
     before = _WORD_BEFORE.search(text, max(0, start - 16), start)
-    if before:
-        wider = _resolves(text, before.start(1), end)
-        if wider and wider != ident:
-            start, ident = before.start(1), wider
-    return _Name(ident, start, end)
+    after = _TOKEN_AFTER.match(text, end)
+    for span, word in (((before.start(1), end), before.group(1)) if before else (None, ""),
+                       ((start, after.end()), after.group(0)) if after else (None, "")):
+        if not span or not all(w in words for w in re.split(r"[^a-z0-9.]+", word.lower()) if w):
+            continue
+        wider = _resolves(text, *span)
+        if wider and wider != ident and _names_word(wider, word):
+            (start, end), ident = span, wider
+    return _Name(ident, start, end) if ident else None
 
 
 def model_names(text: str) -> list[_Name]:
@@ -75,8 +111,12 @@ def _model_names(text: str) -> tuple[_Name, ...]:
     tokenizer misses that the alias index finds (a name glued to Chinese, "要上Qwen3-32B"); where two
     overlap, the longer name wins. Each name is settled against the catalog (see `_settle`)."""
     from agent.extract_aliases import model_index
-    found = [_settle(text, h) for h in (*model_resolve.find(text), *model_index().find(text))
-             if h.id and not _NOT_A_MODEL.match(text, h.start)]
+    spans = [(h.start, h.end, h.id, True) for h in model_resolve.find(text) if h.id]
+    for extra in ([(h.start, h.end, h.id, False) for h in model_index().find(text)],
+                  [(m.start(), m.end(), None, False) for m in _FAMILY.finditer(text)]):   # names the resolver missed
+        spans += [x for x in extra if not any(x[0] < b and a < x[1] for a, b, *_ in spans)]
+    found = [n for a, b, ident, trusted in spans if not _NOT_A_MODEL.match(text, a)
+             for n in [_settle(text, a, b, ident, trusted)] if n]
     found.sort(key=lambda h: (-(h.end - h.start), h.start))
     out: list[_Name] = []
     for h in found:

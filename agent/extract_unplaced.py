@@ -13,6 +13,7 @@ from __future__ import annotations
 import functools
 import re
 
+from agent import lexicon
 from agent.extract_base import overlaps
 from agent.extract_quantity import quantities
 
@@ -32,11 +33,7 @@ _NOT_DEVICE = re.compile(
     r"^(?:Q\d+(?:_\w+)?|FP\d+|BF16|INT\d+|W\d+A\d+|EXL\d|MXFP4|NVFP4|A\d+B|V\d+|R\d+|M\d|TP\d+|PP\d+|EP\d+|DP\d+|H\d|L\d"
     r"|SM\d+|GB\d+|TB\d+|MB\d+|GPU\d*|CPU\d*|PCIe\d*|DDR\d+|HBM\d*e?|NV\w+|FA\d|ISL\d*|OSL\d*|P(?:50|90|95|99|999)|T\d{4}|E\d{3,4}|S\d{1,2})$", re.I)
 _DEVICE_CUE = re.compile(r"\s*(?:推理|NPU|卡|cards?\b|accelerators?\b)", re.I)
-_MODEL = re.compile(
-    r"(?<![\w.-])(?:Llama|Qwen|QwQ|Mistral|Mixtral|Gemma|Phi|GLM|ChatGLM|DeepSeek|Yi|InternLM|Baichuan|Falcon|Nemotron"
-    r"|Command[\s-]?R|Granite|OLMo|SmolLM|MiniMax|Kimi|gpt-oss|Codestral|Devstral|Magistral|Vicuna|StarCoder|CodeLlama"
-    r"|Hunyuan|ERNIE|Jamba|Zephyr|Dolphin|Hermes)"
-    r"(?:[\w.:-]*\d[\w.:-]*|[\w.:-]*(?:[\s-]\d+(?:\.\d+)?\s?[BbMm]\b))", re.I)
+_MODEL = re.compile(lexicon.MODEL_NAME, re.I)
 _SIZE = re.compile(r"\d+(?:\.\d+)?\s?[BbMm]\b")
 # Quantities whose unit says they describe the situation (a load, a length, a price, a count).
 _LOAD_UNITS = ("people", "org", "conc", "req", "tokens", "context", "lora", "usd", "money", "dev", "node")

@@ -233,10 +233,11 @@ DONT_KNOW = [
 
 # What the question is about, beyond the situation (topic id → patterns). A topic is raised when
 # its subject is named, asked or stated ("does vLLM support speculative decoding?", "30 LoRAs").
-_FORMAT = (r"(?:GGUF|AWQ|GPTQ|EXL[23]|FP8|FP16|BF16|INT[48]|NVFP4|MXFP4|Q[2-8]_(?:K(?:_[SML])?|0)|Q[2-8]\b|bitsandbytes|bnb|HQQ|MLX"
+_FORMAT = (r"(?:GGUF|AWQ|GPTQ|EXL[23]|FP8|FP16|BF16|INT[48]|NVFP4|MXFP4|Q[2-8]_(?:K(?:_[SML])?|0)|Q[2-8]\b|bitsandbytes|bnb|HQQ"
            r"|\d{1,2}[\s-]?bits?)")
 # Formats offered as alternatives ("GGUF, AWQ or EXL2?", "AWQ vs GPTQ", "GGUF 跟 AWQ 要選哪個") are undecided.
-FORMAT_ALTERNATIVES = (rf"{_FORMAT}(?:\s*(?:,|/|\bor\b|\bvs\.?|\bversus\b|還是|或是?|跟|和|與)\s*(?:or\s+)?{_FORMAT})+")
+# A list needs a word of choice ("or", "vs", 還是); commas alone only separate clauses.
+FORMAT_ALTERNATIVES = (rf"{_FORMAT}(?:\s*,\s*{_FORMAT})*\s*(?:/|\bor\b|\bvs\.?|\bversus\b|還是|或是?|跟|和|與)\s*{_FORMAT}")
 TOPICS = {
     "speculative-decoding": [r"\bspec(?:ulative)?[\s-]*decod", r"\bspeculat(?:ion|ive|e)\b", r"\bdraft[\s-]+model", r"\bEAGLE(?:-?\d)?\b",
                              r"\bMedusa\b", r"\bMTP\b", r"\blookahead\s+decoding\b", r"\bsuffix\s+decoding\b", r"\bn-?gram\s+spec",
@@ -291,3 +292,10 @@ NEW_CUES = [r"^\s*(?:ok(?:ay)?[,.]?\s+)?now\b", r"\bnew\s+(?:setup|situation|que
             r"\banother\s+(?:setup|situation|question|project|case|scenario|cluster|team)\b", r"\bdifferent\s+(?:setup|situation|project|case)\b",
             r"\bseparate(?:ly)?\b", r"\bthis\s+time\b", r"\bunrelated\b", r"^\s*現在", r"另一個", r"另外一個", r"新的(?:情境|案子|專案|問題|環境)",
             r"換個(?:情境|問題|案子)", r"另外(?:問|有)"]
+
+# A model family word and what follows it ("QwQ-32B", "Gemma 4 26B", "GLM-5.1", "Code Llama 34B"):
+# looks like a model name whether or not the catalog knows it.
+MODEL_NAME = (r"(?<![\w.-])(?:Llama|Qwen|QwQ|Mistral|Mixtral|Gemma|Phi|GLM|ChatGLM|DeepSeek|Yi|InternLM|Baichuan|Falcon|Nemotron"
+              r"|Command[\s-]?R|Granite|OLMo|SmolLM|MiniMax|Kimi|gpt-oss|Codestral|Devstral|Magistral|Vicuna|StarCoder|CodeLlama"
+              r"|Hunyuan|ERNIE|Jamba|Zephyr|Dolphin|Hermes)"
+              r"(?:[\w.:-]*\d[\w.:-]*|[\w.:-]*(?:[\s-]\d+(?:\.\d+)?\s?[BbMm]\b))")
