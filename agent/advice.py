@@ -13,7 +13,7 @@ from __future__ import annotations
 import logging
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_serializer
 
 from rules.benchspec.spec import BenchSpec
 from rules.decision import Avoid, RankedEngine, TraceEntry
@@ -165,6 +165,16 @@ class Question(_Strict):
 
     question: str
     fields: list[str]
+    options: list[str] = Field(default_factory=list)
+    """Suggested answers (e.g. the catalog devices closest to words that were not recognised)."""
+
+    @model_serializer(mode="wrap")
+    def _contract(self, handler):
+        """The contract's {question, fields}; options only when there are some."""
+        out = handler(self)
+        if not out.get("options"):
+            out.pop("options", None)
+        return out
 
 
 class Citation(_Strict):

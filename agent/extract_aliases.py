@@ -102,11 +102,19 @@ class AliasIndex:
         return hits
 
 
+class DeviceIndex:
+    """Hardware names through the catalog's token index (rules.hardware_index): variants chosen by the
+    memory and package written next to the name, and the span of the whole name ("Xeon 6", "A100 PCIe")."""
+
+    def find(self, text: str) -> list[AliasHit]:
+        from rules.hardware_index import find_devices
+        return [AliasHit(m.id, m.start, m.end, False) for m in find_devices(text)]
+
+
 @functools.cache
-def hardware_index() -> AliasIndex:
-    """Alias index over the hardware catalog."""
-    from rules import catalog
-    return AliasIndex({k: list(h.aliases) for k, h in catalog.all_hardware().items()})
+def hardware_index() -> DeviceIndex:
+    """The hardware index (built once, on first use, by rules.hardware_index)."""
+    return DeviceIndex()
 
 
 @functools.cache

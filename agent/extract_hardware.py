@@ -210,6 +210,12 @@ def _outside(rx: re.Pattern, text: str, names: list[tuple[int, int]]):
             pos = inside
 
 
+def _number_span(m: re.Match) -> tuple[int, int]:
+    """Where the machine count of a _NODES / _NODE_PHRASE match was written."""
+    return next((m.span(g) for g in ("one", "num", "num2", "num3", "num4", "num5") if g in m.re.groupindex and m.group(g)),
+                m.span())
+
+
 def find(text: str) -> list[Finding]:
     """All hardware findings in `text` (already normalised to half-width)."""
     hits = hardware_index().find(text)
@@ -217,11 +223,12 @@ def find(text: str) -> list[Finding]:
     out = _device(text, device) if device else []
     fields = {f.field for f in out}
     taken = [(f.start, f.end) for f in out] + [(h.start, h.end) for h in hits]
-    names = [(h.start, h.end) for h in hits]
+    hit_spans = names = [(h.start, h.end) for h in hits]
     if "nodes" not in fields and _NODE_GATE.search(text):
         for m in [*_outside(_NODE_PHRASE, text, names)][:1] + [*_outside(_NODES, text, names)]:
             n = _node_count(m)
-            if n and n <= 1024 and not negated_adjacent(text, m.start()):
+            # a number inside a product name is not a machine count ("Xeon 6 server")
+            if n and n <= 1024 and not negated_adjacent(text, m.start()) and not overlaps(_number_span(m), hit_spans):
                 out.append(Finding("nodes", n, m.start(), m.end()))
                 break
     if "count" not in fields and _COUNT_GATE.search(text) and not (device and hardware_class(device.id) == "cpu"):

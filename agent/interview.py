@@ -162,16 +162,39 @@ PHRASES: dict[str, dict[str, str]] = {
 }
 
 
-def phrase(fields: list[str], language: str, profile: Any = None) -> str:
-    """One concise question covering `fields`, in English or Traditional Chinese (the interconnect
-    question offers only the links this hardware can have)."""
+MAX_OPTIONS = 4
+
+
+def device_options(unknown: list[dict]) -> list[str]:
+    """Names of the catalog devices closest to the words we did not know (quick replies)."""
+    from rules import catalog
+    ids = list(dict.fromkeys(i for u in unknown for i in u.get("suggestions") or []))[:MAX_OPTIONS]
+    return [catalog.hardware(i).name.split(" (")[0] for i in ids]
+
+
+def _unknown_note(unknown: list[dict], lang: str) -> str:
+    words = "、".join(f"「{u['text']}」" for u in unknown) if lang == "zh" else \
+        ", ".join(f"\u201c{u['text']}\u201d" for u in unknown)
+    options = device_options(unknown)
+    if lang == "zh":
+        near = f"最接近的是：{'、'.join(options)}。" if options else ""
+        return f"我不認得{words}這個裝置。{near}"
+    near = f" The closest I know: {', '.join(options)}." if options else ""
+    return f"I did not recognise {words} as a device I know.{near} "
+
+
+def phrase(fields: list[str], language: str, unknown: list[dict] | None = None, profile: Any = None) -> str:
+    """One concise question covering `fields`, in English or Traditional Chinese; device words we did
+    not recognise are quoted first, with the closest catalog devices. With the profile, the
+    interconnect question offers only the links this hardware can have."""
     lang = "zh" if language == "zh" else "en"
     keys = [(link_question(profile) or f) if f == "interconnect" and profile is not None else f for f in fields]
     parts = [PHRASES[k][lang] for k in keys]
+    note = _unknown_note(unknown, lang) if unknown and "hardware" in fields else ""
     if lang == "zh":
-        return "請問" + "；".join(parts) + "？"
+        return note + "請問" + "；".join(parts) + "？"
     if len(parts) == 1:
         body = parts[0]
     else:
         body = "; ".join(parts[:-1]) + "; and " + parts[-1]
-    return f"To choose well I need to know {body}?"
+    return f"{note}To choose well I need to know {body}?"

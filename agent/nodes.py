@@ -41,6 +41,22 @@ def _unplaced(ext: Any) -> list[dict[str, str]]:
     return [{"text": u.text, "kind": u.kind} for u in getattr(ext, "not_understood", None) or []]
 
 
+def _unknown_devices(text: str, profile: Profile) -> tuple[Profile, list[dict[str, Any]]]:
+    """Device words no catalog entry took ("Quadro M6000"), with the closest entries; their stated
+    memory becomes the profile's, so the fit arithmetic still runs while the device is unknown."""
+    if profile.hardware is not None:
+        return profile, []
+    from rules.hardware_index import unrecognised
+    found = unrecognised(text)
+    for u in found:
+        if u.memory_gb and profile.memory_gb is None:
+            try:
+                profile = profile.with_value("memory_gb", u.memory_gb, evidence=u.memory_text)
+            except AdvisorError:
+                pass
+    return profile, [{"text": u.text, "suggestions": list(u.suggestions)} for u in found]
+
+
 def understand(state: AgentState, tools: Tools) -> dict[str, Any]:
     """Read the new message: intent, language and profile values (every value with evidence).
 
@@ -54,6 +70,7 @@ def understand(state: AgentState, tools: Tools) -> dict[str, Any]:
     base = {} if kind == "new" else previous
     data = base | {"language": getattr(ext, "language", None) or "en"}
     profile, rejected = und.apply(build_profile(data), values, evidence)
+    profile, unknown = _unknown_devices(text, profile)
     now = profile.model_dump(mode="json")
     change = None
     if kind == "new":
@@ -67,6 +84,7 @@ def understand(state: AgentState, tools: Tools) -> dict[str, Any]:
         "transcript": [text], "questions": [], "asked": [], "assumptions": [], "dropped": dropped + rejected,
         "interview_done": False, "llm_calls": calls, "draft": None, "advice": None, "tool_notes": [],
         "not_understood": _unplaced(ext), "topics": list(getattr(ext, "topics", None) or []), "profile_change": change,
+        "unknown_devices": unknown,
     }
 
 
@@ -101,13 +119,21 @@ def interview(state: AgentState, tools: Tools, pause: Callable[[dict], Any] = _i
     if not fields:
         return {"interview_done": True}
     lang = state.get("language", "en")
-    first = [] if questions else [und.unplaced_note(state.get("not_understood") or [], lang)]
-    payload = {"question": " ".join(filter(None, [*first, policy.phrase(fields, lang, profile)])), "fields": fields}
+    unknown = state.get("unknown_devices") or [] if "hardware" in fields else []
+    # the first question also quotes what was not understood (devices only when the device
+    # question does not already name them with the closest catalog devices)
+    unplaced = [u for u in state.get("not_understood") or [] if not (unknown and u["kind"] == "device")]
+    first = [] if questions else [und.unplaced_note(unplaced, lang)]
+    payload = {"question": " ".join(filter(None, [*first, policy.phrase(fields, lang, unknown, profile=profile)])),
+               "fields": fields}
+    if unknown:   # quick replies: the closest catalog devices to the words we did not know
+        payload["options"] = policy.device_options(unknown)
     answer = str(pause(payload) or "").strip()
     # --- resumed: a new user turn starts here ---
     ext = tools.extract_answer(answer, fields)
     values, evidence, dropped, calls = _read(tools, answer, ext, fields) if answer else ({}, {}, [], 0)
     profile, rejected = und.apply(profile, values, evidence)
+    profile, still_unknown = _unknown_devices(answer, profile) if answer else (profile, [])
     profile, assumed = _assume(tools, profile, fields)
     return {
         "profile": profile.model_dump(mode="json"), "questions": [*questions, payload],
@@ -115,6 +141,7 @@ def interview(state: AgentState, tools: Tools, pause: Callable[[dict], Any] = _i
         "assumptions": [*(state.get("assumptions") or []), *assumed],
         "dropped": [*(state.get("dropped") or []), *dropped, *rejected], "llm_calls": calls,
         "not_understood": [*(state.get("not_understood") or []), *_unplaced(ext)],
+        "unknown_devices": [] if profile.hardware else [*(state.get("unknown_devices") or []), *still_unknown],
     }
 
 

@@ -108,11 +108,37 @@ def _variant_read(profile: Profile) -> list[str]:
     return [model_resolve.describe_variant(said.evidence, match.id, match.variant_kind, profile.language)]
 
 
+def _unknown_warnings(state: AgentState, language: str) -> list[str]:
+    """Say which device words were not recognised, instead of dropping them silently."""
+    unknown = state.get("unknown_devices") or []
+    if not unknown:
+        return []
+    from agent.interview import device_options
+    words = ", ".join(f"'{u['text']}'" for u in unknown)
+    options = device_options(unknown)
+    if language == "zh":
+        near = f"（最接近的：{'、'.join(options)}）" if options else ""
+        return [f"我不認得 {words} 這個裝置{near}；在確認硬體前，這份建議只列出幾乎在哪都能跑的引擎。"]
+    near = f" (closest I know: {', '.join(options)})" if options else ""
+    return [f"I did not recognise {words} as a device{near}; until the hardware is known this answer only "
+            "lists engines that run almost anywhere."]
+
+
+def _not_understood(state: AgentState) -> list[dict[str, str]]:
+    """The extractor's unplaced words, plus unknown device words the hardware index found (once each)."""
+    out = [n for n in state.get("not_understood") or [] if isinstance(n, dict)]
+    for u in state.get("unknown_devices") or []:
+        if not any(u["text"] in n["text"] or n["text"] in u["text"] for n in out):
+            out.append({"text": u["text"], "kind": "device"})
+    return out
+
+
 def build_advice(state: AgentState, answer: str = "", composer: str = "template") -> Advice:
     """The typed Advice of a state that has been through the tools (answer filled by the verify node)."""
     from rules.benchspec.spec import BenchSpec
     profile = build_profile(state.get("profile") or {})
     decision = _decision(state, profile.language)
+    decision = decision.model_copy(update={"warnings": [*_unknown_warnings(state, profile.language), *decision.warnings]})
     assumptions = list(dict.fromkeys([*(state.get("assumptions") or []),
                                       *((state.get("decision") or {}).get("assumptions") or []),
                                       *_variant_read(profile)]))
@@ -123,7 +149,7 @@ def build_advice(state: AgentState, answer: str = "", composer: str = "template"
         benchmark=BenchSpec.model_validate(bench) if bench else None,
         questions=[Question(**q) for q in state.get("questions") or []], assumptions=assumptions,
         citations=[Citation(**c) for c in state.get("citations") or []],
-        not_understood=[n for n in state.get("not_understood") or [] if isinstance(n, dict)],
+        not_understood=_not_understood(state),
         topics=list(state.get("topics") or []), profile_change=state.get("profile_change"),
         tool_notes=list(state.get("tool_notes") or []),
         injection=bool(state.get("injection")), answer=answer, composer=composer,

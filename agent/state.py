@@ -47,6 +47,8 @@ class AgentState(TypedDict, total=False):
     """The interview has nothing more to ask in this request."""
     assumptions: list[str]
     """Defaults the interview applied, in words."""
+    unknown_devices: list[dict[str, Any]]
+    """Device-looking words of the request that match no catalog entry: {text, suggestions}."""
     dropped: list[str]
     """LLM-extracted values rejected by the evidence guard (why, for the record)."""
     decision: dict[str, Any] | None

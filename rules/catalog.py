@@ -2,18 +2,20 @@
 
     hardware(id) / model(id) / engine(id)      -> spec, or UnknownIdError listing the closest ids
     all_hardware() / all_models() / all_engines() -> {id: spec}
+    hardware_file(id)                          -> the catalog file an entry lives in
     resolve_hardware(text) / resolve_model(text)  -> id | None ("H100" -> h100_sxm, "Llama 3.3 70B" -> llama-3.1-70b)
     resolve_model_match(text)                   -> rules.model_resolve.Match (id + fine-tune / quantized-build note)
     describe_model(params_b, active_params_b=None, ...) -> a generic ModelSpec with its assumptions
     spec_for_profile(profile)                   -> the ModelSpec a profile names (id, config.json or size)
     check_profile_against_catalog(profile)      -> raises ProfileError for ids or context the catalogs reject
 
+Hardware lives in one file per vendor or family (rules/catalog/hardware/*.yaml); names are resolved by
+the token index of rules.hardware_index (variants chosen by memory, package and core count).
 Loading validates every entry and fails with DataError naming file, entry and field. Loads are cached.
 """
 from __future__ import annotations
 
 import functools
-import re
 from pathlib import Path
 from typing import Any
 
@@ -24,26 +26,29 @@ from rules.catalog_schema import Attention, Hardware, ModelSpec, Tflops
 from rules.errors import DataError, ProfileError, UnknownIdError
 
 CATALOG_DIR = Path(__file__).with_name("catalog")
+HARDWARE_DIR = "hardware"
 _Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 __all__ = [
-    "Hardware", "ModelSpec", "Tflops", "Attention", "hardware", "model", "engine", "all_hardware",
+    "Hardware", "ModelSpec", "Tflops", "Attention", "hardware", "model", "engine", "all_hardware", "hardware_file",
     "all_models", "all_engines", "resolve_hardware", "resolve_model", "resolve_model_match", "describe_model",
     "check_profile_against_catalog", "spec_for_profile",
 ]
 
 
 def _load(file: str, key: str, schema: type, into: dict[str, Any] | None = None,
-          defaults: dict[str, Any] | None = None) -> dict[str, Any]:
-    """Read one catalog file into {id: validated entry} (`into`: add to an existing table)."""
+          defaults: dict[str, Any] | None = None, origin: dict[str, str] | None = None) -> dict[str, Any]:
+    """Read one catalog file into {id: validated entry} (added to `into`, ids unique across files;
+    `defaults` fill keys an entry leaves out)."""
     path = CATALOG_DIR / file
+    name = f"rules/catalog/{file}"
     try:
         data = yaml.load(path.read_text(encoding="utf-8"), Loader=_Loader)
     except (OSError, yaml.YAMLError) as exc:
-        raise DataError(f"rules/catalog/{file}", None, None, f"cannot read: {exc}") from None
-    entries = (data or {}).get(key)
+        raise DataError(name, None, None, f"cannot read: {exc}") from None
+    entries = data.get(key) if isinstance(data, dict) else None
     if not isinstance(entries, list):
-        raise DataError(f"rules/catalog/{file}", None, key, "expected a list of entries")
+        raise DataError(name, None, key, "expected a list of entries")
     out: dict[str, Any] = {} if into is None else into
     for i, raw in enumerate(entries):
         if defaults and isinstance(raw, dict):
@@ -54,17 +59,48 @@ def _load(file: str, key: str, schema: type, into: dict[str, Any] | None = None,
         except ValidationError as exc:
             err = exc.errors()[0]
             field = ".".join(str(p) for p in err["loc"]) or None
-            raise DataError(f"rules/catalog/{file}", entry, field, err["msg"]) from None
+            raise DataError(name, entry, field, err["msg"].removeprefix("Value error, ")) from None
         if spec.id in out:
-            raise DataError(f"rules/catalog/{file}", entry, "id", "duplicate id")
+            where = f" (also in {origin[spec.id]})" if origin and spec.id in origin else ""
+            raise DataError(name, entry, "id", f"duplicate id{where}")
         out[spec.id] = spec
+        if origin is not None:
+            origin[spec.id] = name
     return out
 
 
+def hardware_files() -> list[Path]:
+    """The hardware catalog files (one per vendor or family)."""
+    return sorted((CATALOG_DIR / HARDWARE_DIR).glob("*.yaml"))
+
+
 @functools.cache
+def _hardware_tables() -> tuple[dict[str, Hardware], dict[str, str]]:
+    files = hardware_files()
+    if not files:
+        raise DataError(f"rules/catalog/{HARDWARE_DIR}", None, None, "no hardware catalog files")
+
+    def build() -> tuple[dict[str, Hardware], dict[str, str]]:
+        table: dict[str, Hardware] = {}
+        origin: dict[str, str] = {}
+        for path in files:
+            _load(f"{HARDWARE_DIR}/{path.name}", "hardware", Hardware, into=table, origin=origin)
+        return table, origin
+    from rules.catalog_cache import cached
+    return cached("hardware-catalog", files, build)
+
+
 def all_hardware() -> dict[str, Hardware]:
-    """Every hardware entry, by id."""
-    return _load("hardware.yaml", "hardware", Hardware)
+    """Every hardware entry, by id (all files of rules/catalog/hardware/, loaded once)."""
+    return _hardware_tables()[0]
+
+
+all_hardware.cache_clear = _hardware_tables.cache_clear  # type: ignore[attr-defined]
+
+
+def hardware_file(hw_id: str) -> str:
+    """The catalog file an entry comes from (for error messages)."""
+    return _hardware_tables()[1].get(hw_id, f"rules/catalog/{HARDWARE_DIR}")
 
 
 @functools.cache
@@ -117,67 +153,16 @@ def all_engines() -> dict:
     return _engines_module().all_engines()
 
 
-# --- aliases ------------------------------------------------------------------------------
-def _tokens(text: str) -> tuple[str, ...]:
-    """Lowercase word/number tokens; letters and digits split apart ("RTX4090" -> rtx, 4090)."""
-    text = re.sub(r"(?<=[a-z])(?=\d)|(?<=\d)(?=[a-z])", " ", str(text).lower())
-    return tuple(re.findall(r"[a-z]+|\d+(?:\.\d+)?", text))
-
-
-
-
-def _index(table: dict[str, Any]) -> dict[tuple[str, ...], set[str]]:
-    """Token tuple of every id, name and alias -> ids it names."""
-    idx: dict[tuple[str, ...], set[str]] = {}
-    for key, spec in table.items():
-        for name in (key, spec.name, *spec.aliases, getattr(spec, "hf_id", None) or ""):
-            toks = _tokens(name)
-            if toks:
-                idx.setdefault(toks, set()).add(key)
-    return idx
-
-
-def _contains(hay: tuple[str, ...], needle: tuple[str, ...]) -> bool:
-    n = len(needle)
-    return any(hay[i:i + n] == needle for i in range(len(hay) - n + 1))
-
-
-def _resolve(text: str, idx: dict[tuple[str, ...], set[str]], noise: set[str] = frozenset(),
-             numbers_left_ok: bool = True) -> str | None:
-    """Exact alias match first, else the longest alias contained in the text (None if ambiguous).
-
-    For models a leftover number ("Llama 3.1 7B" vs alias "llama3.1") means a different model."""
-    toks = tuple(t for t in _tokens(text) if t not in noise)
-    if not toks:
-        return None
-    if toks in idx and len(idx[toks]) == 1:
-        return next(iter(idx[toks]))
-
-    def ok(alias: tuple[str, ...]) -> bool:
-        if not _contains(toks, alias):
-            return False
-        left = list(toks)
-        for t in alias:
-            left.remove(t)
-        return numbers_left_ok or not any(t[0].isdigit() for t in left)
-    hits = [(len(k), sum(map(len, k)), ids) for k, ids in idx.items() if ok(k)]
-    if not hits:
-        return None
-    best = max(h[:2] for h in hits)
-    ids = set().union(*(h[2] for h in hits if h[:2] == best))
-    return next(iter(ids)) if len(ids) == 1 else None
-
-
-@functools.cache
-def _hw_index() -> dict[tuple[str, ...], set[str]]:
-    return _index(all_hardware())
-
-
+# --- names ------------------------------------------------------------------------------
 def resolve_hardware(text: str) -> str | None:
-    """Hardware id for what people type ("H100", "4090", "M3 Ultra"), or None."""
+    """Hardware id for what people type ("H100", "4090", "M3 Ultra", "A100 40GB PCIe"), or None."""
     if not text:
         return None
-    return text if text in all_hardware() else _resolve(text, _hw_index())
+    if text in all_hardware():
+        return text
+    from rules import hardware_index  # lazy: the index imports this module
+    match = hardware_index.resolve(str(text))
+    return match.id if match else None
 
 
 def resolve_model(text: str) -> str | None:

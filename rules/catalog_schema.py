@@ -5,9 +5,10 @@ source for one field. Units are in the key names (`mem_bw_gbs`, `memory_gb`, `pa
 """
 from __future__ import annotations
 
+import re
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 from rules.ids import Architecture, HardwareClass, InterconnectId, Platform
 
@@ -19,11 +20,15 @@ class _Strict(BaseModel):
 class Tflops(_Strict):
     """Dense (no sparsity) peak TFLOPS by dtype; None = not published / not sourced."""
 
-    bf16: float | None = Field(default=None, gt=0)
-    fp16: float | None = Field(default=None, gt=0)
-    fp8: float | None = Field(default=None, gt=0)
-    fp4: float | None = Field(default=None, gt=0)
-    int8: float | None = Field(default=None, gt=0)
+    bf16: float | None = Field(default=None, gt=0, le=50000)
+    fp16: float | None = Field(default=None, gt=0, le=50000)
+    fp8: float | None = Field(default=None, gt=0, le=100000)
+    fp4: float | None = Field(default=None, gt=0, le=200000)
+    int8: float | None = Field(default=None, gt=0, le=100000)
+
+
+FormFactor = Literal["sxm", "pcie", "nvl", "oam", "superchip", "card", "laptop", "module", "soc", "socket",
+                     "board", "system"]
 
 
 class Hardware(_Strict):
@@ -34,25 +39,43 @@ class Hardware(_Strict):
     vendor: str
     platform: Platform
     hw_class: HardwareClass
-    cuda_cc: str | None = None
+    cuda_cc: str | None = Field(default=None, pattern=r"^\d{1,2}\.\d$")
     """CUDA compute capability (NVIDIA only), e.g. '9.0'."""
-    memory_gb: float = Field(gt=0)
+    arch: str | None = None
+    """Architecture generation ("Hopper", "RDNA 3", "Zen 4 (Genoa)", "Apple M4")."""
+    form_factor: FormFactor | None = None
+    """Package: what tells variants of one chip apart ("A100 PCIe" vs "A100 SXM")."""
+    memory_gb: float = Field(gt=0, le=16384)
     memory_type: str
     memory_is_max_config: bool = False
     """True when memory_gb is the largest configuration (Apple, CPUs): a real machine may have less."""
+    memory_options_gb: list[float] = Field(default_factory=list)
+    """Memory configurations the part is sold with (GB); memory_gb is one of them."""
     usable_memory_fraction: float = Field(default=1.0, gt=0, le=1)
     """Share of memory the accelerator may use (Apple GPUs wire only part of unified memory)."""
-    mem_bw_gbs: float = Field(gt=0)
+    mem_bw_gbs: float = Field(gt=0, le=30000)
     tflops: Tflops = Tflops()
     interconnect: InterconnectId
     """Default link between devices of this kind."""
-    scaleup_gbs: float | None = Field(default=None, gt=0)
+    scaleup_gbs: float | None = Field(default=None, gt=0, le=20000)
     """Scale-up link GB/s per device (bidirectional aggregate, as vendors quote it)."""
-    pcie_gbs: float | None = Field(default=None, gt=0)
+    scaleup_domain: int | None = Field(default=None, ge=1, le=100000)
+    """Devices one scale-up fabric joins directly (8 on an HGX board, 72 in an NVL72 rack, 2 for bridged pairs)."""
+    pcie_gbs: float | None = Field(default=None, gt=0, le=1000)
     """PCIe GB/s per device (bidirectional aggregate)."""
     p2p: bool | None = None
     """Device-to-device peer access; None = not established."""
-    tdp_w: float | None = None
+    tdp_w: float | None = Field(default=None, gt=0, le=5000)
+    gpu_cores: int | None = Field(default=None, gt=0)
+    """GPU core count where it tells variants apart (Apple M3/M4 Max 30/32/40-core)."""
+    default_variant: bool = False
+    """The entry an alias shared by several variants names when nothing in the text decides."""
+    default_for: list[str] = Field(default_factory=list)
+    """Aliases (of this entry) for which it is the default even though default_variant is false."""
+    approximate: bool = False
+    """A class-level stand-in ("an i7 laptop"): typical figures, not one product's datasheet."""
+    sku_patterns: list[str] = Field(default_factory=list)
+    """Regexes over product numbers that name this entry (CPU SKUs: "9654" is an EPYC Genoa)."""
     aliases: list[str] = Field(default_factory=list)
     price_usd_per_hour: float | None = Field(default=None, gt=0)
     price_source: str | None = None
@@ -61,10 +84,37 @@ class Hardware(_Strict):
     notes: str | None = None
     sources: dict[str, str] = Field(default_factory=dict)
 
+    @field_validator("sku_patterns")
+    @classmethod
+    def _compiles(cls, value: list[str]) -> list[str]:
+        for pattern in value:
+            try:
+                re.compile(pattern)
+            except re.error as exc:
+                raise ValueError(f"sku pattern {pattern!r} does not compile: {exc}") from None
+        return value
+
+    @field_validator("aliases")
+    @classmethod
+    def _named(cls, value: list[str]) -> list[str]:
+        if any(not str(a).strip() for a in value):
+            raise ValueError("aliases must be non-empty strings")
+        return value
+
     @model_validator(mode="after")
     def _consistent(self) -> "Hardware":
         if self.platform == "nvidia-cuda" and not self.cuda_cc:
             raise ValueError("NVIDIA hardware needs cuda_cc")
+        if self.cuda_cc and self.platform != "nvidia-cuda":
+            raise ValueError("cuda_cc is only for NVIDIA hardware")
+        if (self.platform == "apple-silicon") != (self.hw_class == "apple"):
+            raise ValueError("hw_class apple goes with platform apple-silicon and only with it")
+        if any(not 0 < m <= 16384 for m in self.memory_options_gb):
+            raise ValueError("memory_options_gb must be sizes in GB between 0 and 16384")
+        if self.memory_options_gb and self.memory_gb not in self.memory_options_gb:
+            raise ValueError(f"memory_gb {self.memory_gb:g} is not one of memory_options_gb")
+        if set(self.default_for) - set(self.aliases):
+            raise ValueError(f"default_for names aliases this entry does not have: {sorted(set(self.default_for) - set(self.aliases))}")
         if self.price_usd_per_hour is not None and not self.price_source:
             raise ValueError("price_usd_per_hour needs price_source")
         unknown = set(self.sources) - set(type(self).model_fields)

@@ -70,9 +70,10 @@ def _ordered_rules() -> tuple[Rule, ...]:
     return tuple(sorted(load_rules(), key=lambda r: rank.get(r.group, len(rank))))
 
 
-PORTABLE_MIN_PLATFORMS = 3
-"""An engine with native support on this many platforms runs on whatever hardware turns up
-(llama.cpp, Ollama, vLLM, SGLang); one with fewer is tied to a vendor (MLX-LM, ExLlama, TensorRT-LLM)."""
+PORTABLE_PLATFORMS = ("nvidia-cuda", "amd-rocm", "apple-silicon", "x86-cpu", "arm-cpu")
+"""What an unnamed machine most likely is. An engine native on all of them runs on whatever turns up
+(llama.cpp, and Ollama as its wrapper); server engines that reach Macs or CPUs only through plugins
+(vLLM, SGLang) and vendor-tied ones (MLX-LM, ExLlama, TensorRT-LLM) wait until the hardware is known."""
 
 
 GENERIC_QUANTS = frozenset({"int4", "int8"})
@@ -81,12 +82,13 @@ format of its own, so it is ranked down, not ruled out."""
 
 
 def hardware_specific_engines() -> list[str]:
-    """Engines with native support on fewer than PORTABLE_MIN_PLATFORMS platforms (catalog data)."""
+    """Engines not native on every PORTABLE_PLATFORMS platform (catalog data): held back until the
+    hardware is known, so the provisional answer never offers a datacenter engine as the portable choice."""
     out = []
     for engine_id in ENGINES:
         spec = engines.engine(engine_id)
-        native = [p for p, s in spec.platforms.items() if s.status == "native"]
-        if len(native) < PORTABLE_MIN_PLATFORMS:
+        native = {p for p, s in spec.platforms.items() if s.status == "native"}
+        if not set(PORTABLE_PLATFORMS) <= native:
             out.append(engine_id)
     return out
 
@@ -193,6 +195,16 @@ def _pick(ranking: list[RankedEngine]) -> tuple[str | None, list[str]]:
     return runners[0], alts
 
 
+def _provisional(ranking: list[RankedEngine], t: _Tally) -> tuple[str | None, list[str]]:
+    """The stand-in while the hardware is unknown: the run-anywhere engines; if what the user stated rules
+    them out (several machines, a format only some engines read), the held-back engines that still can."""
+    runners = [r.engine for r in ranking if not checks.is_orchestrator(r.engine)]
+    if not runners:
+        held = [e for e in ENGINES if e in t.held and e not in t.avoid and not checks.is_orchestrator(e)]
+        runners = sorted(held, key=lambda e: (-t.score[e], t.first_seen.get(e, len(ENGINES))))
+    return (runners[0], runners[1:1 + MAX_ALTERNATIVES]) if runners else (None, [])
+
+
 def _runnable_note(ranking: list[RankedEngine], t: _Tally) -> None:
     """No engine suits the workload: say which ones at least run here, so the user is not left empty-handed."""
     runners = [r.engine for r in ranking if not checks.is_orchestrator(r.engine)]
@@ -223,6 +235,8 @@ def decide(profile: Profile) -> Decision:
     primary, alternatives = _pick(ranking)
     if primary is None and profile.hardware:
         _runnable_note(ranking, t)
+    elif primary is None:   # hardware unknown: never "no engine"; what runs almost anywhere stands in
+        primary, alternatives = _provisional(ranking, t)
     bottleneck = max(t.bottleneck, key=lambda b: t.bottleneck[b]) if t.bottleneck else None
     parallelism = None
     if t.parallel:

@@ -123,6 +123,8 @@ def _quant_ladder(hw) -> list[str]:
         return ["int8", "int4"]
     if hw.platform in ("x86-cpu", "intel-gpu"):
         return ["int8", "int4"]
+    if hw.platform in ("intel-gaudi", "google-tpu", "aws-neuron", "huawei-ascend"):
+        return ["bf16"]   # plugin platforms: BF16 is the one format every plugin runs; no GGUF there
     return ["q8_0", "q4_k_m"]
 
 

@@ -36,6 +36,9 @@ MANY_USERS_HEADCOUNT = 50
 FAST_SCALEUP_GBS = 400
 """A device's own scale-up fabric at this rate or more (e.g. Gaudi 3's on-die RoCE, 1200 GB/s) counts as
 fast as NVLink for splitting a model; PCIe Gen5 x16 is ~128 GB/s."""
+UNKNOWN_DEVICE_HEADROOM = 0.9
+"""Share of a stated memory size the weights may take on a device we do not know (runtime, buffers and
+a little KV cache need the rest; catalog devices use the roofline's own reserve instead)."""
 PREFILL_RATIO = 4
 """Prompt at least 4x the answer: prefill dominates (RAG, summaries)."""
 
@@ -68,6 +71,8 @@ class Facts(BaseModel):
     memory_gb: float | None = None
     usable_memory_gb: float | None = None
     mem_bw_gbs: float | None = None
+    hw_approximate: bool | None = None
+    """The hardware is a class-level stand-in ("an i7 laptop"): typical figures, not a datasheet."""
     count: int = 1
     nodes: int = 1
     device_count: int = 1
@@ -95,6 +100,8 @@ class Facts(BaseModel):
     bits_per_weight: float | None = None
     weights_gb: float | None = None
     devices_needed: int | None = None
+    fits_stated_memory: bool | None = None
+    """Hardware unknown but its memory stated: do the weights fit in it (with the usual headroom)?"""
     fits_one_device: bool | None = None
     fits_node: bool | None = None
     fits_total: bool | None = None
@@ -159,7 +166,7 @@ def _hardware_facts(p: Profile, notes: list[str]) -> dict[str, Any]:
         "cuda_cc": cc, "is_blackwell": cc >= 10 if cc else (False if hw.platform != "nvidia-cuda" else None),
         "fp8_native": bool(hw.tflops.fp8), "memory_gb": mem,
         "usable_memory_gb": round(memory.usable_bytes(hw, p.memory_gb).value / 1e9, 2),
-        "mem_bw_gbs": hw.mem_bw_gbs, "p2p": hw.p2p,
+        "mem_bw_gbs": hw.mem_bw_gbs, "p2p": hw.p2p, "hw_approximate": hw.approximate,
     }
     out.update(_link_facts(p, hw, notes))
     return out
@@ -215,6 +222,9 @@ def _capacity_facts(f: dict[str, Any], p: Profile, spec) -> dict[str, Any]:
         return out
     out["weights_gb"] = round(memory.weight_bytes(spec, quant).value / 1e9, 2)
     if not p.hardware:
+        if p.memory_gb:   # "my card has 24 GB" with a card we do not know: the fit arithmetic still holds
+            out["memory_gb"] = p.memory_gb
+            out["fits_stated_memory"] = out["weights_gb"] <= p.memory_gb * (p.count or 1) * UNKNOWN_DEVICE_HEADROOM
         return out
     hw = catalog.hardware(p.hardware)
     usable = memory.usable_bytes(hw, p.memory_gb).value
@@ -312,6 +322,8 @@ def fill(text: str, facts: dict[str, Any]) -> str:
         if name not in Facts.model_fields or facts.get(name) is None:
             return match.group(0)
         v = facts[name]
+        if isinstance(v, float):
+            return f"{v:,.2f}".rstrip("0").rstrip(".")
         return f"{v:,}" if isinstance(v, int) and not isinstance(v, bool) else str(v)
 
     return _PLACEHOLDER.sub(value, text)

@@ -75,5 +75,8 @@ def exl_bpw(value: str) -> float | None:
     return float(m.group(2)) if m else None
 
 # Software platform of a device: what an engine must support to run on it.
-Platform = Literal["nvidia-cuda", "amd-rocm", "apple-silicon", "intel-gpu", "intel-gaudi", "x86-cpu", "arm-cpu"]
+# google-tpu, aws-neuron and huawei-ascend: accelerators none of the ten engines targets natively;
+# some reach them through hardware plugins or vendor forks (rules/catalog/engines.yaml says which).
+Platform = Literal["nvidia-cuda", "amd-rocm", "apple-silicon", "intel-gpu", "intel-gaudi", "x86-cpu", "arm-cpu",
+                   "google-tpu", "aws-neuron", "huawei-ascend"]
 PLATFORMS: tuple[str, ...] = get_args(Platform)

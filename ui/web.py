@@ -49,7 +49,7 @@ def quick_replies(question: dict[str, Any] | None, lang: str) -> list[str]:
     if not question:
         return []
     table = QUICK_REPLIES["zh" if lang == "zh" else "en"]
-    out: list[str] = []
+    out: list[str] = list(question.get("options") or [])   # e.g. devices closest to words we did not know
     for field in question.get("fields", []):
         out += table.get(field, [])
     return (out[: N_BUTTONS - 1] + table["_"])[:N_BUTTONS]

@@ -30,6 +30,9 @@ TOKEN_OVERHEAD_MS = {
     "intel-gaudi": 2.0,   # not calibrated
     "x86-cpu": 2.0,       # not calibrated
     "arm-cpu": 2.0,       # not calibrated
+    "google-tpu": 2.0,    # not calibrated
+    "aws-neuron": 2.0,    # not calibrated
+    "huawei-ascend": 2.0,  # not calibrated
 }
 
 # Share of the dense 16-bit TFLOPS a prefill GEMM reaches, by software platform.
@@ -41,6 +44,9 @@ PREFILL_EFFICIENCY = {
     "intel-gaudi": 0.5,    # not calibrated
     "x86-cpu": 0.5,        # not calibrated (and CPUs have no TFLOPS in the catalog)
     "arm-cpu": 0.5,
+    "google-tpu": 0.5,     # not calibrated
+    "aws-neuron": 0.5,     # not calibrated
+    "huawei-ascend": 0.5,  # not calibrated
 }
 # Weight-only quantized GEMMs dequantize on ALUs; GPUs without int matrix paths lose some rate.
 APPLE_QUANT_PREFILL_FACTOR = 0.84  # q4_0/q8_0 vs f16 medians on the Apple rows

@@ -160,16 +160,16 @@ def test_several_machines_ask_only_how_the_machines_connect():
     p = profile(hardware="h100_sxm", count=8, nodes=2, model="llama-3.1-405b", serving_mode="production")
     assert "interconnect" in policy.questions_needed(p, "recommend")
     for lang in ("en", "zh"):
-        text = policy.phrase(["interconnect"], lang, p)
+        text = policy.phrase(["interconnect"], lang, profile=p)
         assert "NVLink" not in text and "InfiniBand" in text
     single_4090s = profile(hardware="rtx4090", count=4, nodes=2, model="qwen3-32b")
-    assert "NVLink" not in policy.phrase(["interconnect"], "en", single_4090s)
+    assert "NVLink" not in policy.phrase(["interconnect"], "en", profile=single_4090s)
 
 
 def test_bridge_capable_cards_are_asked_about_the_bridge_in_both_languages():
     p = profile(hardware="rtx3090", count=2, model="qwen3-32b", serving_mode="personal")
-    assert "NVLink" in policy.phrase(["interconnect"], "en", p)
-    assert "NVLink" in policy.phrase(["interconnect"], "zh", p) and policy.phrase(["interconnect"], "zh", p).endswith("？")
+    assert "NVLink" in policy.phrase(["interconnect"], "en", profile=p)
+    assert "NVLink" in policy.phrase(["interconnect"], "zh", profile=p) and policy.phrase(["interconnect"], "zh", profile=p).endswith("？")
 
 
 def test_no_quantization_question_for_a_model_that_ships_in_one_format():

@@ -64,11 +64,11 @@ def test_specific_facts():
 
 @pytest.mark.parametrize("text, expected", [
     ("H100", "h100_sxm"), ("H100 PCIe", "h100_pcie"), ("4090", "rtx4090"), ("RTX 4090", "rtx4090"),
-    ("M3 Ultra", "m3_ultra"), ("MI300X", "mi300x"), ("Xeon", "xeon_spr"), ("Sapphire Rapids", "xeon_spr"),
+    ("M3 Ultra", "m3_ultra"), ("MI300X", "mi300x"), ("Xeon", "cpu_server_intel"), ("Sapphire Rapids", "xeon_spr"),
     ("A100", "a100_80g_sxm"), ("L40S", "l40s"), ("B200", "b200"), ("GB200", "gb200"),
     ("DGX Spark", "dgx_spark_gb10"), ("Arc A770", "arc_a770_16g"), ("8x H100 SXM", "h100_sxm"),
     ("Mac Studio M3 Ultra 512GB", "m3_ultra"), ("m4 max", "m4_max_40c"), ("h100_sxm", "h100_sxm"),
-    ("Mac Studio", None), ("A10", None), ("quantum computer", None),
+    ("Mac Studio", None), ("A10", "a10"), ("quantum computer", None),
 ])
 def test_resolve_hardware(text, expected):
     assert catalog.resolve_hardware(text) == expected
@@ -149,16 +149,21 @@ def test_engine_delegation():
     (lambda e: e.update(surprise=1), "surprise"),
 ])
 def test_bad_catalog_entry_names_file_entry_and_field(tmp_path, monkeypatch, mutate, field):
+    import shutil
+
     import yaml
-    data = yaml.safe_load((catalog.CATALOG_DIR / "hardware.yaml").read_text())
+    src = catalog.CATALOG_DIR / catalog.HARDWARE_DIR
+    shutil.copytree(src, tmp_path / catalog.HARDWARE_DIR)
+    target = tmp_path / catalog.HARDWARE_DIR / "nvidia_datacenter.yaml"
+    data = yaml.safe_load(target.read_text())
     mutate(data["hardware"][3])
-    (tmp_path / "hardware.yaml").write_text(yaml.safe_dump(data))
+    target.write_text(yaml.safe_dump(data))
     monkeypatch.setattr(catalog, "CATALOG_DIR", tmp_path)
     catalog.all_hardware.cache_clear()
     try:
         with pytest.raises(DataError) as err:
             catalog.all_hardware()
         msg = str(err.value)
-        assert "hardware.yaml" in msg and data["hardware"][3]["id"] in msg and field in msg
+        assert "nvidia_datacenter.yaml" in msg and data["hardware"][3]["id"] in msg and field in msg
     finally:
         catalog.all_hardware.cache_clear()

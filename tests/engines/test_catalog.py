@@ -19,7 +19,9 @@ OFFICIAL = {
     "ollama": ("docs.ollama.com",),
     "exllamav2": ("github.com/turboderp-org/exllamav2",),
     "exllamav3": ("github.com/turboderp-org/exllamav3",),
-    "vllm": ("docs.vllm.ai", "github.com/vllm-project/vllm"),
+    # vLLM's hardware plugins live in the vllm-project org (tpu-inference, vllm-ascend) or in the vendor's
+    # own docs (AWS Neuron): those are the official sources for the platforms they add.
+    "vllm": ("docs.vllm.ai", "github.com/vllm-project/", "awsdocs-neuron.readthedocs-hosted.com"),
     "sglang": ("docs.sglang.io", "github.com/sgl-project/sglang"),
     "tensorrt-llm": ("nvidia.github.io/TensorRT-LLM", "github.com/NVIDIA/TensorRT-LLM"),
     "dynamo": ("github.com/ai-dynamo/dynamo",),

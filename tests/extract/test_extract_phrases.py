@@ -22,7 +22,7 @@ CASES = [
     ("H200 x 4", {"hardware": "h200_sxm", "count": 4}, []),
     ("M3 Ultra 256GB", {"hardware": "m3_ultra", "memory_gb": 256}, ["count"]),
     ("a Mac Studio M2 Ultra", {"hardware": "m2_ultra", "count": 1}, []),
-    ("Xeon, no GPU", {"hardware": "xeon_spr"}, ["count"]),
+    ("Xeon, no GPU", {"hardware": "cpu_server_intel"}, ["count"]),   # generation unknown: the class-level Xeon
     ("MI300X", {"hardware": "mi300x"}, ["count"]),
     ("8 nodes of H100", {"hardware": "h100_sxm", "nodes": 8}, ["count"]),
     ("DGX Spark on my desk", {"hardware": "dgx_spark_gb10"}, ["count"]),

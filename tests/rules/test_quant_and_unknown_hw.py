@@ -29,16 +29,18 @@ def test_a_bit_width_only_ranks_down():
     assert "llama.cpp" not in {a.engine for a in d.avoid}
 
 
-def test_the_held_back_engines_are_the_vendor_tied_ones():
+def test_the_held_back_engines_are_all_but_the_run_anywhere_ones():
+    # Issue 12: until the hardware is known, only what runs almost anywhere (llama.cpp, and Ollama as
+    # its wrapper) is offered; a datacenter engine is never the portable choice.
     held = set(hardware_specific_engines())
-    assert {"mlx-lm", "exllamav2", "exllamav3", "tensorrt-llm", "dynamo"} <= held
-    assert not held & {"llama.cpp", "vllm", "ollama"}
+    assert {"mlx-lm", "exllamav2", "exllamav3", "tensorrt-llm", "dynamo", "vllm", "sglang"} <= held
+    assert not held & {"llama.cpp", "ollama"}
 
 
 def test_unknown_hardware_recommends_only_portable_engines():
     for raw in (dict(model="llama-3.1-8b"), dict(model="llama-3.1-70b", serving_mode="team", users=100)):
         d = decide(apply_defaults(build_profile(raw)))
-        assert d.primary is not None and not set(d.recommended) & set(hardware_specific_engines())
+        assert d.primary == "llama.cpp" and not set(d.recommended) & set(hardware_specific_engines())
         held = next(e for e in d.trace if e.rule == "constraint-hardware-unknown").effects["held_back"]
         assert set(held) == set(hardware_specific_engines())
         assert any("hardware is not known" in w for w in d.warnings)
