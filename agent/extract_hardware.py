@@ -22,7 +22,7 @@ _BRAND = r"(?:NVIDIA|GeForce|AMD|Radeon|Instinct|Apple|Intel|Mac\s*Studios?(?:\s
 _PREFIX = re.compile(rf"(?:(?P<num>{COUNT})\s*(?P<cls>{_CLS})?|(?P<one>\ban?\b|[單单]\s*{_CLS})|(?P<two>雙路|双路|\bdual[\s-]socket))"
                      rf"[\s-]*(?:{_BRAND}[\s-]*)*$", _F)
 # ... or after it: "H100 x 8", "H100×8", "4090 兩張", "(x2)".
-_SUFFIX = re.compile(rf"(?:\s*(?:Ti|SUPER)\b)?(?:\s*[(\[]\s*\d+\s?[GT]B?\s*[)\]])?(?:\s*(?:GPUs?|cards?|顯卡))?\s*(?:[(\[]\s*)?(?:共\s*|,\s*)?"
+_SUFFIX = re.compile(rf"(?:\s*(?:Ti|SUPER)\b)?(?:\s*[(\[]\s*\d+\s?[GT]B?\s*[)\]]|\s+\d+\s?(?:GB|G|TB)\b)?(?:\s*(?:GPUs?|cards?|顯卡))?\s*(?:[(\[]\s*)?(?:共\s*|,\s*)?"
                      rf"(?:[x×*]\s*(?P<num>\d{{1,4}}|{COUNT})(?![\w]|\.\d)|(?P<num2>{COUNT})\s*(?:張|片|塊|卡|顆)"
                      rf"|(?P<machines>{COUNT})\s*台|(?P<two>雙路|双路|\s*雙\s*CPU))", _F)
 _NODE_WORD = r"(?:nodes?|servers?|machines?|hosts?|boxes|節點|伺服器|機器|主機)"
@@ -78,8 +78,11 @@ def _count_after(text: str, hit: AliasHit) -> tuple[int, int, bool] | None:
 def count_of(text: str, start: int, end: int) -> list[Finding]:
     """The device count (and machines, "2 × 8 H800") written around a device the catalog does not know
     ("10 P40s", "8xH20"); empty when there is none."""
+    brand = re.search(r"[A-Z][A-Za-z]+\s+$", text[max(0, start - 16):start])   # "4 Biren BR100"
     hit = AliasHit("", start, end, False)
     before, after = _count_before(text, hit), _count_after(text, hit)
+    if not before and brand:
+        before = _count_before(text, AliasHit("", start - len(brand.group(0)), end, False))
     if before:
         return [Finding("count", before[0], before[1], end), *_machines_before(text, before[1], end)]
     if after and not after[2]:

@@ -22,7 +22,7 @@ _F = re.I | re.ASCII
 # or a brand word then a number ("RTX 5080", "Quadro P6000", "RX 7900 XT", "EPYC 9654").
 _DEVICE = re.compile(
     r"(?:(?<![\w.-])|(?<=\d[xX×*]))(?:(?:RTX|GTX|Titan|Quadro|Tesla|Radeon|RX|Arc|Instinct|EPYC|Xeon|Ryzen|Ascend|Atlas)\s*-?\s*)?"
-    r"(?:[A-Z]{1,2}\d{2,4}[A-Z]{0,2}(?:\s*(?:Ti|SUPER|XTX?|Ada|GRE))?|\d{3,4}[A-Z]{0,2}(?=\s*(?:Ti|SUPER|XTX?|GRE)\b))"
+    r"(?:[A-Z]{1,3}\d{2,4}[A-Z]{0,2}(?:\s*(?:Ti|SUPER|XTX?|Ada|GRE))?|\d{3,4}[A-Z]{0,2}(?=\s*(?:Ti|SUPER|XTX?|GRE)\b))"
     r"(?:s(?=\b))?(?![\w-]|\.\w)"
     r"|(?<![\w.-])(?:RTX|GTX|Titan|Quadro|Tesla|Radeon\s+RX|RX|Arc|Instinct|EPYC|Ryzen|Ascend|Atlas)\s*-?\s*[A-Z]?\d{2,4}"
     r"[A-Z]{0,2}(?:\s*(?:Ti|SUPER|XTX?|Ada|GRE))?(?![\w-]|\.\w)"

@@ -33,8 +33,8 @@ def test_the_first_request_has_no_profile_change(lang):
 
 
 @pytest.mark.parametrize("lang, text, word", [
-    ("en", "We have 4 Tesla P40 cards and want to serve Llama 3.1 8B for 20 people at once. Which engine?", "P40"),
-    ("zh", "我們有 4 張 Tesla P40，想跑 Llama 3.1 8B，20 個併發，推薦哪個引擎？", "P40"),
+    ("en", "We have 4 Biren BR100 cards and want to serve Llama 3.1 8B for 20 people at once. Which engine?", "BR100"),
+    ("zh", "我們有 4 張 Biren BR100，想跑 Llama 3.1 8B，20 個併發，推薦哪個引擎？", "BR100"),
 ])
 def test_a_device_the_catalog_does_not_know_is_quoted_back(lang, text, word):
     r = ask(text, tools=tools())
