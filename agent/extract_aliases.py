@@ -102,7 +102,8 @@ class AliasIndex:
         return hits
 
 
-_NOT_A_NAME = re.compile(r"[x×*]|\W*", re.I)
+# A multiplier, or a bare vendor/processor word ("offload to CPU RAM", "Intel Arc?"), is not a device named.
+_NOT_A_NAME = re.compile(r"[x×*]|\W*|(?:the\s+)?(?:CPUs?|Intel|AMD|NVIDIA|GPUs?|Apple)", re.I)
 
 
 class DeviceIndex:
