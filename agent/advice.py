@@ -299,7 +299,7 @@ class Advice(_Strict):
             "composer": self.composer,
             "llm_calls": self.llm_calls,
             "plan": self.plan.contract() if self.plan else None,
-            "not_understood": [n.model_dump() for n in self.not_understood],
+            "not_understood": [n.text for n in self.not_understood],   # the words, as DESIGN.md says
             "topics": list(self.topics),
             "profile_change": self.profile_change.model_dump(mode="json") if self.profile_change else None,
         }

@@ -57,6 +57,15 @@ def _unknown_devices(text: str, profile: Profile) -> tuple[Profile, list[dict[st
     return profile, [{"text": u.text, "suggestions": list(u.suggestions)} for u in found]
 
 
+def _still_not_understood(state: AgentState, profile: Profile, new: list[dict[str, str]]) -> list[dict[str, str]]:
+    """What stays not understood after an answer: device words are settled once the answer places the
+    hardware ("an RTX A6000" after "Quadro M6000"), and the answer's own unplaced words are added."""
+    before = list(state.get("not_understood") or [])
+    if profile.hardware and not (state.get("profile") or {}).get("hardware"):
+        before = [u for u in before if u["kind"] != "device"]
+    return [*before, *new]
+
+
 def understand(state: AgentState, tools: Tools) -> dict[str, Any]:
     """Read the new message: intent, language and profile values (every value with evidence).
 
@@ -140,7 +149,7 @@ def interview(state: AgentState, tools: Tools, pause: Callable[[dict], Any] = _i
         "asked": [*asked, *fields], "transcript": [*(state.get("transcript") or []), answer],
         "assumptions": [*(state.get("assumptions") or []), *assumed],
         "dropped": [*(state.get("dropped") or []), *dropped, *rejected], "llm_calls": calls,
-        "not_understood": [*(state.get("not_understood") or []), *_unplaced(ext)],
+        "not_understood": _still_not_understood(state, profile, _unplaced(ext)),
         "unknown_devices": [] if profile.hardware else [*(state.get("unknown_devices") or []), *still_unknown],
     }
 

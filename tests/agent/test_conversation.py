@@ -38,7 +38,7 @@ def test_the_first_request_has_no_profile_change(lang):
 ])
 def test_a_device_the_catalog_does_not_know_is_quoted_back(lang, text, word):
     r = ask(text, tools=tools())
-    assert any(word in n["text"] and n["kind"] == "device" for n in r["not_understood"])
+    assert any(word in n for n in r["not_understood"])
     assert r["profile"]["hardware"] is None and r["profile"]["count"] == 4
     assert word in r["answer"]
     assert ("did not recognise" in r["answer"]) if lang == "en" else ("沒有認出" in r["answer"])
@@ -56,7 +56,7 @@ def test_the_question_says_what_was_not_understood(lang, text):
 
 def test_a_price_in_another_currency_is_not_used_and_is_said():
     r = ask(FULL["en"] + " We pay 2.8 €/h per GPU.", tools=tools())
-    assert any(n["kind"] == "number" and "2.8" in n["text"] for n in r["not_understood"])
+    assert any("2.8" in n for n in r["not_understood"])
     assert "2.8" in r["answer"]
 
 
