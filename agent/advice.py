@@ -6,7 +6,7 @@ estimate or a spec. The checkpointer stores it as `model_dump(mode="json")` and 
 rebuilds it, so graph state stays plain JSON.
 
 `contract_json()` is DESIGN.md's `advisor ask --json` object (documented keys and values kept;
-`plan`, `not_understood`, `warnings`, `composer`, `llm_calls` added).
+`plan`, `not_understood`, `topics`, `profile_change`, `warnings`, `composer`, `llm_calls` added).
 """
 from __future__ import annotations
 
@@ -211,6 +211,25 @@ class Decision(_Strict):
         return [t for t in self.trace if ((t.effects or {}).get("score") or {}).get(self.primary, 0) > 0]
 
 
+class NotUnderstood(_Strict):
+    """Words that looked like a device, model or number but were not placed in the profile."""
+
+    text: str
+    """The user's own words, quoted back."""
+    kind: Literal["device", "model", "number"]
+
+
+class ProfileChange(_Strict):
+    """How this request's profile relates to the previous one in the same thread."""
+
+    kind: Literal["new", "amended"]
+    """`new`: a new situation, nothing carried over; `amended`: the previous profile with changes."""
+    fields: list[str] = Field(default_factory=list)
+    """The fields this message set or changed."""
+    values: dict[str, Any] = Field(default_factory=dict)
+    """For an amendment: each changed field's new value."""
+
+
 class Advice(_Strict):
     """One answered request: what was understood, decided, estimated, planned and cited."""
 
@@ -225,8 +244,12 @@ class Advice(_Strict):
     """Follow-up questions asked in this request, in order."""
     assumptions: list[str] = Field(default_factory=list)
     citations: list[Citation] = Field(default_factory=list)
-    not_understood: list[str] = Field(default_factory=list)
+    not_understood: list[NotUnderstood] = Field(default_factory=list)
     """Words that looked like a device, model or number but were not placed in the profile."""
+    topics: list[str] = Field(default_factory=list)
+    """What the user asked about beyond the situation (agent.extract_topics ids), for the answer to address."""
+    profile_change: ProfileChange | None = None
+    """Whether this request started a new profile or amended the previous one (None: the thread's first)."""
     tool_notes: list[str] = Field(default_factory=list)
     """Tools that could not run for this profile, in words."""
     injection: bool = False
@@ -276,7 +299,9 @@ class Advice(_Strict):
             "composer": self.composer,
             "llm_calls": self.llm_calls,
             "plan": self.plan.contract() if self.plan else None,
-            "not_understood": list(self.not_understood),
+            "not_understood": [n.text for n in self.not_understood],   # the words, as DESIGN.md says
+            "topics": list(self.topics),
+            "profile_change": self.profile_change.model_dump(mode="json") if self.profile_change else None,
         }
 
     def dump(self) -> dict[str, Any]:

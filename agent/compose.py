@@ -120,6 +120,14 @@ def sources_block(advice: "Advice") -> list[str]:
             *[f"[{n}] {c.title} — {c.source} (`{c.id}`)" for n, c in enumerate(advice.citations, 1)]]
 
 
+def understanding_lines(advice: "Advice") -> list[str]:
+    """What the answer is about: a new or amended profile, and words that were not understood."""
+    from agent.understand import change_note, unplaced_note
+    change = advice.profile_change.model_dump() if advice.profile_change else None
+    notes = [change_note(change, advice.language), unplaced_note([n.model_dump() for n in advice.not_understood], advice.language)]
+    return [line for n in notes if n for line in (f"> {n}", "")]
+
+
 def template_answer(advice: "Advice") -> str:
     """The full Markdown answer (never fails, never invents); the asked-about part first."""
     lang = "zh" if advice.language == "zh" else "en"
@@ -132,6 +140,7 @@ def template_answer(advice: "Advice") -> str:
     bench = [f"**{lab['bench']}:**", *_bench_lines(spec.workload.concurrency, spec.metrics, lab)] if spec else []
     order = {"estimate": [est, main, bench], "benchmark": [bench, main, est]}.get(intent, [main, est, bench])
     out: list[str] = [f"> {lab['steer']}", ""] if advice.injection else []
+    out += understanding_lines(advice)
     for block in order:
         if block:
             out += [*block, ""]

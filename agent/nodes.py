@@ -37,6 +37,10 @@ def _read(tools: Tools, text: str, extraction: Any, asked: list[str] | None) -> 
     return values, evidence, dropped + [f"LLM {d}" for d in llm_dropped] + conflicts + notes, calls
 
 
+def _unplaced(ext: Any) -> list[dict[str, str]]:
+    return [{"text": u.text, "kind": u.kind} for u in getattr(ext, "not_understood", None) or []]
+
+
 def _unknown_devices(text: str, profile: Profile) -> tuple[Profile, list[dict[str, Any]]]:
     """Device words no catalog entry took ("Quadro M6000"), with the closest entries; their stated
     memory becomes the profile's, so the fit arithmetic still runs while the device is unknown."""
@@ -53,19 +57,42 @@ def _unknown_devices(text: str, profile: Profile) -> tuple[Profile, list[dict[st
     return profile, [{"text": u.text, "suggestions": list(u.suggestions)} for u in found]
 
 
+def _still_not_understood(state: AgentState, profile: Profile, new: list[dict[str, str]]) -> list[dict[str, str]]:
+    """What stays not understood after an answer: device words are settled once the answer places the
+    hardware ("an RTX A6000" after "Quadro M6000"), and the answer's own unplaced words are added."""
+    before = list(state.get("not_understood") or [])
+    if profile.hardware and not (state.get("profile") or {}).get("hardware"):
+        before = [u for u in before if u["kind"] != "device"]
+    return [*before, *new]
+
+
 def understand(state: AgentState, tools: Tools) -> dict[str, Any]:
-    """Read the new message: intent, language and profile values (every value with evidence)."""
+    """Read the new message: intent, language and profile values (every value with evidence).
+
+    In a thread that already has a profile, the message either starts a new one (a new situation)
+    or amends the previous one; the result says which (`profile_change`)."""
     text = state["text"]
     ext = tools.extract(text)
     values, evidence, dropped, calls = _read(tools, text, ext, None)
-    data = (state.get("profile") or {}) | {"language": getattr(ext, "language", None) or "en"}
+    previous = state.get("profile") or {}
+    kind = und.profile_change(previous, values, text)
+    base = {} if kind == "new" else previous
+    data = base | {"language": getattr(ext, "language", None) or "en"}
     profile, rejected = und.apply(build_profile(data), values, evidence)
     profile, unknown = _unknown_devices(text, profile)
+    now = profile.model_dump(mode="json")
+    change = None
+    if kind == "new":
+        change = {"kind": "new", "fields": [f for f in now if f in values]}
+    elif kind == "amended":
+        fields = und.changed(previous, now)
+        change = {"kind": "amended", "fields": fields, "values": {f: now.get(f) for f in fields}}
     return {
         "intent": getattr(ext, "intent", None) or "recommend", "language": profile.language,
-        "injection": bool(getattr(ext, "injection", False)), "profile": profile.model_dump(mode="json"),
+        "injection": bool(getattr(ext, "injection", False)), "profile": now,
         "transcript": [text], "questions": [], "asked": [], "assumptions": [], "dropped": dropped + rejected,
         "interview_done": False, "llm_calls": calls, "draft": None, "advice": None, "tool_notes": [],
+        "not_understood": _unplaced(ext), "topics": list(getattr(ext, "topics", None) or []), "profile_change": change,
         "unknown_devices": unknown,
     }
 
@@ -100,8 +127,14 @@ def interview(state: AgentState, tools: Tools, pause: Callable[[dict], Any] = _i
     fields = policy.next_round(profile, state.get("intent", "recommend"), asked, len(questions), tools.decide)
     if not fields:
         return {"interview_done": True}
+    lang = state.get("language", "en")
     unknown = state.get("unknown_devices") or [] if "hardware" in fields else []
-    payload = {"question": policy.phrase(fields, state.get("language", "en"), unknown), "fields": fields}
+    # the first question also quotes what was not understood (devices only when the device
+    # question does not already name them with the closest catalog devices)
+    unplaced = [u for u in state.get("not_understood") or [] if not (unknown and u["kind"] == "device")]
+    first = [] if questions else [und.unplaced_note(unplaced, lang)]
+    payload = {"question": " ".join(filter(None, [*first, policy.phrase(fields, lang, unknown, profile=profile)])),
+               "fields": fields}
     if unknown:   # quick replies: the closest catalog devices to the words we did not know
         payload["options"] = policy.device_options(unknown)
     answer = str(pause(payload) or "").strip()
@@ -116,6 +149,7 @@ def interview(state: AgentState, tools: Tools, pause: Callable[[dict], Any] = _i
         "asked": [*asked, *fields], "transcript": [*(state.get("transcript") or []), answer],
         "assumptions": [*(state.get("assumptions") or []), *assumed],
         "dropped": [*(state.get("dropped") or []), *dropped, *rejected], "llm_calls": calls,
+        "not_understood": _still_not_understood(state, profile, _unplaced(ext)),
         "unknown_devices": [] if profile.hardware else [*(state.get("unknown_devices") or []), *still_unknown],
     }
 
@@ -246,7 +280,7 @@ def verify(state: AgentState, tools: Tools) -> dict[str, Any]:
     if not draft:
         return {}
     from agent.advice import Advice
-    from agent.compose import sources_block
+    from agent.compose import sources_block, understanding_lines
     from agent.result import allowed_numbers, grounding, llm_view
     from agent.verify import problems
     advice = Advice.load(state["advice"])
@@ -254,5 +288,5 @@ def verify(state: AgentState, tools: Tools) -> dict[str, Any]:
     if issues:
         composer, answer = f"template (verify failed: {'; '.join(issues)})", advice.answer
     else:
-        composer, answer = "llm", "\n".join([draft, *sources_block(advice)]) + "\n"
+        composer, answer = "llm", "\n".join([*understanding_lines(advice), draft, *sources_block(advice)]) + "\n"
     return {"advice": advice.model_copy(update={"answer": answer, "composer": composer}).dump(), "composer": composer}

@@ -19,7 +19,10 @@ SOURCE_CHARS = 400   # of each chunk shown to the LLM composer
 
 
 def _implied(profile: Profile) -> dict[str, Any]:
-    """Facts the catalog implies for the contract's summary: the model's size, one device's link."""
+    """Facts the catalog implies for the contract's summary: the model's size, one device's link, the
+    link of several devices in one machine when the part leaves no choice (SXM boards, cards without
+    a bridge)."""
+    from agent.interview import link_question
     from rules import catalog
     from rules.errors import AdvisorError
     out: dict[str, Any] = {}
@@ -28,6 +31,8 @@ def _implied(profile: Profile) -> dict[str, Any]:
             out["params_b"] = catalog.model(profile.model).params_b
         if profile.interconnect is None and profile.hardware and profile.device_count == 1:
             out["interconnect"] = "unified" if catalog.hardware(profile.hardware).hw_class == "apple" else "none"
+        elif profile.interconnect is None and profile.hardware and profile.nodes == 1 and link_question(profile) is None:
+            out["interconnect"] = catalog.hardware(profile.hardware).interconnect   # the part fixes the link
     except AdvisorError:   # an id the catalog lacks: leave the field as the user left it
         pass
     return out
@@ -119,6 +124,15 @@ def _unknown_warnings(state: AgentState, language: str) -> list[str]:
             "lists engines that run almost anywhere."]
 
 
+def _not_understood(state: AgentState) -> list[dict[str, str]]:
+    """The extractor's unplaced words, plus unknown device words the hardware index found (once each)."""
+    out = [n for n in state.get("not_understood") or [] if isinstance(n, dict)]
+    for u in state.get("unknown_devices") or []:
+        if not any(u["text"] in n["text"] or n["text"] in u["text"] for n in out):
+            out.append({"text": u["text"], "kind": "device"})
+    return out
+
+
 def build_advice(state: AgentState, answer: str = "", composer: str = "template") -> Advice:
     """The typed Advice of a state that has been through the tools (answer filled by the verify node)."""
     from rules.benchspec.spec import BenchSpec
@@ -135,7 +149,8 @@ def build_advice(state: AgentState, answer: str = "", composer: str = "template"
         benchmark=BenchSpec.model_validate(bench) if bench else None,
         questions=[Question(**q) for q in state.get("questions") or []], assumptions=assumptions,
         citations=[Citation(**c) for c in state.get("citations") or []],
-        not_understood=[*(state.get("not_understood") or []), *(u["text"] for u in state.get("unknown_devices") or [])],
+        not_understood=_not_understood(state),
+        topics=list(state.get("topics") or []), profile_change=state.get("profile_change"),
         tool_notes=list(state.get("tool_notes") or []),
         injection=bool(state.get("injection")), answer=answer, composer=composer,
         llm_calls=state.get("llm_calls") or 0)

@@ -56,8 +56,12 @@ class AgentState(TypedDict, total=False):
     options: list[dict[str, Any]]
     """The alternative engines' estimates at the plan's layout: [{engine, estimate}]."""
     benchmark: dict[str, Any] | None
-    not_understood: list[str]
-    """Words that looked like a device, model or number but were not placed (filled by the extractor)."""
+    not_understood: list[dict[str, str]]
+    """Words that looked like a device, model or number but were not placed: [{text, kind}] (extractor)."""
+    topics: list[str]
+    """What the request asks about beyond its situation (extractor topic ids)."""
+    profile_change: dict[str, Any] | None
+    """{kind: new | amended, fields, values} when the thread already had a profile, else None."""
     tool_notes: list[str]
     """Tools that could not run for this profile (e.g. no model yet), in words."""
     citations: list[Citation]

@@ -12,7 +12,7 @@ from agent.compose import fmt
 from agent.names import display
 from ui.cli import main
 
-OPENING = "I have 4 RTX 4090s and want to serve Llama 3.3 70B to our team."
+OPENING = "I have 4 RTX 3090s and want to serve Llama 3.3 70B to our team."
 ANSWERS = {"interconnect": "PCIe only, no NVLink.", "concurrency": "About 20 people at once.",
            "workload": "Chat.", "serving_mode": "An internal team of 60."}
 ZH_OPENING = "4 張 RTX 4090 沒有 NVLink，Llama 3.3 70B，內部 60 人，20 個併發，聊天。"
@@ -75,7 +75,7 @@ def test_web_components(reference):
     assert [c.id for c in view.citations] == [c.id for c in reference.citations]
     rows = {r.field: r for r in view.profile}
     assert rows["interconnect"].source == "you said: “PCIe only”" or rows["interconnect"].source.startswith("you said")
-    assert rows["hardware"].value == "NVIDIA GeForce RTX 4090"
+    assert rows["hardware"].value == "NVIDIA GeForce RTX 3090"
     assert view.options[0].engine == reference.decision.primary and view.options[0].role == "primary"
     assert [o.engine for o in view.options[1:]] == [a.engine for a in reference.plan.alternatives]
     panels = web._panels(advice, None, "web-1", "en")
