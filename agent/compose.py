@@ -19,7 +19,7 @@ LABELS = {
            "ttft": "time to first token", "tpot": "time per output token", "maxc": "max concurrency at this context",
            "limit": "limited by", "sweep": "sweep concurrency", "metrics": "record",
            "cmd": "Full plan with harness commands: `advisor benchspec`.",
-           "explain": "From the knowledge base", "steer": "Your message asked the advisor to change its rules; "
+           "explain": "From the knowledge base", "launch": "Launch", "changed": "Changed to make it work", "steer": "Your message asked the advisor to change its rules; "
            "the recommendation comes from the rules and your setup only.", "bytes": "bytes"},
     "zh": {"rec": "建議", "why": "理由", "alts": "也可考慮", "avoid": "避免", "bottleneck": "瓶頸",
            "parallel": "平行策略", "estimate": "估算", "bench": "決定前先實測", "warn": "注意",
@@ -28,7 +28,7 @@ LABELS = {
            "decode": "單一串流解碼", "bound": "頻寬上限", "prefill": "prefill", "ttft": "首字延遲",
            "tpot": "每個輸出 token 時間", "maxc": "此 context 下最大併發", "limit": "限制因素",
            "sweep": "併發掃描", "metrics": "記錄", "cmd": "完整測試計畫與各工具指令：`advisor benchspec`。",
-           "explain": "知識庫的說明", "steer": "您的訊息要求顧問改變規則；建議仍只依規則與您的環境決定。",
+           "explain": "知識庫的說明", "launch": "啟動指令", "changed": "為了能運作而調整", "steer": "您的訊息要求顧問改變規則；建議仍只依規則與您的環境決定。",
            "bytes": "bytes"},
 }
 BOTTLENECKS = {
@@ -119,7 +119,21 @@ def _recommendation(facts: dict, index: dict[str, int], lab: dict, lang: str) ->
         dims = ", ".join(f"{k.upper()}={par[k]}" for k in ("tp", "pp", "ep", "dp") if (par.get(k) or 1) > 1)
         out += ["", f"**{lab['parallel']}:** {par['strategy'].upper()}" + (f" ({dims})" if dims else "")
                 + (f": {par['reason']}" if par.get("reason") else "")]
+        out += _plan_lines(facts, lab, lang)
     return out
+
+
+def _plan_lines(facts: dict, lab: dict, lang: str) -> list[str]:
+    """The plan's runner-up and rule lines, what it changed, and the primary's launch command."""
+    plan = facts.get("plan")
+    if not plan:
+        return []
+    lines = [f"- {w}" for w in ((plan.get("why") or {}).get(lang) or [])[1:]]
+    lines += [f"- {lab['changed']}: {c}" for c in (plan.get("changes") or {}).get(lang) or []]
+    flags, primary = plan.get("flags") or {}, facts.get("primary")
+    if primary in flags:
+        lines.append(f"- {lab['launch']} ({display(primary)}): `{flags[primary]}`")
+    return lines
 
 
 def _explanation(facts: dict, lab: dict) -> list[str]:

@@ -106,23 +106,28 @@ def decide(state: AgentState, tools: Tools) -> dict[str, Any]:
 
 
 def estimate(state: AgentState, tools: Tools) -> dict[str, Any]:
-    """Roofline estimate for the primary engine, when hardware and model are known."""
+    """The deployment plan and its roofline estimate, when hardware and model are known."""
     profile = _profile(state)
     if profile.hardware is None or (profile.model is None and profile.params_b is None):
-        return {"estimate": None}
+        return {"estimate": None, "plan": None}
     decision = state.get("decision") or {}
-    # The figures must describe the layout the answer recommends (e.g. PP over PCIe, not TP).
-    plan = decision.get("parallelism") if profile.device_count > 1 else None
     try:
-        return {"estimate": as_dict(tools.estimate(profile, engine=decision.get("primary"), parallelism=plan))}
+        found = tools.plan(profile, decision) if tools.plan is not None else None
+        if found is not None:   # the plan is computed once; every surface reads this one
+            plan, est = found
+            return {"estimate": as_dict(est), "plan": as_dict(plan)}
+        layout = decision.get("parallelism") if profile.device_count > 1 else None
+        return {"estimate": as_dict(tools.estimate(profile, engine=decision.get("primary"), parallelism=layout)),
+                "plan": None}
     except AdvisorError as exc:
-        return {"estimate": None, "tool_notes": [*(state.get("tool_notes") or []), str(exc)]}
+        return {"estimate": None, "plan": None, "tool_notes": [*(state.get("tool_notes") or []), str(exc)]}
 
 
 def plan(state: AgentState, tools: Tools) -> dict[str, Any]:
     """Benchmark spec for the shortlisted engines."""
     try:
-        spec = as_dict(tools.build_spec(_profile(state), state.get("decision"), state.get("estimate")))
+        spec = as_dict(tools.build_spec(_profile(state), state.get("decision"), state.get("estimate"),
+                                        plan=state.get("plan")))
     except AdvisorError as exc:
         return {"benchmark": None, "tool_notes": [*(state.get("tool_notes") or []), str(exc)]}
     workload = spec.get("workload") or {}

@@ -44,6 +44,17 @@ def _summary(profile) -> dict[str, Any]:
     return out
 
 
+def _parallelism(plan: dict[str, Any] | None, decision_par: dict[str, Any] | None, lang: str) -> dict[str, Any] | None:
+    """The contract's `parallelism`, filled from the plan when there is one (else the rules' advice)."""
+    if not plan:
+        return {k: decision_par.get(k) for k in PARALLELISM_KEYS} if decision_par else None
+    lay = plan["chosen"]["layout"]
+    from rules.plan import Layout
+    out = Layout(**lay).parallelism()
+    out["reason"] = ((plan.get("why") or {}).get(lang) or (plan.get("why") or {}).get("en") or [""])[0]
+    return out
+
+
 def facts_of(state: AgentState) -> dict[str, Any]:
     """The `ask --json` object without `answer`, plus trace, warnings and names for the composer."""
     profile = build_profile(state.get("profile") or {})
@@ -57,8 +68,9 @@ def facts_of(state: AgentState) -> dict[str, Any]:
         "alternatives": list(d.get("alternatives") or []),
         "avoid": [{"engine": a["engine"], "reason": a.get("reason", "")} for a in d.get("avoid") or []],
         "bottleneck": d.get("bottleneck"),
-        "parallelism": {k: par.get(k) for k in PARALLELISM_KEYS} if par else None,
+        "parallelism": _parallelism(state.get("plan"), par, profile.language),
         "estimate": state.get("estimate"),
+        "plan": state.get("plan"),
         "benchmark": state.get("benchmark"),
         "questions": list(state.get("questions") or []),
         "assumptions": assumptions,
@@ -80,9 +92,22 @@ def result_of(facts: dict[str, Any], answer: str, composer: str) -> dict[str, An
     """The `ask --json` object (DESIGN.md), plus `warnings` and `composer` (added keys)."""
     out = {k: facts[k] for k in CONTRACT_KEYS}
     out["answer"] = answer
+    out["plan"] = facts.get("plan")
     out["warnings"] = facts["warnings"]
     out["composer"] = composer
     return out
+
+
+def _plan_view(facts: dict[str, Any]) -> dict[str, Any] | None:
+    """The plan's lines (user's language) and the primary's launch command, for the LLM composer."""
+    plan = facts.get("plan")
+    if not plan:
+        return None
+    lang = facts["profile"].get("language") or "en"
+    flags = plan.get("flags") or {}
+    primary = facts.get("primary")
+    return {"why": (plan.get("why") or {}).get(lang), "changes": (plan.get("changes") or {}).get(lang),
+            "launch": flags.get(primary) if primary in flags else None}
 
 
 def llm_view(facts: dict[str, Any]) -> tuple[str, str]:
@@ -97,6 +122,7 @@ def llm_view(facts: dict[str, Any]) -> tuple[str, str]:
         "why": why[:4], "alternatives": [display(e) for e in facts["alternatives"]],
         "avoid": [{"engine": display(a["engine"]), "reason": a["reason"]} for a in facts["avoid"]],
         "bottleneck": facts["bottleneck"], "parallelism": facts["parallelism"], "estimate": facts["estimate"],
+        "plan": _plan_view(facts),
         "benchmark": {"concurrency": bench.get("concurrency"), "metrics": bench.get("metrics")} if bench else None,
         "warnings": facts["warnings"], "assumptions": facts["assumptions"],
     }

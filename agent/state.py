@@ -51,6 +51,8 @@ class AgentState(TypedDict, total=False):
     """LLM-extracted values rejected by the evidence guard (why, for the record)."""
     decision: dict[str, Any] | None
     estimate: dict[str, Any] | None
+    plan: dict[str, Any] | None
+    """The deployment plan (rules.plan.Plan): chosen layout, runner-up, launch flags."""
     benchmark: dict[str, Any] | None
     tool_notes: list[str]
     """Tools that could not run for this profile (e.g. no model yet), in words."""

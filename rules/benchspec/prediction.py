@@ -45,8 +45,11 @@ def planned_profile(profile: Profile, concurrency: int, input_tokens: int,
 
 
 def estimate_at(profile: Profile, engine: str | None, concurrency: int,
-                notes: list[str]) -> dict[str, Any] | None:
-    """The roofline estimate for the profile at one concurrency, or None (reason noted)."""
+                notes: list[str], layout: dict[str, Any] | None = None) -> dict[str, Any] | None:
+    """The roofline estimate for the profile at one concurrency, or None (reason noted).
+
+    `layout` is the plan's {strategy, tp, pp, ep, dp}: the benchmark measures the deployment the
+    answer recommends, not the estimator's default split."""
     try:
         from rules.roofline import estimate_for_profile
     except ImportError:
@@ -55,16 +58,30 @@ def estimate_at(profile: Profile, engine: str | None, concurrency: int,
     try:
         at = profile if profile.concurrency == concurrency else \
             profile.with_value("concurrency", concurrency, assumed=True, note="benchmark level")
-        return as_dict(estimate_for_profile(at, engine=engine))
+        return as_dict(estimate_for_profile(at, engine=engine, parallelism=layout))
     except AdvisorError as exc:
         notes.append(f"No roofline prediction at concurrency {concurrency}: {exc}")
         return None
 
 
-def summary(single: dict[str, Any] | None, peak: dict[str, Any] | None,
-            peak_level: int) -> dict[str, Any] | None:
-    """The prediction block of the spec: contract keys at concurrency 1 and at the peak."""
-    if single is None and peak is None:
+def layout_of(plan: Any) -> dict[str, Any] | None:
+    """The chosen layout of a plan (dict or Plan) as the estimator's {strategy, tp, pp, ep, dp}."""
+    plan = as_dict(plan)
+    if not plan or not plan.get("chosen"):
         return None
-    pick = (lambda e: {k: e.get(k) for k in KEYS if k in e} if e else None)
-    return {"single_stream": pick(single), "peak": pick(peak), "peak_concurrency": peak_level}
+    lay = plan["chosen"]["layout"]
+    from rules.plan import Layout
+    return Layout(**lay).parallelism()
+
+
+def summary(single: dict[str, Any] | None, peak: dict[str, Any] | None,
+            peak_level: int, planned: dict[str, Any] | None = None) -> dict[str, Any] | None:
+    """The prediction block of the spec: contract keys at concurrency 1, at the peak, and at the
+    plan's own load and context (`planned`, the answer's estimate)."""
+    if single is None and peak is None and planned is None:
+        return None
+    pick = (lambda e: {k: e.get(k) for k in KEYS + ("parallelism",) if k in e} if e else None)
+    out = {"single_stream": pick(single), "peak": pick(peak), "peak_concurrency": peak_level}
+    if planned is not None:
+        out["planned"] = pick(planned)
+    return out

@@ -64,7 +64,7 @@ def fake_estimate(profile, engine=None, parallelism=None) -> dict:
             "ttft_s": 0.42, "tpot_ms": 31.8, "assumptions": ["fake"], "binding_constraint": "memory bandwidth"}
 
 
-def fake_spec(profile, decision=None, estimate=None) -> dict:
+def fake_spec(profile, decision=None, estimate=None, plan=None) -> dict:
     return {"scenario": {}, "workload": {"concurrency": [1, 8, profile.concurrency or 32]},
             "metrics": [{"id": "ttft"}, {"id": "p99"}], "slos": {}, "checklist": [], "exports": {}}
 

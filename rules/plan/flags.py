@@ -1,0 +1,182 @@
+"""The launch command that expresses a plan, per engine (rendered from the plan's data).
+
+Flag names were checked against each engine's own documentation:
+- vLLM engine arguments and the data/expert parallel deployment pages:
+  https://docs.vllm.ai/en/latest/serving/data_parallel_deployment/ ,
+  https://docs.vllm.ai/en/latest/serving/expert_parallel_deployment/ (--tensor-parallel-size,
+  --pipeline-parallel-size, --data-parallel-size, --enable-expert-parallel, --kv-cache-dtype,
+  --max-model-len, --max-num-seqs, --quantization).
+- SGLang server arguments: https://docs.sglang.io/advanced_features/server_arguments.html and
+  https://docs.sglang.io/cookbook/base/reference/server_arguments (--tp-size, --pp-size, --dp-size,
+  --ep-size, --kv-cache-dtype fp8_e4m3, --context-length, --max-running-requests, --nnodes,
+  --node-rank, --dist-init-addr); PD mode: https://docs.sglang.io/advanced_features/pd_disaggregation.html
+  (--disaggregation-mode prefill|decode).
+- trtllm-serve: https://nvidia.github.io/TensorRT-LLM/commands/trtllm-serve/trtllm-serve.html
+  (--tp_size, --pp_size, --ep_size, --max_batch_size, --max_seq_len, --extra_llm_api_options
+  with kv_cache_config.dtype; newer releases also accept --config).
+- llama-server: https://github.com/ggml-org/llama.cpp/blob/master/tools/server/README.md and
+  docs/multi-gpu.md (-ngl, --split-mode layer|row, --tensor-split, --parallel, --ctx-size is the
+  total shared by the slots, --cache-type-k/-v; a quantized V cache needs --flash-attn on).
+- Ollama FAQ: https://github.com/ollama/ollama/blob/main/docs/faq.md (OLLAMA_NUM_PARALLEL,
+  OLLAMA_KV_CACHE_TYPE with OLLAMA_FLASH_ATTENTION=1).
+- Dynamo workers take their backend's engine arguments: python -m dynamo.vllm / dynamo.sglang,
+  https://docs.nvidia.com/dynamo/latest/user-guides/disaggregated-serving
+"""
+from __future__ import annotations
+
+from rules.catalog_schema import ModelSpec
+from rules.plan.schema import Candidate
+
+PLACEHOLDER_GGUF = "<model>.gguf"
+
+
+def _repo(spec: ModelSpec) -> str:
+    return spec.hf_id or spec.id
+
+
+ON_THE_FLY_FP8 = frozenset({"vllm", "sglang", "dynamo"})
+"""Engines that quantize a 16-bit checkpoint to FP8 at load time (--quantization fp8)."""
+
+
+def _on_the_fly(spec: ModelSpec, quant: str, engine: str = "vllm") -> bool:
+    """FP8 weights made at load time from a 16-bit checkpoint."""
+    return engine in ON_THE_FLY_FP8 and quant == "fp8" and spec.native_dtype in ("bf16", "f16")
+
+
+def _checkpoint_note(spec: ModelSpec, quant: str, engine: str = "vllm") -> str:
+    """What checkpoint to load when the format is not the model's own and cannot be made at load time."""
+    if quant == spec.native_dtype or _on_the_fly(spec, quant, engine):
+        return ""
+    return f"  # load a {quant} checkpoint of {spec.name}"
+
+
+def per_replica_seqs(c: Candidate, load: int) -> int:
+    """Sequences each replica should admit: its share of the load, within what its memory holds."""
+    share = -(-load // c.layout.dp)
+    cap = c.figures.max_concurrency // c.layout.dp if c.figures.max_concurrency else share
+    return max(1, min(share, cap) if cap else share)
+
+
+def vllm(c: Candidate, spec: ModelSpec, ctx: int, seqs: int, nodes: int) -> str:
+    lay = c.layout
+    group = lay.tp * lay.ep
+    parts = [f"vllm serve {_repo(spec)}"]
+    if group > 1:
+        parts.append(f"--tensor-parallel-size {group}")
+    if lay.pp > 1:
+        parts.append(f"--pipeline-parallel-size {lay.pp}")
+    if lay.ep > 1:
+        parts.append("--enable-expert-parallel")
+    if lay.dp > 1 and lay.ep == 1:
+        parts.append(f"--data-parallel-size {lay.dp}")
+    if _on_the_fly(spec, c.quantization):
+        parts.append("--quantization fp8")
+    if c.kv_cache_dtype == "fp8":
+        parts.append("--kv-cache-dtype fp8")
+    parts += [f"--max-model-len {ctx}", f"--max-num-seqs {seqs}"]
+    cmd = " ".join(parts)
+    if lay.dp > 1 and lay.ep > 1:   # EP with DP would join all ranks into one expert group
+        cmd = f"{lay.dp} instances, one per group of {lay.replica_devices} devices, each: {cmd}"
+    if lay.replica_devices > 1 and nodes > 1 and lay.pp > 1:
+        cmd += "  # on the head node of a Ray cluster spanning the nodes"
+    return cmd + _checkpoint_note(spec, c.quantization)
+
+
+def sglang(c: Candidate, spec: ModelSpec, ctx: int, seqs: int, nodes: int, per_node: int) -> str:
+    lay = c.layout
+    group = lay.tp * lay.ep
+    parts = [f"python -m sglang.launch_server --model-path {_repo(spec)}"]
+    if group > 1:
+        parts.append(f"--tp-size {group}")
+    if lay.ep > 1:
+        parts.append(f"--ep-size {lay.ep}")
+    if lay.pp > 1:
+        parts.append(f"--pp-size {lay.pp}")
+    if lay.dp > 1 and lay.ep == 1:
+        parts.append(f"--dp-size {lay.dp}")
+    if _on_the_fly(spec, c.quantization):
+        parts.append("--quantization fp8")
+    if c.kv_cache_dtype == "fp8":
+        parts.append("--kv-cache-dtype fp8_e4m3")
+    parts += [f"--context-length {ctx}", f"--max-running-requests {seqs * (lay.dp if lay.ep == 1 else 1)}"]
+    if lay.replica_devices > per_node:
+        span = -(-lay.replica_devices // per_node)
+        parts.append(f"--nnodes {span} --node-rank <0..{span - 1}> --dist-init-addr <head>:<port>")
+    cmd = " ".join(parts)
+    if lay.dp > 1 and lay.ep > 1:
+        cmd = f"{lay.dp} instances, one per group of {lay.replica_devices} devices, each: {cmd}"
+    return cmd + _checkpoint_note(spec, c.quantization)
+
+
+def trtllm(c: Candidate, spec: ModelSpec, ctx: int, seqs: int) -> str:
+    lay = c.layout
+    group = lay.tp * lay.ep
+    parts = [f"trtllm-serve {_repo(spec)}"]
+    if group > 1:
+        parts.append(f"--tp_size {group}")
+    if lay.pp > 1:
+        parts.append(f"--pp_size {lay.pp}")
+    if lay.ep > 1:
+        parts.append(f"--ep_size {lay.ep}")
+    parts += [f"--max_batch_size {seqs}", f"--max_seq_len {ctx}"]
+    if c.kv_cache_dtype == "fp8":
+        parts.append("--extra_llm_api_options kv.yaml  # kv.yaml: kv_cache_config: {dtype: fp8}")
+    cmd = " ".join(parts)
+    if lay.dp > 1:
+        cmd = f"{lay.dp} instances behind a load balancer, one per group of {lay.replica_devices} devices, each: {cmd}"
+    return cmd + _checkpoint_note(spec, c.quantization, "tensorrt-llm")
+
+
+def llama_cpp(c: Candidate, spec: ModelSpec, ctx: int, seqs: int) -> str:
+    lay = c.layout
+    parts = [f"llama-server -m {PLACEHOLDER_GGUF} -ngl 999"]
+    devices = lay.replica_devices
+    if devices > 1:
+        parts.append(f"--split-mode {'row' if lay.tp > 1 else 'layer'} --tensor-split {','.join(['1'] * devices)}")
+    parts += [f"--parallel {seqs}", f"--ctx-size {ctx * seqs}"]
+    if c.kv_cache_dtype == "q8_0":
+        parts.append("--flash-attn on --cache-type-k q8_0 --cache-type-v q8_0")
+    cmd = " ".join(parts) + f"  # --ctx-size is shared by the {seqs} slots: {ctx} each"
+    if lay.dp > 1:
+        cmd = f"{lay.dp} instances (CUDA_VISIBLE_DEVICES per group of {devices}) behind a load balancer, each: {cmd}"
+    return cmd
+
+
+def ollama(c: Candidate, seqs: int) -> str:
+    env = [f"OLLAMA_NUM_PARALLEL={seqs}"]
+    if c.kv_cache_dtype == "q8_0":
+        env += ["OLLAMA_FLASH_ATTENTION=1", "OLLAMA_KV_CACHE_TYPE=q8_0"]
+    cmd = " ".join(env) + " ollama serve  # Ollama splits layers across the GPUs it sees by itself"
+    if c.layout.dp > 1:
+        cmd = f"{c.layout.dp} instances, one per group of {c.layout.replica_devices} devices, each: {cmd}"
+    return cmd
+
+
+def command(engine: str, c: Candidate, spec: ModelSpec, ctx: int, load: int, nodes: int, per_node: int) -> str | None:
+    """The launch command for `engine`, or None when the catalog holds no flags for it."""
+    seqs = per_replica_seqs(c, load)
+    if engine == "vllm":
+        return vllm(c, spec, ctx, seqs, nodes)
+    if engine == "sglang":
+        return sglang(c, spec, ctx, seqs, nodes, per_node)
+    if engine == "tensorrt-llm":
+        return trtllm(c, spec, ctx, seqs)
+    if engine == "llama.cpp":
+        return llama_cpp(c, spec, ctx, seqs)
+    if engine == "ollama":
+        return ollama(c, seqs)
+    if engine == "dynamo":
+        inner = vllm(c, spec, ctx, seqs, nodes).replace("vllm serve ", "python -m dynamo.vllm --model ", 1)
+        return "python -m dynamo.frontend & " + inner
+    return None
+
+
+def commands(engines: tuple[str, ...], c: Candidate, spec: ModelSpec, ctx: int, load: int, nodes: int,
+             per_node: int) -> dict[str, str]:
+    """Launch commands for every engine that has flags for this layout."""
+    out = {}
+    for e in engines:
+        cmd = command(e, c, spec, ctx, load, nodes, per_node)
+        if cmd:
+            out[e] = cmd
+    return out
