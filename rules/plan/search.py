@@ -71,10 +71,13 @@ def _score_tiers(req: Request, topo: Topology) -> tuple[list[Candidate], dict[in
 
 
 def _closest(scored: list[Candidate], objective: str) -> Candidate:
-    """When nothing serves the load: the as-given candidate that comes closest (fits, holds the most)."""
+    """When nothing serves the load: the best as-given candidate that at least fits (its figures
+    include the queueing of what it cannot hold), else the one nearest to fitting."""
     pool = [c for c in scored if c.tier == 0] or scored
-    order = ranking.ranked(pool, objective)
-    return max(order, key=lambda c: (c.figures.fits, c.figures.max_concurrency))
+    fitting = [c for c in pool if c.figures.fits]
+    if fitting:
+        return ranking.ranked(fitting, objective)[0]
+    return max(pool, key=lambda c: c.layout.replica_devices)
 
 
 def _changes(c: Candidate, req: Request, quant: str) -> dict[Lang, list[str]]:
