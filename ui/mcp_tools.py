@@ -59,25 +59,34 @@ def make_tools(advisor: Any) -> dict[str, Any]:
 
     @_guard
     def estimate(model: str, hardware: str, count: int = 1, quant: str = "", input_tokens: int = 0,
-                 output_tokens: int = 0, concurrency: int = 1, context: int = 0) -> dict:
-        """Roofline estimate: does the model fit, decode and prefill speed, TTFT, max concurrency.
+                 output_tokens: int = 0, concurrency: int = 1, context: int = 0, nodes: int = 1,
+                 engine: str = "", parallelism: str = "") -> dict:
+        """Roofline estimate: does the model fit, decode and prefill speed, TTFT, max concurrency, and the deployment plan.
 
         Args:
             model: model id or name, e.g. "llama-3.1-70b" or "Llama 3.3 70B".
             hardware: accelerator id or name, e.g. "h100_sxm", "RTX 4090", "M3 Ultra".
-            count: number of devices (one node).
+            count: number of devices per node.
             quant: quantization id (bf16, fp8, int8, q4_k_m, awq, exl2-4.0, ...); empty = the model's native format.
             input_tokens: prompt length in tokens; 0 = the estimator's default (stated in assumptions).
             output_tokens: answer length in tokens; 0 = the estimator's default.
             concurrency: simultaneous requests.
             context: context length to provision KV cache for; 0 = input + output.
+            nodes: machines the devices are spread over.
+            engine: engine id (vllm, sglang, tensorrt-llm, llama.cpp, ...); empty = none in particular.
+            parallelism: none, tp, pp, tp+pp, ep, dp or tp+dp; empty = the layout the planner chooses (the one `recommend` uses).
         Returns:
-            JSON text: fits, weights_gb, kv_bytes_per_token, max_concurrency, decode_tokens_per_s, decode_tokens_per_s_bound, prefill_tokens_per_s, ttft_s, tpot_ms, assumptions, binding_constraint (the same object as `advisor estimate --json`).
+            JSON text: fits, weights_gb, kv_bytes_per_token, max_concurrency, decode_tokens_per_s, decode_tokens_per_s_bound, prefill_tokens_per_s, ttft_s, tpot_ms, assumptions, binding_constraint (the same object as `advisor estimate --json`), and `plan` (chosen layout, runner-up, launch flags) when the planner chose the layout.
         """
         from rules.roofline import estimate as roofline
-        return roofline(model, hardware, count=count, quant=quant or None, input_tokens=input_tokens or None,
-                        output_tokens=output_tokens or None, concurrency=concurrency,
-                        context_length=context or None).model_dump(mode="json")
+        setup = dict(count=count, nodes=nodes, quant=quant or None, engine=engine or None,
+                     input_tokens=input_tokens or None, output_tokens=output_tokens or None,
+                     concurrency=concurrency, context_length=context or None)
+        if not parallelism and count * nodes > 1:
+            from rules.plan import plan_for_setup
+            plan, est = plan_for_setup(model, hardware, **setup)
+            return est.model_dump(mode="json") | {"plan": plan.model_dump(mode="json")}
+        return roofline(model, hardware, parallelism=parallelism or None, **setup).model_dump(mode="json")
 
     @_guard
     def benchmark_spec(question: str) -> dict:

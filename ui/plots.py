@@ -20,7 +20,8 @@ def _setup(result: dict[str, Any] | None) -> dict[str, Any] | None:
     nodes = ((result or {}).get("profile") or {}).get("nodes") or 1
     return {"model": est["model"], "hardware": est["hardware"], "count": max(1, est["count"] // nodes),
             "nodes": nodes, "quant": est.get("quantization"), "engine": est.get("engine"),
-            "parallelism": (est.get("parallelism") or {}).get("strategy"), "kv_cache_dtype": est.get("kv_cache_dtype"),
+            # the plan's own degrees: a curve of the layout the answer recommends, never a re-chosen one
+            "parallelism": est.get("parallelism") or None, "kv_cache_dtype": est.get("kv_cache_dtype"),
             "input_tokens": est.get("input_tokens"), "output_tokens": est.get("output_tokens"),
             "context_length": est.get("context_length"), "concurrency": est.get("concurrency") or 1}
 

@@ -28,5 +28,27 @@ def plan_for_profile(profile: Profile, decision: Any = None, facts: dict | None 
     return found, est
 
 
+def plan_for_setup(model: str, hardware: str, count: int = 1, nodes: int = 1, quant: str | None = None,
+                   engine: str | None = None, input_tokens: int | None = None, output_tokens: int | None = None,
+                   context_length: int | None = None, concurrency: int = 1, kv_cache_dtype: str | None = None,
+                   price_per_hour: float | None = None, memory_gb: float | None = None,
+                   interconnect: str | None = None):
+    """(Plan, Estimate) for an explicit setup (the estimate command and MCP tool without a layout).
+
+    The rule engine still supplies its parallelism advice; the engine is the one named (or none)."""
+    from rules import catalog
+    from rules.decide import decide
+    from rules.profile import build_profile
+    data = {"hardware": catalog.hardware(hardware).id, "model": catalog.model(model).id, "count": count,
+            "nodes": nodes, "quantization": quant, "input_tokens": input_tokens, "output_tokens": output_tokens,
+            "context_length": context_length, "concurrency": concurrency, "kv_cache_dtype": kv_cache_dtype,
+            "device_hour_usd": price_per_hour, "memory_gb": memory_gb, "interconnect": interconnect}
+    profile = build_profile({k: v for k, v in data.items() if v is not None})
+    rules_advice = decide(profile).parallelism
+    decision = {"primary": engine, "alternatives": [],
+                "parallelism": rules_advice.model_dump() if rules_advice else None}
+    return plan_for_profile(profile, decision)
+
+
 __all__ = ["Candidate", "Disaggregation", "Figures", "Layout", "Plan", "Request", "Scale", "SizingOption",
-           "objective_for", "plan", "plan_for_profile", "request_from_profile"]
+           "objective_for", "plan", "plan_for_profile", "plan_for_setup", "request_from_profile"]
