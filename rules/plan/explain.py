@@ -121,6 +121,27 @@ def unserved_line(c: Candidate, load: int, lang: Lang) -> str:
             "See the estimate's fixes (quantization, KV cache, more devices).")
 
 
+def disagg_line(d, lang: Lang) -> str:
+    """The recommended prefill/decode split, with its figures, whether it carries the load, and what runs it."""
+    run = ", ".join({"dynamo": "NVIDIA Dynamo", "sglang": "SGLang PD mode", "vllm": "vLLM disaggregated prefill",
+                     "tensorrt-llm": "TensorRT-LLM disaggregated serving"}.get(e, e) for e in d.run_with)
+    more = d.demand_requests_per_s / d.requests_per_s if d.requests_per_s else 0
+    if lang == "zh":
+        load = ("足以承載您的負載" if d.serves_load else
+                f"但您的負載需要約 {num(d.demand_requests_per_s)} req/s，約需 {more:.1f} 倍的裝置")
+        return (f"合併部署達不到 TTFT {d.ttft_target_ms:g} ms / TPOT {d.tpot_target_ms:g} ms 的目標；拆分 prefill/decode："
+                f"{d.prefill_workers} 個 prefill worker（{d.prefill_layout.describe()}）加 {d.decode_workers} 個 decode "
+                f"worker（{d.decode_layout.describe()}，每個 batch {d.decode_batch}），TTFT 約 {num(d.ttft_s, ' s')}、"
+                f"TPOT {num(d.tpot_ms, ' ms')}、{num(d.requests_per_s)} req/s，{load}。可用：{run}。")
+    load = ("enough for your load" if d.serves_load else
+            f"but your load needs about {num(d.demand_requests_per_s)} requests/s, about {more:.1f}x the devices")
+    return (f"The aggregated plan misses TTFT {d.ttft_target_ms:g} ms / TPOT {d.tpot_target_ms:g} ms; split prefill "
+            f"and decode: {d.prefill_workers} prefill workers ({d.prefill_layout.describe()}) and {d.decode_workers} "
+            f"decode workers ({d.decode_layout.describe()}, batch {d.decode_batch}) give TTFT about "
+            f"{num(d.ttft_s, ' s')}, TPOT {num(d.tpot_ms, ' ms')} at {num(d.requests_per_s)} requests/s, {load}. "
+            f"Run it with {run}.")
+
+
 def load_lines(load: int, assumed: bool, lang: Lang) -> list[str]:
     """Say when the load planned for is a default rather than the user's number."""
     if not assumed:

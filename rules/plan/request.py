@@ -50,6 +50,8 @@ class Request:
     active_params_b: float | None = None
     engines: tuple[str, ...] = ()
     """Engines to write launch flags for (the primary first)."""
+    workload: str | None = None
+    priority: str | None = None
     load_assumed: bool = False
     """The load is a documented default (a share of the users, the serving mode's typical load)."""
 
@@ -122,5 +124,6 @@ def request_from_profile(profile: Profile, decision: Any = None, facts: dict | N
         output_tokens=profile.output_tokens, context_length=ctx if ctx and ctx >= io else None,
         load=int(load), objective=objective, objective_basis=basis, rule=rule, rule_strategy=strategy,
         price=profile.device_hour_usd, memory_gb=profile.memory_gb, params_b=profile.params_b,
-        active_params_b=profile.active_params_b, engines=engines,
+        active_params_b=profile.active_params_b, engines=engines, workload=profile.workload,
+        priority=profile.priority,
         load_assumed=profile.concurrency is None or "concurrency" in profile.assumed)

@@ -111,7 +111,11 @@ class Disaggregation(_Model):
     ttft_target_ms: float
     tpot_target_ms: float
     aggregated_meets_targets: bool
+    demand_requests_per_s: float
+    """What the load needs: requests in flight / (TTFT target + output x TPOT target)."""
+    serves_load: bool
     recommended: bool
+    """The aggregated plan misses a target and the split meets both (for all of the load or part of it)."""
     run_with: list[str]
     """Engines / orchestrators that run prefill and decode pools (e.g. Dynamo, SGLang PD mode)."""
     basis: str

@@ -9,7 +9,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from rules import engines as engine_catalog
-from rules.plan import candidates, explain, flags, legality, precision, ranking
+from rules.plan import candidates, disagg, explain, flags, legality, precision, ranking
 from rules.plan.request import Request
 from rules.plan.schema import Candidate, Lang, Layout, Plan, Scale
 from rules.plan.scoring import score
@@ -129,6 +129,20 @@ def _why(req: Request, chosen: Candidate, runner: Candidate | None, favoured: Ca
     return out
 
 
+def targets(req: Request) -> tuple[float, float]:
+    """(TTFT, TPOT) targets in ms: the benchmark spec's defaults for this use case and priority."""
+    from rules.benchspec.slos import slos_for   # lazy: benchspec imports the planner
+    slo = slos_for(req.workload or "chat", req.load, req.priority, [])[0]
+    return slo.ttft_p99_ms, slo.tpot_p99_ms
+
+
+def _disaggregation(req: Request, topo: Topology, chosen: Candidate, output_tokens: int):
+    if topo.devices < disagg.MIN_DEVICES:
+        return None
+    ttft, tpot = targets(req)
+    return disagg.disaggregate(req, topo, chosen, ttft, tpot, output_tokens)
+
+
 def _search(req: Request) -> tuple[Plan, Estimate | None]:
     topo = _topology(req)
     quant = req.quant or req.spec().native_dtype
@@ -152,6 +166,11 @@ def _search(req: Request) -> tuple[Plan, Estimate | None]:
                   network=topo.network, replicas=lay.dp, replica_devices=lay.replica_devices,
                   replica_spans_nodes=legality.spans_nodes(lay, topo))
     codes = _note_codes(req, topo, chosen)
+    split = _disaggregation(req, topo, chosen, est.output_tokens if est else (req.output_tokens or 1))
+    why = _why(req, chosen, runner, favoured if pool else None, best, overrode, ctx)
+    if split is not None and split.recommended:
+        for lang in LANGS:
+            why[lang].append(explain.disagg_line(split, lang))
     notes = {lang: explain.load_lines(req.load, req.load_assumed, lang) + explain.note_lines(codes, lang)
              for lang in LANGS}
     plan = Plan(
@@ -159,7 +178,7 @@ def _search(req: Request) -> tuple[Plan, Estimate | None]:
         context_length=ctx, input_tokens=est.input_tokens if est else (req.input_tokens or 0),
         output_tokens=est.output_tokens if est else (req.output_tokens or 0), chosen=chosen, runner_up=runner,
         feasible=chosen.rejected is None, rule=req.rule, rule_strategy=req.rule_strategy, overrode_rule=overrode,
-        measure_both=overrode, why=_why(req, chosen, runner, favoured if pool else None, best, overrode, ctx),
+        measure_both=overrode, why=why, disaggregation=split,
         changes=_changes(chosen, req, quant), flags=_flags(req, chosen, ctx), notes=notes,
         considered=len(scored), feasible_count=sum(1 for c in scored if c.rejected is None), scale=scale)
     return plan, est
