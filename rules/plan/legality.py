@@ -13,6 +13,8 @@ from rules.plan.topology import Topology
 def model_reason(layout: Layout, spec: ModelSpec) -> str | None:
     """Heads split evenly over TP (KV heads split or replicated), enough layers per stage, experts per EP rank."""
     tp, pp, ep = layout.tp, layout.pp, layout.ep
+    if spec.id == "custom":   # a model described by its size: its real head count is unknown
+        return f"{spec.layers} layers cannot fill {pp} pipeline stages" if pp > spec.layers else None
     if spec.q_heads % tp:
         return f"{spec.q_heads} attention heads do not split over TP={tp}"
     kv = spec.kv_heads

@@ -36,11 +36,12 @@ def _topology(req: Request) -> Topology:
     return topology(hw, req.per_node, req.nodes, link, req.network, bool(fast))
 
 
-def legal_layouts(req: Request, topo: Topology, quant: str) -> list[Layout]:
-    """Layouts the model, the engine and the wiring all allow."""
+def legal_layouts(req: Request, topo: Topology, quant: str, prune: bool = True) -> list[Layout]:
+    """Layouts the model, the engine and the wiring all allow (`prune`: drop those whose weights
+    cannot fit the devices' raw memory)."""
     spec, hw = req.spec(), req.hw()
     modes, multi_node = modes_of(req.engine)
-    device_bytes = (req.memory_gb or hw.memory_gb) * 1e9
+    device_bytes = (req.memory_gb or hw.memory_gb) * 1e9 if prune else float("inf")
     wb = weight_bytes(spec, quant, req.engine).value
     out = []
     for lay in candidates.layouts(topo, spec, wb, device_bytes, "ep" in modes):
@@ -59,7 +60,10 @@ def _score_tiers(req: Request, topo: Topology) -> tuple[list[Candidate], dict[in
     ests: dict[int, Estimate] = {}
     for tier, q, kv in precision.tiers(req.engine, hw, quant, req.kv_dtype, req.quant_stated):
         found = False
-        for lay in legal_layouts(req, topo, q):
+        layouts = legal_layouts(req, topo, q)
+        if tier == 0 and not layouts:   # nothing can hold the weights: score what comes closest, to say why
+            layouts = legal_layouts(req, topo, q, prune=False) or [Layout(dp=topo.devices)]
+        for lay in layouts:
             cand, est = score(req, topo, lay, tier, q, kv)
             scored.append(cand)
             if est is not None:
