@@ -50,6 +50,8 @@ class Request:
     active_params_b: float | None = None
     engines: tuple[str, ...] = ()
     """Engines to write launch flags for (the primary first)."""
+    disaggregation: bool = True
+    """Also size a prefill/decode split (off when sizing many hardware options)."""
     workload: str | None = None
     priority: str | None = None
     load_assumed: bool = False

@@ -141,7 +141,7 @@ def targets(req: Request) -> tuple[float, float]:
 
 
 def _disaggregation(req: Request, topo: Topology, chosen: Candidate, output_tokens: int):
-    if topo.devices < disagg.MIN_DEVICES:
+    if topo.devices < disagg.MIN_DEVICES or not req.disaggregation:
         return None
     ttft, tpot = targets(req)
     return disagg.disaggregate(req, topo, chosen, ttft, tpot, output_tokens)
