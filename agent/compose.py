@@ -154,6 +154,14 @@ def sources_block(facts: dict[str, Any]) -> list[str]:
             *[f"[{n}] {c.get('title', '')} — {c.get('source', '')} (`{c['id']}`)" for n, c in enumerate(cites, 1)]]
 
 
+def _sizing_lines(facts: dict) -> list[str]:
+    """The ranked hardware options of a sizing question (rendered by agent.sizing)."""
+    if not facts.get("sizing"):
+        return []
+    from agent.sizing import render
+    return render(facts["sizing"]).rstrip("\n").split("\n")
+
+
 def template_answer(facts: dict[str, Any]) -> str:
     """The full Markdown answer from `facts` (never fails, never invents); the asked-about part first."""
     lang = "zh" if (facts.get("profile") or {}).get("language") == "zh" else "en"
@@ -163,7 +171,9 @@ def template_answer(facts: dict[str, Any]) -> str:
     main = _explanation(facts, lab) if intent == "explain" else _recommendation(facts, index, lab, lang)
     est = [f"**{lab['estimate']}:**", *_estimate_lines(facts["estimate"], lab)] if facts.get("estimate") else []
     bench = [f"**{lab['bench']}:**", *_bench_lines(facts["benchmark"], lab)] if facts.get("benchmark") else []
-    order = {"estimate": [est, main, bench], "benchmark": [bench, main, est]}.get(intent, [main, est, bench])
+    sizing = _sizing_lines(facts)
+    order = {"estimate": [est, main, bench], "benchmark": [bench, main, est],
+             "size": [sizing, main, bench]}.get(intent, [main, est, bench])
     out: list[str] = [f"> {lab['steer']}", ""] if facts.get("injection") else []
     for block in order:
         if block:

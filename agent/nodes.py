@@ -106,8 +106,11 @@ def decide(state: AgentState, tools: Tools) -> dict[str, Any]:
 
 
 def estimate(state: AgentState, tools: Tools) -> dict[str, Any]:
-    """The deployment plan and its roofline estimate, when hardware and model are known."""
+    """The deployment plan and its roofline estimate, when hardware and model are known (for a
+    sizing question: ranked hardware options instead)."""
     profile = _profile(state)
+    if state.get("intent") == "size" and tools.size is not None:
+        return _size(state, tools, profile)
     if profile.hardware is None or (profile.model is None and profile.params_b is None):
         return {"estimate": None, "plan": None}
     decision = state.get("decision") or {}
@@ -121,6 +124,16 @@ def estimate(state: AgentState, tools: Tools) -> dict[str, Any]:
                 "plan": None}
     except AdvisorError as exc:
         return {"estimate": None, "plan": None, "tool_notes": [*(state.get("tool_notes") or []), str(exc)]}
+
+
+def _size(state: AgentState, tools: Tools, profile: Profile) -> dict[str, Any]:
+    """Hardware options for the model and load (the interview made sure both are known, or said so)."""
+    text = " ".join(state.get("transcript") or [state.get("text") or ""])
+    try:
+        return {"sizing": tools.size(profile, text), "estimate": None, "plan": None}
+    except AdvisorError as exc:
+        return {"sizing": None, "estimate": None, "plan": None,
+                "tool_notes": [*(state.get("tool_notes") or []), str(exc)]}
 
 
 def plan(state: AgentState, tools: Tools) -> dict[str, Any]:

@@ -68,9 +68,10 @@ def facts_of(state: AgentState) -> dict[str, Any]:
         "alternatives": list(d.get("alternatives") or []),
         "avoid": [{"engine": a["engine"], "reason": a.get("reason", "")} for a in d.get("avoid") or []],
         "bottleneck": d.get("bottleneck"),
-        "parallelism": _parallelism(state.get("plan"), par, profile.language),
+        "parallelism": None if state.get("intent") == "size" else _parallelism(state.get("plan"), par, profile.language),
         "estimate": state.get("estimate"),
         "plan": state.get("plan"),
+        "sizing": state.get("sizing"),
         "benchmark": state.get("benchmark"),
         "questions": list(state.get("questions") or []),
         "assumptions": assumptions,
@@ -93,6 +94,8 @@ def result_of(facts: dict[str, Any], answer: str, composer: str) -> dict[str, An
     out = {k: facts[k] for k in CONTRACT_KEYS}
     out["answer"] = answer
     out["plan"] = facts.get("plan")
+    if facts.get("sizing"):
+        out["sizing"] = facts["sizing"]
     out["warnings"] = facts["warnings"]
     out["composer"] = composer
     return out

@@ -13,11 +13,6 @@ from rules.errors import InputError
 from rules.profile import Profile, build_profile
 
 
-def _profile(values: dict[str, Any]) -> Profile:
-    keep = {k: v for k, v in values.items() if k in Profile.model_fields and k not in ("hardware", "count", "nodes")}
-    return build_profile(keep)
-
-
 def _targets(found: dict[str, float], profile: Profile, load: int, lang: str) -> tuple[dict[str, float], list[str]]:
     """The stated targets, the use case's default for any that is missing (with a note)."""
     from rules.benchspec.slos import slos_for
@@ -33,31 +28,47 @@ def _targets(found: dict[str, float], profile: Profile, load: int, lang: str) ->
     return out, notes
 
 
-def sizing_request(text: str):
-    """(SizingRequest, assumptions, language) for a sizing question; InputError names what is missing."""
-    from agent.extract import extract
+def request_for(profile: Profile, text: str, lang: str):
+    """(SizingRequest, assumptions) for a profile and the user's words (targets are read from them)."""
     from rules.facts import derive_facts
     from rules.plan.sizing import SizingRequest
-    ext = extract(text)
-    values, lang = dict(ext.values), ext.language
-    if not values.get("model"):
+    if not profile.model:
         raise InputError("name the model to size for (e.g. 'Llama 3.3 70B'); a size alone is not enough to plan")
-    profile = _profile(values)
-    facts, _ = derive_facts(profile)
+    facts, _ = derive_facts(profile.model_copy(update={"hardware": None, "count": None, "nodes": 1}))
     load = profile.concurrency or facts.get("load")
     if not load:
         raise InputError("say how many users or requests at once to size for (e.g. '200 users', '50 concurrent')")
     notes = []
-    if profile.concurrency is None:
-        notes.append(f"{load} requests in flight assumed from {profile.users} users (about 10 % active at once)"
-                     if lang == "en" else f"依 {profile.users} 位使用者假設約 {load} 個同時請求（約 10% 同時活躍）")
+    if profile.concurrency is None or "concurrency" in profile.assumed:
+        notes.append(f"{load} requests in flight assumed (the default for what you described)" if lang == "en"
+                     else f"假設約 {load} 個同時請求（依您描述情境的預設值）")
     targets, more = _targets(latency_targets(text)[0], profile, load, lang)
-    named = (values["hardware"],) if values.get("hardware") else ()
+    named = (profile.hardware,) if profile.hardware else ()
     req = SizingRequest(model=profile.model, concurrency=int(load), quantization=profile.quantization,
                         input_tokens=profile.input_tokens, output_tokens=profile.output_tokens,
                         context_length=profile.context_length, priority=profile.priority, workload=profile.workload,
                         hardware=named, **targets)
-    return req, notes + more, lang
+    return req, notes + more
+
+
+def sizing_request(text: str):
+    """(SizingRequest, assumptions, language) for a sizing question; InputError names what is missing."""
+    from agent.extract import extract
+    ext = extract(text)
+    values = dict(ext.values)
+    keep = {k: v for k, v in values.items() if k in Profile.model_fields and k not in ("count", "nodes")}
+    req, notes = request_for(build_profile(keep), text, ext.language)
+    return req, notes, ext.language
+
+
+def size_for(profile: Profile, text: str) -> dict[str, Any]:
+    """The sizing object for a conversation's profile and words (the `sizing` key of `ask --json`)."""
+    from rules.plan.sizing import size
+    req, notes = request_for(profile, text, profile.language)
+    result = size(req).model_dump(mode="json")
+    result["assumptions"] = notes
+    result["language"] = profile.language
+    return result
 
 
 def size_text(text: str) -> dict[str, Any]:

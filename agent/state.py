@@ -52,6 +52,8 @@ class AgentState(TypedDict, total=False):
     decision: dict[str, Any] | None
     estimate: dict[str, Any] | None
     plan: dict[str, Any] | None
+    sizing: dict[str, Any] | None
+    """For a sizing question: ranked hardware options (rules.plan.sizing.SizingResult + assumptions)."""
     """The deployment plan (rules.plan.Plan): chosen layout, runner-up, launch flags."""
     benchmark: dict[str, Any] | None
     tool_notes: list[str]

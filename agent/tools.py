@@ -35,6 +35,8 @@ class Tools:
     plan: Callable[..., Any] | None = None
     """(Profile, decision) -> (Plan, Estimate) | None: the deployment planner (None: the estimate
     follows the rule engine's parallelism advice instead)."""
+    size: Callable[..., Any] | None = None
+    """(Profile, the user's words) -> the sizing object (ranked hardware options), for the `size` intent."""
     llm: Any = None
     """An `agent.llm.LLM`, or None in deterministic mode."""
 
@@ -76,6 +78,11 @@ def _plan(profile: Any, decision: Any = None) -> Any:
     return plan_for_profile(profile, decision)
 
 
+def _size(profile: Any, text: str) -> Any:
+    from agent.sizing import size_for
+    return size_for(profile, text)
+
+
 def _build_spec(profile: Any, decision: Any = None, estimate: Any = None, plan: Any = None) -> Any:
     from rules.benchspec import build_spec
     return build_spec(profile, decision, estimate, plan=plan)
@@ -110,4 +117,4 @@ def default_tools(llm: Any = None) -> Tools:
     """The real components (imported on first use, so building the bundle is free)."""
     return Tools(extract=_extract, extract_answer=_extract_answer, decide=_decide, estimate=_estimate,
                  build_spec=_build_spec, search=_search, get_chunks=_get_chunks,
-                 default_for=_default_for, plan=_plan, llm=llm)
+                 default_for=_default_for, plan=_plan, size=_size, llm=llm)
