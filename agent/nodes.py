@@ -118,7 +118,8 @@ def estimate(state: AgentState, tools: Tools) -> dict[str, Any]:
         found = tools.plan(profile, decision) if tools.plan is not None else None
         if found is not None:   # the plan is computed once; every surface reads this one
             plan, est = found
-            return {"estimate": as_dict(est), "plan": as_dict(plan)}
+            return {"estimate": est.model_dump(mode="json") if est is not None else None,
+                    "plan": plan.model_dump(mode="json")}
         layout = decision.get("parallelism") if profile.device_count > 1 else None
         return {"estimate": as_dict(tools.estimate(profile, engine=decision.get("primary"), parallelism=layout)),
                 "plan": None}

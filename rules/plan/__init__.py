@@ -24,7 +24,7 @@ def plan_for_profile(profile: Profile, decision: Any = None, facts: dict | None 
     found, est = plan(req)
     spec = req.spec()
     if est is not None and spec.assumptions:   # a model described by its size: say what was assumed
-        est.assumptions.extend(spec.assumptions)
+        est = est.model_copy(update={"assumptions": [*est.assumptions, *spec.assumptions]})
     return found, est
 
 

@@ -194,6 +194,7 @@ def _cached(req: Request) -> tuple[Plan, Estimate | None]:
 
 
 def plan(req: Request) -> tuple[Plan, Estimate | None]:
-    """The plan for a request and the estimate of its chosen layout (copies: callers may edit them)."""
-    p, est = _cached(req)
-    return p.model_copy(deep=True), (est.model_copy(deep=True) if est is not None else None)
+    """The plan for a request and the estimate of its chosen layout.
+
+    Shared with the cache: treat them as read-only (`model_copy(update=...)` to change a field)."""
+    return _cached(req)
