@@ -48,7 +48,7 @@ def understand(state: AgentState, tools: Tools) -> dict[str, Any]:
         "intent": getattr(ext, "intent", None) or "recommend", "language": profile.language,
         "injection": bool(getattr(ext, "injection", False)), "profile": profile.model_dump(mode="json"),
         "transcript": [text], "questions": [], "asked": [], "assumptions": [], "dropped": dropped + rejected,
-        "interview_done": False, "llm_calls": calls, "draft": None, "result": None, "tool_notes": [],
+        "interview_done": False, "llm_calls": calls, "draft": None, "advice": None, "tool_notes": [],
     }
 
 
@@ -112,28 +112,45 @@ def estimate(state: AgentState, tools: Tools) -> dict[str, Any]:
     if state.get("intent") == "size" and tools.size is not None:
         return _size(state, tools, profile)
     if profile.hardware is None or (profile.model is None and profile.params_b is None):
-        return {"estimate": None, "plan": None}
+        return {"estimate": None, "plan": None, "options": []}
     decision = state.get("decision") or {}
     try:
         found = tools.plan(profile, decision) if tools.plan is not None else None
         if found is not None:   # the plan is computed once; every surface reads this one
-            plan, est = found
+            plan, est, options = found
             return {"estimate": est.model_dump(mode="json") if est is not None else None,
-                    "plan": plan.model_dump(mode="json")}
+                    "plan": plan.model_dump(mode="json"),
+                    "options": [{"engine": e, "estimate": o.model_dump(mode="json") | {"formulas": []}}
+                                for e, o in options]}
         layout = decision.get("parallelism") if profile.device_count > 1 else None
-        return {"estimate": as_dict(tools.estimate(profile, engine=decision.get("primary"), parallelism=layout)),
-                "plan": None}
+        est = as_dict(tools.estimate(profile, engine=decision.get("primary"), parallelism=layout))
     except AdvisorError as exc:
-        return {"estimate": None, "plan": None, "tool_notes": [*(state.get("tool_notes") or []), str(exc)]}
+        return {"estimate": None, "plan": None, "options": [],
+                "tool_notes": [*(state.get("tool_notes") or []), str(exc)]}
+    return {"estimate": est, "plan": None, "options": _alternatives(tools, profile, decision, layout)}
+
+
+def _alternatives(tools: Tools, profile: Profile, decision: dict[str, Any], layout: Any) -> list[dict[str, Any]]:
+    """The alternative engines at the same layout (the alternatives table); their formulas are left
+    out, the primary's estimate carries the arithmetic."""
+    out = []
+    for engine in decision.get("alternatives") or []:
+        try:
+            est = as_dict(tools.estimate(profile, engine=engine, parallelism=layout))
+        except AdvisorError:
+            continue
+        if est:
+            out.append({"engine": engine, "estimate": est | {"formulas": []}})
+    return out
 
 
 def _size(state: AgentState, tools: Tools, profile: Profile) -> dict[str, Any]:
     """Hardware options for the model and load (the interview made sure both are known, or said so)."""
     text = " ".join(state.get("transcript") or [state.get("text") or ""])
     try:
-        return {"sizing": tools.size(profile, text), "estimate": None, "plan": None}
+        return {"sizing": tools.size(profile, text), "estimate": None, "plan": None, "options": []}
     except AdvisorError as exc:
-        return {"sizing": None, "estimate": None, "plan": None,
+        return {"sizing": None, "estimate": None, "plan": None, "options": [],
                 "tool_notes": [*(state.get("tool_notes") or []), str(exc)]}
 
 
@@ -144,10 +161,7 @@ def plan(state: AgentState, tools: Tools) -> dict[str, Any]:
                                         plan=state.get("plan")))
     except AdvisorError as exc:
         return {"benchmark": None, "tool_notes": [*(state.get("tool_notes") or []), str(exc)]}
-    workload = spec.get("workload") or {}
-    metrics = [m if isinstance(m, str) else m.get("id") for m in spec.get("metrics") or []]
-    return {"benchmark": {"concurrency": workload.get("concurrency") or spec.get("concurrency") or [],
-                          **spec, "metrics": metrics}}
+    return {"benchmark": spec}   # the BenchSpec dump (the Advice types it; `ask --json` adds `concurrency`)
 
 
 def _citation(hit: Any) -> dict[str, str]:
@@ -193,9 +207,9 @@ def retrieve(state: AgentState, tools: Tools) -> dict[str, Any]:
 def compose(state: AgentState, tools: Tools) -> dict[str, Any]:
     """The template answer always; LLM prose too when a model is configured and budget is left."""
     from agent.compose import template_answer
-    from agent.result import facts_of, llm_view
-    facts = facts_of(state)
-    update: dict[str, Any] = {"template": template_answer(facts), "draft": None, "composer": "template"}
+    from agent.result import build_advice, llm_view
+    advice = build_advice(state)
+    update: dict[str, Any] = {"template": template_answer(advice), "draft": None, "composer": "template"}
     calls = state.get("llm_calls") or 0
     if tools.llm is None:
         return update
@@ -203,11 +217,12 @@ def compose(state: AgentState, tools: Tools) -> dict[str, Any]:
         return update | {"composer": "template (LLM call budget of this turn spent on extraction)"}
     from agent.names import display
     from agent.prompts import COMPOSE_SYSTEM, COMPOSE_USER, LANGUAGE_NAMES
-    facts_json, sources = llm_view(facts)
-    engines = sorted({facts["primary"], *facts["alternatives"], *(a["engine"] for a in facts["avoid"])} - {None})
-    system = COMPOSE_SYSTEM.format(language=LANGUAGE_NAMES[facts["profile"]["language"]], max_words=250,
+    facts_json, sources = llm_view(advice)
+    d = advice.decision
+    engines = sorted({d.primary, *d.alternatives, *(a.engine for a in d.avoid)} - {None})
+    system = COMPOSE_SYSTEM.format(language=LANGUAGE_NAMES[advice.language], max_words=250,
                                    engines=", ".join(display(e) for e in engines) or "none")
-    user = COMPOSE_USER.format(intent=facts["intent"], facts=facts_json, sources=sources)
+    user = COMPOSE_USER.format(intent=advice.intent, facts=facts_json, sources=sources)
     try:
         draft = tools.llm.prose(system, user)
     except Exception as exc:  # provider down or refusing: the template stands
@@ -217,18 +232,17 @@ def compose(state: AgentState, tools: Tools) -> dict[str, Any]:
 
 def verify(state: AgentState, tools: Tools) -> dict[str, Any]:
     """Keep LLM prose only if every engine, citation and number in it is backed by the tools."""
-    from agent.result import allowed_numbers, facts_of, llm_view, result_of
+    from agent.result import allowed_numbers, build_advice, grounding, llm_view
     from agent.verify import problems
-    facts = facts_of(state)
     answer, composer = state["template"], state.get("composer") or "template"
+    advice = build_advice(state)
     draft = (state.get("draft") or "").strip()
     if draft:
-        issues = problems(draft, facts, allowed_numbers(*llm_view(facts)))
+        issues = problems(draft, grounding(advice), allowed_numbers(*llm_view(advice)))
         if issues:
             composer = f"template (verify failed: {'; '.join(issues)})"
         else:
             from agent.compose import sources_block
-            answer, composer = "\n".join([draft, *sources_block(facts)]) + "\n", "llm"
-    result = result_of(facts, answer, composer)
-    result["llm_calls"] = state.get("llm_calls") or 0   # this user turn's LLM calls (budget 2)
-    return {"result": result, "composer": composer}
+            answer, composer = "\n".join([draft, *sources_block(advice)]) + "\n", "llm"
+    advice = advice.model_copy(update={"answer": answer, "composer": composer})
+    return {"advice": advice.dump(), "composer": composer}

@@ -33,8 +33,8 @@ class Tools:
     default_for: Callable[[str, Any], tuple[Any, str] | None]
     """(field, Profile) -> (value, note) from rules.defaults, or None when there is none."""
     plan: Callable[..., Any] | None = None
-    """(Profile, decision) -> (Plan, Estimate) | None: the deployment planner (None: the estimate
-    follows the rule engine's parallelism advice instead)."""
+    """(Profile, decision) -> (Plan, Estimate, [(engine, Estimate)]) | None: the deployment planner,
+    with the alternative engines at its layout (None: the estimate follows the rules' advice)."""
     size: Callable[..., Any] | None = None
     """(Profile, the user's words) -> the sizing object (ranked hardware options), for the `size` intent."""
     llm: Any = None
@@ -43,6 +43,18 @@ class Tools:
     def with_llm(self, llm: Any) -> "Tools":
         """A copy that uses `llm` (None = deterministic)."""
         return dataclasses.replace(self, llm=llm)
+
+    def without_knowledge(self) -> "Tools":
+        """A copy that retrieves nothing (for callers that need the plan, not the cited prose)."""
+        return dataclasses.replace(self, search=_no_hits, get_chunks=_no_chunks)
+
+
+def _no_hits(query: str, k: int = 5) -> list:
+    return []
+
+
+def _no_chunks(ids: list[str]) -> list:
+    return []
 
 
 def as_dict(obj: Any) -> Any:
@@ -74,8 +86,9 @@ def _estimate(profile: Any, engine: str | None = None, parallelism: dict | None 
 
 
 def _plan(profile: Any, decision: Any = None) -> Any:
-    from rules.plan import plan_for_profile
-    return plan_for_profile(profile, decision)
+    from rules.plan import options_for_profile, plan_for_profile
+    found = plan_for_profile(profile, decision)
+    return None if found is None else (*found, options_for_profile(profile, decision))
 
 
 def _size(profile: Any, text: str) -> Any:

@@ -60,6 +60,7 @@ def _predictions(profile: Profile, workload: Workload, engine: str | None, estim
     """Roofline estimates: single stream and peak at the main run's lengths, and at the stated
     context (the caller's `estimate` when given) for the capacity checks, all at the plan's layout."""
     peak = workload.peak_concurrency
+    layout = layout or prediction.layout_of(estimate)   # the plan's layout: every prediction at the same one
     planned = prediction.planned_profile(profile, peak, workload.input.mean, workload.output.mean,
                                          workload.input.max + workload.output.max)
     extra = {"layout": layout} if layout else {}

@@ -13,7 +13,7 @@ from rules.profile import Profile
 # Estimate keys the criteria and the reconcile step read (DESIGN.md `estimate` contract).
 KEYS = ("fits", "decode_tokens_per_s", "decode_tokens_per_s_bound", "prefill_tokens_per_s",
         "ttft_s", "tpot_ms", "max_concurrency", "binding_constraint", "weights_gb",
-        "kv_bytes_per_token")
+        "kv_bytes_per_token", "parallelism")
 
 
 def as_dict(estimate: Any) -> dict[str, Any] | None:
@@ -64,14 +64,18 @@ def estimate_at(profile: Profile, engine: str | None, concurrency: int,
         return None
 
 
-def layout_of(plan: Any) -> dict[str, Any] | None:
-    """The chosen layout of a plan (dict or Plan) as the estimator's {strategy, tp, pp, ep, dp}."""
-    plan = as_dict(plan)
-    if not plan or not plan.get("chosen"):
+def layout_of(source: Any) -> dict[str, Any] | None:
+    """The layout a plan chose (its `chosen` layout) or an estimate was computed at ({strategy, tp,
+    pp, ep, dp}); None for one device or when there is neither."""
+    data = as_dict(source)
+    if not data:
         return None
-    lay = plan["chosen"]["layout"]
-    from rules.plan import Layout
-    return Layout(**lay).parallelism()
+    if data.get("chosen"):
+        from rules.plan import Layout
+        par = Layout(**data["chosen"]["layout"]).parallelism()
+    else:
+        par = data.get("parallelism")
+    return par if isinstance(par, dict) and par.get("strategy") not in (None, "none") else None
 
 
 def summary(single: dict[str, Any] | None, peak: dict[str, Any] | None,

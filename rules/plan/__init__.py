@@ -12,7 +12,7 @@ from typing import Any
 
 from rules.plan.request import Request, objective_for, request_from_profile
 from rules.plan.schema import Candidate, Disaggregation, Figures, Layout, Plan, Scale, SizingOption
-from rules.plan.search import plan
+from rules.plan.search import engine_options, plan
 from rules.profile import Profile
 
 
@@ -28,14 +28,19 @@ def plan_for_profile(profile: Profile, decision: Any = None, facts: dict | None 
     return found, est
 
 
+def options_for_profile(profile: Profile, decision: Any = None) -> list:
+    """[(engine, Estimate)] for the other shortlisted engines at the plan's layout and load."""
+    req = request_from_profile(profile, decision)
+    return [] if req is None else list(engine_options(req))
+
+
 def plan_for_setup(model: str, hardware: str, count: int = 1, nodes: int = 1, quant: str | None = None,
                    engine: str | None = None, input_tokens: int | None = None, output_tokens: int | None = None,
                    context_length: int | None = None, concurrency: int = 1, kv_cache_dtype: str | None = None,
                    price_per_hour: float | None = None, memory_gb: float | None = None,
                    interconnect: str | None = None):
-    """(Plan, Estimate) for an explicit setup (the estimate command and MCP tool without a layout).
-
-    The rule engine still supplies its parallelism advice; the engine is the one named (or none)."""
+    """(Plan, Estimate) for an explicit setup (the estimate command without a layout): the same
+    planner call `ask` makes for this profile, with the rules' primary engine unless one is named."""
     from rules import catalog
     from rules.decide import decide
     from rules.profile import build_profile
@@ -44,11 +49,12 @@ def plan_for_setup(model: str, hardware: str, count: int = 1, nodes: int = 1, qu
             "context_length": context_length, "concurrency": concurrency, "kv_cache_dtype": kv_cache_dtype,
             "device_hour_usd": price_per_hour, "memory_gb": memory_gb, "interconnect": interconnect}
     profile = build_profile({k: v for k, v in data.items() if v is not None})
-    rules_advice = decide(profile).parallelism
-    decision = {"primary": engine, "alternatives": [],
-                "parallelism": rules_advice.model_dump() if rules_advice else None}
+    decision = decide(profile).model_dump(mode="json")
+    if engine:
+        decision["primary"] = engine
+        decision["alternatives"] = [e for e in decision["alternatives"] if e != engine]
     return plan_for_profile(profile, decision)
 
 
 __all__ = ["Candidate", "Disaggregation", "Figures", "Layout", "Plan", "Request", "Scale", "SizingOption",
-           "objective_for", "plan", "plan_for_profile", "plan_for_setup", "request_from_profile"]
+           "objective_for", "options_for_profile", "plan", "plan_for_profile", "plan_for_setup", "request_from_profile"]

@@ -28,6 +28,26 @@ from rules.catalog_schema import ModelSpec
 from rules.plan.schema import Candidate
 
 PLACEHOLDER_GGUF = "<model>.gguf"
+SOURCES = {
+    "vllm": "https://docs.vllm.ai/en/latest/serving/data_parallel_deployment/",
+    "sglang": "https://docs.sglang.io/advanced_features/server_arguments.html",
+    "tensorrt-llm": "https://nvidia.github.io/TensorRT-LLM/commands/trtllm-serve/trtllm-serve.html",
+    "llama.cpp": "https://github.com/ggml-org/llama.cpp/blob/master/tools/server/README.md",
+    "ollama": "https://github.com/ollama/ollama/blob/main/docs/faq.md",
+    "dynamo": "https://docs.nvidia.com/dynamo/latest/user-guides/disaggregated-serving",
+}
+"""Where each engine documents the flags used in its command."""
+
+
+def flag_values(command: str) -> dict[str, str]:
+    """Flag -> value of a command line ("" for a switch), e.g. {"--tensor-parallel-size": "4"}."""
+    words = command.split("#", 1)[0].split()
+    out = {}
+    for i, w in enumerate(words):
+        if w.startswith("-") and len(w) > 1:
+            nxt = words[i + 1] if i + 1 < len(words) else ""
+            out[w] = nxt if nxt and not nxt.startswith("-") else ""
+    return out
 
 
 def _repo(spec: ModelSpec) -> str:

@@ -6,13 +6,15 @@ request returns its cached plan: warm answers never search twice.
 """
 from __future__ import annotations
 
+from dataclasses import replace
 from functools import lru_cache
 
 from rules import engines as engine_catalog
 from rules.plan import candidates, disagg, explain, flags, legality, precision, ranking
 from rules.plan.request import Request
 from rules.plan.schema import Candidate, Lang, Layout, Plan, Scale
-from rules.plan.scoring import score
+from rules.errors import AdvisorError
+from rules.plan.scoring import run_estimate, score
 from rules.plan.topology import Topology, topology
 from rules.roofline import Estimate, weight_bytes
 
@@ -186,6 +188,27 @@ def _search(req: Request) -> tuple[Plan, Estimate | None]:
         changes=_changes(chosen, req, quant), flags=_flags(req, chosen, ctx), notes=notes,
         considered=len(scored), feasible_count=sum(1 for c in scored if c.rejected is None), scale=scale)
     return plan, est
+
+
+@lru_cache(maxsize=256)
+def engine_options(req: Request) -> tuple[tuple[str, Estimate], ...]:
+    """The other shortlisted engines at the chosen layout, precision and load (the alternatives table)."""
+    p, _ = _cached(req)
+    topo = _topology(req)
+    out = []
+    for e in req.engines:
+        if e == req.engine:
+            continue
+        modes, multi = modes_of(e)
+        lay = p.chosen.layout
+        if legality.engine_reason(lay, e, modes, multi, legality.spans_nodes(lay, topo)):
+            continue
+        try:
+            est = run_estimate(replace(req, engine=e), topo, lay, p.chosen.quantization, p.chosen.kv_cache_dtype)
+        except AdvisorError:
+            continue
+        out.append((e, est))
+    return tuple(out)
 
 
 @lru_cache(maxsize=512)

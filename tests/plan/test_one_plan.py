@@ -73,7 +73,7 @@ def test_mcp_tools_report_the_same_plan(answer):
     est = json.loads(tools["estimate"](p["model"], p["hardware"], count=p["count"], quant=p["quantization"],
                                        input_tokens=p["input_tokens"], output_tokens=p["output_tokens"],
                                        concurrency=p["concurrency"], context=p["context_length"],
-                                       engine=answer["primary"]))
+                                       interconnect=p["interconnect"]))
     for plan in (rec["plan"], spec["plan"], est["plan"]):
         assert _chosen(plan) == _chosen(answer["plan"])
     assert {k: est[k] for k in FIGURES} == {k: answer["estimate"][k] for k in FIGURES}

@@ -45,4 +45,4 @@ def test_mcp_tools_listed_documented_and_callable(web_url):
     assert len(hits) == 3 and all("id" in h for h in hits)
     assert sizing["any_meets"] and sizing["options"][0]["meets_targets"]
     assert planned["plan"]["chosen"]["layout"] == {k: planned["parallelism"][k] for k in ("tp", "pp", "ep", "dp")}
-    assert rec["plan"]["chosen"]["layout"] == {k: rec["parallelism"][k] for k in ("tp", "pp", "ep", "dp")}
+    assert rec["plan"]["chosen"]["layout"] == {k: rec["plan"]["layout"][k] for k in ("tp", "pp", "ep", "dp")}
