@@ -117,6 +117,7 @@ def _plan_lines(advice: "Advice", lab: dict, lang: str) -> list[str]:
     launch = next((c for c in plan.launch if c.engine == advice.decision.primary), None)
     if launch is not None:
         lines.append(f"- {lab['launch']} ({display(launch.engine)}): `{launch.command}`")
+        lines += [f"  - {n}" for n in (search.launch_notes.get(launch.engine) or {}).get(lang) or []]
     return lines
 
 

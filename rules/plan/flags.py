@@ -50,6 +50,32 @@ def flag_values(command: str) -> dict[str, str]:
     return out
 
 
+Note = tuple[str, dict]
+"""A remark on a command: a code and its values (rendered in the user's language by `note_text`)."""
+NOTES = {
+    "checkpoint": {"en": "load a {quant} checkpoint of {model} (this engine does not convert at load time)",
+                   "zh": "請載入 {model} 的 {quant} 版本權重（此引擎不會在載入時轉換）"},
+    "instances": {"en": "run {n} instances, one per group of {group} devices, behind a load balancer",
+                  "zh": "開 {n} 個執行個體，每組 {group} 個裝置一個，前面加負載平衡"},
+    "ray": {"en": "start it on the head node of a Ray cluster that spans the nodes",
+            "zh": "在跨節點 Ray 叢集的主節點上啟動"},
+    "ctx-shared": {"en": "--ctx-size is shared by the {seqs} slots: {ctx} tokens each",
+                   "zh": "--ctx-size 由 {seqs} 個 slot 平分：每個 {ctx} tokens"},
+    "ollama-split": {"en": "Ollama spreads the layers over the GPUs it sees by itself",
+                     "zh": "Ollama 會自行把各層分散到看得到的 GPU"},
+    "trt-kv": {"en": "kv.yaml holds: kv_cache_config: {{dtype: fp8}} (newer releases take it with --config)",
+               "zh": "kv.yaml 內容：kv_cache_config: {{dtype: fp8}}（新版以 --config 傳入）"},
+    "multi-node": {"en": "run the same command on each of the {span} nodes with its --node-rank",
+                   "zh": "在 {span} 個節點上各執行同一指令，帶各自的 --node-rank"},
+}
+
+
+def note_text(note: Note, lang: str) -> str:
+    """A remark in words."""
+    code, values = note
+    return NOTES[code][lang].format(**values)
+
+
 def _repo(spec: ModelSpec) -> str:
     return spec.hf_id or spec.id
 
@@ -63,11 +89,11 @@ def _on_the_fly(spec: ModelSpec, quant: str, engine: str = "vllm") -> bool:
     return engine in ON_THE_FLY_FP8 and quant == "fp8" and spec.native_dtype in ("bf16", "f16")
 
 
-def _checkpoint_note(spec: ModelSpec, quant: str, engine: str = "vllm") -> str:
-    """What checkpoint to load when the format is not the model's own and cannot be made at load time."""
+def _checkpoint(spec: ModelSpec, quant: str, engine: str = "vllm") -> list[Note]:
+    """A checkpoint remark when the format is not the model's own and cannot be made at load time."""
     if quant == spec.native_dtype or _on_the_fly(spec, quant, engine):
-        return ""
-    return f"  # load a {quant} checkpoint of {spec.name}"
+        return []
+    return [("checkpoint", {"quant": quant, "model": spec.name})]
 
 
 def per_replica_seqs(c: Candidate, load: int) -> int:
@@ -77,7 +103,11 @@ def per_replica_seqs(c: Candidate, load: int) -> int:
     return max(1, min(share, cap) if cap else share)
 
 
-def vllm(c: Candidate, spec: ModelSpec, ctx: int, seqs: int, nodes: int) -> str:
+def _instances(c: Candidate) -> list[Note]:
+    return [("instances", {"n": c.layout.dp, "group": c.layout.replica_devices})]
+
+
+def vllm(c: Candidate, spec: ModelSpec, ctx: int, seqs: int, nodes: int) -> tuple[str, list[Note]]:
     lay = c.layout
     group = lay.tp * lay.ep
     parts = [f"vllm serve {_repo(spec)}"]
@@ -94,15 +124,15 @@ def vllm(c: Candidate, spec: ModelSpec, ctx: int, seqs: int, nodes: int) -> str:
     if c.kv_cache_dtype == "fp8":
         parts.append("--kv-cache-dtype fp8")
     parts += [f"--max-model-len {ctx}", f"--max-num-seqs {seqs}"]
-    cmd = " ".join(parts)
+    notes: list[Note] = []
     if lay.dp > 1 and lay.ep > 1:   # EP with DP would join all ranks into one expert group
-        cmd = f"{lay.dp} instances, one per group of {lay.replica_devices} devices, each: {cmd}"
+        notes += _instances(c)
     if lay.replica_devices > 1 and nodes > 1 and lay.pp > 1:
-        cmd += "  # on the head node of a Ray cluster spanning the nodes"
-    return cmd + _checkpoint_note(spec, c.quantization)
+        notes.append(("ray", {}))
+    return " ".join(parts), notes + _checkpoint(spec, c.quantization)
 
 
-def sglang(c: Candidate, spec: ModelSpec, ctx: int, seqs: int, nodes: int, per_node: int) -> str:
+def sglang(c: Candidate, spec: ModelSpec, ctx: int, seqs: int, per_node: int) -> tuple[str, list[Note]]:
     lay = c.layout
     group = lay.tp * lay.ep
     parts = [f"python -m sglang.launch_server --model-path {_repo(spec)}"]
@@ -114,21 +144,20 @@ def sglang(c: Candidate, spec: ModelSpec, ctx: int, seqs: int, nodes: int, per_n
         parts.append(f"--pp-size {lay.pp}")
     if lay.dp > 1 and lay.ep == 1:
         parts.append(f"--dp-size {lay.dp}")
-    if _on_the_fly(spec, c.quantization):
+    if _on_the_fly(spec, c.quantization, "sglang"):
         parts.append("--quantization fp8")
     if c.kv_cache_dtype == "fp8":
         parts.append("--kv-cache-dtype fp8_e4m3")
     parts += [f"--context-length {ctx}", f"--max-running-requests {seqs * (lay.dp if lay.ep == 1 else 1)}"]
+    notes: list[Note] = _instances(c) if lay.dp > 1 and lay.ep > 1 else []
     if lay.replica_devices > per_node:
         span = -(-lay.replica_devices // per_node)
-        parts.append(f"--nnodes {span} --node-rank <0..{span - 1}> --dist-init-addr <head>:<port>")
-    cmd = " ".join(parts)
-    if lay.dp > 1 and lay.ep > 1:
-        cmd = f"{lay.dp} instances, one per group of {lay.replica_devices} devices, each: {cmd}"
-    return cmd + _checkpoint_note(spec, c.quantization)
+        parts.append(f"--nnodes {span} --dist-init-addr HEAD:PORT --node-rank RANK")
+        notes.append(("multi-node", {"span": span}))
+    return " ".join(parts), notes + _checkpoint(spec, c.quantization, "sglang")
 
 
-def trtllm(c: Candidate, spec: ModelSpec, ctx: int, seqs: int) -> str:
+def trtllm(c: Candidate, spec: ModelSpec, ctx: int, seqs: int) -> tuple[str, list[Note]]:
     lay = c.layout
     group = lay.tp * lay.ep
     parts = [f"trtllm-serve {_repo(spec)}"]
@@ -139,15 +168,14 @@ def trtllm(c: Candidate, spec: ModelSpec, ctx: int, seqs: int) -> str:
     if lay.ep > 1:
         parts.append(f"--ep_size {lay.ep}")
     parts += [f"--max_batch_size {seqs}", f"--max_seq_len {ctx}"]
+    notes: list[Note] = _instances(c) if lay.dp > 1 else []
     if c.kv_cache_dtype == "fp8":
-        parts.append("--extra_llm_api_options kv.yaml  # kv.yaml: kv_cache_config: {dtype: fp8}")
-    cmd = " ".join(parts)
-    if lay.dp > 1:
-        cmd = f"{lay.dp} instances behind a load balancer, one per group of {lay.replica_devices} devices, each: {cmd}"
-    return cmd + _checkpoint_note(spec, c.quantization, "tensorrt-llm")
+        parts.append("--extra_llm_api_options kv.yaml")
+        notes.append(("trt-kv", {}))
+    return " ".join(parts), notes + _checkpoint(spec, c.quantization, "tensorrt-llm")
 
 
-def llama_cpp(c: Candidate, spec: ModelSpec, ctx: int, seqs: int) -> str:
+def llama_cpp(c: Candidate, spec: ModelSpec, ctx: int, seqs: int) -> tuple[str, list[Note]]:
     lay = c.layout
     parts = [f"llama-server -m {PLACEHOLDER_GGUF} -ngl 999"]
     devices = lay.replica_devices
@@ -156,29 +184,26 @@ def llama_cpp(c: Candidate, spec: ModelSpec, ctx: int, seqs: int) -> str:
     parts += [f"--parallel {seqs}", f"--ctx-size {ctx * seqs}"]
     if c.kv_cache_dtype == "q8_0":
         parts.append("--flash-attn on --cache-type-k q8_0 --cache-type-v q8_0")
-    cmd = " ".join(parts) + f"  # --ctx-size is shared by the {seqs} slots: {ctx} each"
-    if lay.dp > 1:
-        cmd = f"{lay.dp} instances (CUDA_VISIBLE_DEVICES per group of {devices}) behind a load balancer, each: {cmd}"
-    return cmd
+    notes: list[Note] = [("ctx-shared", {"seqs": seqs, "ctx": ctx})]
+    return " ".join(parts), (_instances(c) if lay.dp > 1 else []) + notes
 
 
-def ollama(c: Candidate, seqs: int) -> str:
+def ollama(c: Candidate, seqs: int) -> tuple[str, list[Note]]:
     env = [f"OLLAMA_NUM_PARALLEL={seqs}"]
     if c.kv_cache_dtype == "q8_0":
         env += ["OLLAMA_FLASH_ATTENTION=1", "OLLAMA_KV_CACHE_TYPE=q8_0"]
-    cmd = " ".join(env) + " ollama serve  # Ollama splits layers across the GPUs it sees by itself"
-    if c.layout.dp > 1:
-        cmd = f"{c.layout.dp} instances, one per group of {c.layout.replica_devices} devices, each: {cmd}"
-    return cmd
+    notes: list[Note] = (_instances(c) if c.layout.dp > 1 else []) + [("ollama-split", {})]
+    return " ".join(env) + " ollama serve", notes
 
 
-def command(engine: str, c: Candidate, spec: ModelSpec, ctx: int, load: int, nodes: int, per_node: int) -> str | None:
-    """The launch command for `engine`, or None when the catalog holds no flags for it."""
+def command(engine: str, c: Candidate, spec: ModelSpec, ctx: int, load: int, nodes: int,
+            per_node: int) -> tuple[str, list[Note]] | None:
+    """The launch command for `engine` and its remarks, or None when the catalog holds no flags for it."""
     seqs = per_replica_seqs(c, load)
     if engine == "vllm":
         return vllm(c, spec, ctx, seqs, nodes)
     if engine == "sglang":
-        return sglang(c, spec, ctx, seqs, nodes, per_node)
+        return sglang(c, spec, ctx, seqs, per_node)
     if engine == "tensorrt-llm":
         return trtllm(c, spec, ctx, seqs)
     if engine == "llama.cpp":
@@ -186,17 +211,19 @@ def command(engine: str, c: Candidate, spec: ModelSpec, ctx: int, load: int, nod
     if engine == "ollama":
         return ollama(c, seqs)
     if engine == "dynamo":
-        inner = vllm(c, spec, ctx, seqs, nodes).replace("vllm serve ", "python -m dynamo.vllm --model ", 1)
-        return "python -m dynamo.frontend & " + inner
+        inner, notes = vllm(c, spec, ctx, seqs, nodes)
+        return inner.replace("vllm serve ", "python -m dynamo.vllm --model ", 1), notes
     return None
 
 
 def commands(engines: tuple[str, ...], c: Candidate, spec: ModelSpec, ctx: int, load: int, nodes: int,
-             per_node: int) -> dict[str, str]:
-    """Launch commands for every engine that has flags for this layout."""
-    out = {}
+             per_node: int) -> tuple[dict[str, str], dict[str, dict[str, list[str]]]]:
+    """({engine: command}, {engine: {lang: remarks}}) for every engine that has flags for this layout."""
+    cmds, remarks = {}, {}
     for e in engines:
-        cmd = command(e, c, spec, ctx, load, nodes, per_node)
-        if cmd:
-            out[e] = cmd
-    return out
+        found = command(e, c, spec, ctx, load, nodes, per_node)
+        if found:
+            cmds[e], notes = found
+            if notes:
+                remarks[e] = {lang: [note_text(n, lang) for n in notes] for lang in ("en", "zh")}
+    return cmds, remarks

@@ -177,6 +177,8 @@ class Plan(_Model):
     """What the plan changed from the request to make it work (e.g. fp8 KV cache)."""
     flags: dict[str, str] = Field(default_factory=dict)
     """Engine id -> the launch command that expresses the chosen plan."""
+    launch_notes: dict[str, dict[Lang, list[str]]] = Field(default_factory=dict)
+    """Engine id -> remarks on its command (checkpoint to load, instances, multi-node), per language."""
     notes: dict[Lang, list[str]] = Field(default_factory=lambda: {"en": [], "zh": []})
     """Assumptions behind the plan (load, wiring, what was not modelled)."""
     considered: int

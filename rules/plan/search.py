@@ -108,7 +108,7 @@ def _note_codes(req: Request, topo: Topology, chosen: Candidate) -> list[str]:
     return codes
 
 
-def _flags(req: Request, chosen: Candidate, ctx: int) -> dict[str, str]:
+def _flags(req: Request, chosen: Candidate, ctx: int) -> tuple[dict[str, str], dict]:
     """Launch commands for the shortlisted engines that offer every split of the chosen layout."""
     topo_nodes = req.nodes
     usable = []
@@ -172,6 +172,7 @@ def _search(req: Request) -> tuple[Plan, Estimate | None]:
                   network=topo.network, replicas=lay.dp, replica_devices=lay.replica_devices,
                   replica_spans_nodes=legality.spans_nodes(lay, topo))
     codes = _note_codes(req, topo, chosen)
+    cmds, remarks = _flags(req, chosen, ctx)
     split = _disaggregation(req, topo, chosen, est.output_tokens if est else (req.output_tokens or 1))
     why = _why(req, chosen, runner, favoured if pool else None, best, overrode, ctx)
     if split is not None and split.recommended:
@@ -185,7 +186,7 @@ def _search(req: Request) -> tuple[Plan, Estimate | None]:
         output_tokens=est.output_tokens if est else (req.output_tokens or 0), chosen=chosen, runner_up=runner,
         feasible=chosen.rejected is None, rule=req.rule, rule_strategy=req.rule_strategy, overrode_rule=overrode,
         measure_both=overrode, why=why, disaggregation=split,
-        changes=_changes(chosen, req, quant), flags=_flags(req, chosen, ctx), notes=notes,
+        changes=_changes(chosen, req, quant), flags=cmds, launch_notes=remarks, notes=notes,
         considered=len(scored), feasible_count=sum(1 for c in scored if c.rejected is None), scale=scale)
     return plan, est
 
