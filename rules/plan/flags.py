@@ -37,11 +37,27 @@ SOURCES = {
     "dynamo": "https://docs.nvidia.com/dynamo/latest/user-guides/disaggregated-serving",
 }
 """Where each engine documents the flags used in its command."""
+DOCUMENTED = {
+    "vllm": {"--tensor-parallel-size", "--pipeline-parallel-size", "--data-parallel-size", "--enable-expert-parallel",
+             "--quantization", "--kv-cache-dtype", "--max-model-len", "--max-num-seqs"},
+    "dynamo": {"--model", "--tensor-parallel-size", "--pipeline-parallel-size", "--data-parallel-size",
+               "--enable-expert-parallel", "--quantization", "--kv-cache-dtype", "--max-model-len", "--max-num-seqs"},
+    "sglang": {"--model-path", "--tp-size", "--pp-size", "--dp-size", "--ep-size", "--quantization", "--kv-cache-dtype",
+               "--context-length", "--max-running-requests", "--nnodes", "--node-rank", "--dist-init-addr"},
+    "tensorrt-llm": {"--tp_size", "--pp_size", "--ep_size", "--max_batch_size", "--max_seq_len",
+                     "--extra_llm_api_options"},
+    "llama.cpp": {"-m", "-ngl", "--split-mode", "--tensor-split", "--parallel", "--ctx-size", "--flash-attn",
+                  "--cache-type-k", "--cache-type-v"},
+    "ollama": set(),
+}
+"""Every flag the commands may use, as checked in the documentation above (tests hold them to it)."""
 
 
 def flag_values(command: str) -> dict[str, str]:
     """Flag -> value of a command line ("" for a switch), e.g. {"--tensor-parallel-size": "4"}."""
     words = command.split("#", 1)[0].split()
+    if words[:2] == ["python", "-m"]:   # the interpreter's -m names the program, not a flag of it
+        words = words[3:]
     out = {}
     for i, w in enumerate(words):
         if w.startswith("-") and len(w) > 1:
