@@ -119,13 +119,24 @@ def _decision(state: AgentState, language: str) -> Decision:
         rules=list(d.get("rules") or []), trace=list(d.get("trace") or []), ranking=list(d.get("ranking") or []))
 
 
+def _variant_read(profile: Profile) -> list[str]:
+    """When the user named a fine-tune or a quantized build, say which catalog architecture stands in."""
+    from rules import catalog, model_resolve
+    said = profile.provenance.get("model")
+    match = catalog.resolve_model_match(said.evidence) if profile.model and said and said.evidence else None
+    if not match or match.id != profile.model or not match.variant_kind:
+        return []
+    return [model_resolve.describe_variant(said.evidence, match.id, match.variant_kind, profile.language)]
+
+
 def build_advice(state: AgentState, answer: str = "", composer: str = "template") -> Advice:
     """The typed Advice of a state that has been through the tools (answer filled by the verify node)."""
     from rules.benchspec.spec import BenchSpec
     profile = build_profile(state.get("profile") or {})
     decision = _decision(state, profile.language)
     assumptions = list(dict.fromkeys([*(state.get("assumptions") or []),
-                                      *((state.get("decision") or {}).get("assumptions") or [])]))
+                                      *((state.get("decision") or {}).get("assumptions") or []),
+                                      *_variant_read(profile)]))
     bench = state.get("benchmark")
     return Advice(
         intent=state.get("intent") or "recommend", language=profile.language, profile=profile_view(profile),

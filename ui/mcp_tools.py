@@ -41,11 +41,18 @@ def _answers(text: str) -> dict[str, str]:
 
 
 def _estimate_profile(model: str, hardware: str, count: int, nodes: int, quant: str, input_tokens: int,
-                      output_tokens: int, concurrency: int, context: int, interconnect: str) -> dict[str, Any]:
+                      output_tokens: int, concurrency: int, context: int, interconnect: str,
+                      model_config: str = "") -> dict[str, Any]:
     """The tool's arguments as a profile (names resolved by the catalogs; 0 / "" = not given)."""
     from rules import catalog
-    data: dict[str, Any] = {"hardware": catalog.hardware(hardware).id, "model": catalog.model(model).id,
-                            "count": int(count), "nodes": int(nodes), "concurrency": int(concurrency)}
+    data: dict[str, Any] = {"hardware": catalog.hardware(hardware).id, "count": int(count), "nodes": int(nodes),
+                            "concurrency": int(concurrency)}
+    if model_config.strip():  # a model the catalog does not know, from its config.json text
+        from rules.model_config import load_model_config
+        spec = load_model_config(model_config)
+        data |= {"model_config": model_config, "params_b": spec.params_b, "active_params_b": spec.active_params_b}
+    else:
+        data["model"] = catalog.model(model).id
     for key, value in (("quantization", quant), ("interconnect", interconnect), ("input_tokens", input_tokens),
                        ("output_tokens", output_tokens), ("context_length", context)):
         if value:
@@ -74,7 +81,7 @@ def make_tools(advisor: Any) -> dict[str, Any]:
     @_guard
     def estimate(model: str, hardware: str, count: int = 1, quant: str = "", input_tokens: int = 0,
                  output_tokens: int = 0, concurrency: int = 1, context: int = 0, interconnect: str = "",
-                 nodes: int = 1, detail: bool = False) -> dict:
+                 nodes: int = 1, detail: bool = False, model_config: str = "") -> dict:
         """Roofline estimate at the layout the advisor recommends: does the model fit, decode and prefill speed, TTFT, max concurrency.
 
         Args:
@@ -89,13 +96,14 @@ def make_tools(advisor: Any) -> dict[str, Any]:
             interconnect: link between the devices (nvlink, pcie, infiniband, ethernet, ...); empty = unknown. It decides the parallel layout (e.g. pipeline parallel over PCIe).
             nodes: number of nodes.
             detail: include formulas and the per-step breakdown.
+            model_config: optional Hugging Face config.json (its JSON text) for a model the catalog does not know; used instead of `model`.
         Returns:
             JSON text: fits, weights_gb, kv_bytes_per_token, max_concurrency, decode_tokens_per_s, decode_tokens_per_s_bound, prefill_tokens_per_s, ttft_s, tpot_ms, assumptions, binding_constraint, the setup (engine, parallelism, ...) and `plan`: the same layout `recommend` reports for this situation.
         """
         from agent.api import advise_profile
         from ui.present import data
         advice = advise_profile(_estimate_profile(model, hardware, count, nodes, quant, input_tokens, output_tokens,
-                                                  concurrency, context, interconnect))
+                                                  concurrency, context, interconnect, model_config))
         out = data.estimate_essentials(advice, detail=bool(detail))
         if out is None:
             from rules.errors import InputError

@@ -34,17 +34,18 @@ def options_for_profile(profile: Profile, decision: Any = None) -> list:
     return [] if req is None else list(engine_options(req))
 
 
-def plan_for_setup(model: str, hardware: str, count: int = 1, nodes: int = 1, quant: str | None = None,
+def plan_for_setup(model: str | None, hardware: str, count: int = 1, nodes: int = 1, quant: str | None = None,
                    engine: str | None = None, input_tokens: int | None = None, output_tokens: int | None = None,
                    context_length: int | None = None, concurrency: int = 1, kv_cache_dtype: str | None = None,
                    price_per_hour: float | None = None, memory_gb: float | None = None,
-                   interconnect: str | None = None):
+                   interconnect: str | None = None, model_config: str | None = None):
     """(Plan, Estimate) for an explicit setup (the estimate command without a layout): the same
     planner call `ask` makes for this profile, with the rules' primary engine unless one is named."""
     from rules import catalog
     from rules.decide import decide
     from rules.profile import build_profile
-    data = {"hardware": catalog.hardware(hardware).id, "model": catalog.model(model).id, "count": count,
+    data = {"hardware": catalog.hardware(hardware).id, "model": catalog.model(model).id if model else None,
+            "model_config": model_config, "count": count,
             "nodes": nodes, "quantization": quant, "input_tokens": input_tokens, "output_tokens": output_tokens,
             "context_length": context_length, "concurrency": concurrency, "kv_cache_dtype": kv_cache_dtype,
             "device_hour_usd": price_per_hour, "memory_gb": memory_gb, "interconnect": interconnect}

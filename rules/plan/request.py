@@ -6,7 +6,9 @@ A `Request` is frozen and hashable, so a repeated question reuses its plan (see 
 """
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from rules import catalog
@@ -48,6 +50,8 @@ class Request:
     memory_gb: float | None = None
     params_b: float | None = None
     active_params_b: float | None = None
+    hf_config: str | None = None
+    """A model the catalog lacks, from its config.json: a path, or the JSON text itself."""
     engines: tuple[str, ...] = ()
     """Engines to write launch flags for (the primary first)."""
     disaggregation: bool = True
@@ -64,13 +68,29 @@ class Request:
 
     def spec(self) -> ModelSpec:
         """The model's architecture facts."""
-        if self.model:
-            return catalog.model(self.model)
-        return catalog.describe_model(self.params_b, self.active_params_b)
+        return _spec(self.model, self.hf_config, self.params_b, self.active_params_b)
 
     def hw(self) -> Hardware:
         """The device's catalog entry."""
         return catalog.hardware(self.hardware)
+
+
+@lru_cache(maxsize=64)
+def _spec(model: str | None, hf_config: str | None, params_b: float | None, active: float | None) -> ModelSpec:
+    """A catalog model, a config.json model, or a generic one from its size (loaded once per key)."""
+    if model:
+        return catalog.model(model)
+    if hf_config:
+        from rules.model_config import load_model_config
+        return load_model_config(hf_config)
+    return catalog.describe_model(params_b, active)
+
+
+def _config_key(cfg: Any) -> str | None:
+    """A profile's config.json (path, JSON text or dict) as a hashable string."""
+    if cfg is None:
+        return None
+    return json.dumps(cfg, sort_keys=True) if isinstance(cfg, dict) else str(cfg)
 
 
 def objective_for(priority: str | None, workload: str | None) -> tuple[str, str]:
@@ -103,14 +123,15 @@ def _engines(decision: Any) -> tuple[str | None, tuple[str, ...]]:
 
 def request_from_profile(profile: Profile, decision: Any = None, facts: dict | None = None) -> Request | None:
     """The planning question behind a profile (None when hardware or model size is unknown)."""
-    if not profile.hardware or not (profile.model or profile.params_b):
+    if not profile.hardware or not (profile.model or profile.params_b or profile.hf_config is not None):
         return None
     if facts is None:
         from rules.facts import derive_facts
         facts, _ = derive_facts(profile)
-    spec = catalog.model(profile.model) if profile.model else None
+    hf = _config_key(profile.hf_config) if not profile.model else None
+    spec = _spec(profile.model, hf, profile.params_b, profile.active_params_b)
     ctx = profile.context_length
-    if spec is not None and ctx and ctx > spec.max_context:
+    if ctx and ctx > spec.max_context:
         raise ProfileError("context_length", f"{ctx} tokens exceeds {spec.id}'s maximum context of {spec.max_context}")
     io = (profile.input_tokens or 0) + (profile.output_tokens or 0)
     objective, basis = objective_for(profile.priority, profile.workload)
@@ -126,6 +147,6 @@ def request_from_profile(profile: Profile, decision: Any = None, facts: dict | N
         output_tokens=profile.output_tokens, context_length=ctx if ctx and ctx >= io else None,
         load=int(load), objective=objective, objective_basis=basis, rule=rule, rule_strategy=strategy,
         price=profile.device_hour_usd, memory_gb=profile.memory_gb, params_b=profile.params_b,
-        active_params_b=profile.active_params_b, engines=engines, workload=profile.workload,
+        active_params_b=profile.active_params_b, hf_config=hf, engines=engines, workload=profile.workload,
         priority=profile.priority,
         load_assumed=profile.concurrency is None or "concurrency" in profile.assumed)
