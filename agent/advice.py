@@ -17,6 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_serial
 
 from rules.benchspec.spec import BenchSpec
 from rules.decision import Avoid, RankedEngine, TraceEntry
+from rules.plan import Plan as PlanSearch
 from rules.ids import Bottleneck, EngineId, Intent, InterconnectId, Language, Priority, ServingMode, Strategy
 from rules.roofline.result import Estimate
 
@@ -136,8 +137,9 @@ class LaunchCommand(_Strict):
 class Plan(_Strict):
     """How to run the recommendation: the layout and the figures computed for exactly that layout.
 
-    Today the layout is the rule engine's parallelism advice; the plan search (issue 13) fills the
-    same slot with a searched layout, its runner-up and launch commands.
+    The planner (`rules.plan`) chooses the layout by scoring every legal one with the roofline; its
+    whole result is `search` (candidates' figures, why lines, changes, disaggregation) and the
+    fields below are read from it. Without the planner the layout is the rule engine's advice.
     """
 
     engine: EngineId | None = None
@@ -151,13 +153,19 @@ class Plan(_Strict):
     """The alternative engines at the same layout, with their figures (the alternatives table)."""
     launch: list[LaunchCommand] = Field(default_factory=list)
     basis: str = "rules"
-    """Who chose the layout: `rules` (the rule engine's parallelism advice) or the planner."""
+    """Who chose the layout: `rules` (the rule engine's parallelism advice) or `planner`."""
+    search: PlanSearch | None = None
+    """The planner's result the fields above come from (None when the rules chose the layout)."""
 
     def contract(self) -> dict[str, Any]:
-        """The `plan` object added to `ask --json` (figures are its `estimate`, not repeated here)."""
-        return {"engine": self.engine, "layout": self.layout.contract() if self.layout else None,
+        """The `plan` object added to `ask --json` (figures are its `estimate`, not repeated here):
+        the planner's result (chosen, runner_up, why, flags, ...) with the layout and launch commands."""
+        head = {"engine": self.engine, "layout": self.layout.contract() if self.layout else None,
                 "runner_up": self.runner_up.model_dump(mode="json", exclude={"estimate"}) if self.runner_up else None,
                 "launch": [c.model_dump(mode="json") for c in self.launch], "basis": self.basis}
+        if self.search is None:
+            return head
+        return self.search.model_dump(mode="json") | {k: v for k, v in head.items() if k != "runner_up"}
 
 
 class Question(_Strict):
@@ -238,6 +246,8 @@ class Advice(_Strict):
     profile: ProfileView
     decision: Decision = Field(default_factory=Decision)
     plan: Plan | None = None
+    sizing: dict[str, Any] | None = None
+    """For a sizing question: ranked hardware options (`advisor size --json`'s object)."""
     benchmark: BenchSpec | None = None
     """The benchmark spec for the shortlisted engines, at the plan's layout."""
     questions: list[Question] = Field(default_factory=list)
@@ -287,7 +297,7 @@ class Advice(_Strict):
             "primary": d.primary, "alternatives": list(d.alternatives),
             "avoid": [{"engine": a.engine, "reason": a.reason} for a in d.avoid],
             "bottleneck": d.bottleneck,
-            "parallelism": d.parallelism.contract() if d.parallelism else None,
+            "parallelism": self._parallelism(),
             "estimate": self.estimate.model_dump(mode="json") if self.estimate else None,
             "benchmark": self.benchmark_contract(),
             "questions": [q.model_dump() for q in self.questions],
@@ -302,7 +312,16 @@ class Advice(_Strict):
             "not_understood": [n.text for n in self.not_understood],   # the words, as DESIGN.md says
             "topics": list(self.topics),
             "profile_change": self.profile_change.model_dump(mode="json") if self.profile_change else None,
-        }
+        } | ({"sizing": self.sizing} if self.sizing else {})
+
+    def _parallelism(self) -> dict[str, Any] | None:
+        """The contract's `parallelism`: the plan's layout when the planner chose it, else the rules'
+        advice (none for a sizing question, which has no hardware yet)."""
+        if self.intent == "size":
+            return None
+        if self.plan is not None and self.plan.basis == "planner" and self.plan.layout is not None:
+            return self.plan.layout.contract()
+        return self.decision.parallelism.contract() if self.decision.parallelism else None
 
     def dump(self) -> dict[str, Any]:
         """Plain JSON-able form for graph state and checkpoints."""

@@ -76,6 +76,10 @@ def questions_needed(profile: Any, intent: str, asked: tuple[str, ...] | list[st
     if intent == "explain":
         return []
     p = profile
+    if intent == "size":   # sizing chooses the hardware: it needs the model and the load only
+        wants = [("model", p.model is None and p.params_b is None),
+                 ("concurrency", p.concurrency is None and p.users is None)]
+        return [f for f, missing in wants if missing and f not in asked]
     mode, shared = p.serving_mode, p.serving_mode in SHARED
     known_load = p.concurrency is not None or p.users is not None
     known_setup = (p.hardware is not None or p.memory_gb is not None) \

@@ -185,6 +185,15 @@ BENCHMARK_CUES = [
     r"(?:怎麼|如何|要怎麼|該怎麼)\s*(?:測|壓測|量測|跑\s*benchmark|做\s*benchmark|benchmark|評測|比較)", r"壓測", r"測試計畫",
     r"benchmark\s*(?:要|該)?(?:看|測)什麼", r"要測(?:哪些|什麼)指標",
 ]
+SIZE_CUES = [
+    r"\bwhat\s+(?:hardware|gpus?|accelerators?|machines?|servers?)\s+(?:should|do|would|to)\s+(?:we|i)?\s*(?:buy|get|need|purchase|rent)\b",
+    r"\bwhat\s+should\s+(?:we|i)\s+(?:buy|purchase|rent)\b",
+    r"\bhow\s+many\s+(?:gpus?|cards|devices|accelerators|nodes|servers|[a-z]*\d+[a-z]*s?)\s+(?:do|would|will|should)\s+(?:we|i)\s+need\b",
+    r"\bsiz(?:e|ing)\s+(?:the|our|a)\s+(?:cluster|hardware|deployment|fleet)\b", r"\bhardware\s+(?:sizing|to\s+buy)\b",
+    r"\bwhich\s+(?:gpus?|hardware)\s+(?:to|should\s+(?:we|i))\s+(?:buy|get|purchase)\b",
+    r"(?:要|該|應該)買(?:什麼|哪種|哪個|哪款|幾張|多少)", r"需要(?:幾|多少)\s*(?:張|台|顆|片)", r"硬體(?:規劃|採購|選購)",
+]
+"""Sizing the other way round: which hardware (and how much) to get for a model and a load."""
 ESTIMATE_CUES = [
     r"\b(?:will|would|does|do|can)\s+(?:it|this|that|they|the\s+model|[\w.-]+(?:\s+[\w.-]+){0,3})\s+(?:even\s+)?fit\b",
     r"\bfits?\s+(?:in|on|into)\b", r"\bhow\s+(?:fast|quick(?:ly)?|slow)\b", r"\bhow\s+many\s+(?:tokens|tok|requests|users|concurrent)",

@@ -163,27 +163,37 @@ def decide(state: AgentState, tools: Tools) -> dict[str, Any]:
 
 
 def estimate(state: AgentState, tools: Tools) -> dict[str, Any]:
-    """Roofline estimate for the primary engine, when hardware and model are known."""
+    """The deployment plan and its roofline estimate, when hardware and model are known (for a
+    sizing question: ranked hardware options instead)."""
     profile = _profile(state)
+    if state.get("intent") == "size" and tools.size is not None:
+        return _size(state, tools, profile)
     if profile.hardware is None or (profile.model is None and profile.params_b is None):
-        return {"estimate": None, "options": []}
+        return {"estimate": None, "plan": None, "options": []}
     decision = state.get("decision") or {}
-    # The figures must describe the layout the answer recommends (e.g. PP over PCIe, not TP).
-    plan = decision.get("parallelism") if profile.device_count > 1 else None
     try:
-        est = as_dict(tools.estimate(profile, engine=decision.get("primary"), parallelism=plan))
+        found = tools.plan(profile, decision) if tools.plan is not None else None
+        if found is not None:   # the plan is computed once; every surface reads this one
+            plan, est, options = found
+            return {"estimate": est.model_dump(mode="json") if est is not None else None,
+                    "plan": plan.model_dump(mode="json"),
+                    "options": [{"engine": e, "estimate": o.model_dump(mode="json") | {"formulas": []}}
+                                for e, o in options]}
+        layout = decision.get("parallelism") if profile.device_count > 1 else None
+        est = as_dict(tools.estimate(profile, engine=decision.get("primary"), parallelism=layout))
     except AdvisorError as exc:
-        return {"estimate": None, "options": [], "tool_notes": [*(state.get("tool_notes") or []), str(exc)]}
-    return {"estimate": est, "options": _alternatives(tools, profile, decision, plan)}
+        return {"estimate": None, "plan": None, "options": [],
+                "tool_notes": [*(state.get("tool_notes") or []), str(exc)]}
+    return {"estimate": est, "plan": None, "options": _alternatives(tools, profile, decision, layout)}
 
 
-def _alternatives(tools: Tools, profile: Profile, decision: dict[str, Any], plan: Any) -> list[dict[str, Any]]:
+def _alternatives(tools: Tools, profile: Profile, decision: dict[str, Any], layout: Any) -> list[dict[str, Any]]:
     """The alternative engines at the same layout (the alternatives table); their formulas are left
     out, the primary's estimate carries the arithmetic."""
     out = []
     for engine in decision.get("alternatives") or []:
         try:
-            est = as_dict(tools.estimate(profile, engine=engine, parallelism=plan))
+            est = as_dict(tools.estimate(profile, engine=engine, parallelism=layout))
         except AdvisorError:
             continue
         if est:
@@ -191,10 +201,21 @@ def _alternatives(tools: Tools, profile: Profile, decision: dict[str, Any], plan
     return out
 
 
+def _size(state: AgentState, tools: Tools, profile: Profile) -> dict[str, Any]:
+    """Hardware options for the model and load (the interview made sure both are known, or said so)."""
+    text = " ".join(state.get("transcript") or [state.get("text") or ""])
+    try:
+        return {"sizing": tools.size(profile, text), "estimate": None, "plan": None, "options": []}
+    except AdvisorError as exc:
+        return {"sizing": None, "estimate": None, "plan": None, "options": [],
+                "tool_notes": [*(state.get("tool_notes") or []), str(exc)]}
+
+
 def plan(state: AgentState, tools: Tools) -> dict[str, Any]:
     """Benchmark spec for the shortlisted engines."""
     try:
-        spec = as_dict(tools.build_spec(_profile(state), state.get("decision"), state.get("estimate")))
+        spec = as_dict(tools.build_spec(_profile(state), state.get("decision"), state.get("estimate"),
+                                        plan=state.get("plan")))
     except AdvisorError as exc:
         return {"benchmark": None, "tool_notes": [*(state.get("tool_notes") or []), str(exc)]}
     return {"benchmark": spec}   # the BenchSpec dump (the Advice types it; `ask --json` adds `concurrency`)

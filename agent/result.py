@@ -6,8 +6,8 @@ import re
 from typing import Any
 
 from agent.advice import (
-    PROFILE_ORDER, Advice, Citation, Decision, Layout, Plan, PlanOption, ProfileField, ProfileSummary, ProfileView,
-    Question,
+    PROFILE_ORDER, Advice, Citation, Decision, LaunchCommand, Layout, Plan, PlanOption, ProfileField, ProfileSummary,
+    ProfileView, Question,
 )
 from agent.compose import markers
 from agent.localize import localized
@@ -70,8 +70,34 @@ def _layout(par: dict[str, Any] | None) -> Layout | None:
     return Layout(**{k: par[k] for k in ("strategy", "tp", "pp", "ep", "dp", "reason", "rule") if par.get(k) is not None})
 
 
-def _plan(decision: Decision, estimate: dict[str, Any] | None, options: list[dict[str, Any]]) -> Plan | None:
-    """Today's plan: the layout the estimate was computed at (the rule engine's advice) and its figures."""
+def _searched(search: dict[str, Any], decision: Decision, estimate: dict[str, Any] | None,
+              options: list[dict[str, Any]], language: str) -> Plan:
+    """The Advice's plan from the planner's result: its layout, runner-up, launch commands and figures."""
+    from rules.plan import Plan as PlanSearch
+    from rules.plan.flags import SOURCES, flag_values
+    from rules.roofline.result import Estimate
+    found = PlanSearch.model_validate(search)
+    why = found.why.get(language) or found.why["en"]
+    layout = Layout(**found.chosen.layout.parallelism(), reason=why[0], rule="planner")
+    runner = None
+    if found.runner_up is not None:
+        r = found.runner_up
+        runner = PlanOption(engine=r.engine, layout=Layout(**r.layout.parallelism(), rule="planner"),
+                            why=why[1] if len(why) > 1 else "")
+    launch = [LaunchCommand(engine=e, command=cmd, flags=flag_values(cmd), source=SOURCES.get(e, ""))
+              for e, cmd in found.flags.items()]
+    alts = [PlanOption(engine=o["engine"], layout=layout, estimate=Estimate.model_validate(o["estimate"]))
+            for o in options if o.get("estimate")]
+    return Plan(engine=found.engine or decision.primary, layout=layout,
+                estimate=Estimate.model_validate(estimate) if estimate else None, runner_up=runner,
+                alternatives=alts, launch=launch, basis="planner", search=found)
+
+
+def _plan(decision: Decision, estimate: dict[str, Any] | None, options: list[dict[str, Any]],
+          search: dict[str, Any] | None = None, language: str = "en") -> Plan | None:
+    """The planner's plan when it ran; else the layout the estimate was computed at (the rules' advice)."""
+    if search:
+        return _searched(search, decision, estimate, options, language)
     from rules.roofline.result import Estimate
     est = Estimate.model_validate(estimate) if estimate else None
     advised = decision.parallelism
@@ -145,7 +171,9 @@ def build_advice(state: AgentState, answer: str = "", composer: str = "template"
     bench = state.get("benchmark")
     return Advice(
         intent=state.get("intent") or "recommend", language=profile.language, profile=profile_view(profile),
-        decision=decision, plan=_plan(decision, state.get("estimate"), state.get("options") or []),
+        decision=decision, plan=_plan(decision, state.get("estimate"), state.get("options") or [],
+                                      state.get("plan"), profile.language),
+        sizing=state.get("sizing"),
         benchmark=BenchSpec.model_validate(bench) if bench else None,
         questions=[Question(**q) for q in state.get("questions") or []], assumptions=assumptions,
         citations=[Citation(**c) for c in state.get("citations") or []],
@@ -166,6 +194,16 @@ def _names(advice: Advice) -> dict[str, str]:
     return out
 
 
+def _plan_view(advice: Advice) -> dict[str, Any] | None:
+    """The planner's lines in the user's language and the primary's launch command, for the composer."""
+    plan = advice.plan
+    if plan is None or plan.search is None:
+        return None
+    lang = advice.language
+    launch = next((c.command for c in plan.launch if c.engine == advice.decision.primary), None)
+    return {"why": plan.search.why.get(lang), "changes": plan.search.changes.get(lang) or None, "launch": launch}
+
+
 def llm_view(advice: Advice) -> tuple[str, str]:
     """(facts JSON, sources text) shown to the LLM composer: the structured results only."""
     index = {c.id: n for n, c in enumerate(advice.citations, start=1)}
@@ -179,7 +217,8 @@ def llm_view(advice: Advice) -> tuple[str, str]:
         "primary": display(d.primary) if d.primary else None,
         "why": why[:4], "alternatives": [display(e) for e in d.alternatives],
         "avoid": [{"engine": display(a.engine), "reason": a.reason} for a in d.avoid],
-        "bottleneck": d.bottleneck, "parallelism": d.parallelism.contract() if d.parallelism else None,
+        "bottleneck": d.bottleneck, "parallelism": advice.contract_json()["parallelism"],
+        "plan": _plan_view(advice),
         "estimate": est.model_dump(mode="json") if est else None,
         "benchmark": {"concurrency": bench.workload.concurrency, "metrics": bench.metrics} if bench else None,
         "warnings": advice.warnings, "assumptions": advice.assumptions,

@@ -53,8 +53,12 @@ class AgentState(TypedDict, total=False):
     """LLM-extracted values rejected by the evidence guard (why, for the record)."""
     decision: dict[str, Any] | None
     estimate: dict[str, Any] | None
+    plan: dict[str, Any] | None
+    """The deployment plan (rules.plan.Plan): chosen layout, runner-up, launch flags."""
     options: list[dict[str, Any]]
     """The alternative engines' estimates at the plan's layout: [{engine, estimate}]."""
+    sizing: dict[str, Any] | None
+    """For a sizing question: ranked hardware options (rules.plan.sizing.SizingResult + assumptions)."""
     benchmark: dict[str, Any] | None
     not_understood: list[dict[str, str]]
     """Words that looked like a device, model or number but were not placed: [{text, kind}] (extractor)."""

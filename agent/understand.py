@@ -22,6 +22,9 @@ from rules.ids import (
     WORKLOADS,
 )
 
+LLM_INTENTS = tuple(i for i in INTENTS if i != "size")
+"""Intents offered to the LLM extractor. Its intent is never used (the deterministic extractor
+decides, sizing included); the list stays as the recorded prompts have it."""
 # Bounds keep a rambling model's reply short enough to finish as valid JSON (grammar-constrained
 # servers enforce them while decoding).
 MAX_VALUES = 8
@@ -41,7 +44,7 @@ class LLMExtraction(BaseModel):
     """The LLM extractor's reply."""
 
     model_config = ConfigDict(extra="forbid")
-    intent: Literal[INTENTS]  # type: ignore[valid-type]
+    intent: Literal[LLM_INTENTS]  # type: ignore[valid-type]
     values: list[LLMValue] = Field(max_length=MAX_VALUES)
 
 
@@ -49,7 +52,7 @@ def extraction_prompt(text: str, asked: list[str] | None) -> tuple[str, str]:
     """(system, user) messages for the LLM extractor."""
     from agent.prompts import EXTRACT_SYSTEM, EXTRACT_USER
     system = EXTRACT_SYSTEM.format(
-        intents=", ".join(INTENTS), fields=", ".join(ev.GUARDED_FIELDS),
+        intents=", ".join(LLM_INTENTS), fields=", ".join(ev.GUARDED_FIELDS),
         interconnects=", ".join(INTERCONNECTS), serving_modes=", ".join(SERVING_MODES),
         workloads=", ".join(WORKLOADS), priorities=", ".join(PRIORITIES),
         quants=", ".join(QUANTS_FIXED) + ", exl2-<bpw>, exl3-<bpw>")
