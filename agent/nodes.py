@@ -205,7 +205,16 @@ def _size(state: AgentState, tools: Tools, profile: Profile) -> dict[str, Any]:
     """Hardware options for the model and load (the interview made sure both are known, or said so)."""
     text = " ".join(state.get("transcript") or [state.get("text") or ""])
     try:
-        return {"sizing": tools.size(profile, text), "estimate": None, "plan": None, "options": []}
+        sizing = tools.size(profile, text)
+        out = {"sizing": sizing, "estimate": None, "plan": None, "options": []}
+        # The engine follows from the hardware: judge it on the option that leads, not on the
+        # "hardware unknown" fallback the rules give before any device is named.
+        top = ((as_dict(sizing) or {}).get("options") or [None])[0]
+        if top and top.get("hardware"):
+            chosen = profile.model_copy(update={"hardware": top["hardware"], "count": top.get("count") or 1,
+                                                "nodes": top.get("nodes") or 1})
+            out["decision"] = as_dict(tools.decide(chosen))
+        return out
     except AdvisorError as exc:
         return {"sizing": None, "estimate": None, "plan": None, "options": [],
                 "tool_notes": [*(state.get("tool_notes") or []), str(exc)]}

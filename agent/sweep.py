@@ -36,8 +36,12 @@ def estimate_at(advice: "Advice", **changes: Any) -> "Estimate | None":
     if advice.plan is None or advice.estimate is None:
         return None
     profile = profile_of(advice)
+    est = advice.estimate
+    # the load, precision and KV dtype the plan was scored at (the planner may derive the load from
+    # the head count and choose the format), unless the caller varies them
+    base = {"concurrency": est.concurrency, "quantization": est.quantization, "kv_cache_dtype": est.kv_cache_dtype}
     try:
-        return estimate_for_profile(profile.model_copy(update=changes), engine=advice.plan.engine,
+        return estimate_for_profile(profile.model_copy(update=base | changes), engine=advice.plan.engine,
                                     parallelism=_layout(advice, profile))
     except AdvisorError:
         return None
