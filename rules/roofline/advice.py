@@ -167,13 +167,21 @@ def binding_constraint(s, fits: bool, bad: Infeasible | None, step, load, t_pf: 
     return f"{name} ({value / total:.0%} of a request's time at batch {batch})"
 
 
-def error_band(hw: Hardware) -> ErrorBand:
-    """The estimator's measured error on this platform (from the calibration file)."""
+def error_band(hw: Hardware, family: str = "local") -> ErrorBand:
+    """The estimator's measured error on this platform (single stream) and, for server engines, under load."""
+    load = {}
+    if family != "local":
+        lb = cal.LOAD_ERROR_BAND
+        load = dict(load_basis=f"held-out error on {lb['rows']:.0f} published at-load rows (TensorRT-LLM, NIM, vLLM "
+                               "on H100/H200/B200/GB200/RTX PRO 6000/MI300X; llama.cpp batched on GB10)",
+                    load_throughput_p50_pct=lb["throughput_p50"], load_tpot_p50_pct=lb["tpot_p50"],
+                    load_ttft_p50_pct=lb["ttft_p50"])
     band = cal.ERROR_BAND.get(hw.platform)
     if band is None:
         return ErrorBand(basis=f"no published measurements for {hw.platform} in the calibration file: "
-                               "treat figures as +/-50 %", decode_p50_pct=None, decode_p90_pct=None, prefill_p50_pct=None)
-    return ErrorBand(basis=f"in-sample absolute error on the {band['rows']} published {hw.platform} single-stream "
-                           "measurements used to calibrate; expect more on other setups (batching, multi-device)",
+                               "treat figures as +/-50 %", decode_p50_pct=None, decode_p90_pct=None, prefill_p50_pct=None,
+                         **load)
+    return ErrorBand(basis=f"absolute error on the {band['rows']} published {hw.platform} single-stream "
+                           "measurements (about two thirds used to calibrate); expect more on other setups",
                      decode_p50_pct=band["decode_p50"], decode_p90_pct=band["decode_p90"],
-                     prefill_p50_pct=band["prefill_p50"])
+                     prefill_p50_pct=band["prefill_p50"], **load)

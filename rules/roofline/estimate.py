@@ -267,7 +267,7 @@ def estimate(model, hardware, count: int = 1, nodes: int = 1, quant: str | None 
     formulas += mem.formulas
     if mem.raised:
         notes.append(f"fits only with macOS's GPU wired-memory limit raised: sudo sysctl iogpu.wired_limit_mb="
-                     f"{int(mem.usable / 1e6)} (default lets the GPU wire {hw.usable_memory_fraction:.0%} of memory)")
+                     f"{int(mem.usable / 2**20)} (MiB; the default lets the GPU wire {hw.usable_memory_fraction:.0%} of memory)")
 
     users = -(-s.concurrency // lay.dp)
     context = s.input_tokens + s.output_tokens // 2
@@ -332,7 +332,7 @@ def estimate(model, hardware, count: int = 1, nodes: int = 1, quant: str | None 
                            total_ms=round(step.seconds * 1e3, 3)),
         in_service=load_fig.in_service * lay.dp, load=s.load, engine_profile=s.runtime.id,
         cost_per_1m_tokens=round(cost.value, 4) if cost else None, price_usd_per_hour=price, price_source=price_src,
-        infeasible=infeasible, error_band=advice.error_band(hw), formulas=formulas)
+        infeasible=infeasible, error_band=advice.error_band(hw, s.runtime.family), formulas=formulas)
 
 
 def estimate_for_profile(profile, engine: str | None = None, parallelism: str | dict | None = None) -> Estimate | None:

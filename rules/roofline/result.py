@@ -46,6 +46,10 @@ class ErrorBand(_Out):
     decode_p50_pct: float | None
     decode_p90_pct: float | None
     prefill_p50_pct: float | None
+    load_basis: str | None = None
+    load_throughput_p50_pct: float | None = None
+    load_tpot_p50_pct: float | None = None
+    load_ttft_p50_pct: float | None = None
 
 
 class Infeasible(_Out):
