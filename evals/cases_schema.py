@@ -1,8 +1,11 @@
 """The golden eval case format of DESIGN.md, validated when loaded.
 
-Every `expect` key is optional; all given keys must hold. Two keys extend the contract:
+Every `expect` key is optional; all given keys must hold. Keys that extend the contract:
 `not_asked` (fields that must never be asked) and `asks_any` (at least one question covers one
-of these fields) — they check the interview asks only what matters.
+of these fields) check the interview asks only what matters; `lead_mentions` (like `mentions`,
+but within the answer's opening summary), `not_mentions` (phrases that must not appear),
+`avoid_none` (engines that must not be told to avoid) and `answer_lang` (the prose the user
+reads is in that language) check that the answer addresses the question, in the user's words.
 """
 from __future__ import annotations
 
@@ -38,6 +41,14 @@ class Expect(BaseModel):
     max_questions: int | None = None
     not_asked: list[str] | None = None
     asks_any: list[str] | None = None
+    lead_mentions: list[list[str]] | None = None
+    """Each group: some alternative occurs in the answer's opening summary (first LEAD_CHARS)."""
+    not_mentions: list[str] | None = None
+    """Phrases that must not occur in the answer (case-insensitive)."""
+    avoid_none: list[str] | None = None
+    """Engines that must not appear in `avoid`."""
+    answer_lang: Literal["en", "zh"] | None = None
+    """The prose the user reads (outside code, ids and the source list) is in this language."""
 
 
 class Case(BaseModel):
@@ -56,6 +67,7 @@ def _check_ids(case: Case, path: Path) -> None:
     groups = {
         "recommend_any": (e.recommend_any, ENGINES), "consider_all": (e.consider_all, ENGINES),
         "not_recommend": (e.not_recommend, ENGINES), "avoid_any": (e.avoid_any, ENGINES),
+        "avoid_none": (e.avoid_none, ENGINES),
         "bottleneck_any": (e.bottleneck_any, BOTTLENECKS), "parallelism_any": (e.parallelism_any, STRATEGIES),
         "not_asked": (e.not_asked, ASKABLE_FIELDS), "asks_any": (e.asks_any, ASKABLE_FIELDS),
         "benchmark.metrics_include": (e.benchmark.metrics_include if e.benchmark else None, METRICS),

@@ -1,9 +1,19 @@
 """Deterministic evaluators: each expectation of a golden case → a failure text or nothing."""
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from evals.cases_schema import Expect
+
+LEAD_CHARS = 700          # the opening summary a busy engineer reads first
+MAX_FOREIGN_WORDS = 6     # this many Latin words in a row in a zh answer read as an English sentence
+_CODE = re.compile(r"```.*?```|`[^`\n]*`", re.S)
+_URL = re.compile(r"\(?https?://\S+\)?|\[\d+\]")
+_SOURCES = re.compile(r"^\W*(sources|references|來源|資料來源|參考資料)\W*$", re.I | re.M)
+_CJK = re.compile(r"[\u3400-\u9fff]")
+_BREAK = re.compile(r"[\u3400-\u9fff\u3000-\u303f\uff01-\uff5e\n|•·]+")
+_ALPHA_WORD = re.compile(r"^[A-Za-z][A-Za-z'’-]*$")
 
 
 def _any_in(groups: list[list[str]], text: str) -> list[str]:
@@ -45,8 +55,51 @@ def check(expect: Expect, result: dict[str, Any] | None, questions: list[dict]) 
     cited = "\n".join(c.get("text", "") for c in result.get("citations", []))
     for missing in _any_in(expect.cites or [], cited):
         fails.append(f"cites: no cited chunk contains any of [{missing}]")
+    fails += _check_answer(expect, result)
     fails += _check_benchmark(expect, result)
     fails += _check_questions(expect, questions)
+    return fails
+
+
+def prose(answer: str) -> str:
+    """What the user reads as sentences: the answer without code, links, markers and source list."""
+    m = _SOURCES.search(answer)
+    body = answer[:m.start()] if m else answer
+    return _URL.sub(" ", _CODE.sub(" ", body))
+
+
+def foreign_runs(answer: str, lang: str) -> list[str]:
+    """Stretches of the answer written in the other language (English sentences in a zh answer)."""
+    text = prose(answer)
+    if lang == "en":
+        return [m.group(0) for m in re.finditer(r"[\u3400-\u9fff]{4,}", text)]
+    runs = []
+    for piece in _BREAK.split(text):
+        words, run = piece.replace(",", " ").replace(".", " ").split(), []
+        for w in words + ["0"]:       # a sentinel ends the last run
+            if _ALPHA_WORD.match(w.strip("()*:;!?\"'")):
+                run.append(w)
+                continue
+            if len(run) >= MAX_FOREIGN_WORDS:
+                runs.append(" ".join(run))
+            if not any(ch.isdigit() for ch in w):   # ids like H100 or 70B stay inside a run
+                run = []
+    return runs
+
+
+def _check_answer(expect: Expect, result: dict[str, Any]) -> list[str]:
+    answer = result.get("answer") or ""
+    fails = [f"lead_mentions: none of [{m}] in the first {LEAD_CHARS} characters"
+             for m in _any_in(expect.lead_mentions or [], answer[:LEAD_CHARS])]
+    low = answer.lower()
+    fails += [f"not_mentions: '{p}' occurs in the answer" for p in expect.not_mentions or [] if p.lower() in low]
+    avoided = {a.get("engine") for a in result.get("avoid", [])}
+    fails += [f"avoid_none: {e} was in avoid" for e in expect.avoid_none or [] if e in avoided]
+    if expect.answer_lang:
+        runs = foreign_runs(answer, expect.answer_lang)
+        if runs:
+            fails.append(f"answer_lang {expect.answer_lang}: {len(runs)} passage(s) in another language, "
+                         f"e.g. '{runs[0][:80]}'")
     return fails
 
 
