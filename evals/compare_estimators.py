@@ -195,16 +195,28 @@ def _aic(job: dict) -> float | None:
     return res.tokens_per_second
 
 
-def worker() -> None:
-    """Run inside the peer venv: JSON jobs on stdin, {id|tool: value} on stdout."""
+def worker(cache: str | None) -> None:
+    """Run inside the peer venv: JSON jobs on stdin, {id|tool: value} on stdout. With a cache file
+    (JSON lines), answers already there are reused and new ones appended as they come: a long
+    AIConfigurator run (seconds per call) can be resumed."""
+    done = {}
+    if cache and Path(cache).exists():
+        for line in Path(cache).read_text(encoding="utf-8").splitlines():
+            done.update(json.loads(line))
     out = {}
     for job in json.load(sys.stdin):
-        try:
-            value = _la(job) if job["tool"] == "llm-analysis" else _aic(job)
-        except Exception as exc:  # noqa: BLE001 - a peer failing on a row is a result ('n/a'), not a crash
-            print(f"{job['tool']} row {job['id']}: {type(exc).__name__}: {exc}"[:300], file=sys.stderr)
-            value = None
-        out[f"{job['id']}|{job['tool']}"] = value
+        key = f"{job['id']}|{job['tool']}|{job['metric']}|{job['isl']}|{job['osl']}|{job['conc']}"
+        if key not in done:
+            try:
+                value = _la(job) if job["tool"] == "llm-analysis" else _aic(job)
+            except Exception as exc:  # noqa: BLE001 - a peer failing on a row is a result ('n/a'), not a crash
+                print(f"{job['tool']} row {job['id']}: {type(exc).__name__}: {exc}"[:300], file=sys.stderr)
+                value = None
+            done[key] = value
+            if cache:
+                with open(cache, "a", encoding="utf-8") as fh:
+                    fh.write(json.dumps({key: value}) + "\n")
+        out[f"{job['id']}|{job['tool']}"] = done[key]
     json.dump(out, sys.stdout)
 
 
@@ -244,16 +256,18 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--no-aic", action="store_true", help="skip AIConfigurator (about 4 s per call)")
     ap.add_argument("--split", choices=("held-out", "fit", "all"), default="held-out")
     ap.add_argument("--out", help="write the Markdown table here")
+    ap.add_argument("--cache", help="JSON-lines file keeping the peers' answers between runs")
     args = ap.parse_args(argv)
     if args.worker:
-        worker()
+        worker(args.cache)
         return
     rows = rows_for(args.split)
     preds: dict[str, dict[int, float | None]] = {"this roofline": {r["id"]: ours(r) for r in rows},
                                                  "naive bandwidth calculator": {r["id"]: naive(r) for r in rows}}
     if args.peer_python:
         jobs = peer_jobs(rows, not args.no_aic)
-        proc = subprocess.run([args.peer_python, __file__, "--worker"], input=json.dumps(jobs), text=True,
+        cmd = [args.peer_python, __file__, "--worker"] + (["--cache", args.cache] if args.cache else [])
+        proc = subprocess.run(cmd, input=json.dumps(jobs), text=True,
                               capture_output=True, check=True, env={"HF_HUB_OFFLINE": "1", "PATH": "/usr/bin:/bin"})
         got = json.loads(proc.stdout)
         for tool in ("llm-analysis", "aiconfigurator"):
@@ -261,6 +275,12 @@ def main(argv: list[str] | None = None) -> None:
             if by_id:
                 preds[tool] = by_id
     text = table(rows, preds)
+    ours_by_id = preds["this roofline"]
+    for tool in ("llm-analysis", "aiconfigurator"):
+        if tool in preds:
+            same = [r for r in rows if preds[tool].get(r["id"]) is not None]
+            text += (f"\n\nOn the {len(same)} rows {tool} covers:\n\n"
+                     + table(same, {tool: preds[tool], "this roofline": ours_by_id}))
     print(text)
     if args.out:
         Path(args.out).write_text(text + "\n", encoding="utf-8")
