@@ -247,6 +247,11 @@ def _stepper(s: Setup, context: int, t_pf: float | None):
     return step
 
 
+def _sig(x: float) -> float:
+    """Two decimals, or four significant digits for small figures (a slow setup is not 0 tokens/s)."""
+    return round(x, 2) if x >= 1 else float(f"{x:.4g}")
+
+
 def estimate(model, hardware, count: int = 1, nodes: int = 1, quant: str | None = None, engine: str | None = None,
              parallelism: str | dict | None = None, input_tokens: int | None = None, output_tokens: int | None = None,
              context_length: int | None = None, concurrency: int = 1, kv_cache_dtype: str | None = None,
@@ -314,7 +319,7 @@ def estimate(model, hardware, count: int = 1, nodes: int = 1, quant: str | None 
     return Estimate(
         fits=fits, weights_gb=round(gb(mem.weights), 2), kv_bytes_per_token=int(kv_bytes_per_token(spec, s.kv_dtype).value),
         max_concurrency=mem.per_replica_cap * lay.dp,
-        decode_tokens_per_s=round(1 / load_fig.tpot_s, 2), decode_tokens_per_s_bound=round(bound, 2),
+        decode_tokens_per_s=_sig(1 / load_fig.tpot_s), decode_tokens_per_s_bound=round(bound, 2),
         prefill_tokens_per_s=round(s.input_tokens / t_pf, 1) if t_pf and s.input_tokens else None,
         ttft_s=round(load_fig.ttft_s, 4) if t_pf is not None else None, tpot_ms=round(load_fig.tpot_s * 1e3, 3),
         assumptions=notes, binding_constraint=advice.binding_constraint(s, fits, infeasible, step, load_fig, t_pf, batch),
@@ -322,7 +327,7 @@ def estimate(model, hardware, count: int = 1, nodes: int = 1, quant: str | None 
         engine=s.engine_label, parallelism={"strategy": lay.strategy, "tp": lay.tp, "pp": lay.pp, "ep": lay.ep, "dp": lay.dp},
         input_tokens=s.input_tokens, output_tokens=s.output_tokens, context_length=s.context,
         concurrency=s.concurrency, kv_gb_per_sequence=round(gb(mem.kv_seq), 4),
-        aggregate_tokens_per_s=round(aggregate, 1), requests_per_s=round(load_fig.requests_per_s * lay.dp, 3),
+        aggregate_tokens_per_s=_sig(aggregate), requests_per_s=_sig(load_fig.requests_per_s * lay.dp),
         queue_s=round(load_fig.queue_s, 3), comm_ms_per_token=round(step.comm_s * 1e3, 3), memory=memory,
         step=StepBreakdown(weights_ms=round(step.weights_s * 1e3, 3), kv_ms=round(step.kv_s * 1e3, 3),
                            compute_ms=round(step.compute_s * 1e3, 3), overhead_ms=round(step.overhead_s * 1e3, 3),
