@@ -2,8 +2,10 @@
 
     Advisor(home=None, model=None).turn(thread_id, text) -> TurnResult   one user message
     Advisor.state(thread_id) -> dict / .pending(thread_id) -> question     what a thread knows
-    ask(text, answers=None, model=None) -> dict                            one-shot, simulated user
-    ask_profile(profile, model=None) -> dict                               a profile, no interview
+    Advisor.advice(thread_id) -> Advice | None                             the thread's last answer
+    advise(text, answers=None, model=None) -> Advice                       one-shot, simulated user
+    advise_profile(profile, model=None) -> Advice                          a profile, no interview
+    ask(...) / ask_profile(...) -> dict                                    the same, as `ask --json`
     render_answer(result) -> str                                           the Markdown answer
 
 `ask` and `ask_profile` walk the same nodes in-process (agent.runner): nothing to persist, and a
@@ -14,12 +16,15 @@ from __future__ import annotations
 
 import difflib
 import sqlite3
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rules.errors import InputError
 from rules.ids import ASKABLE_FIELDS
+
+if TYPE_CHECKING:
+    from agent.advice import Advice
 
 DONT_KNOW = "I don't know, please assume typical values."
 
@@ -30,7 +35,15 @@ class TurnResult:
 
     thread_id: str
     question: dict[str, Any] | None
-    result: dict[str, Any] | None
+    advice: "Advice | None"
+    _result: dict[str, Any] | None = field(default=None, repr=False)
+
+    @property
+    def result(self) -> dict[str, Any] | None:
+        """The `ask --json` object of the answer (None while a question is pending)."""
+        if self._result is None and self.advice is not None:
+            self._result = self.advice.contract_json()
+        return self._result
 
 
 def _sqlite_saver(path: Path):
@@ -80,7 +93,7 @@ class Advisor:
         interrupts = out.get("__interrupt__") or ()
         if interrupts:
             return TurnResult(str(thread_id), dict(interrupts[0].value), None)
-        return TurnResult(str(thread_id), None, out.get("result"))
+        return TurnResult(str(thread_id), None, _advice(out))
 
     def state(self, thread_id: str) -> dict[str, Any]:
         """The thread's values (profile, intent, questions, result) and its pending question."""
@@ -89,9 +102,18 @@ class Advisor:
         values["thread_id"] = str(thread_id)
         return values
 
+    def advice(self, thread_id: str) -> "Advice | None":
+        """The thread's last answer, or None."""
+        return _advice(self.graph.get_state(self._config(thread_id)).values or {}, strict=False)
+
     def forget(self, thread_id: str) -> None:
         """Delete a thread's checkpoints."""
         self.checkpointer.delete_thread(str(thread_id))
+
+
+def _advice(state: dict[str, Any], strict: bool = True) -> "Advice | None":
+    from agent.advice import Advice
+    return Advice.load(state.get("advice"), strict=strict)
 
 
 def profile_query(profile: dict[str, Any]) -> str:
@@ -119,17 +141,20 @@ def simulated_reply(fields: list[str], answers: dict[str, str]) -> str:
     return " ".join(known) if known else DONT_KNOW
 
 
-def _tools(model: str | None, tools: Any = None) -> Any:
+def _tools(model: str | None, tools: Any = None, knowledge: bool = True) -> Any:
     from agent.llm import from_env
     from agent.tools import default_tools
     tools = tools or default_tools()
+    if not knowledge:
+        tools = tools.without_knowledge()
     llm = from_env(model)
     return tools.with_llm(llm) if llm is not None else tools
 
 
-def ask(text: str, answers: dict[str, Any] | None = None, model: str | None = None,
-        tools: Any = None) -> dict[str, Any]:
-    """One-shot: follow-up questions answered from `answers` (field id → text); the `ask --json` object."""
+def advise(text: str, answers: dict[str, Any] | None = None, model: str | None = None,
+           tools: Any = None, knowledge: bool = True) -> "Advice":
+    """One-shot: follow-up questions answered from `answers` (field id → text); the Advice.
+    `knowledge=False` skips retrieval (no citations): for callers that need the plan only."""
     from agent import runner
     known = check_answers(answers)
     if not (text or "").strip():
@@ -137,18 +162,29 @@ def ask(text: str, answers: dict[str, Any] | None = None, model: str | None = No
 
     def reply(question: dict) -> str:
         return simulated_reply(question["fields"], known)
-    return runner.run({"mode": "chat", "text": text.strip()}, _tools(model, tools), reply)["result"]
+    return _advice(runner.run({"mode": "chat", "text": text.strip()}, _tools(model, tools, knowledge), reply))
 
 
-def ask_profile(profile: Any, model: str | None = None, tools: Any = None) -> dict[str, Any]:
-    """Run the tools on a profile (dict or Profile), no interview; the `ask --json` object."""
+def ask(text: str, answers: dict[str, Any] | None = None, model: str | None = None,
+        tools: Any = None) -> dict[str, Any]:
+    """One-shot: follow-up questions answered from `answers` (field id → text); the `ask --json` object."""
+    return advise(text, answers, model, tools).contract_json()
+
+
+def advise_profile(profile: Any, model: str | None = None, tools: Any = None, knowledge: bool = True) -> "Advice":
+    """Run the tools on a profile (dict or Profile), no interview; the Advice."""
     from agent import runner
     from rules.profile import Profile, build_profile
     p = profile if isinstance(profile, Profile) else build_profile(dict(profile))
     data = p.model_dump(mode="json")
     state = {"mode": "profile", "profile": data, "intent": "recommend", "language": p.language,
              "text": profile_query(data), "questions": [], "assumptions": [], "tool_notes": [], "llm_calls": 0}
-    return runner.run(state, _tools(model, tools), lambda q: DONT_KNOW)["result"]
+    return _advice(runner.run(state, _tools(model, tools, knowledge), lambda q: DONT_KNOW))
+
+
+def ask_profile(profile: Any, model: str | None = None, tools: Any = None) -> dict[str, Any]:
+    """Run the tools on a profile (dict or Profile), no interview; the `ask --json` object."""
+    return advise_profile(profile, model, tools).contract_json()
 
 
 def render_answer(result: dict[str, Any]) -> str:

@@ -1,13 +1,17 @@
 """The deterministic answer: Markdown in the user's language, built only from the tools' results.
 
-`facts` is the `ask --json` object without `answer`, plus the decision's `trace` and `warnings`
-(see `nodes.facts_of`). Citation markers [n] index `facts["citations"]`.
+The one Markdown renderer of a recommendation: it reads the typed `Advice` (answer still empty)
+and is what every surface shows unless verified LLM prose replaces it. Citation markers [n]
+index `advice.citations`.
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from agent.names import display
+from agent.names import bottleneck_label, display
+
+if TYPE_CHECKING:
+    from agent.advice import Advice
 
 LABELS = {
     "en": {"rec": "Recommendation", "why": "Why", "alts": "Also consider", "avoid": "Avoid",
@@ -31,17 +35,6 @@ LABELS = {
            "explain": "知識庫的說明", "steer": "您的訊息要求顧問改變規則；建議仍只依規則與您的環境決定。",
            "bytes": "bytes"},
 }
-BOTTLENECKS = {
-    "en": {"prefill": "prefill (compute-bound prompt processing)", "decode": "decode (memory-bandwidth-bound)",
-           "kv-cache": "KV cache (memory grows with context and concurrency)",
-           "scheduler": "scheduler (batching many concurrent requests)",
-           "interconnect": "interconnect (traffic between devices)", "memory-capacity": "memory capacity"},
-    "zh": {"prefill": "prefill（受算力限制的提示處理）", "decode": "decode（受記憶體頻寬限制）",
-           "kv-cache": "KV cache（隨 context 與併發成長）", "scheduler": "排程（大量併發請求的批次處理）",
-           "interconnect": "互連（裝置之間的通訊）", "memory-capacity": "記憶體容量"},
-}
-
-
 def fmt(x: Any) -> str:
     """A tool number as shown: thousands separators, precision by magnitude."""
     if isinstance(x, bool) or not isinstance(x, (int, float)):
@@ -59,21 +52,11 @@ def markers(chunk_ids: list[str], index: dict[str, int]) -> str:
     return "".join(f"[{n}]" for n in nums)
 
 
-def favouring(facts: dict) -> list[dict]:
-    """Trace entries of the rules that raised the primary, strongest first (the ranking's order)."""
-    primary, trace = facts.get("primary"), facts.get("trace") or []
-    by_rule = {t.get("rule"): t for t in trace}
-    top = next((r for r in facts.get("ranking") or [] if r.get("engine") == primary), None)
-    if top:
-        return [by_rule[r] for r in top.get("reasons") or [] if r in by_rule]
-    return [t for t in trace if ((t.get("effects") or {}).get("score") or {}).get(primary, 0) > 0]
-
-
-def _why(facts: dict, index: dict[str, int], lab: dict) -> list[str]:
+def _why(advice: "Advice", index: dict[str, int]) -> list[str]:
     """Rationales of the rules that favoured the primary (else the first rules), with markers."""
     lines = []
-    for entry in (favouring(facts) or facts.get("trace") or [])[:3]:
-        lines.append(f"- {entry.get('rationale', '').strip()} {markers(entry.get('citations') or [], index)}".rstrip())
+    for entry in (advice.decision.favouring() or advice.decision.trace)[:3]:
+        lines.append(f"- {entry.rationale.strip()} {markers(entry.citations, index)}".rstrip())
     return lines
 
 
@@ -90,9 +73,7 @@ def _estimate_lines(est: dict, lab: dict) -> list[str]:
     return lines
 
 
-def _bench_lines(bench: dict, lab: dict) -> list[str]:
-    levels = bench.get("concurrency") or (bench.get("workload") or {}).get("concurrency") or []
-    metrics = [m if isinstance(m, str) else m.get("id") for m in bench.get("metrics") or []]
+def _bench_lines(levels: list[int], metrics: list[str], lab: dict) -> list[str]:
     out = []
     if levels:
         out.append(f"- {lab['sweep']}: {', '.join(fmt(c) for c in levels)}")
@@ -101,61 +82,61 @@ def _bench_lines(bench: dict, lab: dict) -> list[str]:
     return out + [f"- {lab['cmd']}"]
 
 
-def _recommendation(facts: dict, index: dict[str, int], lab: dict, lang: str) -> list[str]:
-    out = []
-    if facts.get("primary"):
-        out += [f"**{lab['rec']}: {display(facts['primary'])}**", "", f"{lab['why']}:", *_why(facts, index, lab)]
+def _recommendation(advice: "Advice", index: dict[str, int], lab: dict, lang: str) -> list[str]:
+    d, out = advice.decision, []
+    if d.primary:
+        out += [f"**{lab['rec']}: {display(d.primary)}**", "", f"{lab['why']}:", *_why(advice, index)]
     else:
         out.append(f"**{lab['rec']}:** {lab['none']}")
-    if facts.get("alternatives"):
-        out += ["", f"**{lab['alts']}:** " + ", ".join(display(e) for e in facts["alternatives"])]
-    if facts.get("avoid"):
+    if d.alternatives:
+        out += ["", f"**{lab['alts']}:** " + ", ".join(display(e) for e in d.alternatives)]
+    if d.avoid:
         out += ["", f"**{lab['avoid']}:**"]
-        out += [f"- {display(a['engine'])}: {a.get('reason', '')}" for a in facts["avoid"]]
-    if facts.get("bottleneck"):
-        out += ["", f"**{lab['bottleneck']}:** {BOTTLENECKS[lang].get(facts['bottleneck'], facts['bottleneck'])}"]
-    par = facts.get("parallelism")
-    if par and par.get("strategy"):
-        dims = ", ".join(f"{k.upper()}={par[k]}" for k in ("tp", "pp", "ep", "dp") if (par.get(k) or 1) > 1)
-        out += ["", f"**{lab['parallel']}:** {par['strategy'].upper()}" + (f" ({dims})" if dims else "")
-                + (f": {par['reason']}" if par.get("reason") else "")]
+        out += [f"- {display(a.engine)}: {a.reason}" for a in d.avoid]
+    if d.bottleneck:
+        out += ["", f"**{lab['bottleneck']}:** {bottleneck_label(d.bottleneck, lang)}"]
+    par = d.parallelism
+    if par and par.strategy:
+        dims = par.degrees()
+        out += ["", f"**{lab['parallel']}:** {par.strategy.upper()}" + (f" ({dims})" if dims else "")
+                + (f": {par.reason}" if par.reason else "")]
     return out
 
 
-def _explanation(facts: dict, lab: dict) -> list[str]:
+def _explanation(advice: "Advice", lab: dict) -> list[str]:
     out = [f"**{lab['explain']}:**"]
-    for n, c in enumerate(facts.get("citations") or [], start=1):
-        text = " ".join((c.get("text") or "").split())
-        out.append(f"- **{c.get('title', '')}**: {text[:400]}{'…' if len(text) > 400 else ''} [{n}]")
+    for n, c in enumerate(advice.citations, start=1):
+        text = " ".join(c.text.split())
+        out.append(f"- **{c.title}**: {text[:400]}{'…' if len(text) > 400 else ''} [{n}]")
     return out
 
 
-def sources_block(facts: dict[str, Any]) -> list[str]:
+def sources_block(advice: "Advice") -> list[str]:
     """The numbered list of retrieved chunks the markers point to."""
-    cites = facts.get("citations") or []
-    if not cites:
+    if not advice.citations:
         return []
-    lab = LABELS["zh" if (facts.get("profile") or {}).get("language") == "zh" else "en"]
+    lab = LABELS["zh" if advice.language == "zh" else "en"]
     return ["", f"**{lab['sources']}:**",
-            *[f"[{n}] {c.get('title', '')} — {c.get('source', '')} (`{c['id']}`)" for n, c in enumerate(cites, 1)]]
+            *[f"[{n}] {c.title} — {c.source} (`{c.id}`)" for n, c in enumerate(advice.citations, 1)]]
 
 
-def template_answer(facts: dict[str, Any]) -> str:
-    """The full Markdown answer from `facts` (never fails, never invents); the asked-about part first."""
-    lang = "zh" if (facts.get("profile") or {}).get("language") == "zh" else "en"
+def template_answer(advice: "Advice") -> str:
+    """The full Markdown answer (never fails, never invents); the asked-about part first."""
+    lang = "zh" if advice.language == "zh" else "en"
     lab = LABELS[lang]
-    index = {c["id"]: n for n, c in enumerate(facts.get("citations") or [], start=1)}
-    intent = facts.get("intent")
-    main = _explanation(facts, lab) if intent == "explain" else _recommendation(facts, index, lab, lang)
-    est = [f"**{lab['estimate']}:**", *_estimate_lines(facts["estimate"], lab)] if facts.get("estimate") else []
-    bench = [f"**{lab['bench']}:**", *_bench_lines(facts["benchmark"], lab)] if facts.get("benchmark") else []
+    index = {c.id: n for n, c in enumerate(advice.citations, start=1)}
+    intent = advice.intent
+    main = _explanation(advice, lab) if intent == "explain" else _recommendation(advice, index, lab, lang)
+    est_obj, spec = advice.estimate, advice.benchmark
+    est = [f"**{lab['estimate']}:**", *_estimate_lines(est_obj.model_dump(), lab)] if est_obj else []
+    bench = [f"**{lab['bench']}:**", *_bench_lines(spec.workload.concurrency, spec.metrics, lab)] if spec else []
     order = {"estimate": [est, main, bench], "benchmark": [bench, main, est]}.get(intent, [main, est, bench])
-    out: list[str] = [f"> {lab['steer']}", ""] if facts.get("injection") else []
+    out: list[str] = [f"> {lab['steer']}", ""] if advice.injection else []
     for block in order:
         if block:
             out += [*block, ""]
-    for key, items in (("warn", facts.get("warnings")), ("assume", facts.get("assumptions"))):
+    for key, items in (("warn", advice.warnings), ("assume", advice.assumptions)):
         if items:
             out += [f"**{lab[key]}:**", *[f"- {w}" for w in items], ""]
-    out += sources_block(facts)
+    out += sources_block(advice)
     return "\n".join(out).strip() + "\n"

@@ -6,9 +6,9 @@ from __future__ import annotations
 import re
 
 from agent import lexicon
-from agent.extract_aliases import model_index
 from agent.extract_base import Finding, clause_after, clause_before, negated, negated_adjacent, overlaps
 from agent.extract_numbers import parse_number
+from rules import model_resolve
 
 _F = re.I | re.ASCII
 _SIZE = re.compile(
@@ -30,7 +30,7 @@ _KV_BEFORE = re.compile(r"(?:\bKV|kv[\s-]?cache)\s*(?:in|at|as|to|dtype|quant(?:
 
 def _models(text: str) -> tuple[list[Finding], list[tuple[int, int]]]:
     """The first catalog model named (not negated) and the spans of every model name."""
-    hits = model_index().find(text)
+    hits = model_resolve.find(text)
     spans = [(h.start, h.end) for h in hits]
     live = [h for h in hits if not negated_adjacent(text, h.start)]
     return ([Finding("model", live[0].id, live[0].start, live[0].end)] if live else []), spans

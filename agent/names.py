@@ -1,13 +1,17 @@
-"""How engine ids are written for people, and how to spot any engine named in prose."""
+"""The one place names shown to people come from.
+
+Engines, devices and models are named by their catalogs (`rules/catalog/*.yaml`, field `name`);
+nothing here repeats a catalog name. Profile fields, bottlenecks, interconnects, serving modes
+and the like have no catalog, so their labels live here, in English and zh-Hant. Every surface
+(template answer, LLM view, web, Slack, MCP) reads names through these functions.
+
+`engines_named(text)` is the reverse: which engines a piece of prose names (for the verifier).
+"""
 from __future__ import annotations
 
 import re
-
-DISPLAY: dict[str, str] = {
-    "llama.cpp": "llama.cpp", "mlx-lm": "MLX-LM", "ollama": "Ollama", "exllamav2": "ExLlamaV2",
-    "exllamav3": "ExLlamaV3", "vllm": "vLLM", "sglang": "SGLang", "tensorrt-llm": "TensorRT-LLM",
-    "dynamo": "NVIDIA Dynamo", "openvino-genai": "OpenVINO GenAI",
-}
+from functools import lru_cache
+from typing import Any
 
 # Spellings seen in prose; a bare "ExLlama" names neither version and is not counted.
 _PATTERNS: dict[str, str] = {
@@ -25,11 +29,134 @@ _PATTERNS: dict[str, str] = {
 _RE = {eid: re.compile(rf"(?<![a-z0-9]){pat}(?![a-z0-9])", re.IGNORECASE) for eid, pat in _PATTERNS.items()}
 
 
+@lru_cache(maxsize=1)
+def engine_names() -> dict[str, str]:
+    """Engine id → the name people know it by, from the engine catalog."""
+    from rules.engines import all_engines
+    return {eid: spec.name for eid, spec in all_engines().items()}
+
+
 def display(engine: str | None) -> str:
-    """The name people know an engine by."""
-    return DISPLAY.get(engine or "", engine or "")
+    """The name people know an engine by (the id itself when the catalog lacks it)."""
+    return engine_names().get(engine or "", engine or "")
+
+
+@lru_cache(maxsize=512)
+def hardware_name(hw_id: str | None) -> str:
+    """A device's catalog name ("NVIDIA H100 SXM5 80GB"); the id when the catalog lacks it."""
+    if not hw_id:
+        return ""
+    from rules import catalog
+    from rules.errors import AdvisorError
+    try:
+        return catalog.hardware(hw_id).name
+    except AdvisorError:
+        return hw_id
+
+
+@lru_cache(maxsize=512)
+def model_name(model_id: str | None) -> str:
+    """A model's catalog name ("Llama 3 / 3.1 8B"); the id when the catalog lacks it."""
+    if not model_id:
+        return ""
+    from rules import catalog
+    from rules.errors import AdvisorError
+    try:
+        return catalog.model(model_id).name
+    except AdvisorError:
+        return model_id
 
 
 def engines_named(text: str) -> set[str]:
     """Engine ids whose name occurs in `text`."""
     return {eid for eid, rx in _RE.items() if rx.search(text)}
+
+
+FIELDS: dict[str, dict[str, str]] = {
+    "en": {"hardware": "Hardware", "count": "Devices per node", "nodes": "Nodes", "memory_gb": "Memory per device",
+           "interconnect": "Interconnect", "device_hour_usd": "Price per device-hour", "model": "Model",
+           "params_b": "Parameters (billions)", "active_params_b": "Active parameters (billions)",
+           "architecture": "Architecture", "quantization": "Quantization", "kv_cache_dtype": "KV cache type",
+           "workload": "Workload", "input_tokens": "Prompt tokens", "output_tokens": "Output tokens",
+           "context_length": "Context length", "concurrency": "Concurrent requests", "users": "Users",
+           "shared_prefix": "Shared prompt prefix", "structured_output": "Structured output",
+           "streaming": "Streaming", "lora_adapters": "LoRA adapters", "serving_mode": "Serving mode",
+           "priority": "Priority", "priorities": "Priorities", "language": "Language"},
+    "zh": {"hardware": "硬體", "count": "每節點裝置數", "nodes": "節點數", "memory_gb": "每裝置記憶體",
+           "interconnect": "互連", "device_hour_usd": "每裝置小時價格", "model": "模型",
+           "params_b": "參數量（十億）", "active_params_b": "啟用參數量（十億）", "architecture": "架構",
+           "quantization": "量化", "kv_cache_dtype": "KV cache 型別", "workload": "工作負載",
+           "input_tokens": "提示 token 數", "output_tokens": "輸出 token 數", "context_length": "Context 長度",
+           "concurrency": "併發請求數", "users": "使用者數", "shared_prefix": "共用提示前綴",
+           "structured_output": "結構化輸出", "streaming": "串流輸出", "lora_adapters": "LoRA adapter 數",
+           "serving_mode": "服務模式", "priority": "優先目標", "priorities": "優先目標", "language": "語言"},
+}
+VALUES: dict[str, dict[str, dict[str, str]]] = {
+    "interconnect": {
+        "en": {"nvlink": "NVLink", "pcie": "PCIe only", "infinity-fabric": "Infinity Fabric",
+               "infiniband": "InfiniBand", "ethernet": "Ethernet", "unified": "unified memory (one device)",
+               "none": "none (one device)"},
+        "zh": {"nvlink": "NVLink", "pcie": "只有 PCIe", "infinity-fabric": "Infinity Fabric",
+               "infiniband": "InfiniBand", "ethernet": "乙太網路", "unified": "統一記憶體（單一裝置）",
+               "none": "無（單一裝置）"}},
+    "serving_mode": {
+        "en": {"personal": "personal use", "demo": "demo (up to 10 users)", "team": "internal team (≈50–500)",
+               "production": "external production", "fleet": "fleet (many nodes)"},
+        "zh": {"personal": "個人使用", "demo": "展示（10 人以內）", "team": "內部團隊（約 50–500 人）",
+               "production": "對外正式服務", "fleet": "大規模叢集"}},
+    "workload": {
+        "en": {"chat": "chat", "rag": "RAG", "summarization": "summarization", "agent": "agents",
+               "coding": "coding", "batch": "batch jobs"},
+        "zh": {"chat": "聊天", "rag": "RAG", "summarization": "摘要", "agent": "agent", "coding": "程式碼",
+               "batch": "批次作業"}},
+    "priority": {
+        "en": {"latency": "latency", "throughput": "throughput", "cost": "cost", "privacy": "privacy",
+               "portability": "portability", "dev-speed": "development speed"},
+        "zh": {"latency": "延遲", "throughput": "吞吐量", "cost": "成本", "privacy": "隱私",
+               "portability": "可攜性", "dev-speed": "開發速度"}},
+    "language": {"en": {"en": "English", "zh": "Traditional Chinese"}, "zh": {"en": "英文", "zh": "繁體中文"}},
+}
+BOTTLENECKS: dict[str, dict[str, str]] = {
+    "en": {"prefill": "prefill (compute-bound prompt processing)", "decode": "decode (memory-bandwidth-bound)",
+           "kv-cache": "KV cache (memory grows with context and concurrency)",
+           "scheduler": "scheduler (batching many concurrent requests)",
+           "interconnect": "interconnect (traffic between devices)", "memory-capacity": "memory capacity"},
+    "zh": {"prefill": "prefill（受算力限制的提示處理）", "decode": "decode（受記憶體頻寬限制）",
+           "kv-cache": "KV cache（隨 context 與併發成長）", "scheduler": "排程（大量併發請求的批次處理）",
+           "interconnect": "互連（裝置之間的通訊）", "memory-capacity": "記憶體容量"},
+}
+YES_NO = {"en": ("yes", "no"), "zh": ("是", "否")}
+
+
+def _lang(lang: str | None) -> str:
+    return "zh" if lang == "zh" else "en"
+
+
+def field_label(field: str, lang: str | None = "en") -> str:
+    """A profile field as people read it ("Concurrent requests" / "併發請求數")."""
+    return FIELDS[_lang(lang)].get(field, field)
+
+
+def bottleneck_label(bottleneck: str | None, lang: str | None = "en") -> str:
+    """A bottleneck id in words, with what it means."""
+    return BOTTLENECKS[_lang(lang)].get(bottleneck or "", bottleneck or "")
+
+
+def value_text(field: str, value: Any, lang: str | None = "en") -> str:
+    """A profile value as people read it: catalog names for devices and models, words for ids."""
+    lang = _lang(lang)
+    if value is None:
+        return ""
+    if field == "hardware":
+        return hardware_name(value)
+    if field == "model":
+        return model_name(value)
+    if isinstance(value, bool):
+        return YES_NO[lang][0 if value else 1]
+    if isinstance(value, float):
+        return f"{value:g}"
+    if isinstance(value, int):
+        return f"{value:,}"
+    if isinstance(value, list):
+        return ", ".join(value_text(field, v, lang) for v in value)
+    return VALUES.get(field, {}).get(lang, {}).get(str(value), str(value))

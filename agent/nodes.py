@@ -48,7 +48,7 @@ def understand(state: AgentState, tools: Tools) -> dict[str, Any]:
         "intent": getattr(ext, "intent", None) or "recommend", "language": profile.language,
         "injection": bool(getattr(ext, "injection", False)), "profile": profile.model_dump(mode="json"),
         "transcript": [text], "questions": [], "asked": [], "assumptions": [], "dropped": dropped + rejected,
-        "interview_done": False, "llm_calls": calls, "draft": None, "result": None, "tool_notes": [],
+        "interview_done": False, "llm_calls": calls, "draft": None, "advice": None, "tool_notes": [],
     }
 
 
@@ -109,14 +109,29 @@ def estimate(state: AgentState, tools: Tools) -> dict[str, Any]:
     """Roofline estimate for the primary engine, when hardware and model are known."""
     profile = _profile(state)
     if profile.hardware is None or (profile.model is None and profile.params_b is None):
-        return {"estimate": None}
+        return {"estimate": None, "options": []}
     decision = state.get("decision") or {}
     # The figures must describe the layout the answer recommends (e.g. PP over PCIe, not TP).
     plan = decision.get("parallelism") if profile.device_count > 1 else None
     try:
-        return {"estimate": as_dict(tools.estimate(profile, engine=decision.get("primary"), parallelism=plan))}
+        est = as_dict(tools.estimate(profile, engine=decision.get("primary"), parallelism=plan))
     except AdvisorError as exc:
-        return {"estimate": None, "tool_notes": [*(state.get("tool_notes") or []), str(exc)]}
+        return {"estimate": None, "options": [], "tool_notes": [*(state.get("tool_notes") or []), str(exc)]}
+    return {"estimate": est, "options": _alternatives(tools, profile, decision, plan)}
+
+
+def _alternatives(tools: Tools, profile: Profile, decision: dict[str, Any], plan: Any) -> list[dict[str, Any]]:
+    """The alternative engines at the same layout (the alternatives table); their formulas are left
+    out, the primary's estimate carries the arithmetic."""
+    out = []
+    for engine in decision.get("alternatives") or []:
+        try:
+            est = as_dict(tools.estimate(profile, engine=engine, parallelism=plan))
+        except AdvisorError:
+            continue
+        if est:
+            out.append({"engine": engine, "estimate": est | {"formulas": []}})
+    return out
 
 
 def plan(state: AgentState, tools: Tools) -> dict[str, Any]:
@@ -125,10 +140,7 @@ def plan(state: AgentState, tools: Tools) -> dict[str, Any]:
         spec = as_dict(tools.build_spec(_profile(state), state.get("decision"), state.get("estimate")))
     except AdvisorError as exc:
         return {"benchmark": None, "tool_notes": [*(state.get("tool_notes") or []), str(exc)]}
-    workload = spec.get("workload") or {}
-    metrics = [m if isinstance(m, str) else m.get("id") for m in spec.get("metrics") or []]
-    return {"benchmark": {"concurrency": workload.get("concurrency") or spec.get("concurrency") or [],
-                          **spec, "metrics": metrics}}
+    return {"benchmark": spec}   # the BenchSpec dump (the Advice types it; `ask --json` adds `concurrency`)
 
 
 def _citation(hit: Any) -> dict[str, str]:
@@ -174,9 +186,9 @@ def retrieve(state: AgentState, tools: Tools) -> dict[str, Any]:
 def compose(state: AgentState, tools: Tools) -> dict[str, Any]:
     """The template answer always; LLM prose too when a model is configured and budget is left."""
     from agent.compose import template_answer
-    from agent.result import facts_of, llm_view
-    facts = facts_of(state)
-    update: dict[str, Any] = {"template": template_answer(facts), "draft": None, "composer": "template"}
+    from agent.result import build_advice, llm_view
+    advice = build_advice(state)
+    update: dict[str, Any] = {"template": template_answer(advice), "draft": None, "composer": "template"}
     calls = state.get("llm_calls") or 0
     if tools.llm is None:
         return update
@@ -184,11 +196,12 @@ def compose(state: AgentState, tools: Tools) -> dict[str, Any]:
         return update | {"composer": "template (LLM call budget of this turn spent on extraction)"}
     from agent.names import display
     from agent.prompts import COMPOSE_SYSTEM, COMPOSE_USER, LANGUAGE_NAMES
-    facts_json, sources = llm_view(facts)
-    engines = sorted({facts["primary"], *facts["alternatives"], *(a["engine"] for a in facts["avoid"])} - {None})
-    system = COMPOSE_SYSTEM.format(language=LANGUAGE_NAMES[facts["profile"]["language"]], max_words=250,
+    facts_json, sources = llm_view(advice)
+    d = advice.decision
+    engines = sorted({d.primary, *d.alternatives, *(a.engine for a in d.avoid)} - {None})
+    system = COMPOSE_SYSTEM.format(language=LANGUAGE_NAMES[advice.language], max_words=250,
                                    engines=", ".join(display(e) for e in engines) or "none")
-    user = COMPOSE_USER.format(intent=facts["intent"], facts=facts_json, sources=sources)
+    user = COMPOSE_USER.format(intent=advice.intent, facts=facts_json, sources=sources)
     try:
         draft = tools.llm.prose(system, user)
     except Exception as exc:  # provider down or refusing: the template stands
@@ -198,18 +211,17 @@ def compose(state: AgentState, tools: Tools) -> dict[str, Any]:
 
 def verify(state: AgentState, tools: Tools) -> dict[str, Any]:
     """Keep LLM prose only if every engine, citation and number in it is backed by the tools."""
-    from agent.result import allowed_numbers, facts_of, llm_view, result_of
+    from agent.result import allowed_numbers, build_advice, grounding, llm_view
     from agent.verify import problems
-    facts = facts_of(state)
     answer, composer = state["template"], state.get("composer") or "template"
+    advice = build_advice(state)
     draft = (state.get("draft") or "").strip()
     if draft:
-        issues = problems(draft, facts, allowed_numbers(*llm_view(facts)))
+        issues = problems(draft, grounding(advice), allowed_numbers(*llm_view(advice)))
         if issues:
             composer = f"template (verify failed: {'; '.join(issues)})"
         else:
             from agent.compose import sources_block
-            answer, composer = "\n".join([draft, *sources_block(facts)]) + "\n", "llm"
-    result = result_of(facts, answer, composer)
-    result["llm_calls"] = state.get("llm_calls") or 0   # this user turn's LLM calls (budget 2)
-    return {"result": result, "composer": composer}
+            answer, composer = "\n".join([draft, *sources_block(advice)]) + "\n", "llm"
+    advice = advice.model_copy(update={"answer": answer, "composer": composer})
+    return {"advice": advice.dump(), "composer": composer}

@@ -39,7 +39,7 @@ def profile_from_mapping(data: dict[str, Any], source: str = "profile file") -> 
     """A validated Profile from field: value pairs (natural names resolve; unknown ids → closest)."""
     from rules import catalog
     from rules.profile import Profile, build_profile
-    fields = [f for f in Profile.model_fields if f != "provenance"]
+    fields = [info.alias or f for f, info in Profile.model_fields.items() if f != "provenance"]
     values = {}
     for key, value in data.items():
         if key not in fields:
@@ -49,5 +49,9 @@ def profile_from_mapping(data: dict[str, Any], source: str = "profile file") -> 
         values[key] = value
     values["provenance"] = {k: {"evidence": f"{source}: {k}"} for k, v in values.items() if v is not None}
     profile = build_profile(values)
+    if profile.hf_config is not None and not profile.params_b:  # size facts from the user's config.json
+        spec = catalog.spec_for_profile(profile)
+        for field in ("params_b", "active_params_b", "architecture"):
+            profile = profile.with_value(field, getattr(spec, field), evidence=f"{source}: model_config")
     catalog.check_profile_against_catalog(profile)
     return profile

@@ -1,109 +1,167 @@
-"""From graph state to the facts the composer may use and to the `ask --json` object."""
+"""From graph state to the typed `Advice`, and from an Advice to what the LLM composer may see."""
 from __future__ import annotations
 
 import json
 import re
 from typing import Any
 
-from agent.compose import favouring, markers
+from agent.advice import (
+    PROFILE_ORDER, Advice, Citation, Decision, Layout, Plan, PlanOption, ProfileField, ProfileSummary, ProfileView,
+    Question,
+)
+from agent.compose import markers
 from agent.localize import localized
-from agent.names import display
+from agent.names import display, hardware_name, model_name
 from agent.state import AgentState
-from rules.profile import build_profile
+from rules.profile import Profile, build_profile
 
-PARALLELISM_KEYS = ("strategy", "tp", "pp", "ep", "dp", "reason")
 SOURCE_CHARS = 400   # of each chunk shown to the LLM composer
 
 
-def _names(profile: Any) -> dict[str, str]:
-    """Catalog display names of the profile's hardware and model (for prose)."""
-    from rules import catalog
-    out = {}
-    for field, getter in (("hardware", catalog.hardware), ("model", catalog.model)):
-        ident = getattr(profile, field)
-        if ident:
-            try:
-                out[field] = getter(ident).name
-            except Exception:  # an id the catalog lacks: the id is the name
-                out[field] = ident
-    return out
-
-
-def _summary(profile) -> dict[str, Any]:
-    """The contract's flat profile, with facts the catalog implies (model size; one device's link)."""
+def _implied(profile: Profile) -> dict[str, Any]:
+    """Facts the catalog implies for the contract's summary: the model's size, one device's link."""
     from rules import catalog
     from rules.errors import AdvisorError
-    out = profile.summary()
+    out: dict[str, Any] = {}
     try:
-        if out["params_b"] is None and profile.model:
+        if profile.params_b is None and profile.model:
             out["params_b"] = catalog.model(profile.model).params_b
-        if out["interconnect"] is None and profile.hardware and profile.device_count == 1:
+        if profile.interconnect is None and profile.hardware and profile.device_count == 1:
             out["interconnect"] = "unified" if catalog.hardware(profile.hardware).hw_class == "apple" else "none"
     except AdvisorError:   # an id the catalog lacks: leave the field as the user left it
         pass
     return out
 
 
-def facts_of(state: AgentState) -> dict[str, Any]:
-    """The `ask --json` object without `answer`, plus trace, warnings and names for the composer."""
+def profile_view(profile: Profile) -> ProfileView:
+    """The contract's flat summary plus every known value with its provenance."""
+    implied = _implied(profile)
+    flat = profile.summary() | implied
+    summary = ProfileSummary(**{k: flat.get(k) for k in ProfileSummary.model_fields if k in flat})
+    fields = []
+    for name in PROFILE_ORDER:
+        value = getattr(profile, name, None)
+        prov = profile.provenance.get(name)
+        origin = "given"
+        if value is None or value == []:
+            if name not in implied:
+                continue
+            value, origin = implied[name], "implied"
+        elif prov is None and value == Profile.model_fields[name].default:
+            continue   # a schema default nobody set (one node): nothing to show
+        if prov is not None and prov.assumed:
+            origin = "assumed"
+        elif prov is not None and prov.evidence:
+            origin = "said"
+        fields.append(ProfileField(field=name, value=value, origin=origin,
+                                   evidence=prov.evidence if prov and origin == "said" else None,
+                                   note=prov.note if prov else None))
+    return ProfileView(summary=summary, fields=fields)
+
+
+def _layout(par: dict[str, Any] | None) -> Layout | None:
+    if not par or not par.get("strategy"):
+        return None
+    return Layout(**{k: par[k] for k in ("strategy", "tp", "pp", "ep", "dp", "reason", "rule") if par.get(k) is not None})
+
+
+def _plan(decision: Decision, estimate: dict[str, Any] | None, options: list[dict[str, Any]]) -> Plan | None:
+    """Today's plan: the layout the estimate was computed at (the rule engine's advice) and its figures."""
+    from rules.roofline.result import Estimate
+    est = Estimate.model_validate(estimate) if estimate else None
+    advised = decision.parallelism
+    layout = advised
+    if est is not None:
+        used = est.parallelism
+        same = advised is not None and all(getattr(advised, k) == used.get(k) for k in ("strategy", "tp", "pp", "ep", "dp"))
+        layout = advised if same else _layout({**used, "reason": "", "rule": None})
+    if layout is None and est is None:
+        return None
+    alts = [PlanOption(engine=o["engine"], layout=layout, estimate=Estimate.model_validate(o["estimate"]))
+            for o in options if layout is not None and o.get("estimate")]
+    return Plan(engine=(est.engine if est else None) or decision.primary, layout=layout, estimate=est, alternatives=alts)
+
+
+def _decision(state: AgentState, language: str) -> Decision:
+    d = localized(state.get("decision"), language) or {}
+    return Decision(
+        primary=d.get("primary"), alternatives=list(d.get("alternatives") or []),
+        avoid=[{"engine": a["engine"], "reason": a.get("reason") or "", "rule": a.get("rule") or ""}
+               for a in d.get("avoid") or []],
+        bottleneck=d.get("bottleneck"), bottleneck_rules=list(d.get("bottleneck_rules") or []),
+        parallelism=_layout(d.get("parallelism")), warnings=list(d.get("warnings") or []),
+        rules=list(d.get("rules") or []), trace=list(d.get("trace") or []), ranking=list(d.get("ranking") or []))
+
+
+def _variant_read(profile: Profile) -> list[str]:
+    """When the user named a fine-tune or a quantized build, say which catalog architecture stands in."""
+    from rules import catalog, model_resolve
+    said = profile.provenance.get("model")
+    match = catalog.resolve_model_match(said.evidence) if profile.model and said and said.evidence else None
+    if not match or match.id != profile.model or not match.variant_kind:
+        return []
+    return [model_resolve.describe_variant(said.evidence, match.id, match.variant_kind, profile.language)]
+
+
+def build_advice(state: AgentState, answer: str = "", composer: str = "template") -> Advice:
+    """The typed Advice of a state that has been through the tools (answer filled by the verify node)."""
+    from rules.benchspec.spec import BenchSpec
     profile = build_profile(state.get("profile") or {})
-    d = localized(state.get("decision"), profile.language) or {}
-    par = d.get("parallelism")
-    assumptions = list(dict.fromkeys([*(state.get("assumptions") or []), *(d.get("assumptions") or [])]))
-    return {
-        "intent": state.get("intent", "recommend"),
-        "profile": _summary(profile),
-        "primary": d.get("primary"),
-        "alternatives": list(d.get("alternatives") or []),
-        "avoid": [{"engine": a["engine"], "reason": a.get("reason", "")} for a in d.get("avoid") or []],
-        "bottleneck": d.get("bottleneck"),
-        "parallelism": {k: par.get(k) for k in PARALLELISM_KEYS} if par else None,
-        "estimate": state.get("estimate"),
-        "benchmark": state.get("benchmark"),
-        "questions": list(state.get("questions") or []),
-        "assumptions": assumptions,
-        "citations": list(state.get("citations") or []),
-        "rules": list(d.get("rules") or []),
-        "warnings": [*(d.get("warnings") or []), *(state.get("tool_notes") or [])],
-        "trace": d.get("trace") or [],
-        "ranking": d.get("ranking") or [],
-        "injection": bool(state.get("injection")),
-        "names": _names(profile),
-    }
+    decision = _decision(state, profile.language)
+    assumptions = list(dict.fromkeys([*(state.get("assumptions") or []),
+                                      *((state.get("decision") or {}).get("assumptions") or []),
+                                      *_variant_read(profile)]))
+    bench = state.get("benchmark")
+    return Advice(
+        intent=state.get("intent") or "recommend", language=profile.language, profile=profile_view(profile),
+        decision=decision, plan=_plan(decision, state.get("estimate"), state.get("options") or []),
+        benchmark=BenchSpec.model_validate(bench) if bench else None,
+        questions=[Question(**q) for q in state.get("questions") or []], assumptions=assumptions,
+        citations=[Citation(**c) for c in state.get("citations") or []],
+        not_understood=list(state.get("not_understood") or []), tool_notes=list(state.get("tool_notes") or []),
+        injection=bool(state.get("injection")), answer=answer, composer=composer,
+        llm_calls=state.get("llm_calls") or 0)
 
 
-CONTRACT_KEYS = ("intent", "profile", "primary", "alternatives", "avoid", "bottleneck", "parallelism",
-                 "estimate", "benchmark", "questions", "assumptions", "citations", "rules")
-
-
-def result_of(facts: dict[str, Any], answer: str, composer: str) -> dict[str, Any]:
-    """The `ask --json` object (DESIGN.md), plus `warnings` and `composer` (added keys)."""
-    out = {k: facts[k] for k in CONTRACT_KEYS}
-    out["answer"] = answer
-    out["warnings"] = facts["warnings"]
-    out["composer"] = composer
+def _names(advice: Advice) -> dict[str, str]:
+    """Catalog names of the profile's hardware and model (for prose)."""
+    s, out = advice.profile.summary, {}
+    if s.hardware:
+        out["hardware"] = hardware_name(s.hardware)
+    if s.model:
+        out["model"] = model_name(s.model)
     return out
 
 
-def llm_view(facts: dict[str, Any]) -> tuple[str, str]:
+def llm_view(advice: Advice) -> tuple[str, str]:
     """(facts JSON, sources text) shown to the LLM composer: the structured results only."""
-    index = {c["id"]: n for n, c in enumerate(facts["citations"], start=1)}
-    primary = facts.get("primary")
-    why = [f"{t.get('rationale', '')} {markers(t.get('citations') or [], index)}".strip() for t in favouring(facts)]
-    bench = facts.get("benchmark") or {}
+    index = {c.id: n for n, c in enumerate(advice.citations, start=1)}
+    d = advice.decision
+    why = [f"{t.rationale} {markers(t.citations, index)}".strip() for t in d.favouring()]
+    bench = advice.benchmark
+    est = advice.estimate
     view = {
-        "profile": {k: v for k, v in facts["profile"].items() if v not in (None, [])}, "names": facts["names"],
-        "primary": display(primary) if primary else None,
-        "why": why[:4], "alternatives": [display(e) for e in facts["alternatives"]],
-        "avoid": [{"engine": display(a["engine"]), "reason": a["reason"]} for a in facts["avoid"]],
-        "bottleneck": facts["bottleneck"], "parallelism": facts["parallelism"], "estimate": facts["estimate"],
-        "benchmark": {"concurrency": bench.get("concurrency"), "metrics": bench.get("metrics")} if bench else None,
-        "warnings": facts["warnings"], "assumptions": facts["assumptions"],
+        "profile": {k: v for k, v in advice.profile.summary.model_dump(mode="json").items() if v not in (None, [])},
+        "names": _names(advice),
+        "primary": display(d.primary) if d.primary else None,
+        "why": why[:4], "alternatives": [display(e) for e in d.alternatives],
+        "avoid": [{"engine": display(a.engine), "reason": a.reason} for a in d.avoid],
+        "bottleneck": d.bottleneck, "parallelism": d.parallelism.contract() if d.parallelism else None,
+        "estimate": est.model_dump(mode="json") if est else None,
+        "benchmark": {"concurrency": bench.workload.concurrency, "metrics": bench.metrics} if bench else None,
+        "warnings": advice.warnings, "assumptions": advice.assumptions,
     }
-    sources = "\n".join(f"[{n}] {c['title']}: {' '.join(c['text'].split())[:SOURCE_CHARS]}"
-                        for n, c in enumerate(facts["citations"], start=1))
+    sources = "\n".join(f"[{n}] {c.title}: {' '.join(c.text.split())[:SOURCE_CHARS]}"
+                        for n, c in enumerate(advice.citations, start=1))
     view = {k: v for k, v in view.items() if v not in (None, [], {})}
     return json.dumps(view, ensure_ascii=False, separators=(",", ":"), default=str), sources or "(none)"
+
+
+def grounding(advice: Advice) -> dict[str, Any]:
+    """What the verifier checks prose against: the decision's engines and the retrieved citations."""
+    d = advice.decision
+    return {"primary": d.primary, "alternatives": list(d.alternatives),
+            "avoid": [{"engine": a.engine} for a in d.avoid], "citations": [c.model_dump() for c in advice.citations]}
 
 
 _ANY_NUMBER = re.compile(r"\d+(?:[.,]\d+)*")

@@ -51,7 +51,11 @@ class AgentState(TypedDict, total=False):
     """LLM-extracted values rejected by the evidence guard (why, for the record)."""
     decision: dict[str, Any] | None
     estimate: dict[str, Any] | None
+    options: list[dict[str, Any]]
+    """The alternative engines' estimates at the plan's layout: [{engine, estimate}]."""
     benchmark: dict[str, Any] | None
+    not_understood: list[str]
+    """Words that looked like a device, model or number but were not placed (filled by the extractor)."""
     tool_notes: list[str]
     """Tools that could not run for this profile (e.g. no model yet), in words."""
     citations: list[Citation]
@@ -62,5 +66,5 @@ class AgentState(TypedDict, total=False):
     composer: str
     llm_calls: int
     """LLM calls spent in the current user turn (budget: 2)."""
-    result: dict[str, Any] | None
-    """The `ask --json` object once the request is answered."""
+    advice: dict[str, Any] | None
+    """`Advice.dump()` once the request is answered (`Advice.load` rebuilds it)."""

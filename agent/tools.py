@@ -39,6 +39,18 @@ class Tools:
         """A copy that uses `llm` (None = deterministic)."""
         return dataclasses.replace(self, llm=llm)
 
+    def without_knowledge(self) -> "Tools":
+        """A copy that retrieves nothing (for callers that need the plan, not the cited prose)."""
+        return dataclasses.replace(self, search=_no_hits, get_chunks=_no_chunks)
+
+
+def _no_hits(query: str, k: int = 5) -> list:
+    return []
+
+
+def _no_chunks(ids: list[str]) -> list:
+    return []
+
 
 def as_dict(obj: Any) -> Any:
     """A plain JSON-able copy of a tool result (pydantic model, dataclass, dict or list)."""

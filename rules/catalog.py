@@ -3,7 +3,9 @@
     hardware(id) / model(id) / engine(id)      -> spec, or UnknownIdError listing the closest ids
     all_hardware() / all_models() / all_engines() -> {id: spec}
     resolve_hardware(text) / resolve_model(text)  -> id | None ("H100" -> h100_sxm, "Llama 3.3 70B" -> llama-3.1-70b)
+    resolve_model_match(text)                   -> rules.model_resolve.Match (id + fine-tune / quantized-build note)
     describe_model(params_b, active_params_b=None, ...) -> a generic ModelSpec with its assumptions
+    spec_for_profile(profile)                   -> the ModelSpec a profile names (id, config.json or size)
     check_profile_against_catalog(profile)      -> raises ProfileError for ids or context the catalogs reject
 
 Loading validates every entry and fails with DataError naming file, entry and field. Loads are cached.
@@ -26,13 +28,14 @@ _Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 __all__ = [
     "Hardware", "ModelSpec", "Tflops", "Attention", "hardware", "model", "engine", "all_hardware",
-    "all_models", "all_engines", "resolve_hardware", "resolve_model", "describe_model",
-    "check_profile_against_catalog",
+    "all_models", "all_engines", "resolve_hardware", "resolve_model", "resolve_model_match", "describe_model",
+    "check_profile_against_catalog", "spec_for_profile",
 ]
 
 
-def _load(file: str, key: str, schema: type) -> dict[str, Any]:
-    """Read one catalog file into {id: validated entry}."""
+def _load(file: str, key: str, schema: type, into: dict[str, Any] | None = None,
+          defaults: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Read one catalog file into {id: validated entry} (`into`: add to an existing table)."""
     path = CATALOG_DIR / file
     try:
         data = yaml.load(path.read_text(encoding="utf-8"), Loader=_Loader)
@@ -41,8 +44,10 @@ def _load(file: str, key: str, schema: type) -> dict[str, Any]:
     entries = (data or {}).get(key)
     if not isinstance(entries, list):
         raise DataError(f"rules/catalog/{file}", None, key, "expected a list of entries")
-    out: dict[str, Any] = {}
+    out: dict[str, Any] = {} if into is None else into
     for i, raw in enumerate(entries):
+        if defaults and isinstance(raw, dict):
+            raw = {**defaults, **raw}
         entry = str(raw.get("id", f"#{i}")) if isinstance(raw, dict) else f"#{i}"
         try:
             spec = schema.model_validate(raw)
@@ -64,8 +69,14 @@ def all_hardware() -> dict[str, Hardware]:
 
 @functools.cache
 def all_models() -> dict[str, ModelSpec]:
-    """Every model entry, by id."""
-    return _load("models.yaml", "models", ModelSpec)
+    """Every model entry, by id, from one file per family (rules/catalog/models/<family>.yaml)."""
+    table: dict[str, ModelSpec] = {}
+    files = sorted(p.name for p in (CATALOG_DIR / "models").glob("*.yaml"))
+    if not files:
+        raise DataError("rules/catalog/models", None, None, "no model catalog files")
+    for name in files:
+        _load(f"models/{name}", "models", ModelSpec, into=table, defaults={"family": name[:-5]})
+    return table
 
 
 def hardware(hw_id: str) -> Hardware:
@@ -113,10 +124,6 @@ def _tokens(text: str) -> tuple[str, ...]:
     return tuple(re.findall(r"[a-z]+|\d+(?:\.\d+)?", text))
 
 
-_MODEL_NOISE = {"instruct", "chat", "hf", "base", "it", "gguf", "awq", "gptq", "mlx", "dynamic", "community"}
-# Quantization / format suffixes people append to model names ("...-Q4_K_M", "-FP8-dynamic", "-4bit").
-_QUANT_SUFFIX = re.compile(r"(?i)(?<![a-z0-9])(q\d_\d|i?q\d(_k)?(_[a-z]+)?|\d+-?bits?|int\d|u?fp\d+|bf16|f16|"
-                           r"mxfp4|nvfp4|w\d+a\d+|exl\d(-[\d.]+)?(bpw)?)(?![a-z0-9])")
 
 
 def _index(table: dict[str, Any]) -> dict[tuple[str, ...], set[str]]:
@@ -166,12 +173,6 @@ def _hw_index() -> dict[tuple[str, ...], set[str]]:
     return _index(all_hardware())
 
 
-@functools.cache
-def _model_index() -> dict[tuple[str, ...], set[str]]:
-    idx = _index(all_models())
-    return {tuple(t for t in k if t not in _MODEL_NOISE) or k: v for k, v in idx.items()}
-
-
 def resolve_hardware(text: str) -> str | None:
     """Hardware id for what people type ("H100", "4090", "M3 Ultra"), or None."""
     if not text:
@@ -180,14 +181,20 @@ def resolve_hardware(text: str) -> str | None:
 
 
 def resolve_model(text: str) -> str | None:
-    """Model id for what people type ("Llama 3.3 70B", "DeepSeek R1", "gpt-oss 20b"), or None."""
+    """Model id for what people type ("Llama 3.3 70B", "qwen2.5:14b", "R1-Distill-Llama-70B"), or None."""
     if not text:
         return None
-    text = str(text).split("/")[-1] if "/" in str(text) else text
     if text in all_models():
         return text
-    text = _QUANT_SUFFIX.sub(" ", text)
-    return None if not text.strip() else _resolve(text, _model_index(), _MODEL_NOISE, numbers_left_ok=False)
+    match = resolve_model_match(text)
+    return match.id if match else None
+
+
+def resolve_model_match(text: str):
+    """The full reading of a model name (rules.model_resolve.Match: id and any fine-tune / quantized-build
+    note), or None."""
+    from rules import model_resolve  # the index builds on first use only
+    return model_resolve.resolve(str(text))
 
 
 # --- models we do not know ----------------------------------------------------------------
@@ -200,7 +207,8 @@ def describe_model(params_b: float, active_params_b: float | None = None, *, lay
     shape_b = active_params_b or params_b
     notes = []
     if hidden is None:  # Llama family: ~12 * layers * hidden^2 params with hidden/layers ~ 128
-        hidden = int(round((shape_b * 1e9 * 128 / 12) ** (1 / 3) / 128) * 128) or 128
+        step = kv_heads * head_dim  # so the query heads split evenly over the KV heads
+        hidden = max(1, round((shape_b * 1e9 * 128 / 12) ** (1 / 3) / step)) * step
         notes.append(f"hidden size {hidden} guessed from {shape_b:g}B params (Llama-like: 12*layers*hidden^2, hidden/layers~128)")
     if layers is None:
         layers = max(1, round(hidden / 128))
@@ -220,6 +228,18 @@ def describe_model(params_b: float, active_params_b: float | None = None, *, lay
         moe_layers=layers if moe else None, attention=Attention(kind="gqa"), kv_bytes_per_token_bf16=kv,
         max_context=max_context, confidence="low", source="describe_model(): generic spec from the user's numbers",
         assumptions=notes + ["vocab 128000 assumed"], notes="not a catalog model")
+
+
+def spec_for_profile(profile) -> ModelSpec | None:
+    """The model a profile names: a catalog id, else its config.json, else a generic spec from its size."""
+    if profile.model:
+        return model(profile.model)
+    if profile.hf_config is not None:
+        from rules.model_config import load_model_config
+        return load_model_config(profile.hf_config)
+    if profile.params_b:
+        return describe_model(profile.params_b, profile.active_params_b)
+    return None
 
 
 def check_profile_against_catalog(profile) -> None:

@@ -84,60 +84,70 @@ class Attention(_Strict):
     kind: Literal["mha", "gqa", "mla"]
     sliding_window: int | None = Field(default=None, gt=0)
     sliding_layers: int = Field(default=0, ge=0)
-    """Layers whose cache stops growing at `sliding_window` tokens."""
-    kv_lora_rank: int | None = None
-    qk_rope_head_dim: int | None = None
+    """Layers whose cache stops growing at `sliding_window` tokens (sliding or chunked attention)."""
+    kv_lora_rank: int | None = Field(default=None, gt=0)
+    qk_rope_head_dim: int | None = Field(default=None, gt=0)
+    linear_layers: int = Field(default=0, ge=0)
+    """Layers with a fixed-size state instead of a KV cache (linear attention, Mamba/SSM, DeltaNet)."""
+    layer_pattern: str | None = None
+    """The layer mix in words, from the config ("5 sliding (1024) : 1 full", "3 DeltaNet : 1 full")."""
+
+    @model_validator(mode="after")
+    def _consistent(self) -> "Attention":
+        if self.kind == "mla" and not (self.kv_lora_rank and self.qk_rope_head_dim):
+            raise ValueError("MLA attention needs kv_lora_rank and qk_rope_head_dim")
+        if self.sliding_layers and not self.sliding_window:
+            raise ValueError("sliding_layers needs sliding_window")
+        return self
+
+
+NativeDtype = Literal["bf16", "f16", "fp32", "fp8", "mxfp4", "nvfp4", "int4", "int8"]
 
 
 class ModelSpec(_Strict):
-    """Architecture facts of one model (from its config.json)."""
+    """Architecture facts of one model (from its config.json). Units are in the names:
+    `params_b` in billions, `max_context` in tokens, `kv_bytes_per_token_bf16` in bytes."""
 
     id: str
     name: str
+    family: str | None = None
+    """Catalog family (the file it lives in: llama, qwen, deepseek, ...)."""
     hf_id: str | None = None
     aliases: list[str] = Field(default_factory=list)
     architecture: Architecture
-    params_b: float = Field(gt=0)
-    active_params_b: float = Field(gt=0)
-    layers: int = Field(gt=0)
-    hidden: int = Field(gt=0)
-    q_heads: int = Field(gt=0)
-    kv_heads: int | None = Field(default=None, gt=0)
-    head_dim: int = Field(gt=0)
-    v_head_dim: int | None = None
-    intermediate: int | None = None
-    vocab: int = Field(gt=0)
+    params_b: float = Field(gt=0.01, le=5000)
+    active_params_b: float = Field(gt=0.01, le=5000)
+    layers: int = Field(gt=0, le=512)
+    hidden: int = Field(gt=0, le=65536)
+    q_heads: int = Field(gt=0, le=1024)
+    kv_heads: int | None = Field(default=None, gt=0, le=1024)
+    head_dim: int = Field(gt=0, le=1024)
+    v_head_dim: int | None = Field(default=None, gt=0)
+    intermediate: int | None = Field(default=None, gt=0)
+    vocab: int = Field(ge=1000, le=1_000_000)
     tied_embeddings: bool = False
     experts: int | None = Field(default=None, gt=0)
     experts_per_tok: int | None = Field(default=None, gt=0)
     moe_intermediate: int | None = Field(default=None, gt=0)
     moe_layers: int | None = Field(default=None, gt=0)
-    shared_experts: int | None = None
+    shared_experts: int | None = Field(default=None, ge=0)
     attention: Attention
     kv_bytes_per_token_bf16: int = Field(gt=0)
     kv_formula: str | None = None
-    max_context: int = Field(gt=0)
-    native_dtype: str = "bf16"
+    max_context: int = Field(ge=512, le=20_000_000)
+    native_dtype: NativeDtype = "bf16"
+    """The precision the weights ship in (gpt-oss MXFP4, DeepSeek V3 FP8, most others BF16)."""
     confidence: str = "medium"
     source: str = Field(min_length=10)
     notes: str | None = None
     sources: dict[str, str] = Field(default_factory=dict)
     assumptions: list[str] = Field(default_factory=list)
-    """Set only on generic specs built by `describe_model` (what was assumed)."""
+    """Set only on generic specs built by `describe_model` or from a user's config.json (what was assumed)."""
 
     @model_validator(mode="after")
     def _consistent(self) -> "ModelSpec":
-        if self.active_params_b > self.params_b:
-            raise ValueError("active_params_b cannot exceed params_b")
-        if self.architecture == "moe" and not (self.experts and self.experts_per_tok and self.moe_layers):
-            raise ValueError("moe models need experts, experts_per_tok and moe_layers")
-        if self.attention.kind != "mla" and not self.kv_heads:
-            raise ValueError("kv_heads is required unless attention is MLA")
-        if self.attention.sliding_layers > self.layers:
-            raise ValueError("sliding_layers cannot exceed layers")
-        unknown = set(self.sources) - set(type(self).model_fields)
-        if unknown:
-            raise ValueError(f"sources names unknown fields: {sorted(unknown)}")
+        for check in (_check_params, _check_moe, _check_attention, _check_kv_bytes, _check_sources):
+            check(self)
         return self
 
     @property
@@ -151,3 +161,54 @@ class ModelSpec(_Strict):
         if self.architecture != "moe" or not self.moe_intermediate:
             return 0.0
         return self.moe_layers * self.experts * 3 * self.hidden * self.moe_intermediate / 1e9
+
+
+def _check_params(m: ModelSpec) -> None:
+    if m.active_params_b > m.params_b:
+        raise ValueError("active_params_b cannot exceed params_b")
+    if m.architecture != "moe" and m.experts and m.active_params_b < m.params_b:
+        raise ValueError("only MoE models have fewer active than total parameters")
+
+
+def _check_moe(m: ModelSpec) -> None:
+    if m.architecture == "moe" and not (m.experts and m.experts_per_tok and m.moe_layers):
+        raise ValueError("moe models need experts, experts_per_tok and moe_layers")
+    if m.experts and m.experts_per_tok and m.experts_per_tok > m.experts:
+        raise ValueError("experts_per_tok cannot exceed experts")
+    if m.moe_layers and m.moe_layers > m.layers:
+        raise ValueError("moe_layers cannot exceed layers")
+
+
+def _check_attention(m: ModelSpec) -> None:
+    att = m.attention
+    if att.kind != "mla":
+        if not m.kv_heads:
+            raise ValueError("kv_heads is required unless attention is MLA")
+        if m.q_heads % m.kv_heads:
+            raise ValueError(f"kv_heads {m.kv_heads} must divide q_heads {m.q_heads}")
+        if not 0.5 <= m.q_heads * m.head_dim / m.hidden <= 3.5:
+            raise ValueError(f"q_heads x head_dim = {m.q_heads * m.head_dim} is implausible for hidden {m.hidden}")
+    if att.sliding_layers + att.linear_layers > m.layers:
+        raise ValueError("sliding_layers + linear_layers cannot exceed layers")
+
+
+def kv_bytes_formula(m: ModelSpec) -> int:
+    """Per-token KV bytes at 16 bits over every cached layer (sliding included, linear-state layers not)."""
+    att = m.attention
+    if att.kind == "mla":
+        return m.layers * (att.kv_lora_rank + att.qk_rope_head_dim) * 2
+    return 2 * (m.layers - att.linear_layers) * m.kv_heads * m.head_dim * 2
+
+
+def _check_kv_bytes(m: ModelSpec) -> None:
+    want = kv_bytes_formula(m)
+    if m.kv_bytes_per_token_bf16 != want:
+        raise ValueError(f"kv_bytes_per_token_bf16 {m.kv_bytes_per_token_bf16} != {want} from the architecture")
+
+
+def _check_sources(m: ModelSpec) -> None:
+    unknown = set(m.sources) - set(type(m).model_fields)
+    if unknown:
+        raise ValueError(f"sources names unknown fields: {sorted(unknown)}")
+    if m.id != "custom" and "http" not in m.source and "config.json" not in m.source:
+        raise ValueError("source must name the config.json (URL) the facts come from")

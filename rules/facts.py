@@ -192,11 +192,7 @@ def _link_facts(p: Profile, hw, notes: list[str]) -> dict[str, Any]:
 
 def _model_spec(p: Profile):
     """The catalog spec of the model, or a generic one described from the user's numbers."""
-    if p.model:
-        return catalog.model(p.model)
-    if p.params_b:
-        return catalog.describe_model(p.params_b, p.active_params_b)
-    return None
+    return catalog.spec_for_profile(p)
 
 
 def _model_facts(p: Profile, spec) -> dict[str, Any]:

@@ -31,7 +31,7 @@ class Provenance(BaseModel):
 class Profile(BaseModel):
     """The user's situation: hardware, model, workload, serving mode, priorities."""
 
-    model_config = ConfigDict(extra="forbid", validate_assignment=True)
+    model_config = ConfigDict(extra="forbid", validate_assignment=True, populate_by_name=True)
 
     # hardware
     hardware: str | None = None
@@ -48,6 +48,9 @@ class Profile(BaseModel):
     # model
     model: str | None = None
     """Model id from the model catalog."""
+    hf_config: str | dict | None = Field(default=None, alias="model_config")
+    """A Hugging Face config.json (path, or the parsed object) for a model the catalog does not know;
+    written `model_config` in a profile file (pydantic reserves that attribute name)."""
     params_b: float | None = Field(default=None, gt=0, le=20000)
     active_params_b: float | None = Field(default=None, gt=0, le=20000)
     architecture: Architecture | None = None

@@ -5,9 +5,8 @@ a `gr.Error` with the advisor's one-line message.
 """
 from __future__ import annotations
 
-from typing import Any
-
 import json
+from typing import Any
 
 import gradio as gr
 import yaml
@@ -41,56 +40,89 @@ def _answers(text: str) -> dict[str, str]:
     return {str(k): str(v) for k, v in data.items()}
 
 
+def _estimate_profile(model: str, hardware: str, count: int, nodes: int, quant: str, input_tokens: int,
+                      output_tokens: int, concurrency: int, context: int, interconnect: str,
+                      model_config: str = "") -> dict[str, Any]:
+    """The tool's arguments as a profile (names resolved by the catalogs; 0 / "" = not given)."""
+    from rules import catalog
+    data: dict[str, Any] = {"hardware": catalog.hardware(hardware).id, "count": int(count), "nodes": int(nodes),
+                            "concurrency": int(concurrency)}
+    if model_config.strip():  # a model the catalog does not know, from its config.json text
+        from rules.model_config import load_model_config
+        spec = load_model_config(model_config)
+        data |= {"model_config": model_config, "params_b": spec.params_b, "active_params_b": spec.active_params_b}
+    else:
+        data["model"] = catalog.model(model).id
+    for key, value in (("quantization", quant), ("interconnect", interconnect), ("input_tokens", input_tokens),
+                       ("output_tokens", output_tokens), ("context_length", context)):
+        if value:
+            data[key] = value
+    return data
+
+
 def make_tools(advisor: Any) -> dict[str, Any]:
     """The four tools bound to one advisor."""
 
     @_guard
-    def recommend(question: str, answers_yaml: str = "") -> dict:
+    def recommend(question: str, answers_yaml: str = "", detail: bool = False) -> dict:
         """Recommend an LLM inference engine for a described situation.
 
         Args:
             question: the situation in English or Traditional Chinese, e.g. "8x RTX 4090 without NVLink, Llama 3.3 70B, 50 users".
             answers_yaml: optional YAML mapping of field id to answer for follow-up questions (hardware, interconnect, model, quantization, workload, context_length, concurrency, shared_prefix, serving_mode, priority). Unanswered questions fall back to documented defaults.
+            detail: also return the full benchmark spec (with harness commands), the estimate's formulas and the cited chunks' text (tens of KB). Default false: a compact answer.
         Returns:
-            JSON text: the advisor's full result: primary engine, alternatives, engines to avoid with reasons, bottleneck, parallelism plan, estimate, benchmark spec, assumptions, citations and the answer text.
+            JSON text: intent, profile (with the user's words each value came from), primary engine, alternatives, engines to avoid with reasons, bottleneck, plan (parallel layout), estimate at that plan, options (each engine's fit, TTFT, TPOT, tokens/s at the plan), benchmark summary, questions, assumptions, warnings, citations (id, title, source) and the answer text.
         """
-        from agent.api import ask
-        return ask(question, _answers(answers_yaml))
+        from agent.api import advise
+        from ui.present import data
+        return data.essentials(advise(question, _answers(answers_yaml)), detail=bool(detail))
 
     @_guard
     def estimate(model: str, hardware: str, count: int = 1, quant: str = "", input_tokens: int = 0,
-                 output_tokens: int = 0, concurrency: int = 1, context: int = 0) -> dict:
-        """Roofline estimate: does the model fit, decode and prefill speed, TTFT, max concurrency.
+                 output_tokens: int = 0, concurrency: int = 1, context: int = 0, interconnect: str = "",
+                 nodes: int = 1, detail: bool = False, model_config: str = "") -> dict:
+        """Roofline estimate at the layout the advisor recommends: does the model fit, decode and prefill speed, TTFT, max concurrency.
 
         Args:
             model: model id or name, e.g. "llama-3.1-70b" or "Llama 3.3 70B".
             hardware: accelerator id or name, e.g. "h100_sxm", "RTX 4090", "M3 Ultra".
-            count: number of devices (one node).
+            count: number of devices per node.
             quant: quantization id (bf16, fp8, int8, q4_k_m, awq, exl2-4.0, ...); empty = the model's native format.
             input_tokens: prompt length in tokens; 0 = the estimator's default (stated in assumptions).
             output_tokens: answer length in tokens; 0 = the estimator's default.
             concurrency: simultaneous requests.
             context: context length to provision KV cache for; 0 = input + output.
+            interconnect: link between the devices (nvlink, pcie, infiniband, ethernet, ...); empty = unknown. It decides the parallel layout (e.g. pipeline parallel over PCIe).
+            nodes: number of nodes.
+            detail: include formulas and the per-step breakdown.
+            model_config: optional Hugging Face config.json (its JSON text) for a model the catalog does not know; used instead of `model`.
         Returns:
-            JSON text: fits, weights_gb, kv_bytes_per_token, max_concurrency, decode_tokens_per_s, decode_tokens_per_s_bound, prefill_tokens_per_s, ttft_s, tpot_ms, assumptions, binding_constraint (the same object as `advisor estimate --json`).
+            JSON text: fits, weights_gb, kv_bytes_per_token, max_concurrency, decode_tokens_per_s, decode_tokens_per_s_bound, prefill_tokens_per_s, ttft_s, tpot_ms, assumptions, binding_constraint, the setup (engine, parallelism, ...) and `plan`: the same layout `recommend` reports for this situation.
         """
-        from rules.roofline import estimate as roofline
-        return roofline(model, hardware, count=count, quant=quant or None, input_tokens=input_tokens or None,
-                        output_tokens=output_tokens or None, concurrency=concurrency,
-                        context_length=context or None).model_dump(mode="json")
+        from agent.api import advise_profile
+        from ui.present import data
+        advice = advise_profile(_estimate_profile(model, hardware, count, nodes, quant, input_tokens, output_tokens,
+                                                  concurrency, context, interconnect, model_config))
+        out = data.estimate_essentials(advice, detail=bool(detail))
+        if out is None:
+            from rules.errors import InputError
+            raise InputError("; ".join(advice.tool_notes) or "no estimate for this setup")
+        return out | {"plan": advice.plan.contract() if advice.plan else None}
 
     @_guard
-    def benchmark_spec(question: str) -> dict:
-        """Benchmark plan for a described workload, with commands for vllm bench serve, sglang.bench_serving, guidellm and aiperf.
+    def benchmark_spec(question: str, answers_yaml: str = "") -> dict:
+        """Benchmark plan for a described workload, with commands for vllm bench serve, sglang.bench_serving, guidellm and aiperf (the full spec `recommend` summarises).
 
         Args:
             question: the workload in words, e.g. "RAG on 2x H100, Qwen3 32B, 30 concurrent users".
+            answers_yaml: optional YAML mapping of field id to answer for follow-up questions, as in `recommend`.
         Returns:
-            JSON text: the spec: scenario, workload (with the concurrency levels swept), metrics, SLOs, checklist and harness exports.
+            JSON text: the spec: scenario, workload (with the concurrency levels swept), metrics, SLOs, criteria, checklist and harness exports.
         """
-        from agent.api import ask
-        result = ask(question, {})
-        return result.get("benchmark") or {}
+        from agent.api import advise
+        advice = advise(question, _answers(answers_yaml))
+        return advice.benchmark.model_dump(mode="json") if advice.benchmark else {}
 
     @_guard
     def search_knowledge(query: str, k: int = 5) -> list[dict]:

@@ -16,7 +16,8 @@ from typing import Any
 from slack_bolt import App, BoltResponse
 from slack_sdk import WebClient
 
-from ui import present, slack_blocks
+from ui.present import slack as present_slack
+from ui.present import spec as spec_text
 
 log = logging.getLogger("advisor.slack")
 MENTION = re.compile(r"<@[A-Z0-9]+>\s*")
@@ -70,7 +71,7 @@ class SlackAdvisor:
             if out.question:
                 client.chat_postMessage(channel=channel, thread_ts=root, text=out.question["question"])
             else:
-                self.post_result(client, channel, root, out.result or {})
+                self.post_advice(client, channel, root, out.advice)
         except Exception as exc:  # the user must hear about every failure
             log.warning("slack turn failed in %s: %s", tid, type(exc).__name__)
             client.chat_postMessage(channel=channel, thread_ts=root,
@@ -83,15 +84,16 @@ class SlackAdvisor:
         except Exception:
             return False
 
-    def post_result(self, client: WebClient, channel: str, thread_ts: str, result: dict[str, Any]) -> None:
-        """The answer as Block Kit message(s), then the benchmark spec as a file."""
-        blocks = slack_blocks.result_blocks(result)
-        for part in slack_blocks.split_messages(blocks):
+    def post_advice(self, client: WebClient, channel: str, thread_ts: str, advice: Any) -> None:
+        """The answer once, as Block Kit message(s), then the benchmark spec as a file."""
+        if advice is None:
+            raise ValueError("the advisor returned no answer")
+        blocks = present_slack.blocks(advice)
+        for part in present_slack.split_messages(blocks):
             client.chat_postMessage(channel=channel, thread_ts=thread_ts, blocks=part,
-                                    text=slack_blocks.fallback_text(result))
-        spec = present.benchmark_yaml(result)
-        if spec:
-            client.files_upload_v2(channel=channel, thread_ts=thread_ts, content=spec,
+                                    text=present_slack.fallback_text(advice))
+        if advice.benchmark is not None:
+            client.files_upload_v2(channel=channel, thread_ts=thread_ts, content=spec_text.yaml_text(advice.benchmark),
                                    filename="benchmark-spec.yaml", title="Benchmark spec")
 
 

@@ -17,7 +17,9 @@ import gradio as gr  # noqa: E402  (after the offline switches)
 
 from agent.api import Advisor  # noqa: E402
 from rules.errors import AdvisorError  # noqa: E402
-from ui import mcp_tools, plots, present  # noqa: E402
+from ui import mcp_tools, plots  # noqa: E402
+from ui.present import spec as spec_text  # noqa: E402
+from ui.present import web as present  # noqa: E402
 from ui.transcripts import Transcripts  # noqa: E402
 
 QUICK_REPLIES = {
@@ -57,8 +59,7 @@ def _lang(text: str) -> str:
     return "zh" if any("\u4e00" <= ch <= "\u9fff" for ch in text) else "en"
 
 
-def _download(result: dict[str, Any] | None, thread: str) -> str | None:
-    text = present.benchmark_yaml(result)
+def _download(text: str, thread: str) -> str | None:
     if not text:
         return None
     path = Path(tempfile.gettempdir()) / f"benchspec-{thread}.yaml"
@@ -66,17 +67,23 @@ def _download(result: dict[str, Any] | None, thread: str) -> str | None:
     return str(path)
 
 
-def _panels(result: dict[str, Any] | None, question: dict | None, thread: str, lang: str) -> list[Any]:
-    """Everything beside the chat, in the order of `outputs` below."""
+NO_ADVICE = {"en": "No recommendation yet: answer the question in the chat.", "zh": "尚無建議：請先回答左側的問題。"}
+
+
+def _panels(advice: Any, question: dict | None, thread: str, lang: str) -> list[Any]:
+    """Everything beside the chat, in the order of `outputs` below, from one Advice."""
     replies = quick_replies(question, lang)
     buttons = [gr.update(value=replies[i], visible=True) if i < len(replies) else gr.update(visible=False)
                for i in range(N_BUTTONS)]
+    view = present.view(advice) if advice is not None else None
+    spec = advice.benchmark if advice is not None else None
+    yaml_text = spec_text.yaml_text(spec) if spec is not None else ""   # dumped once, shown and downloaded
     return [
-        present.profile_rows(result),
-        present.recommendation_md(result),
-        plots.memory_plot(result), plots.decode_plot(result), plots.ttft_plot(result),
-        present.benchmark_yaml(result), present.harness_commands(result), _download(result, thread),
-        present.citations_md(result),
+        {"data": present.profile_table(view) if view else [], "headers": present.profile_headers(lang)},
+        present.card_markdown(view) if view else NO_ADVICE["zh" if lang == "zh" else "en"],
+        plots.memory_plot(advice), plots.decode_plot(advice), plots.ttft_plot(advice),
+        yaml_text, spec_text.harness_commands(spec), _download(yaml_text, thread),
+        present.citations_markdown(view) if view else "",
         *buttons,
     ]
 
@@ -87,25 +94,25 @@ def build_app(advisor: Advisor | None = None) -> gr.Blocks:
     from knowledge.paths import home
     log = Transcripts(home() / "web_transcripts.sqlite")
 
-    def last_result(thread: str) -> dict[str, Any] | None:
-        return advisor.state(thread).get("result")
+    def last_advice(thread: str) -> Any:
+        return advisor.advice(thread)
 
     def send(message: str, history: list[dict], thread: str | None):
         message = (message or "").strip()
         thread = thread or f"web-{uuid.uuid4().hex[:16]}"
         if not message:
-            return ("", history, thread, *_panels(last_result(thread), advisor.pending(thread), thread, "en"))
+            return ("", history, thread, *_panels(last_advice(thread), advisor.pending(thread), thread, "en"))
         try:
             out = advisor.turn(thread, message)
         except AdvisorError as exc:   # bad input: say so in the chat, lose nothing
             history = [*history, {"role": "user", "content": message}, {"role": "assistant", "content": f"⚠️ {exc}"}]
-            return ("", history, thread, *_panels(last_result(thread), advisor.pending(thread), thread, _lang(message)))
-        lang = present.lang_of(out.result) if out.result else _lang(message)
-        reply = out.question["question"] if out.question else (out.result or {}).get("answer", "")
+            return ("", history, thread, *_panels(last_advice(thread), advisor.pending(thread), thread, _lang(message)))
+        lang = out.advice.language if out.advice else _lang(message)
+        reply = out.question["question"] if out.question else (out.advice.answer if out.advice else "")
         log.append(thread, "user", message)
         log.append(thread, "assistant", reply)
         history = [*history, {"role": "user", "content": message}, {"role": "assistant", "content": reply}]
-        return ("", history, thread, *_panels(out.result or last_result(thread), out.question, thread, lang))
+        return ("", history, thread, *_panels(out.advice or last_advice(thread), out.question, thread, lang))
 
     def restore(thread: str | None):
         if not thread:
@@ -113,9 +120,9 @@ def build_app(advisor: Advisor | None = None) -> gr.Blocks:
             return ([], thread, *_panels(None, None, thread, "en"))
         history = log.history(thread)
         pending = advisor.pending(thread)
-        result = last_result(thread)
-        lang = present.lang_of(result) if result else _lang(" ".join(m["content"] for m in history))
-        return (history, thread, *_panels(result, pending, thread, lang))
+        advice = last_advice(thread)
+        lang = advice.language if advice else _lang(" ".join(m["content"] for m in history))
+        return (history, thread, *_panels(advice, pending, thread, lang))
 
     def new_conversation():
         thread = f"web-{uuid.uuid4().hex[:16]}"

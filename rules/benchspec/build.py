@@ -46,16 +46,17 @@ def _predictions(profile: Profile, workload: Workload, engine: str | None, estim
     """Roofline estimates: single stream and peak at the main run's lengths, and at the stated
     context (the caller's `estimate` when given) for the capacity checks."""
     peak = workload.peak_concurrency
+    layout = prediction.layout_of(estimate)   # the caller's plan: every prediction at the same layout
     planned = prediction.planned_profile(profile, peak, workload.input.mean, workload.output.mean,
                                          workload.input.max + workload.output.max)
-    at_peak = prediction.estimate_at(planned, engine, peak, notes)
-    single = prediction.estimate_at(planned, engine, 1, notes)
+    at_peak = prediction.estimate_at(planned, engine, peak, notes, layout)
+    single = prediction.estimate_at(planned, engine, 1, notes, layout)
     if estimate is not None:
         return single, at_peak, prediction.as_dict(estimate)
     if planned.context_length == profile.context_length:
         return single, at_peak, at_peak
     stated = prediction.planned_profile(profile, peak, workload.input.mean, workload.output.mean)
-    return single, at_peak, prediction.estimate_at(stated, engine, peak, notes)
+    return single, at_peak, prediction.estimate_at(stated, engine, peak, notes, layout)
 
 
 def build_spec(profile: Profile, decision: Any = None, estimate: Any = None,

@@ -13,7 +13,7 @@ from rules.profile import Profile
 # Estimate keys the criteria and the reconcile step read (DESIGN.md `estimate` contract).
 KEYS = ("fits", "decode_tokens_per_s", "decode_tokens_per_s_bound", "prefill_tokens_per_s",
         "ttft_s", "tpot_ms", "max_concurrency", "binding_constraint", "weights_gb",
-        "kv_bytes_per_token")
+        "kv_bytes_per_token", "parallelism")
 
 
 def as_dict(estimate: Any) -> dict[str, Any] | None:
@@ -45,8 +45,11 @@ def planned_profile(profile: Profile, concurrency: int, input_tokens: int,
 
 
 def estimate_at(profile: Profile, engine: str | None, concurrency: int,
-                notes: list[str]) -> dict[str, Any] | None:
-    """The roofline estimate for the profile at one concurrency, or None (reason noted)."""
+                notes: list[str], layout: dict[str, Any] | None = None) -> dict[str, Any] | None:
+    """The roofline estimate for the profile at one concurrency, or None (reason noted).
+
+    `layout` is the plan's parallel layout ({strategy, tp, pp, ep, dp}); without it the estimator
+    picks its default (TP inside a node), which over PCIe is not what the answer recommends."""
     try:
         from rules.roofline import estimate_for_profile
     except ImportError:
@@ -55,10 +58,16 @@ def estimate_at(profile: Profile, engine: str | None, concurrency: int,
     try:
         at = profile if profile.concurrency == concurrency else \
             profile.with_value("concurrency", concurrency, assumed=True, note="benchmark level")
-        return as_dict(estimate_for_profile(at, engine=engine))
+        return as_dict(estimate_for_profile(at, engine=engine, parallelism=layout))
     except AdvisorError as exc:
         notes.append(f"No roofline prediction at concurrency {concurrency}: {exc}")
         return None
+
+
+def layout_of(estimate: Any) -> dict[str, Any] | None:
+    """The parallel layout an estimate was computed at, when it splits the model over devices."""
+    par = (as_dict(estimate) or {}).get("parallelism")
+    return par if isinstance(par, dict) and par.get("strategy") not in (None, "none") else None
 
 
 def summary(single: dict[str, Any] | None, peak: dict[str, Any] | None,

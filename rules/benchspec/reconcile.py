@@ -88,13 +88,13 @@ def _ratio(a: float | None, b: float | None) -> float | None:
 
 
 def _predict(r: RunResult, planned: Profile | None, primary: str | None,
-             cache: dict[tuple, Any], notes: list[str]) -> dict[str, Any] | None:
+             cache: dict[tuple, Any], notes: list[str], layout: dict[str, Any] | None = None) -> dict[str, Any] | None:
     if planned is None or r.concurrency is None:
         return None
     engine = r.engine if r.engine in ENGINES else primary
     key = (engine, r.concurrency)
     if key not in cache:
-        cache[key] = prediction.estimate_at(planned, engine, r.concurrency, notes)
+        cache[key] = prediction.estimate_at(planned, engine, r.concurrency, notes, layout)   # the spec's own layout
     return cache[key]
 
 
@@ -227,7 +227,8 @@ def reconcile(results: list[RunResult], spec: BenchSpec | None = None,
         planned = prediction.planned_profile(profile, peak, wl.input.mean, wl.output.mean,
                                              wl.input.max + wl.output.max)
     cache: dict[tuple, Any] = {}
-    checks = [check_run(r, _predict(r, planned, primary, cache, notes), slo) for r in results]
+    layout = prediction.layout_of(((spec.prediction or {}).get("peak") if spec else None))
+    checks = [check_run(r, _predict(r, planned, primary, cache, notes, layout), slo) for r in results]
     engines = sorted({c.engine or "unknown" for c in checks})
     verdicts = {e: engine_verdict(e, [c for c in checks if (c.engine or "unknown") == e], peak)
                 for e in engines}

@@ -346,10 +346,9 @@ def estimate_for_profile(profile, engine: str | None = None, parallelism: str | 
     `parallelism` is a strategy id or the decision's plan {strategy, tp, pp, ep, dp}: the figures
     then describe the layout the answer recommends.
     """
-    if not profile.hardware or not (profile.model or profile.params_b):
+    spec = catalog.spec_for_profile(profile) if profile.hardware else None
+    if spec is None:
         return None
-    spec = catalog.model(profile.model) if profile.model else catalog.describe_model(
-        profile.params_b, profile.active_params_b)
     ctx = profile.context_length
     if ctx and ctx > spec.max_context:
         raise ProfileError("context_length", f"{ctx} tokens exceeds {spec.id}'s maximum context of {spec.max_context}")

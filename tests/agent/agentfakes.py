@@ -59,14 +59,43 @@ def fake_decide(profile) -> dict:
 
 
 def fake_estimate(profile, engine=None, parallelism=None) -> dict:
+    """A complete `Estimate` (the Advice types it) with fixed figures; the setup echoes the call."""
+    par = {k: (parallelism or {}).get(k, 1) for k in ("tp", "pp", "ep", "dp")}
     return {"fits": True, "weights_gb": 40.5, "kv_bytes_per_token": 327680, "max_concurrency": 12,
             "decode_tokens_per_s": 31.4, "decode_tokens_per_s_bound": 52.0, "prefill_tokens_per_s": 2900.0,
-            "ttft_s": 0.42, "tpot_ms": 31.8, "assumptions": ["fake"], "binding_constraint": "memory bandwidth"}
+            "ttft_s": 0.42, "tpot_ms": 31.8, "assumptions": ["fake"], "binding_constraint": "memory bandwidth",
+            "model": profile.model or "fake-model", "hardware": profile.hardware or "fake-hw",
+            "count": profile.device_count, "quantization": profile.quantization or "bf16", "kv_cache_dtype": None,
+            "engine": engine, "parallelism": {"strategy": (parallelism or {}).get("strategy", "none"), **par},
+            "input_tokens": 1024, "output_tokens": 256, "context_length": 1280,
+            "concurrency": profile.concurrency or 1, "kv_gb_per_sequence": 0.42, "aggregate_tokens_per_s": 31.4,
+            "requests_per_s": 0.1, "queue_s": 0.0, "comm_ms_per_token": 0.0,
+            "memory": {"devices": 1, "capacity_gb": 80.0, "usable_gb": 76.0, "weights_gb": 40.5, "kv_gb": 0.42,
+                       "reserve_gb": 2.0, "free_gb": 33.1},
+            "step": {"weights_ms": 30.0, "kv_ms": 1.0, "compute_ms": 0.5, "overhead_ms": 0.3, "comm_ms": 0.0,
+                     "batch": 1},
+            "cost_per_1m_tokens": None, "price_usd_per_hour": None, "price_source": None, "infeasible": None,
+            "error_band": {"basis": "fake", "decode_p50_pct": None, "decode_p90_pct": None, "prefill_p50_pct": None},
+            "formulas": []}
 
 
 def fake_spec(profile, decision=None, estimate=None) -> dict:
-    return {"scenario": {}, "workload": {"concurrency": [1, 8, profile.concurrency or 32]},
-            "metrics": [{"id": "ttft"}, {"id": "p99"}], "slos": {}, "checklist": [], "exports": {}}
+    """A small but complete `BenchSpec` sweeping 1, 8 and the stated concurrency."""
+    levels = sorted({1, 8, profile.concurrency or 32})
+    length = {"kind": "fixed", "mean": 1024, "min": 1024, "max": 1024}
+    return {
+        "scenario": {"model": {"id": profile.model}, "engines": [],
+                     "weights": {"dtype": "bf16", "quantization": "none", "group_size": "n/a", "calibration": "n/a",
+                                 "kv_cache_dtype": "bf16"},
+                     "hardware": {"id": profile.hardware, "count": profile.count or 1}},
+        "workload": {"kind": "chat", "peak_concurrency": levels[-1], "concurrency": levels, "streaming": True,
+                     "input": length, "output": length | {"mean": 256, "min": 256, "max": 256},
+                     "shared_prefix_share": 0.0, "target_kv_hit_rate": 0.0,
+                     "runs": [{"id": "main", "purpose": "fake", "input": length, "output": length,
+                               "levels": [{"concurrency": c, "requests": 10 * c, "warmup": c} for c in levels]}]},
+        "metrics": ["ttft", "p99"], "metric_definitions": {"ttft": "time to first token", "p99": "99th percentile"},
+        "tpot_definition": "fake", "slos": [], "criteria": [], "checklist": [], "exports": {},
+    }
 
 
 CHUNKS = {

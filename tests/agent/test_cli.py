@@ -35,7 +35,10 @@ def test_ask_json_is_the_contract_object(capsys):
     code, out, err = cli(capsys, "ask", FULL, "--json")
     assert code == 0, err
     result = json.loads(out)
-    assert CONTRACT <= set(result) and set(result) - CONTRACT <= {"composer", "warnings", "llm_calls"}
+    added = {"composer", "warnings", "llm_calls", "plan", "not_understood"}   # DESIGN.md: add, don't break
+    assert CONTRACT <= set(result) and set(result) - CONTRACT <= added
+    layout = result["plan"]["layout"]
+    assert {k: layout[k] for k in ("strategy", "tp", "pp", "ep", "dp")} == result["estimate"]["parallelism"]
     assert result["questions"] == [] and result["primary"] in ("vllm", "sglang", "tensorrt-llm")
     assert result["profile"]["hardware"] == "h100_sxm" and result["profile"]["count"] == 8
     assert result["composer"] == "template"

@@ -52,9 +52,16 @@ def test_dont_know_fills_documented_defaults_listed_as_assumptions():
 
 
 def _always_sensitive(profile):
-    """A fake rule engine that changes with every field, so the interview never runs dry."""
+    """A fake rule engine that changes with every field, so the interview never runs dry (the
+    alternatives are two engine ids picked by a checksum of the whole profile)."""
+    import zlib
+
+    from rules.ids import ENGINES
     d = fake_decide(profile)
-    d["alternatives"] = [profile.model_dump_json(exclude={"provenance"})]
+    crc = zlib.crc32(profile.model_dump_json(exclude={"provenance"}).encode())
+    first = ENGINES[crc % len(ENGINES)]
+    rest = [e for e in ENGINES if e != first]
+    d["alternatives"] = [first, rest[(crc // len(ENGINES)) % len(rest)]]
     return d
 
 
@@ -116,7 +123,7 @@ def test_state_shows_the_pending_question_and_profile():
     adv.turn("t", HW_TEXT)
     st = adv.state("t")
     assert st["question"]["fields"] == ["interconnect"] and st["question"] != q
-    assert st["profile"]["hardware"] == "rtx4090" and st["result"] is None
+    assert st["profile"]["hardware"] == "rtx4090" and st["advice"] is None
 
 
 def test_empty_messages_and_thread_ids_are_input_errors():

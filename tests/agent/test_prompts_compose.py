@@ -28,23 +28,34 @@ def test_the_call_sites_use_exactly_the_prompts_placeholders():
     assert "<<TEXT>>" in user and "interconnect" in user and "{" not in system.replace('{"', "").replace("{{", "")
 
 
-FACTS = {
-    "intent": "recommend", "profile": {"language": "en"}, "primary": "vllm", "alternatives": ["sglang"],
-    "avoid": [{"engine": "ollama", "reason": "built for one person"}], "bottleneck": "scheduler",
-    "parallelism": {"strategy": "tp", "tp": 2, "pp": 1, "ep": 1, "dp": 1, "reason": "NVLink between the cards"},
-    "estimate": {"fits": True, "weights_gb": 141.2, "decode_tokens_per_s": 35.24, "ttft_s": 0.35,
-                 "binding_constraint": "bandwidth"},
-    "benchmark": {"concurrency": [1, 8, 64], "metrics": ["ttft", "p99"]},
-    "assumptions": ["context_length = 8192: typical chat"], "warnings": ["measure p99"],
-    "citations": [{"id": "a#b", "title": "Scheduling", "source": "https://x", "text": "..."}],
-    "trace": [{"rule": "r1", "rationale": "Many users need a real scheduler.", "citations": ["a#b"],
-               "effects": {"score": {"vllm": 2}}}],
-    "injection": False,
-}
+def advice(language: str = "en", intent: str = "recommend", primary: str | None = "vllm",
+           alternatives: tuple[str, ...] = ("sglang",), injection: bool = False):
+    """A typed Advice built by the agent's own builder from a state with known tool results."""
+    from agentfakes import fake_estimate, fake_spec
+
+    from agent.result import build_advice
+    from rules.profile import build_profile
+    profile = build_profile({"language": language, "concurrency": 64})
+    est = fake_estimate(profile) | {"weights_gb": 141.2, "decode_tokens_per_s": 35.24, "ttft_s": 0.35,
+                                    "binding_constraint": "bandwidth"}
+    state = {
+        "intent": intent, "profile": profile.model_dump(mode="json"), "injection": injection,
+        "decision": {"primary": primary, "alternatives": list(alternatives),
+                     "avoid": [{"engine": "ollama", "reason": "built for one person", "rule": "r-ollama"}],
+                     "bottleneck": "scheduler",
+                     "parallelism": {"strategy": "tp", "tp": 2, "pp": 1, "ep": 1, "dp": 1,
+                                     "reason": "NVLink between the cards"},
+                     "warnings": ["measure p99"], "rules": ["r1"],
+                     "trace": [{"rule": "r1", "name": "r1", "rationale": "Many users need a real scheduler.",
+                                "values": {}, "citations": ["a#b"], "effects": {"score": {"vllm": 2}}}]},
+        "estimate": est, "benchmark": fake_spec(profile), "assumptions": ["context_length = 8192: typical chat"],
+        "citations": [{"id": "a#b", "title": "Scheduling", "source": "https://x", "text": "..."}],
+    }
+    return build_advice(state)
 
 
 def test_template_has_every_part_with_markers_and_tool_numbers():
-    text = template_answer(FACTS)
+    text = template_answer(advice())
     for part in ("**Recommendation: vLLM**", "Many users need a real scheduler. [1]", "SGLang",
                  "Ollama: built for one person", "scheduler", "TP (TP=2)", "141 GB", "35.2 tok/s", "0.35 s",
                  "1, 8, 64", "ttft, p99", "context_length = 8192", "measure p99", "[1] Scheduling — https://x"):
@@ -52,14 +63,14 @@ def test_template_has_every_part_with_markers_and_tool_numbers():
 
 
 def test_template_in_traditional_chinese_and_intent_first():
-    zh = template_answer({**FACTS, "profile": {"language": "zh"}, "intent": "estimate"})
+    zh = template_answer(advice(language="zh", intent="estimate"))
     assert zh.startswith("**估算:**") and "**建議: vLLM**" in zh and "來源" in zh
-    bench = template_answer({**FACTS, "intent": "benchmark"})
+    bench = template_answer(advice(intent="benchmark"))
     assert bench.startswith("**Benchmark before you commit:**")
 
 
 def test_template_states_when_nothing_fits_and_flags_steering():
-    text = template_answer({**FACTS, "primary": None, "alternatives": [], "injection": True})
+    text = template_answer(advice(primary=None, alternatives=(), injection=True))
     assert text.startswith("> ") and "No engine fits" in text
 
 
@@ -69,11 +80,12 @@ def test_fmt(x, shown):
     assert fmt(x) == shown
 
 
-def test_renderers_share_one_answer():
-    from ui import render
-    result = {"answer": "**Recommendation: vLLM**\n\n## Sources\n[1] x (`a#b`)\n", "composer": "template (verify failed: y)"}
-    assert render.markdown(result).startswith("**Recommendation")
-    assert render.terminal(result) == "Recommendation: vLLM\n\nSOURCES\n[1] x (a#b)\n"
-    assert render.slack(result).startswith("*Recommendation: vLLM*") and "*Sources*" in render.slack(result)
-    assert render.question({"question": "Which GPU?", "fields": ["hardware"]}) == "Which GPU? [hardware]"
-    assert render.composer_note(result) == "template (verify failed: y)" and render.composer_note({"composer": "llm"}) == ""
+def test_markdown_presenter_adapts_the_one_answer():
+    from ui.present import markdown
+    a = advice().model_copy(update={"answer": "**Recommendation: vLLM**\n\n## Sources\n[1] x (`a#b`)\n",
+                                    "composer": "template (verify failed: y)"})
+    assert markdown.answer(a).startswith("**Recommendation")
+    assert markdown.terminal(a) == "Recommendation: vLLM\n\nSOURCES\n[1] x (a#b)\n"
+    assert markdown.question({"question": "Which GPU?", "fields": ["hardware"]}) == "Which GPU? [hardware]"
+    assert markdown.composer_note(a) == "template (verify failed: y)"
+    assert markdown.composer_note(a.model_copy(update={"composer": "llm"})) == ""

@@ -24,7 +24,7 @@ def load_profile(name: str) -> Profile:
     return build_profile(yaml.safe_load((PROFILES / f"{name}.yaml").read_text()))
 
 
-def fake_estimate(profile: Profile, engine: str | None, concurrency: int, notes: list[str]) -> dict:
+def fake_estimate(profile: Profile, engine: str | None, concurrency: int, notes: list[str], layout=None) -> dict:
     """A deterministic stand-in for the roofline: per-stream decode falls with concurrency."""
     bound = 200.0 / (1 + concurrency / 50)
     return {"fits": True, "decode_tokens_per_s_bound": round(bound, 2),

@@ -17,7 +17,7 @@ def fixed_roofline(monkeypatch):
 @pytest.fixture
 def no_roofline(monkeypatch):
     """A roofline that has no answer (as when the estimator is missing)."""
-    def none(profile, engine, concurrency, notes):
+    def none(profile, engine, concurrency, notes, layout=None):
         notes.append("The roofline estimator is not available: criteria have no predicted values.")
         return None
     monkeypatch.setattr(prediction, "estimate_at", none)

@@ -65,25 +65,10 @@ def test_ask_json_profile_file(capsys, tmp_path):
     assert code == 0 and 12 in json.loads(out)["workload"]["concurrency"]
 
 
-def test_text_uses_the_extractor(capsys, monkeypatch):
-    """TEXT goes through agent.extract; its evidence is kept in the profile."""
-    seen = {}
-
-    def extract(text):
-        seen["text"] = text
-        return types.SimpleNamespace(values={"concurrency": 60, "workload": "coding"},
-                                     evidence={"concurrency": "60 concurrent"}, language="en")
-    monkeypatch.setitem(sys.modules, "agent.extract", types.SimpleNamespace(extract=extract))
+def test_text_goes_through_the_agent(capsys):
+    """TEXT is read by the agent (extractor, interview defaults, rules): the plan `ask` would give."""
     code, out, _ = _run(capsys, "coding", "assistant,", "60 concurrent", "--format", "json")
-    assert code == 0 and seen["text"] == "coding assistant, 60 concurrent"
-    assert 60 in json.loads(out)["workload"]["concurrency"]
-
-
-def test_text_without_extractor(capsys, monkeypatch):
-    """Without the extractor, TEXT fails with one line that points to --profile."""
-    monkeypatch.setitem(sys.modules, "agent.extract", None)
-    code, _, err = _run(capsys, "8x H100, 60 users")
-    assert code == 2 and "needs the extractor" in err and "--profile FILE" in err
+    assert code == 0 and 60 in json.loads(out)["workload"]["concurrency"]
 
 
 @pytest.mark.parametrize("argv,message", [

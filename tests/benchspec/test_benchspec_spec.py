@@ -125,7 +125,7 @@ def test_capacity_criteria(monkeypatch):
     """A roofline that says 'does not fit' or 'too few sequences' adds blocking criteria."""
     from rules.benchspec import prediction
 
-    def tight(profile, engine, concurrency, notes):
+    def tight(profile, engine, concurrency, notes, layout=None):
         return {"fits": False, "max_concurrency": 12, "binding_constraint": "memory capacity",
                 "tpot_ms": 80.0, "ttft_s": 1.0}
     monkeypatch.setattr(prediction, "estimate_at", tight)

@@ -77,7 +77,7 @@ def test_resolve_hardware(text, expected):
 @pytest.mark.parametrize("text, expected", [
     ("Llama 3.3 70B", "llama-3.1-70b"), ("Llama 3 70B", "llama-3.1-70b"), ("Llama-3.1-70B-Instruct", "llama-3.1-70b"),
     ("meta-llama/Llama-3.3-70B-Instruct", "llama-3.1-70b"), ("Qwen3 30B A3B", "qwen3-30b-a3b"),
-    ("Qwen3-Coder-30B-A3B", "qwen3-30b-a3b"), ("DeepSeek-V3", "deepseek-v3"), ("DeepSeek R1", "deepseek-v3"),
+    ("Qwen3-Coder-30B-A3B", "qwen3-30b-a3b"), ("DeepSeek-V3", "deepseek-v3"), ("DeepSeek R1", "deepseek-r1"),
     ("gpt-oss 20b", "gpt-oss-20b"), ("Mixtral", "mixtral-8x7b"), ("Llama 3.1 8B Instruct", "llama-3.1-8b"),
     ("Qwen3", None), ("llama", None),
 ])

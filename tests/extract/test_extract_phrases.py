@@ -51,8 +51,8 @@ CASES = [
     ("Qwen3-30B-A3B", {"model": "qwen3-30b-a3b"}, ["params_b", "architecture"]),
     ("gpt-oss-120b", {"model": "gpt-oss-120b"}, []),
     ("Mixtral", {"model": "mixtral-8x7b"}, []),
-    ("Mixtral 8x22B", {}, ["model"]),
-    ("DeepSeek-R1-Distill-Qwen-32B", {"params_b": 32}, ["model"]),
+    ("Mixtral 8x22B", {"model": "mixtral-8x22b"}, []),
+    ("DeepSeek-R1-Distill-Qwen-32B", {"model": "deepseek-r1-distill-qwen-32b"}, ["params_b"]),
     ("an 80B MoE, 3B active", {"params_b": 80, "active_params_b": 3, "architecture": "moe"}, []),
     # quantization
     ("FP8 weights", {"quantization": "fp8"}, ["kv_cache_dtype"]),

@@ -44,7 +44,7 @@ def test_table_output(capsys):
 
 @pytest.mark.parametrize("argv, needle", [
     (["--model", "llama-3.1-8b", "--hardware", "h1000"], "Closest known: h100_sxm"),
-    (["--model", "lama-3.1-8b", "--hardware", "h100"], "llama-3.1-8b,"),
+    (["--model", "llama-3.1-7b", "--hardware", "h100"], "llama-3.1-8b,"),
     (["--model", "llama-3.1-8b", "--hardware", "h100", "--count", "0"], "--count must be at least 1"),
     (["--model", "llama-3.1-8b", "--hardware", "h100", "--context", "999999"], "maximum context"),
     (["--model", "llama-3.1-8b", "--hardware", "h100", "--quant", "q3"], "unknown quantization"),

@@ -7,7 +7,7 @@ import pytest
 
 from agent.api import Advisor
 from slackmock import SECRET, event_body, signed
-from ui import slack_blocks
+from ui.present import slack as slack_blocks
 from ui.slack_bot import build_app
 
 CHANNEL = "C1"
@@ -105,12 +105,13 @@ def test_errors_reach_the_user_in_the_thread(slack_api, web_client, tmp_path):
 
 
 def test_long_answers_are_split_within_limits():
-    result = {"primary": "vllm", "answer": ("x" * 2000 + "\n") * 60,
-              "citations": [{"id": f"d#{i}", "title": f"T{i}", "source": "https://e.x/y", "text": "t"} for i in range(80)]}
-    blocks = slack_blocks.result_blocks(result)
+    from agent.advice import Advice, Citation, ProfileSummary, ProfileView
+    advice = Advice(profile=ProfileView(summary=ProfileSummary()), answer=("x" * 2000 + "\n") * 60,
+                    citations=[Citation(id=f"d#{i}", title=f"T{i}", source="https://e.x/y", text="t") for i in range(80)])
+    blocks = slack_blocks.blocks(advice)
     for b in blocks:
-        if b["type"] == "section":
-            assert len(b["text"]["text"]) <= slack_blocks.SECTION_LIMIT
+        text = b["text"]["text"] if b["type"] == "section" else b["elements"][0]["text"]
+        assert len(text) <= slack_blocks.SECTION_LIMIT
     parts = slack_blocks.split_messages(blocks)
     assert all(len(p) <= slack_blocks.BLOCKS_PER_MESSAGE for p in parts)
     assert sum(len(p) for p in parts) == len(blocks)

@@ -35,14 +35,14 @@ def _check(args) -> None:
         raise InputError("nothing to ask: give TEXT (your question) or --profile PROFILE.yaml")
 
 
-def _print_human(result: dict, answers: dict[str, str]) -> None:
+def _print_human(advice, answers: dict[str, str]) -> None:
     from agent.api import simulated_reply
-    from ui import render
-    for q in result.get("questions") or []:
-        print(f"? {q['question']}")
-        print(f"  → {simulated_reply(q['fields'], answers)}\n")
-    print(render.terminal(result), end="")
-    note = render.composer_note(result)
+    from ui.present import markdown
+    for q in advice.questions:
+        print(f"? {q.question}")
+        print(f"  → {simulated_reply(q.fields, answers)}\n")
+    print(markdown.terminal(advice), end="")
+    note = markdown.composer_note(advice)
     if note:
         print(f"\n({note})")
 
@@ -57,12 +57,13 @@ def run(args) -> int:
     answers: dict[str, str] = {}
     if args.profile:
         profile = profile_from_mapping(load_mapping(args.profile, "profile"), source=args.profile)
-        result = api.ask_profile(profile, model=args.model)
+        advice = api.advise_profile(profile, model=args.model)
     else:
         answers = api.check_answers(load_mapping(args.answers, "answers")) if args.answers else {}
-        result = api.ask(args.text, answers, model=args.model)
+        advice = api.advise(args.text, answers, model=args.model)
     if args.json:
-        print(json.dumps(result, ensure_ascii=False, indent=2, default=str))
+        from ui.present import data
+        print(json.dumps(data.contract(advice), ensure_ascii=False, indent=2, default=str))
     else:
-        _print_human(result, answers)
+        _print_human(advice, answers)
     return 0

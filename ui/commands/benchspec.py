@@ -3,6 +3,8 @@
     advisor benchspec (--profile FILE | TEXT) [--format yaml|json|markdown] [--harness NAME]
     advisor benchspec reconcile RESULTS... [--profile FILE | TEXT] [--json]
 
+Both forms go through the agent (`agent.api.advise` / `advise_profile`, knowledge retrieval left
+out): the plan is the one `advisor ask` gives for the same words, at the same layout and fit.
 Import-light at top level: the real work is imported inside `run`.
 """
 from __future__ import annotations
@@ -46,17 +48,24 @@ def run(args) -> int:
         return _reconcile(args, words[1:])
     if args.json:
         raise InputError("--json belongs to 'benchspec reconcile'; use --format json for the plan")
-    profile = _profile(args.profile, " ".join(words))
-    from rules.benchspec import build_spec
-    spec = build_spec(profile, harness=args.harness)
-    print(_dump(spec, args.format))
+    advice = _advise(args.profile, " ".join(words))
+    from ui.present import spec as spec_text
+    print(_dump(spec_text.with_harness(_spec(advice), args.harness), args.format))
     return 0
+
+
+def _spec(advice):
+    """The advice's benchmark spec, or one line saying why there is none."""
+    from rules.errors import InputError
+    if advice.benchmark is None:
+        raise InputError("no benchmark plan for this situation: " + ("; ".join(advice.tool_notes) or "too little known"))
+    return advice.benchmark
 
 
 def _reconcile(args, words: list[str]) -> int:
     from pathlib import Path
 
-    from rules.benchspec import build_spec, read_results, reconcile
+    from rules.benchspec import read_results, reconcile
     from rules.benchspec.render import reconcile_markdown
     from rules.errors import InputError
 
@@ -69,23 +78,27 @@ def _reconcile(args, words: list[str]) -> int:
     if not paths:
         raise InputError("reconcile needs at least one result file (JSON or JSONL) or result folder")
     results = read_results(paths)
-    profile = _profile(args.profile, text) if (args.profile or text) else None
-    spec = build_spec(profile) if profile is not None else None
+    spec = profile = None
+    if args.profile or text:
+        from agent.sweep import profile_of
+        advice = _advise(args.profile, text)
+        spec, profile = _spec(advice), profile_of(advice)
     report = reconcile(results, spec=spec, profile=profile)
     print(report.model_dump_json(indent=2) if args.json else reconcile_markdown(report))
     return 0
 
 
-def _profile(path: str | None, text: str):
-    """The profile from --profile FILE or from TEXT (one of them, not both)."""
+def _advise(path: str | None, text: str):
+    """The Advice for --profile FILE or TEXT (one of them, not both), without knowledge retrieval."""
+    from agent import api
     from rules.errors import InputError
 
     if path and text:
         raise InputError("give either --profile FILE or TEXT, not both")
     if path:
-        return _load_profile(path)
+        return api.advise_profile(_load_profile(path), knowledge=False)
     if text:
-        return _profile_from_text(text)
+        return api.advise(text, knowledge=False)
     raise InputError("describe your situation as TEXT or pass --profile FILE")
 
 
@@ -110,47 +123,6 @@ def _load_profile(path: str):
     return build_profile(data)
 
 
-def _profile_from_text(text: str):
-    from rules.errors import InputError
-    from rules.profile import build_profile
-
-    try:
-        from agent.extract import extract
-    except ImportError:
-        raise InputError("reading TEXT needs the extractor (agent/extract.py), which this build "
-                         "lacks; pass --profile FILE instead") from None
-    found = extract(text)
-    values = dict(getattr(found, "values", {}) or {})
-    if not values:
-        raise InputError("no hardware, model or workload facts found in TEXT; "
-                         "describe them or pass --profile FILE")
-    evidence = getattr(found, "evidence", {}) or {}
-    values["provenance"] = {k: {"evidence": evidence.get(k)} for k in values}
-    if getattr(found, "language", None) in ("en", "zh"):
-        values.setdefault("language", found.language)
-    return build_profile(values)
-
-
 def _dump(spec, fmt: str) -> str:
-    import json
-
-    if fmt == "json":
-        return json.dumps(spec.model_dump(mode="json"), indent=2, ensure_ascii=False)
-    if fmt == "markdown":
-        from rules.benchspec.render import spec_markdown
-        return spec_markdown(spec)
-    return _yaml(spec.model_dump(mode="json"))
-
-
-def _yaml(data) -> str:
-    import yaml
-
-    class _Dumper(yaml.SafeDumper):
-        """Multi-line strings (the exported scripts) as literal blocks."""
-
-    def _str(dumper, value):
-        style = "|" if "\n" in value else None
-        return dumper.represent_scalar("tag:yaml.org,2002:str", value, style=style)
-
-    _Dumper.add_representer(str, _str)
-    return yaml.dump(data, Dumper=_Dumper, sort_keys=False, allow_unicode=True, width=100)
+    from ui.present import spec as spec_text
+    return {"json": spec_text.json_text, "markdown": spec_text.markdown_text}.get(fmt, spec_text.yaml_text)(spec)

@@ -24,12 +24,12 @@ def _new_thread_id() -> str:
 
 
 def _show(out) -> None:
-    from ui import render
+    from ui.present import markdown
     if out.question:
         print(f"\nadvisor> {out.question['question']}\n")
-    elif out.result:
-        print("\n" + render.terminal(out.result))
-        note = render.composer_note(out.result)
+    elif out.advice:
+        print("\n" + markdown.terminal(out.advice))
+        note = markdown.composer_note(out.advice)
         if note:
             print(f"({note})")
 
@@ -39,7 +39,7 @@ def _greet(advisor, thread: str, resumed: bool) -> None:
     pending = advisor.pending(thread) if resumed else None
     if pending:
         print(f"\nadvisor> (resuming) {pending['question']}\n")
-    elif resumed and advisor.state(thread).get("result"):
+    elif resumed and advisor.state(thread).get("advice"):
         print("(resuming: the last answer stands; ask something new or change a detail)")
     else:
         print("Describe your hardware, model and who will use it. 'exit' to leave.\n")

@@ -7,7 +7,9 @@ EPILOG = """examples:
   advisor estimate --model llama-3.1-70b --hardware h100_sxm --quant fp8
   advisor estimate --model "Llama 3.3 70B" --hardware 4090 --count 4 --quant awq --parallelism pp
   advisor estimate --model qwen3-30b-a3b --hardware m3_ultra --input 8000 --output 500 --concurrency 4 --json
-Ids: hardware ids/aliases from rules/catalog/hardware.yaml, model ids/aliases from models.yaml."""
+  advisor estimate --model-config ./my-model/config.json --hardware h100_sxm --quant fp8
+Ids: hardware ids/aliases from rules/catalog/hardware.yaml, model ids/names from rules/catalog/models/
+(`advisor catalog models` lists them); any other model from its Hugging Face config.json."""
 
 
 def _positive_int(text: str) -> int:
@@ -36,7 +38,10 @@ def add_parser(sub) -> None:
                        description="Estimate whether a model fits a hardware setup and how fast it decodes and "
                                    "prefills, from a roofline calibrated on published measurements.",
                        epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--model", required=True, help="model id or common name (e.g. llama-3.1-70b, 'Llama 3.3 70B')")
+    which = p.add_mutually_exclusive_group(required=True)
+    which.add_argument("--model", help="model id or common name (e.g. llama-3.1-70b, 'Llama 3.3 70B', qwen2.5:14b)")
+    which.add_argument("--model-config", metavar="CONFIG.json",
+                       help="a Hugging Face config.json: estimate a model the catalog does not know")
     p.add_argument("--hardware", required=True, help="hardware id or common name (e.g. h100_sxm, H100, 4090, 'M3 Ultra')")
     p.add_argument("--count", type=_positive_int, default=1, help="devices per node (default 1); total devices = --count x --nodes")
     p.add_argument("--nodes", type=_positive_int, default=1, help="machines the devices are spread over (default 1)")
@@ -109,7 +114,10 @@ def run(args) -> int:
 
     from rules.roofline import estimate
 
-    est = estimate(args.model, args.hardware, count=args.count, nodes=args.nodes, quant=args.quant,
+    from rules.model_config import load_model_config
+
+    model = load_model_config(args.model_config) if args.model_config else args.model
+    est = estimate(model, args.hardware, count=args.count, nodes=args.nodes, quant=args.quant,
                    engine=args.engine, parallelism=args.parallelism, input_tokens=args.input,
                    output_tokens=args.output, context_length=args.context, concurrency=args.concurrency,
                    kv_cache_dtype=args.kv_cache_dtype, price_per_hour=args.price_per_hour,

@@ -1,0 +1,289 @@
+"""`Advice`: everything one answered request carries from the agent to a surface, typed.
+
+The graph builds it once (`build_advice(state)`, in the compose/verify nodes) and every surface —
+CLI, `ask --json`, web, Slack, MCP — reads it through `ui.present`; none recomputes a layout, an
+estimate or a spec. The checkpointer stores it as `model_dump(mode="json")` and `Advice.load`
+rebuilds it, so graph state stays plain JSON.
+
+`contract_json()` is DESIGN.md's `advisor ask --json` object (documented keys and values kept;
+`plan`, `not_understood`, `warnings`, `composer`, `llm_calls` added).
+"""
+from __future__ import annotations
+
+import logging
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from rules.benchspec.spec import BenchSpec
+from rules.decision import Avoid, RankedEngine, TraceEntry
+from rules.ids import Bottleneck, EngineId, Intent, InterconnectId, Language, Priority, ServingMode, Strategy
+from rules.roofline.result import Estimate
+
+PROFILE_ORDER = ("hardware", "count", "nodes", "memory_gb", "interconnect", "device_hour_usd", "model", "params_b",
+                 "active_params_b", "architecture", "quantization", "kv_cache_dtype", "workload", "input_tokens",
+                 "output_tokens", "context_length", "concurrency", "users", "shared_prefix", "structured_output",
+                 "streaming", "lora_adapters", "serving_mode", "priority", "priorities")
+"""Profile fields in the order people read them (hardware first, then model, workload, serving)."""
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class ProfileSummary(_Strict):
+    """The flat `profile` object of `ask --json` (DESIGN.md): ids, catalog-implied facts filled in."""
+
+    hardware: str | None = None
+    count: int | None = None
+    nodes: int = 1
+    interconnect: InterconnectId | None = None
+    model: str | None = None
+    params_b: float | None = None
+    quantization: str | None = None
+    input_tokens: int | None = None
+    output_tokens: int | None = None
+    context_length: int | None = None
+    concurrency: int | None = None
+    serving_mode: ServingMode | None = None
+    shared_prefix: bool | None = None
+    structured_output: bool | None = None
+    lora_adapters: int | None = None
+    priority: Priority | None = None
+    language: Language = "en"
+    assumed: list[str] = Field(default_factory=list)
+    """Fields whose value is a documented default, not something the user said."""
+
+
+class ProfileField(_Strict):
+    """One profile value as understood, and where it came from."""
+
+    field: str
+    """Profile field id (`hardware`, `concurrency`, ...)."""
+    value: str | int | float | bool | list[str]
+    """The value as an id or a number (names for people come from `agent.names`)."""
+    origin: Literal["said", "assumed", "implied", "given"]
+    """`said`: read from the user's words; `assumed`: a documented default; `implied`: follows from
+    the catalog (a model's size, one device's link); `given`: set without words (a profile file)."""
+    evidence: str | None = None
+    """The user's own words the value was read from (origin `said`)."""
+    note: str | None = None
+    """Why this default, or what implied it."""
+
+
+class ProfileView(_Strict):
+    """The profile as understood: the contract's flat summary plus each value's provenance."""
+
+    summary: ProfileSummary
+    fields: list[ProfileField] = Field(default_factory=list)
+    """Every known value, in `PROFILE_ORDER`."""
+
+    def field(self, name: str) -> ProfileField | None:
+        """The entry of one field, or None when it is not known."""
+        return next((f for f in self.fields if f.field == name), None)
+
+
+class Layout(_Strict):
+    """How the model is split over the devices (degrees multiply to the devices used)."""
+
+    strategy: Strategy
+    tp: int = 1
+    pp: int = 1
+    ep: int = 1
+    dp: int = 1
+    reason: str = ""
+    """Why this layout, in the user's language."""
+    rule: str | None = None
+    """The rule (or planner) that chose it."""
+
+    @property
+    def devices(self) -> int:
+        """Devices in use."""
+        return self.tp * self.pp * self.ep * self.dp
+
+    def degrees(self) -> str:
+        """The degrees above 1, e.g. "TP=4, PP=2" (empty for one device)."""
+        return ", ".join(f"{k.upper()}={getattr(self, k)}" for k in ("tp", "pp", "ep", "dp") if getattr(self, k) > 1)
+
+    def contract(self) -> dict[str, Any]:
+        """The `parallelism` object of `ask --json`."""
+        return {"strategy": self.strategy, "tp": self.tp, "pp": self.pp, "ep": self.ep, "dp": self.dp,
+                "reason": self.reason}
+
+
+class PlanOption(_Strict):
+    """Another way to run it (the runner-up layout, or another engine), with its figures."""
+
+    engine: EngineId | None = None
+    layout: Layout
+    estimate: Estimate | None = None
+    why: str = ""
+    """Why it is not the choice (or when it would be)."""
+
+
+class LaunchCommand(_Strict):
+    """How to start the engine with the chosen layout."""
+
+    engine: EngineId
+    command: str
+    """The full command line."""
+    flags: dict[str, str] = Field(default_factory=dict)
+    """Flag → value, as in the command (e.g. "--pipeline-parallel-size": "4")."""
+    source: str = ""
+    """URL of the engine's documentation of these flags."""
+
+
+class Plan(_Strict):
+    """How to run the recommendation: the layout and the figures computed for exactly that layout.
+
+    Today the layout is the rule engine's parallelism advice; the plan search (issue 13) fills the
+    same slot with a searched layout, its runner-up and launch commands.
+    """
+
+    engine: EngineId | None = None
+    """The engine the figures are for (the primary)."""
+    layout: Layout | None = None
+    """The chosen layout (None when hardware or device count is not known)."""
+    estimate: Estimate | None = None
+    """The roofline estimate at `layout` (None when the model or hardware is not known)."""
+    runner_up: PlanOption | None = None
+    alternatives: list[PlanOption] = Field(default_factory=list)
+    """The alternative engines at the same layout, with their figures (the alternatives table)."""
+    launch: list[LaunchCommand] = Field(default_factory=list)
+    basis: str = "rules"
+    """Who chose the layout: `rules` (the rule engine's parallelism advice) or the planner."""
+
+    def contract(self) -> dict[str, Any]:
+        """The `plan` object added to `ask --json` (figures are its `estimate`, not repeated here)."""
+        return {"engine": self.engine, "layout": self.layout.contract() if self.layout else None,
+                "runner_up": self.runner_up.model_dump(mode="json", exclude={"estimate"}) if self.runner_up else None,
+                "launch": [c.model_dump(mode="json") for c in self.launch], "basis": self.basis}
+
+
+class Question(_Strict):
+    """A follow-up question the advisor asked (the interrupt payload)."""
+
+    question: str
+    fields: list[str]
+
+
+class Citation(_Strict):
+    """A retrieved knowledge chunk behind the answer."""
+
+    id: str
+    title: str = ""
+    source: str = ""
+    text: str = ""
+
+
+class Decision(_Strict):
+    """The rule engine's answer, in the user's language."""
+
+    primary: EngineId | None = None
+    alternatives: list[EngineId] = Field(default_factory=list)
+    avoid: list[Avoid] = Field(default_factory=list)
+    bottleneck: Bottleneck | None = None
+    bottleneck_rules: list[str] = Field(default_factory=list)
+    parallelism: Layout | None = None
+    """The rule engine's parallelism advice (the plan's layout comes from it today)."""
+    warnings: list[str] = Field(default_factory=list)
+    rules: list[str] = Field(default_factory=list)
+    """Ids of every rule that fired."""
+    trace: list[TraceEntry] = Field(default_factory=list)
+    ranking: list[RankedEngine] = Field(default_factory=list)
+
+    def favouring(self) -> list[TraceEntry]:
+        """Trace entries of the rules that raised the primary, strongest first (the ranking's order)."""
+        by_rule = {t.rule: t for t in self.trace}
+        top = next((r for r in self.ranking if r.engine == self.primary), None)
+        if top:
+            return [by_rule[r] for r in top.reasons if r in by_rule]
+        return [t for t in self.trace if ((t.effects or {}).get("score") or {}).get(self.primary, 0) > 0]
+
+
+class Advice(_Strict):
+    """One answered request: what was understood, decided, estimated, planned and cited."""
+
+    intent: Intent = "recommend"
+    language: Language = "en"
+    profile: ProfileView
+    decision: Decision = Field(default_factory=Decision)
+    plan: Plan | None = None
+    benchmark: BenchSpec | None = None
+    """The benchmark spec for the shortlisted engines, at the plan's layout."""
+    questions: list[Question] = Field(default_factory=list)
+    """Follow-up questions asked in this request, in order."""
+    assumptions: list[str] = Field(default_factory=list)
+    citations: list[Citation] = Field(default_factory=list)
+    not_understood: list[str] = Field(default_factory=list)
+    """Words that looked like a device, model or number but were not placed in the profile."""
+    tool_notes: list[str] = Field(default_factory=list)
+    """Tools that could not run for this profile, in words."""
+    injection: bool = False
+    """The user tried to steer the advisor; the rules decided regardless."""
+    answer: str = ""
+    """The Markdown answer shown to the user (LLM prose or the template), sources list included."""
+    composer: str = "template"
+    """`template`, `llm`, or `template (why the LLM prose was not used)`."""
+    llm_calls: int = 0
+    """LLM calls spent in the user turn that produced this answer."""
+
+    @property
+    def estimate(self) -> Estimate | None:
+        """The roofline figures of the plan."""
+        return self.plan.estimate if self.plan else None
+
+    @property
+    def warnings(self) -> list[str]:
+        """The rules' warnings, then the tools' notes."""
+        return [*self.decision.warnings, *self.tool_notes]
+
+    def benchmark_contract(self) -> dict[str, Any] | None:
+        """The `benchmark` object of `ask --json`: the spec, with the swept levels on top."""
+        if self.benchmark is None:
+            return None
+        spec = self.benchmark.model_dump(mode="json")
+        return {"concurrency": spec["workload"]["concurrency"], **spec}
+
+    def contract_json(self) -> dict[str, Any]:
+        """DESIGN.md's `advisor ask --json` object (documented keys first, added keys after)."""
+        d = self.decision
+        return {
+            "intent": self.intent,
+            "profile": self.profile.summary.model_dump(mode="json"),
+            "primary": d.primary, "alternatives": list(d.alternatives),
+            "avoid": [{"engine": a.engine, "reason": a.reason} for a in d.avoid],
+            "bottleneck": d.bottleneck,
+            "parallelism": d.parallelism.contract() if d.parallelism else None,
+            "estimate": self.estimate.model_dump(mode="json") if self.estimate else None,
+            "benchmark": self.benchmark_contract(),
+            "questions": [q.model_dump() for q in self.questions],
+            "assumptions": list(self.assumptions),
+            "citations": [c.model_dump() for c in self.citations],
+            "rules": list(d.rules),
+            "answer": self.answer,
+            "warnings": self.warnings,
+            "composer": self.composer,
+            "llm_calls": self.llm_calls,
+            "plan": self.plan.contract() if self.plan else None,
+            "not_understood": list(self.not_understood),
+        }
+
+    def dump(self) -> dict[str, Any]:
+        """Plain JSON-able form for graph state and checkpoints."""
+        return self.model_dump(mode="json")
+
+    @classmethod
+    def load(cls, data: dict[str, Any] | None, strict: bool = True) -> "Advice | None":
+        """Rebuild from `dump()` (None when there is none). With `strict=False` a dump that no longer
+        validates (a checkpoint written by an older version) also gives None, logged."""
+        if not data:
+            return None
+        try:
+            return cls.model_validate(data)
+        except ValidationError as exc:
+            if strict:
+                raise
+            logging.getLogger("advisor").warning("stored answer no longer readable, ignored: %s",
+                                                 str(exc).splitlines()[0])
+            return None

@@ -1,0 +1,67 @@
+"""Figures around an answer's plan: the same profile, engine and layout, one quantity varied.
+
+The web plots draw these curves; they call the same `estimate_for_profile` the estimate node
+called, with the plan's engine and layout, so the point at the user's own load is exactly the
+answer's estimate (no surface chooses its own layout).
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from rules.errors import AdvisorError
+from rules.profile import Profile, build_profile
+
+if TYPE_CHECKING:
+    from agent.advice import Advice
+    from rules.roofline.result import Estimate
+
+
+def profile_of(advice: "Advice") -> Profile:
+    """The profile the answer was computed for (values as understood; catalog-implied ones left implied)."""
+    data = {f.field: f.value for f in advice.profile.fields if f.origin != "implied"}
+    return build_profile(data | {"language": advice.language})
+
+
+def _layout(advice: "Advice", profile: Profile) -> dict[str, Any] | None:
+    """The layout argument the estimate node passed: the plan's degrees when there are several devices."""
+    layout = advice.plan.layout if advice.plan else None
+    if layout is None or profile.device_count <= 1:
+        return None
+    return layout.contract()
+
+
+def estimate_at(advice: "Advice", **changes: Any) -> "Estimate | None":
+    """The plan's estimate with some profile values changed (None when it cannot be computed)."""
+    from rules.roofline import estimate_for_profile
+    if advice.plan is None or advice.estimate is None:
+        return None
+    profile = profile_of(advice)
+    try:
+        return estimate_for_profile(profile.model_copy(update=changes), engine=advice.plan.engine,
+                                    parallelism=_layout(advice, profile))
+    except AdvisorError:
+        return None
+
+
+def over_concurrency(advice: "Advice", levels: list[int]) -> list[tuple[int, "Estimate"]]:
+    """(level, estimate) at each concurrency level that could be estimated."""
+    out = []
+    for c in levels:
+        est = estimate_at(advice, concurrency=c)
+        if est is not None:
+            out.append((c, est))
+    return out
+
+
+def over_prompt(advice: "Advice", lengths: list[int]) -> list[tuple[int, "Estimate"]]:
+    """(prompt tokens, estimate) at each prompt length, the context grown to hold prompt and answer."""
+    est0 = advice.estimate
+    if est0 is None:
+        return []
+    out = []
+    for n in lengths:
+        est = estimate_at(advice, input_tokens=n, output_tokens=est0.output_tokens,
+                          context_length=n + est0.output_tokens)
+        if est is not None:
+            out.append((n, est))
+    return out

@@ -1,0 +1,154 @@
+"""Every surface renders the same Advice for the same conversation: CLI Markdown, `ask --json`,
+web components, Slack blocks and the MCP `recommend` tool agree on engine, plan, fit, figures
+and citations. Each surface is driven through its own entry point with the real components."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from agent.api import Advisor, advise, simulated_reply
+from agent.compose import fmt
+from agent.names import display
+from ui.cli import main
+
+OPENING = "I have 4 RTX 4090s and want to serve Llama 3.3 70B to our team."
+ANSWERS = {"interconnect": "PCIe only, no NVLink.", "concurrency": "About 20 people at once.",
+           "workload": "Chat.", "serving_mode": "An internal team of 60."}
+ZH_OPENING = "4 張 RTX 4090 沒有 NVLink，Llama 3.3 70B，內部 60 人，20 個併發，聊天。"
+
+
+def converse(advisor: Advisor, thread: str, opening: str):
+    """The chat surfaces' conversation: each question answered as the CLI's simulated user does."""
+    out = advisor.turn(thread, opening)
+    while out.question is not None:
+        out = advisor.turn(thread, simulated_reply(out.question["fields"], ANSWERS))
+    return out.advice
+
+
+def figures(advice) -> list[str]:
+    """The estimate's figures as every surface prints them."""
+    est = advice.estimate
+    return [fmt(est.weights_gb), fmt(est.decode_tokens_per_s), fmt(est.ttft_s)]
+
+
+@pytest.fixture(scope="module")
+def reference():
+    return advise(OPENING, ANSWERS)
+
+
+def test_the_reference_advice_is_a_complete_recommendation(reference):
+    a = reference
+    assert a.decision.primary and a.plan and a.plan.layout.strategy == "pp" and a.estimate is not None
+    assert a.questions and a.citations and a.benchmark is not None
+    assert a.plan.estimate.parallelism == {k: getattr(a.plan.layout, k) for k in ("strategy", "tp", "pp", "ep", "dp")}
+
+
+def test_cli_markdown_and_ask_json(capsys, tmp_path, reference):
+    answers = tmp_path / "answers.yaml"
+    answers.write_text("".join(f"{k}: {v}\n" for k, v in ANSWERS.items()), encoding="utf-8")
+    assert main(["ask", OPENING, "--answers", str(answers), "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data == reference.contract_json()
+    assert main(["ask", OPENING, "--answers", str(answers)]) == 0
+    text = capsys.readouterr().out
+    assert f"Recommendation: {display(reference.decision.primary)}" in text
+    assert f"PP (PP={reference.plan.layout.pp})" in text
+    for figure in figures(reference):
+        assert figure in text, figure
+    for n, c in enumerate(reference.citations, 1):
+        assert f"[{n}] {c.title}" in text and c.id in text
+
+
+def test_web_components(reference):
+    from ui import web
+    from ui.present import web as present
+    advisor = Advisor()
+    advice = converse(advisor, "web-1", OPENING)
+    assert advice.model_dump(exclude={"llm_calls"}) == reference.model_dump(exclude={"llm_calls"})
+    view = present.view(advice)
+    assert view.summary.engine == reference.decision.primary and view.summary.fits is reference.estimate.fits
+    assert view.summary.plan == f"PP (PP={reference.plan.layout.pp})"
+    shown = " ".join(f.value for f in view.summary.figures)
+    for figure in figures(reference):
+        assert figure in shown, figure
+    assert [c.id for c in view.citations] == [c.id for c in reference.citations]
+    rows = {r.field: r for r in view.profile}
+    assert rows["interconnect"].source == "you said: “PCIe only”" or rows["interconnect"].source.startswith("you said")
+    assert rows["hardware"].value == "NVIDIA GeForce RTX 4090"
+    assert view.options[0].engine == reference.decision.primary and view.options[0].role == "primary"
+    assert [o.engine for o in view.options[1:]] == [a.engine for a in reference.plan.alternatives]
+    panels = web._panels(advice, None, "web-1", "en")
+    card, spec_yaml = panels[1], panels[5]
+    assert card.startswith(f"### Recommended: {display(reference.decision.primary)}")
+    assert "concurrency:" in spec_yaml and "vllm bench serve" in spec_yaml
+
+
+def test_slack_blocks_post_the_recommendation_once(slack_api, web_client, tmp_path, reference):
+    from ui.slack_bot import SeenMessages, SlackAdvisor
+    bot = SlackAdvisor(Advisor(), SeenMessages(tmp_path / "seen.sqlite"))
+    bot.handle(web_client, "T1", "C1", "1.000001", None, f"<@UBOT> {OPENING}")
+    for i in range(4):
+        if any("blocks" in p for p in slack_api.posts("1.000001")):
+            break
+        question = slack_api.posts("1.000001")[-1]["text"]
+        fields = bot.advisor.pending("slack-T1-C1-1.000001")["fields"]
+        assert question
+        bot.handle(web_client, "T1", "C1", f"1.00001{i}", "1.000001", simulated_reply(fields, ANSWERS))
+    answers = [p for p in slack_api.posts("1.000001") if "blocks" in p]
+    assert len(answers) == 1, "the recommendation is posted once"
+    sections = " ".join(b["text"]["text"] for b in answers[0]["blocks"] if b["type"] == "section")
+    context = " ".join(b["elements"][0]["text"] for b in answers[0]["blocks"] if b["type"] == "context")
+    name = display(reference.decision.primary)
+    assert sections.count(f"Recommendation: {name}") == 1 and f"PP (PP={reference.plan.layout.pp})" in sections
+    for figure in figures(reference):
+        assert figure in sections, figure
+    assert "Sources" not in sections   # the numbered list is the context block, shown once
+    for n, c in enumerate(reference.citations, 1):
+        assert f"[{n}] {c.title}" in context
+    assert slack_api.uploads and b"vllm bench serve" in slack_api.uploads[0]
+
+
+def test_mcp_recommend_and_estimate_share_the_plan(reference):
+    from ui.mcp_tools import make_tools
+    tools = make_tools(None)
+    answers = "".join(f"{k}: {v}\n" for k, v in ANSWERS.items())
+    text = tools["recommend"](OPENING, answers)
+    rec = json.loads(text)
+    assert len(text) < 20_000, len(text)   # compact: no spec, no chunk texts
+    assert rec["primary"] == reference.decision.primary and rec["plan"] == reference.plan.contract()
+    assert rec["estimate"]["fits"] is reference.estimate.fits
+    assert rec["estimate"]["decode_tokens_per_s"] == reference.estimate.decode_tokens_per_s
+    assert [c["id"] for c in rec["citations"]] == [c.id for c in reference.citations]
+    assert all("text" not in c for c in rec["citations"]) and "benchmark_spec" not in rec
+    detailed = json.loads(tools["recommend"](OPENING, answers, True))
+    assert detailed["benchmark_spec"]["exports"] and all(c["text"] for c in detailed["citations"])
+    s = reference.profile.summary
+    est = json.loads(tools["estimate"](s.model, s.hardware, s.count, s.quantization, 0, 0, s.concurrency or 1,
+                                       s.context_length or 0, s.interconnect))
+    assert est["plan"]["layout"] == rec["plan"]["layout"] and est["parallelism"] == rec["estimate"]["parallelism"]
+
+
+def test_benchspec_text_says_what_ask_says(capsys):
+    """The reported disagreement: `benchspec TEXT` judged the fit on its own (native BF16, TP);
+    through the agent it uses the same profile, plan and fit as `ask`."""
+    text = "4x RTX 4090 PCIe only, Llama 3.3 70B, team of 60, 20 concurrent"
+    assert main(["ask", text, "--json"]) == 0
+    ask = json.loads(capsys.readouterr().out)
+    assert main(["benchspec", text, "--format", "json"]) == 0
+    spec = json.loads(capsys.readouterr().out)
+    peak = spec["prediction"]["peak"]
+    assert ask["estimate"]["fits"] is True and peak["fits"] is True
+    assert peak["weights_gb"] == ask["estimate"]["weights_gb"]
+    assert peak["parallelism"] == ask["estimate"]["parallelism"] == {
+        k: ask["plan"]["layout"][k] for k in ("strategy", "tp", "pp", "ep", "dp")}
+    assert spec["workload"]["concurrency"] == ask["benchmark"]["concurrency"]
+
+
+def test_zh_surfaces_speak_the_conversation_language():
+    from ui.present import slack, web
+    advice = advise(ZH_OPENING, {})
+    assert advice.language == "zh"
+    view = web.view(advice)
+    assert view.summary.headline.startswith("建議") and {r.label for r in view.profile} >= {"硬體", "模型"}
+    assert slack.fallback_text(advice).startswith("建議引擎")

@@ -1,0 +1,66 @@
+"""The benchmark spec as YAML, JSON or Markdown: one renderer for the CLI, the web download and Slack.
+
+YAML goes through libyaml's emitter (`yaml.CSafeDumper`) when it is present — ~15x faster than the
+pure-Python dumper on the 36 KB spec — with multi-line strings (the exported scripts) as literal blocks.
+"""
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from rules.benchspec.spec import BenchSpec
+
+
+@lru_cache(maxsize=1)
+def _dumper() -> type:
+    import yaml
+
+    base = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
+
+    class Dumper(base):  # type: ignore[misc, valid-type]
+        """Multi-line strings as literal blocks."""
+
+    def _str(dumper, value: str):
+        return dumper.represent_scalar("tag:yaml.org,2002:str", value, style="|" if "\n" in value else None)
+
+    Dumper.add_representer(str, _str)
+    return Dumper
+
+
+def yaml_dump(data: Any) -> str:
+    """Any JSON-able data as YAML (literal blocks for multi-line strings)."""
+    import yaml
+    return yaml.dump(data, Dumper=_dumper(), sort_keys=False, allow_unicode=True, width=100)
+
+
+def with_harness(spec: "BenchSpec", harness: str = "all") -> "BenchSpec":
+    """The spec with the exports of one harness only ("all" keeps every one)."""
+    if harness == "all":
+        return spec
+    from rules.errors import InputError
+    if harness not in spec.exports:
+        raise InputError(f"unknown harness '{harness}' (known: all, {', '.join(spec.exports)})")
+    return spec.model_copy(update={"exports": {harness: spec.exports[harness]}})
+
+
+def yaml_text(spec: "BenchSpec") -> str:
+    """The spec as YAML."""
+    return yaml_dump(spec.model_dump(mode="json"))
+
+
+def json_text(spec: "BenchSpec") -> str:
+    """The spec as indented JSON (`advisor benchspec --format json`)."""
+    return json.dumps(spec.model_dump(mode="json"), indent=2, ensure_ascii=False)
+
+
+def markdown_text(spec: "BenchSpec") -> str:
+    """The spec as a Markdown document."""
+    from rules.benchspec.render import spec_markdown
+    return spec_markdown(spec)
+
+
+def harness_commands(spec: "BenchSpec | None") -> str:
+    """The harness command lines, one block per harness."""
+    return "\n\n".join(f"# {name}\n{cmd}" for name, cmd in (spec.exports if spec else {}).items())
