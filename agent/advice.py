@@ -6,7 +6,7 @@ estimate or a spec. The checkpointer stores it as `model_dump(mode="json")` and 
 rebuilds it, so graph state stays plain JSON.
 
 `contract_json()` is DESIGN.md's `advisor ask --json` object (documented keys and values kept;
-`plan`, `not_understood`, `warnings`, `composer`, `llm_calls` added).
+`plan`, `not_understood`, `topics`, `profile_change`, `warnings`, `composer`, `llm_calls` added).
 """
 from __future__ import annotations
 
@@ -17,6 +17,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_serial
 
 from rules.benchspec.spec import BenchSpec
 from rules.decision import Avoid, RankedEngine, TraceEntry
+from rules.plan import Plan as PlanSearch
 from rules.ids import Bottleneck, EngineId, Intent, InterconnectId, Language, Priority, ServingMode, Strategy
 from rules.roofline.result import Estimate
 
@@ -136,8 +137,9 @@ class LaunchCommand(_Strict):
 class Plan(_Strict):
     """How to run the recommendation: the layout and the figures computed for exactly that layout.
 
-    Today the layout is the rule engine's parallelism advice; the plan search (issue 13) fills the
-    same slot with a searched layout, its runner-up and launch commands.
+    The planner (`rules.plan`) chooses the layout by scoring every legal one with the roofline; its
+    whole result is `search` (candidates' figures, why lines, changes, disaggregation) and the
+    fields below are read from it. Without the planner the layout is the rule engine's advice.
     """
 
     engine: EngineId | None = None
@@ -151,13 +153,19 @@ class Plan(_Strict):
     """The alternative engines at the same layout, with their figures (the alternatives table)."""
     launch: list[LaunchCommand] = Field(default_factory=list)
     basis: str = "rules"
-    """Who chose the layout: `rules` (the rule engine's parallelism advice) or the planner."""
+    """Who chose the layout: `rules` (the rule engine's parallelism advice) or `planner`."""
+    search: PlanSearch | None = None
+    """The planner's result the fields above come from (None when the rules chose the layout)."""
 
     def contract(self) -> dict[str, Any]:
-        """The `plan` object added to `ask --json` (figures are its `estimate`, not repeated here)."""
-        return {"engine": self.engine, "layout": self.layout.contract() if self.layout else None,
+        """The `plan` object added to `ask --json` (figures are its `estimate`, not repeated here):
+        the planner's result (chosen, runner_up, why, flags, ...) with the layout and launch commands."""
+        head = {"engine": self.engine, "layout": self.layout.contract() if self.layout else None,
                 "runner_up": self.runner_up.model_dump(mode="json", exclude={"estimate"}) if self.runner_up else None,
                 "launch": [c.model_dump(mode="json") for c in self.launch], "basis": self.basis}
+        if self.search is None:
+            return head
+        return self.search.model_dump(mode="json") | {k: v for k, v in head.items() if k != "runner_up"}
 
 
 class Question(_Strict):
@@ -211,6 +219,25 @@ class Decision(_Strict):
         return [t for t in self.trace if ((t.effects or {}).get("score") or {}).get(self.primary, 0) > 0]
 
 
+class NotUnderstood(_Strict):
+    """Words that looked like a device, model or number but were not placed in the profile."""
+
+    text: str
+    """The user's own words, quoted back."""
+    kind: Literal["device", "model", "number"]
+
+
+class ProfileChange(_Strict):
+    """How this request's profile relates to the previous one in the same thread."""
+
+    kind: Literal["new", "amended"]
+    """`new`: a new situation, nothing carried over; `amended`: the previous profile with changes."""
+    fields: list[str] = Field(default_factory=list)
+    """The fields this message set or changed."""
+    values: dict[str, Any] = Field(default_factory=dict)
+    """For an amendment: each changed field's new value."""
+
+
 class Advice(_Strict):
     """One answered request: what was understood, decided, estimated, planned and cited."""
 
@@ -219,14 +246,20 @@ class Advice(_Strict):
     profile: ProfileView
     decision: Decision = Field(default_factory=Decision)
     plan: Plan | None = None
+    sizing: dict[str, Any] | None = None
+    """For a sizing question: ranked hardware options (`advisor size --json`'s object)."""
     benchmark: BenchSpec | None = None
     """The benchmark spec for the shortlisted engines, at the plan's layout."""
     questions: list[Question] = Field(default_factory=list)
     """Follow-up questions asked in this request, in order."""
     assumptions: list[str] = Field(default_factory=list)
     citations: list[Citation] = Field(default_factory=list)
-    not_understood: list[str] = Field(default_factory=list)
+    not_understood: list[NotUnderstood] = Field(default_factory=list)
     """Words that looked like a device, model or number but were not placed in the profile."""
+    topics: list[str] = Field(default_factory=list)
+    """What the user asked about beyond the situation (agent.extract_topics ids), for the answer to address."""
+    profile_change: ProfileChange | None = None
+    """Whether this request started a new profile or amended the previous one (None: the thread's first)."""
     tool_notes: list[str] = Field(default_factory=list)
     """Tools that could not run for this profile, in words."""
     injection: bool = False
@@ -264,7 +297,7 @@ class Advice(_Strict):
             "primary": d.primary, "alternatives": list(d.alternatives),
             "avoid": [{"engine": a.engine, "reason": a.reason} for a in d.avoid],
             "bottleneck": d.bottleneck,
-            "parallelism": d.parallelism.contract() if d.parallelism else None,
+            "parallelism": self._parallelism(),
             "estimate": self.estimate.model_dump(mode="json") if self.estimate else None,
             "benchmark": self.benchmark_contract(),
             "questions": [q.model_dump() for q in self.questions],
@@ -276,8 +309,19 @@ class Advice(_Strict):
             "composer": self.composer,
             "llm_calls": self.llm_calls,
             "plan": self.plan.contract() if self.plan else None,
-            "not_understood": list(self.not_understood),
-        }
+            "not_understood": [n.text for n in self.not_understood],   # the words, as DESIGN.md says
+            "topics": list(self.topics),
+            "profile_change": self.profile_change.model_dump(mode="json") if self.profile_change else None,
+        } | ({"sizing": self.sizing} if self.sizing else {})
+
+    def _parallelism(self) -> dict[str, Any] | None:
+        """The contract's `parallelism`: the plan's layout when the planner chose it, else the rules'
+        advice (none for a sizing question, which has no hardware yet)."""
+        if self.intent == "size":
+            return None
+        if self.plan is not None and self.plan.basis == "planner" and self.plan.layout is not None:
+            return self.plan.layout.contract()
+        return self.decision.parallelism.contract() if self.decision.parallelism else None
 
     def dump(self) -> dict[str, Any]:
         """Plain JSON-able form for graph state and checkpoints."""

@@ -23,7 +23,8 @@ LABELS = {
            "ttft": "time to first token", "tpot": "time per output token", "maxc": "max concurrency at this context",
            "limit": "limited by", "sweep": "sweep concurrency", "metrics": "record",
            "cmd": "Full plan with harness commands: `advisor benchspec`.",
-           "explain": "From the knowledge base", "steer": "Your message asked the advisor to change its rules; "
+           "explain": "From the knowledge base", "launch": "Launch", "changed": "Changed to make it work",
+           "steer": "Your message asked the advisor to change its rules; "
            "the recommendation comes from the rules and your setup only.", "bytes": "bytes"},
     "zh": {"rec": "建議", "why": "理由", "alts": "也可考慮", "avoid": "避免", "bottleneck": "瓶頸",
            "parallel": "平行策略", "estimate": "估算", "bench": "決定前先實測", "warn": "注意",
@@ -32,7 +33,7 @@ LABELS = {
            "decode": "單一串流解碼", "bound": "頻寬上限", "prefill": "prefill", "ttft": "首字延遲",
            "tpot": "每個輸出 token 時間", "maxc": "此 context 下最大併發", "limit": "限制因素",
            "sweep": "併發掃描", "metrics": "記錄", "cmd": "完整測試計畫與各工具指令：`advisor benchspec`。",
-           "explain": "知識庫的說明", "steer": "您的訊息要求顧問改變規則；建議仍只依規則與您的環境決定。",
+           "explain": "知識庫的說明", "launch": "啟動指令", "changed": "為了能運作而調整", "steer": "您的訊息要求顧問改變規則；建議仍只依規則與您的環境決定。",
            "bytes": "bytes"},
 }
 def fmt(x: Any) -> str:
@@ -95,12 +96,37 @@ def _recommendation(advice: "Advice", index: dict[str, int], lab: dict, lang: st
         out += [f"- {display(a.engine)}: {a.reason}" for a in d.avoid]
     if d.bottleneck:
         out += ["", f"**{lab['bottleneck']}:** {bottleneck_label(d.bottleneck, lang)}"]
-    par = d.parallelism
-    if par and par.strategy:
+    plan = advice.plan
+    par = plan.layout if plan is not None and plan.basis == "planner" and plan.layout else d.parallelism
+    if par and par.strategy and advice.intent != "size":
         dims = par.degrees()
         out += ["", f"**{lab['parallel']}:** {par.strategy.upper()}" + (f" ({dims})" if dims else "")
                 + (f": {par.reason}" if par.reason else "")]
+        out += _plan_lines(advice, lab, lang)
     return out
+
+
+def _plan_lines(advice: "Advice", lab: dict, lang: str) -> list[str]:
+    """The planner's runner-up and rule lines, what it changed, and the primary's launch command."""
+    plan = advice.plan
+    if plan is None or plan.search is None:
+        return []
+    search = plan.search
+    lines = [f"- {w}" for w in (search.why.get(lang) or [])[1:]]
+    lines += [f"- {lab['changed']}: {c}" for c in search.changes.get(lang) or []]
+    launch = next((c for c in plan.launch if c.engine == advice.decision.primary), None)
+    if launch is not None:
+        lines.append(f"- {lab['launch']} ({display(launch.engine)}): `{launch.command}`")
+        lines += [f"  - {n}" for n in (search.launch_notes.get(launch.engine) or {}).get(lang) or []]
+    return lines
+
+
+def _sizing_lines(advice: "Advice") -> list[str]:
+    """The ranked hardware options of a sizing question (rendered by agent.sizing)."""
+    if not advice.sizing:
+        return []
+    from agent.sizing import render
+    return render(advice.sizing).rstrip("\n").split("\n")
 
 
 def _explanation(advice: "Advice", lab: dict) -> list[str]:
@@ -120,6 +146,14 @@ def sources_block(advice: "Advice") -> list[str]:
             *[f"[{n}] {c.title} — {c.source} (`{c.id}`)" for n, c in enumerate(advice.citations, 1)]]
 
 
+def understanding_lines(advice: "Advice") -> list[str]:
+    """What the answer is about: a new or amended profile, and words that were not understood."""
+    from agent.understand import change_note, unplaced_note
+    change = advice.profile_change.model_dump() if advice.profile_change else None
+    notes = [change_note(change, advice.language), unplaced_note([n.model_dump() for n in advice.not_understood], advice.language)]
+    return [line for n in notes if n for line in (f"> {n}", "")]
+
+
 def template_answer(advice: "Advice") -> str:
     """The full Markdown answer (never fails, never invents); the asked-about part first."""
     lang = "zh" if advice.language == "zh" else "en"
@@ -130,8 +164,11 @@ def template_answer(advice: "Advice") -> str:
     est_obj, spec = advice.estimate, advice.benchmark
     est = [f"**{lab['estimate']}:**", *_estimate_lines(est_obj.model_dump(), lab)] if est_obj else []
     bench = [f"**{lab['bench']}:**", *_bench_lines(spec.workload.concurrency, spec.metrics, lab)] if spec else []
-    order = {"estimate": [est, main, bench], "benchmark": [bench, main, est]}.get(intent, [main, est, bench])
+    sizing = _sizing_lines(advice)
+    order = {"estimate": [est, main, bench], "benchmark": [bench, main, est],
+             "size": [sizing, main, bench]}.get(intent, [main, est, bench])
     out: list[str] = [f"> {lab['steer']}", ""] if advice.injection else []
+    out += understanding_lines(advice)
     for block in order:
         if block:
             out += [*block, ""]

@@ -1,8 +1,10 @@
 """The evidence guard: a value enters the profile only when the user's own words support it.
 
 Both extractors report `value` + `evidence` per field. The guard checks that the evidence occurs
-in what the user wrote (after Unicode/width/space normalisation), that numbers really appear in
-that evidence, and that catalog names resolve; anything else is dropped with a reason.
+in what the user wrote (after Unicode/width/space normalisation), that it supports the field — a
+number written as a quantity whose unit fits the field, not a digit inside a product name ("RTX
+4090" is never a context length) — and that catalog names resolve; anything else is dropped with
+a reason.
 """
 from __future__ import annotations
 
@@ -72,6 +74,64 @@ def parse_number(text: str) -> float | None:
     return None
 
 
+# The units a number may carry to stand for each field (None: a bare number also may).
+FIELD_UNITS = {"context_length": ("tokens", "context"), "input_tokens": ("tokens",), "output_tokens": ("tokens",),
+               "concurrency": ("people", "org", "conc", "req"), "users": ("people", "org"), "count": ("dev",),
+               "nodes": ("node",), "lora_adapters": ("lora", "org"), "params_b": ("params",),
+               "active_params_b": ("params",), "memory_gb": ("memory",)}
+_NOT_A_QUANTITY = {"product": "part of a product name", "version": "a version number", "year": "a year",
+                   "denominator": "a denominator ('per ...')"}
+
+
+def _same_number(q: Any, value: float) -> bool:
+    if abs(q.value - value) < 1e-6 * max(1.0, value):
+        return True
+    return q.suffixed and abs(q.value / 1000 * 1024 - value) < 1e-6 * max(1.0, value)   # "80K" read as 81920
+
+
+def _places(norm_text: str, norm_evidence: str) -> list[int]:
+    """Where the evidence occurs in the text (case-insensitive), possibly several times."""
+    low, needle = norm_text.casefold(), norm_evidence.casefold().strip()
+    out, pos = [], 0
+    while needle and (i := low.find(needle, pos)) >= 0:
+        out.append(i)
+        pos = i + 1
+    return out
+
+
+def supports_number(field: str, value: float, evidence: str, text: str) -> str | None:
+    """Why `evidence` does not state `value` for `field` (None when it does).
+
+    The number must be written in the evidence as a quantity — not inside a device or model name
+    ("RTX 4090" is never a context length), not a version, year or denominator — and its unit, when
+    it has one, must fit the field ("12 people" is users or concurrency, never a context length).
+    Read in the user's whole text, so a number quoted without its neighbours is still judged by them.
+    """
+    from agent.extract_aliases import hardware_index
+    from agent.extract_base import overlaps
+    from agent.extract_model import model_names
+    from agent.extract_quantity import quantities
+    from agent.extract_text import normalize as norm_text
+    full, piece = norm_text(text).norm, norm_text(evidence).norm
+    where = _places(full, piece)
+    windows = [(full, i, i + len(piece)) for i in where] or [(piece, 0, len(piece))]
+    reason = f"the number does not appear in {evidence!r}"
+    for hay, start, end in windows:
+        names = [(h.start, h.end) for h in (*hardware_index().find(hay), *model_names(hay))]
+        for q in quantities(hay):
+            if not (start <= q.start and q.end <= end) or not _same_number(q, value):
+                continue
+            if q.kind != "quantity":
+                reason = f"{hay[q.start:q.end]!r} in {evidence!r} is {_NOT_A_QUANTITY.get(q.kind, q.kind)}"
+            elif overlaps((q.start, q.end), names) and field not in ("params_b", "active_params_b", "memory_gb"):
+                reason = f"{hay[q.start:q.end]!r} in {evidence!r} is part of a device or model name"
+            elif q.unit is not None and q.unit not in FIELD_UNITS.get(field, ()):
+                reason = f"{hay[q.start:q.unit_end]!r} counts something else than {field}"
+            else:
+                return None
+    return reason
+
+
 def _resolve(field: str, value: Any) -> str | None:
     from rules import catalog
     resolver = catalog.resolve_hardware if field == "hardware" else catalog.resolve_model
@@ -135,8 +195,9 @@ def check(field: str, value: Any, evidence: str | None, text: str, strict: bool 
         return None
     ev = normalize(evidence or "")
     if field in INT_FIELDS or field in FLOAT_FIELDS:
-        if not any(abs(n - float(value)) < 1e-6 for n in numbers_in(ev)):
-            return f"{field}={value!r}: the number does not appear in {evidence!r}"
+        why = supports_number(field, float(value), evidence or "", text)
+        if why:
+            return f"{field}={value!r}: {why}"
     if field in ("hardware", "model"):
         named = any(normalize(n) in ev for n in _names(field, value) if n) or _resolve(field, ev) == value
         if not named:

@@ -12,34 +12,41 @@ A model given only by size ("a 32B model") becomes params_b (+ active_params_b, 
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from agent import extract_hardware, extract_intent, extract_model, extract_workload
+from agent import extract_hardware, extract_intent, extract_model, extract_topics, extract_unplaced, extract_workload
 from agent.extract_base import Finding, overlaps
-from agent.extract_numbers import NUM, parse_number
+from agent.extract_quantity import quantities
+from agent.extract_text import Text, normalize
 from rules.errors import InputError, ProfileError
 from rules.ids import Intent, Language
 from rules.profile import build_profile
 
 _CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
-# Full-width ASCII and the ideographic space map one-to-one to ASCII, so offsets stay valid.
-_HALF = {**{c: c - 0xFEE0 for c in range(0xFF01, 0xFF5F)}, 0x3000: 0x20}
 _F = re.I | re.ASCII
 _YES = re.compile(r"^\W*(?:yes|yeah|yep|yup|sure|correct|right|true|definitely|of\s+course"
                   r"|有|是|對|会|會|要|需要|嗯|沒錯)(?![A-Za-z])", _F)
 _NO = re.compile(r"^\W*(?:no|nope|nah|none|not\s+really|false|never|沒有|沒|不會|不是|否|無|不需要|不用|不要)(?![A-Za-z])", _F)
-_RANGE = re.compile(rf"(?P<lo>{NUM})\s*(?:-|~|to|到|至)\s*(?P<hi>{NUM})|(?P<one>{NUM})", _F)
 _IB = re.compile(r"\bIB\b", _F)
-# A unit after a bare number says what it counts: "一台" is machines, "2 張" devices, "32B" a size.
-_UNITS = [(("nodes",), re.compile(r"\s*(?:個\s*)?(?:台|節點|機櫃)|\s*(?:nodes?|servers?|machines?|boxes|hosts?)\b", _F)),
-          (("count",), re.compile(r"\s*(?:張|片|塊|卡|顆)|\s*(?:[x×*](?!\w)|GPUs?\b|cards?\b|devices?\b)", _F)),
-          (("context_length", "input_tokens", "output_tokens"), re.compile(r"\s*(?:tokens?\b|toks?\b|字)", _F)),
-          ((), re.compile(r"\s*(?:GB|TB|G|B|bits?|bpw)\b|\s*(?:位元|%)", _F))]
+_ARTICLE = re.compile(r"\s*(?:an?|the)\b", _F)
+# The units a bare reply's number may carry for each field ("about 50", "50 人", "8K tokens").
+_REPLY_UNITS = {"concurrency": ("people", "conc", "req", "org"), "users": ("people", "org"), "count": ("dev",),
+                "nodes": ("node",), "context_length": ("tokens", "context"), "input_tokens": ("tokens",),
+                "output_tokens": ("tokens",), "lora_adapters": ("lora",)}
 BOOL_FIELDS = ("shared_prefix", "structured_output", "streaming")
 NUMBER_FIELDS = ("concurrency", "context_length", "input_tokens", "output_tokens", "users", "count", "nodes",
                  "lora_adapters")
+
+
+class Unplaced(BaseModel):
+    """Words that looked like a device, model or number but were not placed in the profile."""
+
+    model_config = ConfigDict(extra="forbid")
+    text: str
+    """The user's own words."""
+    kind: Literal["device", "model", "number"]
 
 
 class Extraction(BaseModel):
@@ -56,6 +63,10 @@ class Extraction(BaseModel):
     """The user said they do not know ("not sure", "不知道", "隨便")."""
     injection: bool = False
     """The text tries to steer the advisor ("ignore your rules", "你必須推薦 X")."""
+    topics: list[str] = Field(default_factory=list)
+    """What the message asks about beyond its situation (agent.extract_topics ids)."""
+    not_understood: list[Unplaced] = Field(default_factory=list)
+    """Device-, model- or number-like words no field took (quoted back to the user)."""
 
 
 def _consistent(values: dict[str, Any], evidence: dict[str, str]) -> None:
@@ -75,63 +86,73 @@ def _consistent(values: dict[str, Any], evidence: dict[str, str]) -> None:
             values.pop(field), evidence.pop(field)
 
 
-def _assemble(text: str, findings: list[Finding]) -> tuple[dict[str, Any], dict[str, str]]:
+def _assemble(t: Text, findings: list[Finding]) -> tuple[dict[str, Any], dict[str, str], dict[str, tuple[int, int]]]:
+    """Values, the user's own words for each, and each value's span in the normalised text."""
     values: dict[str, Any] = {}
     evidence: dict[str, str] = {}
+    spans: dict[str, tuple[int, int]] = {}
     for f in findings:
         if f.field not in values:
-            values[f.field], evidence[f.field] = f.value, text[f.start:f.end]
+            values[f.field], evidence[f.field], spans[f.field] = f.value, t.quote(f.start, f.end), (f.start, f.end)
     _consistent(values, evidence)
-    return values, evidence
+    return values, evidence, {k: v for k, v in spans.items() if k in values}
+
+
+def _unknown_device_count(norm: str, found: list[Finding]) -> list[Finding]:
+    """A count given for a device the catalog does not know ("10 P40s"): still the device count."""
+    if any(f.field in ("count", "hardware") for f in found):
+        return []
+    spans = [(f.start, f.end) for f in found]
+    counts = [extract_hardware.count_of(norm, start, end)
+              for kind, start, end in extract_unplaced.unplaced(norm, spans) if kind == "device"]
+    counts = [c for c in counts if c]
+    # a number beats an article ("a Tesla P40 ... I bought 10 P40s")
+    return next((c for c in counts if not _ARTICLE.match(norm, c[0].start)), counts[0] if counts else [])
 
 
 def _findings(norm: str) -> list[Finding]:
     found = extract_hardware.find(norm) + extract_model.find(norm)
+    found += _unknown_device_count(norm, found)
     taken = [(f.start, f.end) for f in found if f.field in ("hardware", "model", "count", "nodes", "memory_gb", "params_b")]
     return found + extract_workload.find(norm, taken)
 
 
-def extract(text: str) -> Extraction:
-    """Read intent, profile values (with evidence) and flags from one user message."""
+def _read(text: str) -> tuple[Text, Extraction, dict[str, tuple[int, int]]]:
     if not isinstance(text, str):
         raise InputError("the message must be text")
-    norm = text.translate(_HALF)
-    values, evidence = _assemble(text, _findings(norm))
-    return Extraction(
-        intent=extract_intent.intent(norm), values=values, evidence=evidence,
+    t = normalize(text)
+    values, evidence, spans = _assemble(t, _findings(t.norm))
+    ex = Extraction(
+        intent=extract_intent.intent(t.norm), values=values, evidence=evidence,
         language="zh" if _CJK.search(text) else "en",
-        dont_know=bool(extract_intent.dont_know(norm)), injection=bool(extract_intent.injection(norm)),
+        dont_know=bool(extract_intent.dont_know(t.norm)), injection=bool(extract_intent.injection(t.norm)),
+        topics=extract_topics.topics(t.norm),
+        not_understood=[Unplaced(text=t.quote(a, b), kind=k) for k, a, b in extract_unplaced.unplaced(t.norm, list(spans.values()))],
     )
+    return t, ex, spans
 
 
-def _unit_fits(field: str, norm: str, end: int) -> bool:
-    """False when the unit after a number says it counts something else ("一台" is not a concurrency)."""
-    return not any(rx.match(norm, end) for owners, rx in _UNITS if field not in owners)
+def extract(text: str) -> Extraction:
+    """Read intent, profile values (with evidence) and flags from one user message."""
+    return _read(text)[1]
 
 
 def _bare_number(norm: str, taken: list[tuple[int, int]], field: str) -> tuple[float, int, int] | None:
     """The first number not already used whose unit fits `field` ("about 50"; "50-100" gives its upper end)."""
-    for m in _RANGE.finditer(norm):
-        g = "hi" if m.group("hi") else "one"
-        value = parse_number(m.group(g))
-        if value is not None and not overlaps(m.span(), taken) and _unit_fits(field, norm, m.end()):
-            return value, m.start(), m.end()
+    for q in quantities(norm):
+        if q.kind == "quantity" and not overlaps((q.start, q.end), taken) and q.unit in (None, *_REPLY_UNITS[field]):
+            return q.value, q.start, q.unit_end
     return None
 
 
-def _span(text: str, evidence: str) -> tuple[int, int]:
-    start = text.find(evidence)
-    return start, start + len(evidence)
-
-
-def _answer_value(field: str, text: str, norm: str, ex: Extraction) -> tuple[Any, int, int] | None:
+def _answer_value(field: str, norm: str, ex: Extraction, spans: dict[str, tuple[int, int]]) -> tuple[Any, int, int] | None:
     """A value for `field` that only makes sense as a reply to a question about it."""
-    taken = [_span(text, e) for e in ex.evidence.values()]
+    taken = list(spans.values())
     if field in BOOL_FIELDS:
         m = _NO.search(norm) or _YES.search(norm)
         return (m.re is _YES, m.start(), m.end()) if m else None
     if field == "concurrency" and "users" in ex.values:   # "about 40 people" answers "how many at once?"
-        return (ex.values["users"], *_span(text, ex.evidence["users"]))
+        return (ex.values["users"], *spans["users"])
     if field in NUMBER_FIELDS:
         hit = _bare_number(norm, taken, field)
         ok = hit and (field not in ("context_length", "input_tokens") or hit[0] >= 256)
@@ -144,27 +165,28 @@ def _answer_value(field: str, text: str, norm: str, ex: Extraction) -> tuple[Any
         if m:
             return "infiniband", m.start(), m.end()
         if ex.values.get("count") == 1:   # "just one GPU": nothing to interconnect
-            return ("none", *_span(text, ex.evidence["count"]))
+            return ("none", *spans["count"])
     return None
 
 
 def extract_answer(text: str, fields: list[str] | tuple[str, ...]) -> Extraction:
     """Read a reply to an interview question about `fields` ("PCIe only", "有", "about 50", "don't know")."""
-    ex = extract(text)
+    t, ex, spans = _read(text)
     if ex.dont_know and not ex.values:
         return ex
-    norm = text.translate(_HALF)
     if "priority" in fields and "priority" not in ex.values:
-        found = extract_workload.priorities(norm, stance=False)
+        found = extract_workload.priorities(t.norm, stance=False)
+        spans = {**spans, **{f.field: (f.start, f.end) for f in found}}
         ex = ex.model_copy(update={"values": {**ex.values, **{f.field: f.value for f in found}},
-                                   "evidence": {**ex.evidence, **{f.field: text[f.start:f.end] for f in found}}})
+                                   "evidence": {**ex.evidence, **{f.field: t.quote(f.start, f.end) for f in found}}})
     for field in fields:
         if field in ex.values:
             continue
-        got = _answer_value(field, text, norm, ex)
+        got = _answer_value(field, t.norm, ex, spans)
         if got is not None:
             values, evidence = dict(ex.values), dict(ex.evidence)
-            values[field], evidence[field] = got[0], text[got[1]:got[2]]
+            values[field], evidence[field] = got[0], t.quote(got[1], got[2])
+            spans = {**spans, field: (got[1], got[2])}
             _consistent(values, evidence)
             ex = ex.model_copy(update={"values": values, "evidence": evidence})
     return ex

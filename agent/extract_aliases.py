@@ -70,7 +70,8 @@ class AliasIndex:
                 if alias and _norm(alias) in self._ids:
                     patterns[_alias_pattern(alias)] = len(_norm(alias))
         alternation = "|".join(sorted(patterns, key=lambda p: (-patterns[p], p)))
-        self._re = re.compile(rf"(?<![A-Za-z0-9])(?:{_VENDOR}[\s\-_]*)*(?P<core>{alternation}){_TAIL}", re.I)
+        # A name starts a word, or follows a count glued to it ("4x4090s", "8×H100").
+        self._re = re.compile(rf"(?:(?<![A-Za-z0-9])|(?<=\d[xX×*]))(?:{_VENDOR}[\s\-_]*)*(?P<core>{alternation}){_TAIL}", re.I)
 
     def _lookup(self, matched: str) -> str | None:
         key = _norm(matched)
@@ -101,13 +102,48 @@ class AliasIndex:
         return hits
 
 
+# A multiplier, or a bare vendor/processor word ("offload to CPU RAM", "Intel Arc?"), is not a device named.
+_NOT_A_NAME = re.compile(r"[x×*]|\W*|(?:the\s+)?(?:CPUs?|Intel|AMD|NVIDIA|GPUs?|Apple)", re.I)
+
+
 class DeviceIndex:
     """Hardware names through the catalog's token index (rules.hardware_index): variants chosen by the
-    memory and package written next to the name, and the span of the whole name ("Xeon 6", "A100 PCIe")."""
+    memory and package written next to the name, and the span of the whole name ("Xeon 6", "A100 PCIe").
+    A multiplier is never a name ("4 x rtx5060ti"), and names glued to a count that the token index
+    does not split ("1xRTX4090Ds") are found through the catalog's aliases."""
 
     def find(self, text: str) -> list[AliasHit]:
         from rules.hardware_index import find_devices
-        return [AliasHit(m.id, m.start, m.end, False) for m in find_devices(text)]
+        hits = [h for m in find_devices(text) if not _NOT_A_NAME.fullmatch(text[m.start:m.end].strip())
+                for h in [_without_count(text, AliasHit(m.id, m.start, m.end, False))] if h]
+        extra = [h for h in _hardware_aliases().find(text) if not any(h.start < o.end and o.start < h.end for o in hits)]
+        return sorted(hits + extra, key=lambda h: h.start)
+
+
+_LEADING_COUNT = re.compile(r"(?:\d{1,2}\s+|\d{1,4}\s*[x×*]\s*)(?=[A-Za-z])", re.I)   # not "3rd", "4090 laptop"
+_VERSION_AFTER = re.compile(r"[\s-]*\d+[A-Za-z]{0,3}\b")
+
+
+def _without_count(text: str, hit: AliasHit) -> AliasHit | None:
+    """A name read with the count before it ("2 Gaudi 3" is two Gaudi 3, not a Gaudi 2): the count is
+    cut off and the rest, with a version written after it, resolved again through the catalog."""
+    m = _LEADING_COUNT.match(text, hit.start, hit.end)
+    if not m:
+        return hit
+    from rules import catalog
+    start = m.end()
+    version = _VERSION_AFTER.match(text, hit.end)
+    for end in ((version.end(), hit.end) if version else (hit.end,)):
+        ident = catalog.resolve_hardware(text[start:end])
+        if ident:
+            return AliasHit(ident, start, end, False)
+    return None
+
+
+@functools.cache
+def _hardware_aliases() -> AliasIndex:
+    from rules import catalog
+    return AliasIndex({k: [a for a in h.aliases if len(a) > 2] for k, h in catalog.all_hardware().items()})
 
 
 @functools.cache

@@ -18,15 +18,17 @@ class Finding:
 
 # A clause boundary: negation and attachment never reach across one.
 _F = re.I | re.ASCII
-_CLAUSE = re.compile(r"[,;:!?，。；：！？、\n()（）]|\.(?![\w])|\bbut\b|\bhowever\b|\bwhile\b|但是?|不過|可是", _F)
+_CLAUSE = re.compile(r"[,;:!?，。；：！？、\n()（）]|\.(?![\w])|\s[-–—]\s|\bbut\b|\bhowever\b|\bwhile\b|但是?|不過|可是", _F)
 _PRE_NEG = re.compile(
-    r"(?:\bno\b|\bnot\b(?!\s+sure)|n't\b|\bnever\b|\bwithout\b|\bnon-?|\black(?:s|ing)?\b"
-    r"|沒有|沒|没有|無(?!論)|不是|不用|不需要|不要|不會|不支援|不支持|並非)", _F
+    r"(?:\bno\b|\bnot\b(?!\s+sure)|n't\b|\bnever\b|\bwithout\b|\bnon-?|\black(?:s|ing)?\b|\bforget(?:\s+about)?\b|\bnever\s+mind\b"
+    r"|沒有|沒|没有|無(?!論)|不是|不用|不需要|不要|不會|不支援|不支持|並非"
+    r"|不(?:太|怎麼|是很)?(?:在乎|在意|重視|介意|關心|考慮|看重)|不管|不用管|沒那麼在意)", _F
 )
 _POST_NEG = re.compile(
-    r"^\s*(?:(?:is|are|was|'s|does|do)(?:\s+not\b|n't\b)|not\b|no\s+(?:concern|issue|problem)"
+    r"^\s*(?:(?:is|are|was|'s|does|do)(?:\s+not\b|n't\b)|not\b|(?:(?:is|are|'s)\s+)?no\s+(?:concern|issue|problem)"
+    r"|(?:is|are|'s)\s+(?:a\s+)?(?:non[\s-]?issue|irrelevant|secondary\s+at\s+best)"
     r"|(?:doesn't|does\s+not|don't)\s+matter|irrelevant|unimportant)"
-    r"|^\s*(?:不重要|不是重點|沒差|無所謂|不在意|不在乎|沒關係)"
+    r"|^\s*(?:不重要|不是(?:主要)?(?:重點|考量|顧慮|問題)|沒差|無所謂|不在意|不在乎|沒關係|不用考慮|其次)"
     r"|^\s*[:：]?\s*(?:沒有|沒|無|none|no)\s*$", _F
 )
 

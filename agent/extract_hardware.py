@@ -14,29 +14,34 @@ from agent.extract_base import Finding, negated, negated_adjacent, negation_cue,
 from agent.extract_numbers import COUNT, parse_int
 
 _F = re.I | re.ASCII
-_CLS = r"(?:[x×X*]|張|片|塊|块|卡|台|顆|颗|枚)"
-_PER_DEVICE = set("x×X*張片塊块卡顆颗枚")   # a multiplier or card classifier: devices, not machines
+_CLS = (r"(?:[x×X*]|-?\s*way\b|-?\s*cards?\b|-GPUs?\b|pcs?\b(?:\s+of)?|pieces\s+of|units\s+of|張|片|塊|块|卡|台|顆|颗|枚|個|个)")
+_PER_DEVICE = set("x×X*張片塊块卡顆颗枚個个")
+_PER_DEVICE_WORD = re.compile(r"-?\s*(?:way|cards?|GPUs?|pcs?|pieces|units)\b", re.I)   # a multiplier or card classifier: devices, not machines
 _BRAND = r"(?:NVIDIA|GeForce|AMD|Radeon|Instinct|Apple|Intel|Mac\s*Studios?(?:\s+with)?|Mac\s*Pros?|Mac\s*minis?|MacBook\s*Pros?|Macs?|的|of|the)"
 # A count written before the device name: "8×", "8 x ", "4 張 ", "two ", "a single ", "an ".
-_PREFIX = re.compile(rf"(?:(?P<num>{COUNT})\s*(?P<cls>{_CLS})?|(?P<one>\ban?\b|[單单]\s*{_CLS}))\s*(?:{_BRAND}\s*)*$", _F)
+_PREFIX = re.compile(rf"(?:(?P<num>{COUNT})\s*(?P<cls>{_CLS})?|(?P<one>\ban?\b|[單单]\s*{_CLS})|(?P<two>雙路|双路|\bdual[\s-]socket))"
+                     rf"[\s-]*(?:{_BRAND}[\s-]*)*$", _F)
 # ... or after it: "H100 x 8", "H100×8", "4090 兩張", "(x2)".
-_SUFFIX = re.compile(rf"(?:\s*(?:Ti|SUPER)\b)?(?:\s*(?:GPUs?|cards?|顯卡))?\s*"
-                     rf"(?:[x×*]\s*(?P<num>\d{{1,4}}|{COUNT})(?![\w.])|(?P<num2>{COUNT})\s*(?:張|片|塊|卡|顆))", _F)
+_SUFFIX = re.compile(rf"(?:\s*(?:Ti|SUPER)\b)?(?:\s*[(\[]\s*\d+\s?[GT]B?\s*[)\]]|\s+\d+\s?(?:GB|G|TB)\b)?(?:\s*(?:GPUs?|cards?|顯卡))?\s*(?:[(\[]\s*)?(?:共\s*|,\s*)?"
+                     rf"(?:[x×*]\s*(?P<num>\d{{1,4}}|{COUNT})(?![\w]|\.\d)|(?P<num2>{COUNT})\s*(?:張|片|塊|卡|顆)"
+                     rf"|(?P<machines>{COUNT})\s*台|(?P<two>雙路|双路|\s*雙\s*CPU))", _F)
 _NODE_WORD = r"(?:nodes?|servers?|machines?|hosts?|boxes|節點|伺服器|機器|主機)"
 _AFTER_IS_NODE = re.compile(rf"(?:s|'s)?\s*{_NODE_WORD}", _F)
 # "one 8x H100 node", "two 8-GPU servers", "an 8×H200 box": machines (lead) of `per` devices each.
 _NODE_PHRASE = re.compile(
-    rf"(?:(?P<num>{COUNT})|(?P<one>\ban?\b))[\s-]+(?P<per>{COUNT})\s*(?:[x×X*]|-?\s*GPUs?\b|卡|張)"
+    rf"(?:(?P<num>{COUNT})|(?P<one>\ban?\b))(?:[\s-]+|\s*[x×]\s*)(?P<per>{COUNT})\s*(?:[x×X*]|-?\s*GPUs?\b|卡|張)"
     rf"[^,;:.，。；：\n]{{0,28}}?\s{_NODE_WORD}(?![A-Za-z])", _F)
 _DGX = re.compile(r"\b[DH]GX[\s-]*$", _F)
 _NODES = re.compile(
     rf"(?P<num>{COUNT})[\s-]*(?:個|台)?\s*{_NODE_WORD}(?![A-Za-z])"
-    rf"|(?P<num2>{COUNT})\s*台(?=\s*各?\s*(?:有|裝|放|插|配)?\s*(?:{COUNT})\s*(?:卡|張|[x×]))"
+    rf"|(?P<num2>{COUNT})\s*台(?=\s*[(,]?\s*(?:各|每台)?\s*(?:有|裝|放|插|配)?\s*(?:{COUNT})\s*(?:卡|張|[x×]))"
     rf"|(?<=卡)\s*(?P<num5>{COUNT})\s*台|(?:across|over)\s+(?P<num3>{COUNT})\s+{_NODE_WORD}|{_NODE_WORD}\s*(?P<num4>{COUNT})\s*台", _F)
 _GENERIC_COUNT = re.compile(
-    rf"(?P<num>{COUNT})\s*(?:張|片|塊|个|個)?\s*(?:GPUs?|cards?|顯卡|卡|accelerators?)(?![A-Za-z])"
-    rf"|(?P<num2>{COUNT})-GPU\b|(?P<two>雙卡|双卡)|(?P<one>單卡|单卡)"
+    rf"(?P<num>{COUNT})\s*(?:張|片|塊|个|個)?\s*(?:\d+\s?[GT]B?\s*(?:的\s*)?)?(?:(?:graphics|video|GPU)\s+)?(?:GPUs?|cards?|顯卡|卡|accelerators?)(?![A-Za-z])"
+    rf"|(?P<num2>{COUNT})-(?:GPU|card)\b|(?P<two>雙卡|双卡)|(?P<one>單卡|单卡)"
     rf"|(?:每|per\s+)(?:台|個節點|節點|node|server|machine)\s*(?:有|放|裝|with)?\s*(?P<num3>{COUNT})\s*(?:張|片|卡|GPUs?)", _F)
+# "一張卡一小時 2 美金": the card of a unit price, not a device count.
+_PER_HOUR = re.compile(r"\s*(?:一|每|per|an?)?\s*(?:小時|(?:hours?|hr)\b)", _F)
 _NODE_GATE = re.compile(rf"{_NODE_WORD}|台", _F)
 _COUNT_GATE = re.compile(r"GPU|card|卡|張|片|accelerator", _F)
 _MEMORY = re.compile(
@@ -55,17 +60,44 @@ def _count_before(text: str, hit: AliasHit) -> tuple[int, int, bool] | None:
     m = _PREFIX.search(text, max(0, hit.start - 28), hit.start)
     if not m or m.end() != hit.start:
         return None
-    n = 1 if m.group("one") else parse_int(m.group("num"))
-    return (n, m.start(), bool(m.group("cls")) and m.group("cls") in _PER_DEVICE) if n and n <= 1024 else None
+    n = 1 if m.group("one") else 2 if m.group("two") else parse_int(m.group("num"))
+    cls = (m.group("cls") or "").strip()
+    per_device = bool(cls) and (cls in _PER_DEVICE or bool(_PER_DEVICE_WORD.fullmatch(cls))) or bool(m.group("two"))
+    return (n, m.start(), per_device) if n and n <= 1024 else None
 
 
-def _count_after(text: str, hit: AliasHit) -> tuple[int, int] | None:
-    """(count, end of its words) written right after a device name."""
+def _count_after(text: str, hit: AliasHit) -> tuple[int, int, bool] | None:
+    """(count, end of its words, counted in machines "一台") written right after a device name."""
     m = _SUFFIX.match(text, hit.end)
     if not m:
         return None
-    n = parse_int(m.group("num") or m.group("num2"))
-    return (n, m.end()) if n and n <= 1024 else None
+    n = 2 if m.group("two") else parse_int(m.group("num") or m.group("num2") or m.group("machines"))
+    return (n, m.end(), bool(m.group("machines"))) if n and n <= 1024 else None
+
+
+def count_of(text: str, start: int, end: int) -> list[Finding]:
+    """The device count (and machines, "2 × 8 H800") written around a device the catalog does not know
+    ("10 P40s", "8xH20"); empty when there is none."""
+    brand = re.search(r"[A-Z][A-Za-z]+\s+$", text[max(0, start - 16):start])   # "4 Biren BR100"
+    hit = AliasHit("", start, end, False)
+    before, after = _count_before(text, hit), _count_after(text, hit)
+    if not before and brand:
+        before = _count_before(text, AliasHit("", start - len(brand.group(0)), end, False))
+    if before:
+        return [Finding("count", before[0], before[1], end), *_machines_before(text, before[1], end)]
+    if after and not after[2]:
+        return [Finding("count", after[0], start, after[1])]
+    return []
+
+
+_MACHINES_TIMES = re.compile(rf"(?P<num>{COUNT})\s*[x×*]\s*$", _F)
+
+
+def _machines_before(text: str, start: int, end: int) -> list[Finding]:
+    """"2 × 8 H800": two machines of eight devices (the number before the device count's multiplier)."""
+    m = _MACHINES_TIMES.search(text, max(0, start - 8), start)
+    n = parse_int(m.group("num")) if m else None
+    return [Finding("nodes", n, m.start(), end)] if n and 1 < n <= 1024 else []
 
 
 def _pick(text: str, hits: list[AliasHit]) -> AliasHit | None:
@@ -84,17 +116,22 @@ def _device(text: str, hit: AliasHit) -> list[Finding]:
     before, after = _count_before(text, hit), _count_after(text, hit)
     dgx = _DGX.search(text, max(0, hit.start - 6), hit.start)
     boxed = text[hit.start:hit.end].upper().startswith(("DGX", "HGX")) and hardware_class(hit.id) == "datacenter"
-    machine = hardware_class(hit.id) == "apple" or hit.id.startswith("dgx_spark")
+    machine = hardware_class(hit.id) in ("apple", "edge") or hit.id.startswith("dgx_spark")
     if (dgx or boxed) and hardware_class(hit.id) == "datacenter":
         start = dgx.start() if dgx else hit.start
         out.append(Finding("count", 8, start, hit.end))
         if before:
             out.append(Finding("nodes", before[0], before[1], hit.end))
         return out
-    if before and not before[2] and _AFTER_IS_NODE.match(text, hit.end):   # "8 H100 nodes"; "8x H100 node" is 8 devices
+    # "8 H100 nodes" are 8 machines; "8x H100 node" is 8 devices; "a single M3 machine" is one Mac
+    if before and not before[2] and not machine and _AFTER_IS_NODE.match(text, hit.end):
         out.append(Finding("nodes", before[0], before[1], _AFTER_IS_NODE.match(text, hit.end).end()))
     elif before:
         out.append(Finding("nodes" if machine and before[0] > 1 else "count", before[0], before[1], hit.end))
+        if not machine:
+            out += _machines_before(text, before[1], hit.end)
+    elif after and after[2] and not machine:   # "L40 3 台": machines of a card, counted elsewhere ("每台 8 張")
+        out.append(Finding("nodes", after[0], hit.start, after[1]))
     elif after:
         out.append(Finding("nodes" if machine and after[0] > 1 else "count", after[0], hit.start, after[1]))
     return out
@@ -117,12 +154,24 @@ def _memory(text: str, hits: list[AliasHit], device: AliasHit | None) -> Finding
     return None
 
 
+# "Does exllamav2 use NVLink at all?", "NVLink 有幫助嗎？": a link asked about is not a link stated.
+_ASKED_BEFORE = re.compile(r"(?:^|[.?!。？！;；,，]\s*)(?:does|do|did|can|could|will|would|is|are|should)\b"
+                           r"(?:[^.?!。？！;；,，]*\b(?:use|using|support|supports|need|require|benefit\s+from|leverage|exploit))?\s*$", _F)
+_ASKED_AFTER = re.compile(r"[^.。;；]{0,30}?(?:嗎|吗|是否|有沒有用|有用嗎)", _F)
+
+
+def _asked_about(text: str, m: re.Match) -> bool:
+    head = text[max(0, m.start() - 60):m.start()]
+    return bool(_ASKED_BEFORE.search(head) and re.match(r"[^.?!。？！]*\?", text[m.end():])) or bool(
+        re.search(r"(?:支援|支持|需要|會用|用到)\s*$", head) and _ASKED_AFTER.match(text, m.end()))
+
+
 def _interconnect(text: str, hit_spans: list[tuple[int, int]], count: int | None) -> Finding | None:
     """The stated link; a negated NVLink between several devices means PCIe."""
     found: list[tuple[int, Finding]] = []
     for value, rx in _INTERCONNECT:
         for m in rx.finditer(text):
-            if overlaps(m.span(), hit_spans):
+            if overlaps(m.span(), hit_spans) or _asked_about(text, m):
                 continue
             if negated(text, m.start(), m.end(), post=True):
                 if value == "nvlink" and count != 1:
@@ -152,6 +201,18 @@ def _node_count(m: re.Match) -> int | None:
     return parse_int(next((m.group(g) for g in ("num", "num2", "num3", "num4", "num5") if g in groups and m.group(g)), ""))
 
 
+def _outside(rx: re.Pattern, text: str, names: list[tuple[int, int]]):
+    """Matches of `rx` that start outside every device name ("Xeon 6 servers" has no "6 servers")."""
+    pos = 0
+    while (m := rx.search(text, pos)) is not None:
+        inside = next((e for s, e in names if s <= m.start() < e), None)
+        if inside is None:
+            yield m
+            pos = m.end()
+        else:
+            pos = inside
+
+
 def _number_span(m: re.Match) -> tuple[int, int]:
     """Where the machine count of a _NODES / _NODE_PHRASE match was written."""
     return next((m.span(g) for g in ("one", "num", "num2", "num3", "num4", "num5") if g in m.re.groupindex and m.group(g)),
@@ -165,9 +226,9 @@ def find(text: str) -> list[Finding]:
     out = _device(text, device) if device else []
     fields = {f.field for f in out}
     taken = [(f.start, f.end) for f in out] + [(h.start, h.end) for h in hits]
-    hit_spans = [(h.start, h.end) for h in hits]
+    hit_spans = names = [(h.start, h.end) for h in hits]
     if "nodes" not in fields and _NODE_GATE.search(text):
-        for m in [*_NODE_PHRASE.finditer(text)][:1] + [*_NODES.finditer(text)]:
+        for m in [*_outside(_NODE_PHRASE, text, names)][:1] + [*_outside(_NODES, text, names)]:
             n = _node_count(m)
             # a number inside a product name is not a machine count ("Xeon 6 server")
             if n and n <= 1024 and not negated_adjacent(text, m.start()) and not overlaps(_number_span(m), hit_spans):
@@ -176,7 +237,8 @@ def find(text: str) -> list[Finding]:
     if "count" not in fields and _COUNT_GATE.search(text) and not (device and hardware_class(device.id) == "cpu"):
         for m in _GENERIC_COUNT.finditer(text):
             n = 2 if m.group("two") else 1 if m.group("one") else parse_int(m.group("num") or m.group("num2") or m.group("num3"))
-            if n and n <= 1024 and not overlaps(m.span(), taken) and not negated_adjacent(text, m.start()):
+            if n and n <= 1024 and not overlaps(m.span(), taken) and not negated_adjacent(text, m.start()) \
+                    and not _PER_HOUR.match(text, m.end()):
                 out.append(Finding("count", n, m.start(), m.end()))
                 break
     _per_node(text, out)

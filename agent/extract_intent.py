@@ -1,4 +1,4 @@
-"""What the user wants (recommend | explain | estimate | benchmark), whether they said they do not
+"""What the user wants (recommend | explain | estimate | benchmark | size), whether they said they do not
 know, and whether the text tries to steer the advisor (prompt injection)."""
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from agent import lexicon
 _F = re.I | re.ASCII
 _BENCH = re.compile("|".join(lexicon.BENCHMARK_CUES), _F)
 _ESTIMATE = re.compile("|".join(lexicon.ESTIMATE_CUES), _F)
+_SIZE = re.compile("|".join(lexicon.SIZE_CUES), _F)
 _RECOMMEND = re.compile("|".join(lexicon.RECOMMEND_CUES), _F)
 _EXPLAIN = re.compile("|".join(lexicon.EXPLAIN_CUES), _F)
 _EXPLAIN_LEAD = re.compile(lexicon.EXPLAIN_CUES[0], _F)   # the text opens as a concept question
@@ -18,7 +19,9 @@ _DONT_KNOW = re.compile("|".join(lexicon.DONT_KNOW), _F)
 
 
 def intent(text: str) -> str:
-    """benchmark > estimate > recommend (asked for an engine) > explain > recommend (default)."""
+    """size > benchmark > estimate > recommend (asked for an engine) > explain > recommend (default)."""
+    if _SIZE.search(text):
+        return "size"
     if _BENCH.search(text):
         return "benchmark"
     if _ESTIMATE.search(text):

@@ -3,7 +3,9 @@ its quantization ("4-bit AWQ", "Q4_K_M", "EXL2 4.0bpw", "NVFP4") and KV-cache dt
 """
 from __future__ import annotations
 
+import functools
 import re
+from dataclasses import dataclass
 
 from agent import lexicon
 from agent.extract_base import Finding, clause_after, clause_before, negated, negated_adjacent, overlaps
@@ -20,17 +22,112 @@ _ACTIVE = re.compile(
 _ARCH = [(v, re.compile("|".join(p), _F)) for v, p in lexicon.ARCHITECTURE.items()]
 _QUANT = [(v, re.compile(p, _F)) for v, p in lexicon.QUANT]
 _EXL = re.compile(lexicon.EXL, _F)
-_BARE_GGUF = re.compile(r"^Q\d$", _F)
+_ALTERNATIVES = re.compile(lexicon.FORMAT_ALTERNATIVES, _F)
+_BARE_GGUF = re.compile(r"^Q[1-4]$", _F)   # "Q4" may be a quarter of the year; "Q8" never is
 _QUARTER = re.compile(r"(?:\b(?:in|by|this|next|last|during|of|until|before|after)\s+$)|(?:今年|明年|去年)\s*$", _F)
 _QUARTER_AFTER = re.compile(r"^\s*(?:'?\d{2}\b|20\d\d|FY|of\s+20\d\d)", _F)
 _KV_AFTER = re.compile(r"^[\s-]*(?:KV\b|kv[\s-]?cache)", _F)
-_KV_BEFORE = re.compile(r"(?:\bKV|kv[\s-]?cache)\s*(?:in|at|as|to|dtype|quant(?:ization|ized)?(?:\s+(?:to|in|with|at))?"
-                        r"|(?:想|要|會|可以|打算)?(?:用|量化成?|設成|改成|跑)|[:=])?\s*$", _F)
+_KV_BEFORE = re.compile(r"(?:\bKV|kv[\s-]?cache)\s*(?:(?:should|can|could|will|would|to)\s+)?(?:be\s+)?"
+                        r"(?:in|at|as|to|dtype|(?:quant(?:ization|ized|ize)?|stored?|kept|keep|cast|set|saved?)(?:\s+(?:to|in|with|at|as))?"
+                        r"|(?:想|要|會|可以|打算)?(?:用|量化成?|設成|改成|存成|存為|轉成|跑)|[:=])?\s*$", _F)
+
+
+_NOT_A_MODEL = re.compile(r"llama[\s._-]?(?:cpp|server|bench|swap)\b", _F)   # the engine, not the model family
+_NAME_END = re.compile(r"\.\s|\s-\s|[,;，；。、]|\s+(?=\d+(?:\.\d+)?\s*(?:[kKmM]\b|users|people|requests|concurrent|人|個))", _F)
+_WORD_BEFORE = re.compile(r"([A-Za-z][\w.]*)[\s-]+$")
+_TOKEN_AFTER = re.compile(r"-[\w.]*\w")
+_FAMILY = re.compile(lexicon.MODEL_NAME, re.I)
+
+
+@dataclass(frozen=True)
+class _Name:
+    id: str
+    start: int
+    end: int
+
+
+def _resolves(text: str, start: int, end: int) -> str | None:
+    return _resolve_words(text[start:end])
+
+
+@functools.lru_cache(maxsize=512)
+def _resolve_words(words: str) -> str | None:
+    """catalog.resolve_model, cached: the same words are tried for several candidate spans."""
+    from rules import catalog
+    return catalog.resolve_model(words)
+
+
+@functools.cache
+def _catalog_words() -> frozenset[str]:
+    """Every word of every catalog model's id, name, aliases and HF id, lowercased."""
+    from rules import catalog
+    words: set[str] = set()
+    for ident, m in catalog.all_models().items():
+        for name in (ident, m.name, *m.aliases, m.hf_id or ""):
+            words.update(w for w in re.split(r"[^a-z0-9.]+", name.lower()) if w)
+    return frozenset(words)
+
+
+def _names_word(ident: str, word: str) -> bool:
+    """True when the catalog's names for `ident` contain `word` ("Code" is in "Code Llama 34B"; "deploy"
+    is in no model's name), so widening never takes a verb for part of a name."""
+    from rules import catalog
+    m = catalog.model(ident)
+    known = re.sub(r"[\s_-]+", "", " ".join([ident, m.name, *m.aliases, m.hf_id or ""])).lower()
+    return re.sub(r"[\s_-]+", "", word).lower() in known
+
+
+def _settle(text: str, start: int, end: int, ident: str | None, trusted: bool) -> _Name | None:
+    """A found name read again by the catalog: cut where the name ends (not past ". 1000 users"),
+    then widened by a word on the left or a token on the right when the wider words name another
+    model ("Code Llama 34B", "Qwen2.5-7B-Instruct-1M"). None when nothing there names a model.
+    `trusted`: the id came from the catalog's own resolver for exactly this span."""
+    whole = ident if trusted else (_resolves(text, start, end) or ident)
+    cut = _NAME_END.search(text, start + 1, end)
+    if cut and _resolves(text, start, cut.start()) == whole:   # the same model, named by fewer words
+        end = cut.start()
+    ident = whole
+    words = _catalog_words()
+    before = _WORD_BEFORE.search(text, max(0, start - 16), start)
+    after = _TOKEN_AFTER.match(text, end)
+    for span, word in (((before.start(1), end), before.group(1)) if before else (None, ""),
+                       ((start, after.end()), after.group(0)) if after else (None, "")):
+        if not span or not all(w in words for w in re.split(r"[^a-z0-9.]+", word.lower()) if w):
+            continue
+        wider = _resolves(text, *span)
+        if wider and wider != ident and _names_word(wider, word):
+            (start, end), ident = span, wider
+    return _Name(ident, start, end) if ident else None
+
+
+def model_names(text: str) -> list[_Name]:
+    """Every catalog model named in `text` (cached: the readers all look at the same message)."""
+    return list(_model_names(text))
+
+
+@functools.lru_cache(maxsize=64)
+def _model_names(text: str) -> tuple[_Name, ...]:
+    """Every catalog model named in `text`, left to right: the catalog's resolver, plus the names its
+    tokenizer misses that the alias index finds (a name glued to Chinese, "要上Qwen3-32B"); where two
+    overlap, the longer name wins. Each name is settled against the catalog (see `_settle`)."""
+    from agent.extract_aliases import model_index
+    spans = [(h.start, h.end, h.id, True) for h in model_resolve.find(text) if h.id]
+    for extra in ([(h.start, h.end, h.id, False) for h in model_index().find(text)],
+                  [(m.start(), m.end(), None, False) for m in _FAMILY.finditer(text)]):   # names the resolver missed
+        spans += [x for x in extra if not any(x[0] < b and a < x[1] for a, b, *_ in spans)]
+    found = [n for a, b, ident, trusted in spans if not _NOT_A_MODEL.match(text, a)
+             for n in [_settle(text, a, b, ident, trusted)] if n]
+    found.sort(key=lambda h: (-(h.end - h.start), h.start))
+    out: list[_Name] = []
+    for h in found:
+        if not any(h.start < o.end and o.start < h.end for o in out):
+            out.append(h)
+    return tuple(sorted(out, key=lambda h: h.start))
 
 
 def _models(text: str) -> tuple[list[Finding], list[tuple[int, int]]]:
     """The first catalog model named (not negated) and the spans of every model name."""
-    hits = model_resolve.find(text)
+    hits = model_names(text)
     spans = [(h.start, h.end) for h in hits]
     live = [h for h in hits if not negated_adjacent(text, h.start)]
     return ([Finding("model", live[0].id, live[0].start, live[0].end)] if live else []), spans
@@ -81,11 +178,16 @@ def _quant(text: str, taken: list[tuple[int, int]]) -> list[Finding]:
     """quantization (most specific format mentioned) and kv_cache_dtype."""
     weights: list[tuple[int, Finding]] = []
     kv: list[Finding] = []
+    # A format inside a model name is still the format ("...-Instruct-FP8"); formats offered as
+    # alternatives ("AWQ vs GPTQ?") are not chosen.
+    alternatives = [m.span() for m in _ALTERNATIVES.finditer(text)]
     for m in _EXL.finditer(text):
+        if overlaps(m.span(), alternatives):
+            continue
         weights.append((0, Finding("quantization", _exl(m), m.start(), m.end())))
     for rank, (value, rx) in enumerate(_QUANT, start=1):
         for m in rx.finditer(text):
-            if overlaps(m.span(), taken) or (_BARE_GGUF.match(m.group(0)) and _quarter(text, m)):
+            if overlaps(m.span(), alternatives) or (_BARE_GGUF.match(m.group(0)) and _quarter(text, m)):
                 continue
             if value != "bf16" and negated(text, m.start()):
                 continue

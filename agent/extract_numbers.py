@@ -11,14 +11,14 @@ _CN_DIGITS = {"零": 0, "〇": 0, "一": 1, "二": 2, "兩": 2, "两": 2, "三":
               "六": 6, "七": 7, "八": 8, "九": 9}
 _CN_UNITS = {"十": 10, "百": 100, "千": 1000}
 _WORDS = {
-    "a single": 1, "single": 1, "one": 1, "a pair of": 2, "a couple of": 2, "pair of": 2,
-    "dual": 2, "two": 2, "three": 3, "quad": 4, "four": 4, "five": 5, "six": 6, "seven": 7,
+    "a single": 1, "single": 1, "a lone": 1, "lone": 1, "one": 1, "a pair of": 2, "a couple of": 2, "pair of": 2,
+    "dual": 2, "two": 2, "three": 3, "triple": 3, "quad": 4, "four": 4, "five": 5, "six": 6, "seven": 7,
     "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "a dozen": 12, "dozen": 12,
     "sixteen": 16, "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60,
     "a hundred": 100, "hundred": 100, "a thousand": 1000,
 }
 
-_ARABIC = r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?"
+_ARABIC = r"\d{1,3}(?:,\d{3})+(?!\d)(?:\.\d+)?|\d+(?:\.\d+)?"
 # A whole Chinese numeral, never part of a vague one ("幾百", "數十", "上千", "十幾": no exact number).
 _VAGUE = r"(?<![零〇一二兩两三四五六七八九十百千萬万幾数數])(?!(?<=[上成])[百千萬万])"
 _CHINESE = rf"{_VAGUE}[零〇一二兩两三四五六七八九十百千萬万]+(?![零〇一二兩两三四五六七八九十百千萬万幾])"
@@ -27,7 +27,7 @@ _WORD = "|".join(sorted((re.escape(w) for w in _WORDS), key=len, reverse=True))
 NUM = (rf"(?:(?:{_ARABIC})(?:\s?[kK](?![A-Za-z])|M(?![A-Za-z0-9])|\s?[萬万千]|\s(?:million|thousand)\b)?"
        rf"|{_CHINESE}|\b(?:{_WORD})\b)")
 # A small whole count (devices, nodes): no suffix, no decimals.
-COUNT = rf"(?:(?<![\dA-Za-z])(?<!\d[.,])\d{{1,4}}(?![\d.,]\d)|{_VAGUE}[一二兩两三四五六七八九十]{{1,3}}(?![一二兩两三四五六七八九十百千萬万幾])|\b(?:{_WORD})\b)"
+COUNT = rf"(?:(?<![\dA-Za-z])(?<!\d[.,])\d{{1,4}}(?!\d)(?![.,]\d)|{_VAGUE}[一二兩两三四五六七八九十]{{1,3}}(?![一二兩两三四五六七八九十百千萬万幾])|\b(?:{_WORD})\b)"
 
 _NUM_PARTS = re.compile(rf"^(?P<a>{_ARABIC})\s?(?P<s>[kKM萬万千]|million|thousand)?$")
 

@@ -29,11 +29,57 @@ only once both are known (the device's memory is enough), so a vague opening ask
 and serving mode first."""
 
 
+_SHIPS_QUANTIZED = ("mxfp4", "nvfp4", "int4")
+"""Native formats of models released in one quantized format (gpt-oss ships MXFP4 only)."""
+
+
+def link_question(profile: Any) -> str | None:
+    """Which interconnect question the catalog leaves open (a PHRASES key), or None.
+
+    One device, or a part whose link is fixed (SXM/OAM boards, NVL pairs, superchips, Apple) within a
+    node, leaves nothing to ask there; a PCIe card without any bridge talks over PCIe. What stays open:
+    whether bridge-capable PCIe cards are bridged, and how several machines are connected.
+    """
+    p = profile
+    if p.interconnect is not None or p.hardware is None or p.device_count <= 1:
+        return None
+    from rules import catalog
+    from rules.errors import AdvisorError
+    try:
+        hw = catalog.hardware(p.hardware)
+    except AdvisorError:
+        return "interconnect"
+    several_machines = p.nodes > 1
+    if hw.interconnect != "pcie" or hw.scaleup_gbs is None:
+        return "interconnect_nodes" if several_machines else None
+    return "interconnect" if several_machines else "interconnect_bridge"
+
+
+def ships_one_format(profile: Any) -> bool:
+    """True when the catalog model is released in a single quantized format (nothing to choose)."""
+    if profile.model is None:
+        return False
+    from rules import catalog
+    from rules.errors import AdvisorError
+    try:
+        return catalog.model(profile.model).native_dtype in _SHIPS_QUANTIZED
+    except AdvisorError:
+        return False
+
+
 def questions_needed(profile: Any, intent: str, asked: tuple[str, ...] | list[str] = ()) -> list[str]:
-    """Missing fields that matter for this profile and intent, most important first."""
+    """Missing fields that matter for this profile and intent, most important first.
+
+    Only what the catalog cannot answer is asked (see `link_question`, `ships_one_format`); when the
+    user's concern is latency, the load (concurrency) is asked before who uses it.
+    """
     if intent == "explain":
         return []
     p = profile
+    if intent == "size":   # sizing chooses the hardware: it needs the model and the load only
+        wants = [("model", p.model is None and p.params_b is None),
+                 ("concurrency", p.concurrency is None and p.users is None)]
+        return [f for f, missing in wants if missing and f not in asked]
     mode, shared = p.serving_mode, p.serving_mode in SHARED
     known_load = p.concurrency is not None or p.users is not None
     known_setup = (p.hardware is not None or p.memory_gb is not None) \
@@ -41,14 +87,15 @@ def questions_needed(profile: Any, intent: str, asked: tuple[str, ...] | list[st
     wants: list[tuple[str, bool]] = [
         ("hardware", p.hardware is None),
         ("model", p.model is None and p.params_b is None),
+        ("concurrency", p.concurrency is None and p.priority == "latency"),
         ("serving_mode", intent in ("recommend", "benchmark") and mode is None and not known_load),
-        ("interconnect", p.interconnect is None and p.hardware is not None and p.device_count > 1),
-        ("quantization", intent == "estimate" and p.quantization is None),
+        ("interconnect", link_question(p) is not None),
+        ("quantization", intent == "estimate" and p.quantization is None and not ships_one_format(p)),
         ("concurrency", p.concurrency is None and (shared or intent == "benchmark")),
         ("workload", p.workload is None and intent != "estimate" and mode not in ("personal", "demo")),
         ("context_length", p.context_length is None and p.input_tokens is None
          and p.workload in LONG_CONTEXT_WORKLOADS),
-        ("quantization", p.quantization is None and intent in ("recommend", "benchmark")),
+        ("quantization", p.quantization is None and intent in ("recommend", "benchmark") and not ships_one_format(p)),
         ("shared_prefix", p.shared_prefix is None and p.workload in ("rag", "agent") and shared),
         ("priority", p.priority is None and mode in ("production", "fleet") and intent == "recommend"),
     ]
@@ -98,8 +145,12 @@ PHRASES: dict[str, dict[str, str]] = {
               "zh": "打算跑哪個模型、多大"},
     "serving_mode": {"en": "who will use it: just you, a demo, an internal team, or an external production service",
                      "zh": "給誰用：自己、展示用、內部團隊，還是對外正式服務"},
-    "interconnect": {"en": "how the GPUs are connected (NVLink, PCIe only, InfiniBand between nodes)",
-                     "zh": "GPU 之間怎麼互連（NVLink、只有 PCIe、跨節點 InfiniBand）"},
+    "interconnect": {"en": "how the GPUs are connected (NVLink bridge or PCIe only inside a machine; InfiniBand or Ethernet between machines)",
+                     "zh": "GPU 之間怎麼互連（機器內有 NVLink 橋或只有 PCIe；機器之間用 InfiniBand 或乙太網路）"},
+    "interconnect_bridge": {"en": "whether the cards are joined by an NVLink bridge or talk over PCIe only",
+                            "zh": "卡之間有沒有接 NVLink 橋，還是只走 PCIe"},
+    "interconnect_nodes": {"en": "how the machines are connected to each other (InfiniBand, or RoCE/Ethernet)",
+                           "zh": "機器之間怎麼連（InfiniBand，或 RoCE／乙太網路）"},
     "quantization": {"en": "which precision or quantization (BF16, FP8, Q4_K_M, AWQ, ...)",
                      "zh": "用什麼精度或量化（BF16、FP8、Q4_K_M、AWQ 等）"},
     "concurrency": {"en": "how many requests run at the same time at peak",
@@ -136,11 +187,13 @@ def _unknown_note(unknown: list[dict], lang: str) -> str:
     return f"I did not recognise {words} as a device I know.{near} "
 
 
-def phrase(fields: list[str], language: str, unknown: list[dict] | None = None) -> str:
+def phrase(fields: list[str], language: str, unknown: list[dict] | None = None, profile: Any = None) -> str:
     """One concise question covering `fields`, in English or Traditional Chinese; device words we did
-    not recognise are quoted first, with the closest catalog devices."""
+    not recognise are quoted first, with the closest catalog devices. With the profile, the
+    interconnect question offers only the links this hardware can have."""
     lang = "zh" if language == "zh" else "en"
-    parts = [PHRASES[f][lang] for f in fields]
+    keys = [(link_question(profile) or f) if f == "interconnect" and profile is not None else f for f in fields]
+    parts = [PHRASES[k][lang] for k in keys]
     note = _unknown_note(unknown, lang) if unknown and "hardware" in fields else ""
     if lang == "zh":
         return note + "請問" + "；".join(parts) + "？"

@@ -66,7 +66,8 @@ ROLLOUT = [r"\bopen(?:s|ed|ing)?\s+(?:it|this|the\s+\w+)?\s*(?:up\s+)?to\b", r"\
            r"\blaunch(?:es|ed|ing)?\s+(?:it\s+)?(?:to|for)\b", r"\bgo(?:es|ing)?\s+live\b", r"\bmake\s+it\s+available\s+to\b",
            r"\bnext\s+(?:week|month|quarter|year)\b", r"\blater\s+this\s+(?:month|quarter|year)\b", r"\bin\s+Q[1-4]\b",
            r"開放給", r"正式開放", r"正式上線", r"上線給", r"推廣(?:到|給|至)", r"擴大(?:到|給|至)", r"全面導入", r"導入(?:到|給)",
-           r"之後要給", r"下週", r"下周", r"下個?月", r"下一?季", r"明年", r"之後", r"接下來", r"未來"]
+           r"之後要給", r"下週", r"下周", r"下個?月", r"下一?季", r"明年", r"之後", r"接下來", r"未來",
+           r"希望(?:能|先)?(?:做到|達到|支援|撐到?|提升到)", r"目標(?:是|為)?", r"\btarget(?:ing)?\b", r"\b(?:we\s+)?(?:need|want)\s+to\s+(?:reach|hit|get\s+to)\b"]
 # Who the rollout is for, when no mode word says it: internal people → team, customers → production.
 AUDIENCE = {
     "production": [r"\bcustomers?\b", r"\bclients\b", r"\bthe\s+public\b", r"\bend[\s-]users\b", r"\bpaying\s+users\b",
@@ -87,10 +88,17 @@ PRIORITY = {
                    r"\bthroughput[\s-](?:oriented|first|bound)\b", r"高吞吐", r"吞吐量?優先", r"\btokens?\s+per\s+dollar\b"],
     "cost": [r"\bcheap(?:er|est|ly)?\b", r"\bbudget\b", r"便宜", r"省錢", r"預算", r"\bTCO\b",
              r"\bcost[\s-](?:effective|efficient|sensitive|conscious)\b", r"\blow(?:er)?[\s-]cost\b", r"低成本",
-             r"\bkeep\s+costs?\s+down\b", r"\b(?:minimi[sz]e|reduce|cut)\s+(?:the\s+)?costs?\b", r"降低成本", r"省成本"],
+             r"\bkeep\s+costs?\s+down\b", r"\b(?:minimi[sz]e|reduce|cut)\s+(?:the\s+)?costs?\b", r"降低成本", r"省成本",
+             r"經費(?:不多|有限|很少|很緊|不足)", r"\bmoney\s+is\s+tight\b", r"\btight\s+budget\b",
+             r"\bkeep\s+the\s+(?:bill|spend|costs?)\s+(?:low|down)\b", r"\baffordab(?:le|ility)\b", r"\blowest\s+(?:possible\s+)?cost\b",
+             r"\b(?:don'?t|do\s+not|without)\s+(?:want\s+to\s+)?(?:pay(?:ing)?|spend(?:ing)?)\s+(?:too|so)\s+much\b", r"\boverpay",
+             r"不想花太多", r"不要花太多"],
     "privacy": [r"\bprivacy\b", r"\bprivate\b", r"隱私", r"地端", r"\bon[\s-]?prem(?:ise|ises)?\b", r"\bair[\s-]?gapped\b",
                 r"資料不(?:能|可以|得)(?:外流|出去|離開|上雲)", r"\bdata\s+(?:can(?:no|')t|must\s+not|never)\s+leave\b",
-                r"\bsensitive\s+data\b", r"敏感資料", r"機敏", r"\bcompliance\b", r"合規", r"\bGDPR\b", r"\bHIPAA\b"],
+                r"\bsensitive\s+data\b", r"敏感資料", r"機敏", r"\bcompliance\b", r"合規", r"\bGDPR\b", r"\bHIPAA\b",
+                r"\bnothing\s+(?:may|can|must|should|is\s+allowed\s+to)\s+leave\b",
+                r"\b(?:must|has\s+to|have\s+to|needs?\s+to)\s+stay\s+(?:on[\s-]?prem\w*|in[\s-]house|internal|inside|local)",
+                r"(?:資料|數據|文件)?不(?:能|可以|得|可)(?:離開|出|外流|上雲)", r"不出公司", r"(?:資料|數據)(?:要|必須)?留在"],
     "portability": [r"\bportab(?:le|ility)\b", r"可攜", r"跨平台", r"\bcross[\s-]platform\b", r"\bvendor[\s-]lock(?:[\s-]?in)?\b",
                     r"\block[\s-]?in\b", r"不想被(?:綁|鎖)", r"\bany\s+hardware\b", r"\bmixed\s+hardware\b"],
     "dev-speed": [r"\bdev(?:elopment)?\s+speed\b", r"開發速度", r"\biterat(?:e|ion)\s+(?:fast|quickly|speed)\b",
@@ -104,7 +112,8 @@ PRIORITY_TOPIC = {
     "throughput": [r"\bthroughput\b", r"吞吐量?", r"\bQPS\b"],
     "cost": [r"\bcosts?\b", r"成本", r"花費", r"\bspend\b"],
 }
-STANCE = (r"\bmatters?\b|\bcare\b|\bimportant\b|\bpriorit|\bcritical\b|\bkey\b|\bfocus|\boptimi[sz]|\bminimi[sz]|\bmaximi[sz]"
+STANCE = (r"\bonly\b|\bcounts\b|只(?:看|要|在乎|在意)?|\bking\b|\bpush\b|\bboost\b|\bmaximum\b|\bkeep\s+\w+\s+(?:low|down|high|up)\b|重點|看重|主要看|為重|第一|"
+          r"\bmatters?\b|\bcare\b|\bimportant\b|\bpriorit|\bcritical\b|\bkey\b|\bfocus|\boptimi[sz]|\bminimi[sz]|\bmaximi[sz]"
           r"|\bfirst\b|\bmost\b|\bmain\b|\btop\b|\bconcern|\bsensitive\b|\blow(?:er|est)?\b|\bhigh(?:er|est)?\b|\bunder\b|\bbelow\b"
           r"|<|\bwithin\b|\bless\s+than\b|\bbound\b|\bsecond(?:ary)?\b|\beverything\b|\ball\s+that\s+matters\b|\bthen\b|\bas\s+well\b"
           r"|重要|優先|在意|重視|在乎|要低|要高|最|敏感|考量|控制|降低|壓低|提高|拉高|省|主要|關鍵|以內|之內|低於|小於|為主|其次|次要")
@@ -112,7 +121,8 @@ STANCE = (r"\bmatters?\b|\bcare\b|\bimportant\b|\bpriorit|\bcritical\b|\bkey\b|\
 # Interconnect words. NVLink negated ("no NVLink") means the cards talk over PCIe.
 INTERCONNECT = {
     "nvlink": [r"\bNV[\s-]?Link\b", r"\bNVSwitch\b", r"\bNVL\d+\b"],
-    "infiniband": [r"\bInfini[\s-]?Band\b", r"\bIB\b(?=\s*(?:network|fabric|網路|between|across|連))",
+    "infiniband": [r"\bInfini[\s-]?Band\b", r"\bIB\b(?=\s*(?:network|fabric|網路|between|across|連|\+|and\b|with\b))",
+                   r"(?:用|走|透過|經由|\bvia|\bover|\busing)\s*IB\b",
                    r"\bRDMA\b(?!\s+over)", r"\bHDR\s+IB\b", r"\bNDR\b"],
     "ethernet": [r"\bRoCE(?:v2)?\b", r"\bethernet\b", r"乙太網路?", r"以太網", r"\b\d{2,3}\s?GbE\b",
                  r"\bTCP/IP\b"],
@@ -175,12 +185,23 @@ BENCHMARK_CUES = [
     r"(?:怎麼|如何|要怎麼|該怎麼)\s*(?:測|壓測|量測|跑\s*benchmark|做\s*benchmark|benchmark|評測|比較)", r"壓測", r"測試計畫",
     r"benchmark\s*(?:要|該)?(?:看|測)什麼", r"要測(?:哪些|什麼)指標",
 ]
+SIZE_CUES = [
+    r"\bwhat\s+(?:hardware|gpus?|accelerators?|machines?|servers?)\s+(?:should|do|would|to)\s+(?:we|i)?\s*(?:buy|get|need|purchase|rent)\b",
+    r"\bwhat\s+should\s+(?:we|i)\s+(?:buy|purchase|rent)\b",
+    r"\bhow\s+many\s+(?:gpus?|cards|devices|accelerators|nodes|servers|[a-z]*\d+[a-z]*s?)\s+(?:do|would|will|should)\s+(?:we|i)\s+need\b",
+    r"\bsiz(?:e|ing)\s+(?:the|our|a)\s+(?:cluster|hardware|deployment|fleet)\b", r"\bhardware\s+(?:sizing|to\s+buy)\b",
+    r"\bwhich\s+(?:gpus?|hardware)\s+(?:to|should\s+(?:we|i))\s+(?:buy|get|purchase)\b",
+    r"(?:要|該|應該)買(?:什麼|哪種|哪個|哪款|幾張|多少)", r"需要(?:幾|多少)\s*(?:張|台|顆|片)", r"硬體(?:規劃|採購|選購)",
+]
+"""Sizing the other way round: which hardware (and how much) to get for a model and a load."""
 ESTIMATE_CUES = [
     r"\b(?:will|would|does|do|can)\s+(?:it|this|that|they|the\s+model|[\w.-]+(?:\s+[\w.-]+){0,3})\s+(?:even\s+)?fit\b",
     r"\bfits?\s+(?:in|on|into)\b", r"\bhow\s+(?:fast|quick(?:ly)?|slow)\b", r"\bhow\s+many\s+(?:tokens|tok|requests|users|concurrent)",
     r"\bhow\s+much\s+(?:vram|memory|ram|throughput|latency)\b", r"\btokens?\s*(?:/|per)\s*s(?:ec(?:ond)?)?\s+(?:would|will|can|should)\b",
     r"\b(?:can|could)\s+(?:i|we)\s+(?:even\s+)?run\b", r"\benough\s+(?:vram|memory|ram)\b", r"\bwhat\s+(?:speed|throughput|ttft)\b",
     r"\bmax(?:imum)?\s+concurrency\b", r"\bhow\s+long\s+(?:will|would|does)\b", r"\bestimate\b",
+    r"\bfits?\s+within\b", r"\bwhat(?:'s|\s+is|\s+are)\s+(?:the\s+)?(?:[\w.-]+(?:'s)?\s+){0,3}(?:performance|throughput|speed|latency|tokens?\s+per\s+second)\b",
+    r"(?:能|可以)?撐多少", r"(?:大概|大約)?(?:能)?支援多少", r"(?:並發|併發)(?:數|人數)?(?:大概|大約)?是?多少", r"多少(?:個)?(?:並發|併發)",
     r"(?:可以|能|能不能)?跑[^，。？?,]{0,30}(?:可以嗎|行嗎|可行嗎)", r"(?:可以|能)跑[^，。？?,]{0,30}嗎",
     r"塞得(?:下|進)", r"放得下", r"裝得下", r"跑得(?:動|起來|了)", r"跑不跑得", r"能不能跑", r"可以跑嗎", r"能跑嗎", r"多快",
     r"速度(?:大概|大約|會)?(?:多少|如何)", r"需要多少\s*(?:VRAM|記憶體|顯存|GPU|卡)", r"夠不夠", r"最多(?:能|可以)?(?:撐|支援)?多少",
@@ -194,6 +215,7 @@ RECOMMEND_CUES = [
 ]
 EXPLAIN_CUES = [
     r"^\s*(?:so\s+)?(?:what(?:'s|\s+is|\s+are|\s+does)|explain|why\b|how\s+does|how\s+do\b(?!\s+(?:i|we)\b)|define|tell\s+me\s+about|difference)",
+    r"\bwhy\s+(?:is|does|do|would|are|did|does\s+\w+)\b", r"\bwhy\s*\?\s*$", r"什麼原因",
     r"\bwhat\s+(?:is|are)\s+(?:the\s+)?(?:difference|a|an)\b", r"\bwhat\s+does\s+[\w\s-]+\s+mean\b", r"\bexplain\b",
     r"\bdifference\s+between\b", r"什麼是", r"是什麼", r"解釋", r"為什麼", r"为什么", r"差在哪", r"差別", r"區別", r"什麼意思", r"原理",
     r"有什麼不同", r"介紹一下",
@@ -217,3 +239,72 @@ DONT_KNOW = [
     r"\bno\s+preference\b", r"\bassume\s+(?:typical|default|sensible)\b", r"\bwhatever\s+(?:is\s+)?(?:typical|default|you\s+think)\b",
     r"不知道", r"不太?確定", r"不太?清楚", r"不曉得", r"隨便", r"都可以", r"沒概念", r"沒想過", r"還沒決定", r"你決定", r"幫我決定", r"看你",
 ]
+
+# What the question is about, beyond the situation (topic id → patterns). A topic is raised when
+# its subject is named, asked or stated ("does vLLM support speculative decoding?", "30 LoRAs").
+_FORMAT = (r"(?:GGUF|AWQ|GPTQ|EXL[23]|FP8|FP16|BF16|INT[48]|NVFP4|MXFP4|Q[2-8]_(?:K(?:_[SML])?|0)|Q[2-8]\b|bitsandbytes|bnb|HQQ"
+           r"|\d{1,2}[\s-]?bits?)")
+# Formats offered as alternatives ("GGUF, AWQ or EXL2?", "AWQ vs GPTQ", "GGUF 跟 AWQ 要選哪個") are undecided.
+# A list needs a word of choice ("or", "vs", 還是); commas alone only separate clauses.
+FORMAT_ALTERNATIVES = (rf"{_FORMAT}(?:\s*,\s*{_FORMAT})*\s*(?:/|\bor\b|\bvs\.?|\bversus\b|還是|或是?|跟|和|與)\s*{_FORMAT}")
+TOPICS = {
+    "speculative-decoding": [r"\bspec(?:ulative)?[\s-]*decod", r"\bspeculat(?:ion|ive|e)\b", r"\bdraft[\s-]+model", r"\bEAGLE(?:-?\d)?\b",
+                             r"\bMedusa\b", r"\bMTP\b", r"\blookahead\s+decoding\b", r"\bsuffix\s+decoding\b", r"\bn-?gram\s+spec",
+                             r"投機解碼", r"推測(?:式)?解碼", r"草稿模型"],
+    "prefix-caching": [r"\bprefix[\s-]*cach", r"\bprompt[\s-]*cach", r"\bprefix\s+(?:reuse|sharing)\b", r"\bRadixAttention\b",
+                       r"\bradix\s+(?:cache|tree)\b", r"\bKV[\s-]*cache\s+reuse\b", r"前綴快取", r"前綴緩存", r"前綴重用", r"prefix\s*cache"],
+    "multi-lora": [r"\bLoRAs?\b", r"\b(?:LoRA\s+)?adapters?\b(?!\s+card)", r"\bS-LoRA\b", r"\bLoRAX\b", r"\bmulti[\s-]?LoRA\b",
+                   r"多\s*LoRA"],
+    "structured-output": [r"\bstructured\s+(?:outputs?|generation|decoding|JSON|responses?)\b", r"\bJSON\s*(?:schema|mode|outputs?|format)\b",
+                          r"\bguided\s*(?:/\s*structured\s+)?(?:decoding|generation|json|choice|regex)\b", r"\bgrammar[\s-](?:constrained|based|forced)\b",
+                          r"\bconstrained\s+(?:decoding|generation|output)\b", r"\bxgrammar\b", r"\boutlines\b", r"\blm-format-enforcer\b",
+                          r"\b(?:function|tool)[\s-]calling\b", r"結構化輸出", r"結構化", r"JSON\s*格式", r"輸出\s*JSON", r"符合\s*JSON"],
+    "offload": [r"\boffload", r"\b(?:n-)?cpu[\s-]moe\b", r"\bexperts?\b[^.?!。？]{0,30}\b(?:CPU|system\s+RAM|host\s+RAM|RAM|system\s+memory)\b",
+                r"\bspill(?:s|ing)?\s+(?:over\s+)?to\b", r"\bhost[\s-]RAM\b", r"卸載到", r"放到\s*CPU", r"放到\s*(?:系統)?記憶體", r"CPU\s*offload"],
+    "kv-quantization": [r"\bKV[\s-]*cache[\s-]*(?:dtype|quant\w*|precision|compression|in\s+(?:FP8|INT8|INT4|Q8|Q4))",
+                        r"\b(?:FP8|INT8|INT4|q8_0|q4_0|quantized|quantize[sd]?|\d-bit)\s+(?:the\s+)?KV(?:[\s-]*cache)?\b",
+                        r"\bquantiz\w*\s+(?:the\s+)?KV\b", r"\bKV[\s-]*cache\s+(?:be\s+|to\s+be\s+)?quantiz", r"\bkv[-_]cache[-_]dtype\b",
+                        r"KV\s*cache\s*(?:要|用|量化成?|改成?)?\s*(?:量化|FP8|INT8|INT4)", r"KV\s*量化", r"量化\s*KV",
+                        r"\bKV(?:[\s-]*cache)?[^.,;?!。，；？]{0,16}?(?:\b|(?<=[\u4e00-\u9fff]))(?:FP8|INT8|INT4|Q8_0|Q4_0|FP4|NVFP4|8[\s-]?bit|4[\s-]?bit)\b"],
+    "disaggregation": [r"\bdisaggregat", r"\bP/D\b", r"\bPD\s*(?:分離|分离|disagg|separation|split)", r"\bprefill\s*(?:/|and|-)\s*decode\s+(?:split|separation|disagg)",
+                       r"\b(?:separate|split|separating|splitting)\s+(?:the\s+)?prefill\b", r"\bremote[\s-]prefill\b",
+                       r"prefill\s*(?:跟|和|與)\s*decode\s*分開", r"分離式(?:部署|推論|推理)", r"\b(?:prefill|decode)[\s-](?:only\s+)?(?:workers?|nodes?|instances?)\b",
+                       r"\bprefill\b[^.?!。？]{0,30}\bdecode\b[^.?!。？]{0,30}\b(?:separate|split|different|dedicated|apart|own)\b"],
+    "cost-per-token": [r"(?:cost|price|\$)\s*(?:per|/)\s*(?:1\s*)?(?:M|million)\s*(?:tokens?|tok)\b", r"\$\s*/\s*(?:1\s*)?M(?:tok)?\b",
+                       r"\bper\s+(?:1\s*)?(?:million|M)\s+tokens?\b", r"\bcost\s+per\s+(?:output\s+)?token\b", r"\btokens?\s+per\s+dollar\b",
+                       r"每\s*(?:百萬|1\s*M|一百萬)\s*(?:個\s*)?tokens?", r"(?:每|per)\s*1\s*M\s*tokens?", r"token\s*(?:的)?\s*成本",
+                       r"\b(?:cost|price)\s+per\s+(?:1k|thousand|1,000)\s+tokens?\b",
+                       r"\bmillion\s+tokens?\b[^.?!]{0,24}\b(?:cost|price|pay)", r"\b(?:cost|price|pay)\b[^.?!]{0,30}\bmillion\s+tokens?\b",
+                       r"(?:百萬|一百萬)\s*(?:個\s*)?tokens?[^。？?]{0,10}(?:多少錢|成本|價格|費用)"],
+    "parallelism": [r"\bTP\b(?!S)", r"\bPP\b", r"\btensor[\s_-]*parallel", r"\bpipeline[\s_-]*parallel", r"\bexpert[\s_-]*parallel",
+                    r"\bdata[\s_-]*parallel", r"張量並行", r"流水線並行", r"管線並行", r"專家並行", r"資料並行", r"數據並行",
+                    r"(?:做|怎麼|如何|策略|方式)\s*並行", r"並行(?:策略|方式)", r"多卡還是單卡", r"單卡還是多卡", r"\btp[-_]size\b"],
+    "platform-support": [],   # needs a platform and a support cue in one sentence: see agent/extract_topics.py
+    "quantization-format": [r"\bquant(?:ization)?\s+formats?\b", r"\b(?:which|what)\s+quant(?:ization|s)?\b(?!\s+(?:of|is))", r"量化格式",
+                            r"(?:哪種|哪個|哪一種|什麼)\s*量化", r"量化\s*(?:要)?選哪",
+                            rf"{_FORMAT}\s*(?:,|/|\bor\b|\bvs\.?|\bversus\b|還是|或是?|跟|和|與)\s*{_FORMAT}"],
+}
+PLATFORMS = (r"\b(?:ROCm|AMD|Apple\s+Silicon|Metal|macOS|Mac|Intel|Arc|XPU|oneAPI|SYCL|Vulkan|Windows|WSL|ARM|aarch64|Jetson"
+             r"|Ascend|NPUs?|TPUs?|Pascal|Volta|Turing|Ampere|Hopper|Blackwell|APUs?|Strix|Gaudi|HPU|Tenstorrent|P100|P40|V100|T4"
+             r"|MI\d{2,3}X?|CPU[\s-]only|compute\s+capability|sm_?\d{2,3})\b|老架構|舊架構|舊顯卡|蘋果|昇騰")
+SUPPORT_CUES = (r"\bsupport(?:s|ed|ing)?\b|\bcompatib|\bavailable\s+(?:on|for)\b|\binstall(?:ed|ing)?\b(?!\s+is)|\bbuild\b|\bbuilt\b"
+                r"|支援|支持|相容|兼容|能不能跑|可以跑|跑得動|能跑|跑在|能用|可以用")
+RUN_ON = r"\b(?:run|runs|running|work|works|use|used)\b[^.?!。？]{0,30}?\b(?:on|with)\b|\b(?:can|could|does|do|will|is)\b[^.?!。？]{0,24}\buse\b"
+
+# A message in a thread that already has a profile either amends it ("what if we use AWQ
+# instead?") or describes a new situation ("now 2×H100, Qwen3 32B, just me").
+AMEND_CUES = [r"\bwhat\s+if\b", r"\binstead\b", r"\bhow\s+about\b", r"\bwhat\s+about\b", r"\bswitch(?:ing)?\s+to\b",
+              r"\bchange\s+(?:it\s+)?to\b", r"\brather\b", r"\bsame\s+(?:setup|setting|thing|but)\b", r"\balso\s+with\b",
+              r"\bkeep\s+(?:everything|the\s+rest)\b", r"改用", r"換成", r"改成", r"換用", r"如果(?:改|換|用)", r"那如果", r"要是",
+              r"假如", r"其他不變", r"同樣(?:的)?(?:設定|環境)", r"一樣的(?:設定|環境)"]
+NEW_CUES = [r"^\s*(?:ok(?:ay)?[,.]?\s+)?now\b", r"\bnew\s+(?:setup|situation|question|project|case|scenario|cluster)\b",
+            r"\banother\s+(?:setup|situation|question|project|case|scenario|cluster|team)\b", r"\bdifferent\s+(?:setup|situation|project|case)\b",
+            r"\bseparate(?:ly)?\b", r"\bthis\s+time\b", r"\bunrelated\b", r"^\s*現在", r"另一個", r"另外一個", r"新的(?:情境|案子|專案|問題|環境)",
+            r"換個(?:情境|問題|案子)", r"另外(?:問|有)"]
+
+# A model family word and what follows it ("QwQ-32B", "Gemma 4 26B", "GLM-5.1", "Code Llama 34B"):
+# looks like a model name whether or not the catalog knows it.
+MODEL_NAME = (r"(?<![\w.-])(?:Llama|Qwen|QwQ|Mistral|Mixtral|Gemma|Phi|GLM|ChatGLM|DeepSeek|Yi|InternLM|Baichuan|Falcon|Nemotron"
+              r"|Command[\s-]?R|Granite|OLMo|SmolLM|MiniMax|Kimi|gpt-oss|Codestral|Devstral|Magistral|Vicuna|StarCoder|CodeLlama"
+              r"|Hunyuan|ERNIE|Jamba|Zephyr|Dolphin|Hermes)"
+              r"(?:[\w.:-]*\d[\w.:-]*|[\w.:-]*(?:[\s-]\d+(?:\.\d+)?\s?[BbMm]\b))")

@@ -37,6 +37,10 @@ def _read(tools: Tools, text: str, extraction: Any, asked: list[str] | None) -> 
     return values, evidence, dropped + [f"LLM {d}" for d in llm_dropped] + conflicts + notes, calls
 
 
+def _unplaced(ext: Any) -> list[dict[str, str]]:
+    return [{"text": u.text, "kind": u.kind} for u in getattr(ext, "not_understood", None) or []]
+
+
 def _unknown_devices(text: str, profile: Profile) -> tuple[Profile, list[dict[str, Any]]]:
     """Device words no catalog entry took ("Quadro M6000"), with the closest entries; their stated
     memory becomes the profile's, so the fit arithmetic still runs while the device is unknown."""
@@ -53,19 +57,42 @@ def _unknown_devices(text: str, profile: Profile) -> tuple[Profile, list[dict[st
     return profile, [{"text": u.text, "suggestions": list(u.suggestions)} for u in found]
 
 
+def _still_not_understood(state: AgentState, profile: Profile, new: list[dict[str, str]]) -> list[dict[str, str]]:
+    """What stays not understood after an answer: device words are settled once the answer places the
+    hardware ("an RTX A6000" after "Quadro M6000"), and the answer's own unplaced words are added."""
+    before = list(state.get("not_understood") or [])
+    if profile.hardware and not (state.get("profile") or {}).get("hardware"):
+        before = [u for u in before if u["kind"] != "device"]
+    return [*before, *new]
+
+
 def understand(state: AgentState, tools: Tools) -> dict[str, Any]:
-    """Read the new message: intent, language and profile values (every value with evidence)."""
+    """Read the new message: intent, language and profile values (every value with evidence).
+
+    In a thread that already has a profile, the message either starts a new one (a new situation)
+    or amends the previous one; the result says which (`profile_change`)."""
     text = state["text"]
     ext = tools.extract(text)
     values, evidence, dropped, calls = _read(tools, text, ext, None)
-    data = (state.get("profile") or {}) | {"language": getattr(ext, "language", None) or "en"}
+    previous = state.get("profile") or {}
+    kind = und.profile_change(previous, values, text)
+    base = {} if kind == "new" else previous
+    data = base | {"language": getattr(ext, "language", None) or "en"}
     profile, rejected = und.apply(build_profile(data), values, evidence)
     profile, unknown = _unknown_devices(text, profile)
+    now = profile.model_dump(mode="json")
+    change = None
+    if kind == "new":
+        change = {"kind": "new", "fields": [f for f in now if f in values]}
+    elif kind == "amended":
+        fields = und.changed(previous, now)
+        change = {"kind": "amended", "fields": fields, "values": {f: now.get(f) for f in fields}}
     return {
         "intent": getattr(ext, "intent", None) or "recommend", "language": profile.language,
-        "injection": bool(getattr(ext, "injection", False)), "profile": profile.model_dump(mode="json"),
+        "injection": bool(getattr(ext, "injection", False)), "profile": now,
         "transcript": [text], "questions": [], "asked": [], "assumptions": [], "dropped": dropped + rejected,
         "interview_done": False, "llm_calls": calls, "draft": None, "advice": None, "tool_notes": [],
+        "not_understood": _unplaced(ext), "topics": list(getattr(ext, "topics", None) or []), "profile_change": change,
         "unknown_devices": unknown,
     }
 
@@ -100,8 +127,14 @@ def interview(state: AgentState, tools: Tools, pause: Callable[[dict], Any] = _i
     fields = policy.next_round(profile, state.get("intent", "recommend"), asked, len(questions), tools.decide)
     if not fields:
         return {"interview_done": True}
+    lang = state.get("language", "en")
     unknown = state.get("unknown_devices") or [] if "hardware" in fields else []
-    payload = {"question": policy.phrase(fields, state.get("language", "en"), unknown), "fields": fields}
+    # the first question also quotes what was not understood (devices only when the device
+    # question does not already name them with the closest catalog devices)
+    unplaced = [u for u in state.get("not_understood") or [] if not (unknown and u["kind"] == "device")]
+    first = [] if questions else [und.unplaced_note(unplaced, lang)]
+    payload = {"question": " ".join(filter(None, [*first, policy.phrase(fields, lang, unknown, profile=profile)])),
+               "fields": fields}
     if unknown:   # quick replies: the closest catalog devices to the words we did not know
         payload["options"] = policy.device_options(unknown)
     answer = str(pause(payload) or "").strip()
@@ -116,6 +149,7 @@ def interview(state: AgentState, tools: Tools, pause: Callable[[dict], Any] = _i
         "asked": [*asked, *fields], "transcript": [*(state.get("transcript") or []), answer],
         "assumptions": [*(state.get("assumptions") or []), *assumed],
         "dropped": [*(state.get("dropped") or []), *dropped, *rejected], "llm_calls": calls,
+        "not_understood": _still_not_understood(state, profile, _unplaced(ext)),
         "unknown_devices": [] if profile.hardware else [*(state.get("unknown_devices") or []), *still_unknown],
     }
 
@@ -129,27 +163,37 @@ def decide(state: AgentState, tools: Tools) -> dict[str, Any]:
 
 
 def estimate(state: AgentState, tools: Tools) -> dict[str, Any]:
-    """Roofline estimate for the primary engine, when hardware and model are known."""
+    """The deployment plan and its roofline estimate, when hardware and model are known (for a
+    sizing question: ranked hardware options instead)."""
     profile = _profile(state)
+    if state.get("intent") == "size" and tools.size is not None:
+        return _size(state, tools, profile)
     if profile.hardware is None or (profile.model is None and profile.params_b is None):
-        return {"estimate": None, "options": []}
+        return {"estimate": None, "plan": None, "options": []}
     decision = state.get("decision") or {}
-    # The figures must describe the layout the answer recommends (e.g. PP over PCIe, not TP).
-    plan = decision.get("parallelism") if profile.device_count > 1 else None
     try:
-        est = as_dict(tools.estimate(profile, engine=decision.get("primary"), parallelism=plan))
+        found = tools.plan(profile, decision) if tools.plan is not None else None
+        if found is not None:   # the plan is computed once; every surface reads this one
+            plan, est, options = found
+            return {"estimate": est.model_dump(mode="json") if est is not None else None,
+                    "plan": plan.model_dump(mode="json"),
+                    "options": [{"engine": e, "estimate": o.model_dump(mode="json") | {"formulas": []}}
+                                for e, o in options]}
+        layout = decision.get("parallelism") if profile.device_count > 1 else None
+        est = as_dict(tools.estimate(profile, engine=decision.get("primary"), parallelism=layout))
     except AdvisorError as exc:
-        return {"estimate": None, "options": [], "tool_notes": [*(state.get("tool_notes") or []), str(exc)]}
-    return {"estimate": est, "options": _alternatives(tools, profile, decision, plan)}
+        return {"estimate": None, "plan": None, "options": [],
+                "tool_notes": [*(state.get("tool_notes") or []), str(exc)]}
+    return {"estimate": est, "plan": None, "options": _alternatives(tools, profile, decision, layout)}
 
 
-def _alternatives(tools: Tools, profile: Profile, decision: dict[str, Any], plan: Any) -> list[dict[str, Any]]:
+def _alternatives(tools: Tools, profile: Profile, decision: dict[str, Any], layout: Any) -> list[dict[str, Any]]:
     """The alternative engines at the same layout (the alternatives table); their formulas are left
     out, the primary's estimate carries the arithmetic."""
     out = []
     for engine in decision.get("alternatives") or []:
         try:
-            est = as_dict(tools.estimate(profile, engine=engine, parallelism=plan))
+            est = as_dict(tools.estimate(profile, engine=engine, parallelism=layout))
         except AdvisorError:
             continue
         if est:
@@ -157,10 +201,30 @@ def _alternatives(tools: Tools, profile: Profile, decision: dict[str, Any], plan
     return out
 
 
+def _size(state: AgentState, tools: Tools, profile: Profile) -> dict[str, Any]:
+    """Hardware options for the model and load (the interview made sure both are known, or said so)."""
+    text = " ".join(state.get("transcript") or [state.get("text") or ""])
+    try:
+        sizing = tools.size(profile, text)
+        out = {"sizing": sizing, "estimate": None, "plan": None, "options": []}
+        # The engine follows from the hardware: judge it on the option that leads, not on the
+        # "hardware unknown" fallback the rules give before any device is named.
+        top = ((as_dict(sizing) or {}).get("options") or [None])[0]
+        if top and top.get("hardware"):
+            chosen = profile.model_copy(update={"hardware": top["hardware"], "count": top.get("count") or 1,
+                                                "nodes": top.get("nodes") or 1})
+            out["decision"] = as_dict(tools.decide(chosen))
+        return out
+    except AdvisorError as exc:
+        return {"sizing": None, "estimate": None, "plan": None, "options": [],
+                "tool_notes": [*(state.get("tool_notes") or []), str(exc)]}
+
+
 def plan(state: AgentState, tools: Tools) -> dict[str, Any]:
     """Benchmark spec for the shortlisted engines."""
     try:
-        spec = as_dict(tools.build_spec(_profile(state), state.get("decision"), state.get("estimate")))
+        spec = as_dict(tools.build_spec(_profile(state), state.get("decision"), state.get("estimate"),
+                                        plan=state.get("plan")))
     except AdvisorError as exc:
         return {"benchmark": None, "tool_notes": [*(state.get("tool_notes") or []), str(exc)]}
     return {"benchmark": spec}   # the BenchSpec dump (the Advice types it; `ask --json` adds `concurrency`)
@@ -246,7 +310,7 @@ def verify(state: AgentState, tools: Tools) -> dict[str, Any]:
     if not draft:
         return {}
     from agent.advice import Advice
-    from agent.compose import sources_block
+    from agent.compose import sources_block, understanding_lines
     from agent.result import allowed_numbers, grounding, llm_view
     from agent.verify import problems
     advice = Advice.load(state["advice"])
@@ -254,5 +318,5 @@ def verify(state: AgentState, tools: Tools) -> dict[str, Any]:
     if issues:
         composer, answer = f"template (verify failed: {'; '.join(issues)})", advice.answer
     else:
-        composer, answer = "llm", "\n".join([draft, *sources_block(advice)]) + "\n"
+        composer, answer = "llm", "\n".join([*understanding_lines(advice), draft, *sources_block(advice)]) + "\n"
     return {"advice": advice.model_copy(update={"answer": answer, "composer": composer}).dump(), "composer": composer}

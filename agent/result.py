@@ -6,8 +6,8 @@ import re
 from typing import Any
 
 from agent.advice import (
-    PROFILE_ORDER, Advice, Citation, Decision, Layout, Plan, PlanOption, ProfileField, ProfileSummary, ProfileView,
-    Question,
+    PROFILE_ORDER, Advice, Citation, Decision, LaunchCommand, Layout, Plan, PlanOption, ProfileField, ProfileSummary,
+    ProfileView, Question,
 )
 from agent.compose import markers
 from agent.localize import localized
@@ -19,7 +19,10 @@ SOURCE_CHARS = 400   # of each chunk shown to the LLM composer
 
 
 def _implied(profile: Profile) -> dict[str, Any]:
-    """Facts the catalog implies for the contract's summary: the model's size, one device's link."""
+    """Facts the catalog implies for the contract's summary: the model's size, one device's link, the
+    link of several devices in one machine when the part leaves no choice (SXM boards, cards without
+    a bridge)."""
+    from agent.interview import link_question
     from rules import catalog
     from rules.errors import AdvisorError
     out: dict[str, Any] = {}
@@ -28,6 +31,8 @@ def _implied(profile: Profile) -> dict[str, Any]:
             out["params_b"] = catalog.model(profile.model).params_b
         if profile.interconnect is None and profile.hardware and profile.device_count == 1:
             out["interconnect"] = "unified" if catalog.hardware(profile.hardware).hw_class == "apple" else "none"
+        elif profile.interconnect is None and profile.hardware and profile.nodes == 1 and link_question(profile) is None:
+            out["interconnect"] = catalog.hardware(profile.hardware).interconnect   # the part fixes the link
     except AdvisorError:   # an id the catalog lacks: leave the field as the user left it
         pass
     return out
@@ -72,8 +77,34 @@ def _layout(par: dict[str, Any] | None) -> Layout | None:
     return Layout(**{k: par[k] for k in ("strategy", "tp", "pp", "ep", "dp", "reason", "rule") if par.get(k) is not None})
 
 
-def _plan(decision: Decision, estimate: dict[str, Any] | None, options: list[dict[str, Any]]) -> Plan | None:
-    """Today's plan: the layout the estimate was computed at (the rule engine's advice) and its figures."""
+def _searched(search: dict[str, Any], decision: Decision, estimate: dict[str, Any] | None,
+              options: list[dict[str, Any]], language: str) -> Plan:
+    """The Advice's plan from the planner's result: its layout, runner-up, launch commands and figures."""
+    from rules.plan import Plan as PlanSearch
+    from rules.plan.flags import SOURCES, flag_values
+    from rules.roofline.result import Estimate
+    found = PlanSearch.model_validate(search)
+    why = found.why.get(language) or found.why["en"]
+    layout = Layout(**found.chosen.layout.parallelism(), reason=why[0], rule="planner")
+    runner = None
+    if found.runner_up is not None:
+        r = found.runner_up
+        runner = PlanOption(engine=r.engine, layout=Layout(**r.layout.parallelism(), rule="planner"),
+                            why=why[1] if len(why) > 1 else "")
+    launch = [LaunchCommand(engine=e, command=cmd, flags=flag_values(cmd), source=SOURCES.get(e, ""))
+              for e, cmd in found.flags.items()]
+    alts = [PlanOption(engine=o["engine"], layout=layout, estimate=Estimate.model_validate(o["estimate"]))
+            for o in options if o.get("estimate")]
+    return Plan(engine=found.engine or decision.primary, layout=layout,
+                estimate=Estimate.model_validate(estimate) if estimate else None, runner_up=runner,
+                alternatives=alts, launch=launch, basis="planner", search=found)
+
+
+def _plan(decision: Decision, estimate: dict[str, Any] | None, options: list[dict[str, Any]],
+          search: dict[str, Any] | None = None, language: str = "en") -> Plan | None:
+    """The planner's plan when it ran; else the layout the estimate was computed at (the rules' advice)."""
+    if search:
+        return _searched(search, decision, estimate, options, language)
     from rules.roofline.result import Estimate
     est = Estimate.model_validate(estimate) if estimate else None
     advised = decision.parallelism
@@ -141,6 +172,15 @@ def _asked_assumptions(state: AgentState, language: str) -> list[str]:
     return [a for a in lines if language != "zh" or a.split(" = ", 1)[0] not in covered]
 
 
+def _not_understood(state: AgentState) -> list[dict[str, str]]:
+    """The extractor's unplaced words, plus unknown device words the hardware index found (once each)."""
+    out = [n for n in state.get("not_understood") or [] if isinstance(n, dict)]
+    for u in state.get("unknown_devices") or []:
+        if not any(u["text"] in n["text"] or n["text"] in u["text"] for n in out):
+            out.append({"text": u["text"], "kind": "device"})
+    return out
+
+
 def build_advice(state: AgentState, answer: str = "", composer: str = "template") -> Advice:
     """The typed Advice of a state that has been through the tools (answer filled by the verify node)."""
     from rules.benchspec.spec import BenchSpec
@@ -153,11 +193,14 @@ def build_advice(state: AgentState, answer: str = "", composer: str = "template"
     bench = state.get("benchmark")
     return Advice(
         intent=state.get("intent") or "recommend", language=profile.language, profile=profile_view(profile),
-        decision=decision, plan=_plan(decision, state.get("estimate"), state.get("options") or []),
+        decision=decision, plan=_plan(decision, state.get("estimate"), state.get("options") or [],
+                                      state.get("plan"), profile.language),
+        sizing=state.get("sizing"),
         benchmark=BenchSpec.model_validate(bench) if bench else None,
         questions=[Question(**q) for q in state.get("questions") or []], assumptions=assumptions,
         citations=[Citation(**c) for c in state.get("citations") or []],
-        not_understood=[*(state.get("not_understood") or []), *(u["text"] for u in state.get("unknown_devices") or [])],
+        not_understood=_not_understood(state),
+        topics=list(state.get("topics") or []), profile_change=state.get("profile_change"),
         tool_notes=list(state.get("tool_notes") or []),
         injection=bool(state.get("injection")), answer=answer, composer=composer,
         llm_calls=state.get("llm_calls") or 0)
@@ -173,6 +216,16 @@ def _names(advice: Advice) -> dict[str, str]:
     return out
 
 
+def _plan_view(advice: Advice) -> dict[str, Any] | None:
+    """The planner's lines in the user's language and the primary's launch command, for the composer."""
+    plan = advice.plan
+    if plan is None or plan.search is None:
+        return None
+    lang = advice.language
+    launch = next((c.command for c in plan.launch if c.engine == advice.decision.primary), None)
+    return {"why": plan.search.why.get(lang), "changes": plan.search.changes.get(lang) or None, "launch": launch}
+
+
 def llm_view(advice: Advice) -> tuple[str, str]:
     """(facts JSON, sources text) shown to the LLM composer: the structured results only."""
     index = {c.id: n for n, c in enumerate(advice.citations, start=1)}
@@ -186,7 +239,8 @@ def llm_view(advice: Advice) -> tuple[str, str]:
         "primary": display(d.primary) if d.primary else None,
         "why": why[:4], "alternatives": [display(e) for e in d.alternatives],
         "avoid": [{"engine": display(a.engine), "reason": a.reason} for a in d.avoid],
-        "bottleneck": d.bottleneck, "parallelism": d.parallelism.contract() if d.parallelism else None,
+        "bottleneck": d.bottleneck, "parallelism": advice.contract_json()["parallelism"],
+        "plan": _plan_view(advice),
         "estimate": est.model_dump(mode="json") if est else None,
         "benchmark": {"concurrency": bench.workload.concurrency, "metrics": bench.metrics} if bench else None,
         "warnings": advice.warnings, "assumptions": advice.assumptions,

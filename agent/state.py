@@ -53,11 +53,19 @@ class AgentState(TypedDict, total=False):
     """LLM-extracted values rejected by the evidence guard (why, for the record)."""
     decision: dict[str, Any] | None
     estimate: dict[str, Any] | None
+    plan: dict[str, Any] | None
+    """The deployment plan (rules.plan.Plan): chosen layout, runner-up, launch flags."""
     options: list[dict[str, Any]]
     """The alternative engines' estimates at the plan's layout: [{engine, estimate}]."""
+    sizing: dict[str, Any] | None
+    """For a sizing question: ranked hardware options (rules.plan.sizing.SizingResult + assumptions)."""
     benchmark: dict[str, Any] | None
-    not_understood: list[str]
-    """Words that looked like a device, model or number but were not placed (filled by the extractor)."""
+    not_understood: list[dict[str, str]]
+    """Words that looked like a device, model or number but were not placed: [{text, kind}] (extractor)."""
+    topics: list[str]
+    """What the request asks about beyond its situation (extractor topic ids)."""
+    profile_change: dict[str, Any] | None
+    """{kind: new | amended, fields, values} when the thread already had a profile, else None."""
     tool_notes: list[str]
     """Tools that could not run for this profile (e.g. no model yet), in words."""
     citations: list[Citation]

@@ -37,8 +37,13 @@ def estimate_at(advice: "Advice", **changes: Any) -> "Estimate | None":
     if advice.plan is None or advice.estimate is None:
         return None
     profile = profile_of(advice)
-    try:   # the engine's own format and memory, exactly as the estimate node sees them
-        return estimate_for_profile(engine_profile(profile.model_copy(update=changes), advice.plan.engine),
+    est = advice.estimate
+    # the load, precision and KV dtype the plan was scored at (the planner may derive the load from
+    # the head count and choose the format), unless the caller varies them; the card keeps its own
+    # memory (a stated system RAM does not enlarge it), as in the estimate node
+    base = {"concurrency": est.concurrency, "quantization": est.quantization, "kv_cache_dtype": est.kv_cache_dtype}
+    try:
+        return estimate_for_profile(engine_profile(profile.model_copy(update=base | changes), advice.plan.engine),
                                     engine=advice.plan.engine, parallelism=_layout(advice, profile))
     except AdvisorError:
         return None

@@ -32,6 +32,11 @@ class Tools:
     """chunk ids -> [Hit]."""
     default_for: Callable[[str, Any], tuple[Any, ...] | None]
     """(field, Profile) -> (value, note, note in zh-Hant) from rules.defaults, or None when there is none."""
+    plan: Callable[..., Any] | None = None
+    """(Profile, decision) -> (Plan, Estimate, [(engine, Estimate)]) | None: the deployment planner,
+    with the alternative engines at its layout (None: the estimate follows the rules' advice)."""
+    size: Callable[..., Any] | None = None
+    """(Profile, the user's words) -> the sizing object (ranked hardware options), for the `size` intent."""
     llm: Any = None
     """An `agent.llm.LLM`, or None in deterministic mode."""
 
@@ -101,9 +106,20 @@ def engine_profile(profile: Any, engine: str | None) -> Any:
     return profile.model_copy(update=update) if update else profile
 
 
-def _build_spec(profile: Any, decision: Any = None, estimate: Any = None) -> Any:
+def _plan(profile: Any, decision: Any = None) -> Any:
+    from rules.plan import options_for_profile, plan_for_profile
+    found = plan_for_profile(profile, decision)
+    return None if found is None else (*found, options_for_profile(profile, decision))
+
+
+def _size(profile: Any, text: str) -> Any:
+    from agent.sizing import size_for
+    return size_for(profile, text)
+
+
+def _build_spec(profile: Any, decision: Any = None, estimate: Any = None, plan: Any = None) -> Any:
     from rules.benchspec import build_spec
-    return build_spec(profile, decision, estimate)
+    return build_spec(profile, decision, estimate, plan=plan)
 
 
 def _search(query: str, k: int = 5) -> list:
@@ -135,4 +151,4 @@ def default_tools(llm: Any = None) -> Tools:
     """The real components (imported on first use, so building the bundle is free)."""
     return Tools(extract=_extract, extract_answer=_extract_answer, decide=_decide, estimate=_estimate,
                  build_spec=_build_spec, search=_search, get_chunks=_get_chunks,
-                 default_for=_default_for, llm=llm)
+                 default_for=_default_for, plan=_plan, size=_size, llm=llm)

@@ -5,11 +5,13 @@ deterministic one missed, never override them, and only with evidence in the use
 """
 from __future__ import annotations
 
+import re
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from agent import evidence as ev
+from agent import lexicon
 from rules.errors import AdvisorError
 from rules.ids import (
     INTENTS,
@@ -20,6 +22,9 @@ from rules.ids import (
     WORKLOADS,
 )
 
+LLM_INTENTS = tuple(i for i in INTENTS if i != "size")
+"""Intents offered to the LLM extractor. Its intent is never used (the deterministic extractor
+decides, sizing included); the list stays as the recorded prompts have it."""
 # Bounds keep a rambling model's reply short enough to finish as valid JSON (grammar-constrained
 # servers enforce them while decoding).
 MAX_VALUES = 8
@@ -39,7 +44,7 @@ class LLMExtraction(BaseModel):
     """The LLM extractor's reply."""
 
     model_config = ConfigDict(extra="forbid")
-    intent: Literal[INTENTS]  # type: ignore[valid-type]
+    intent: Literal[LLM_INTENTS]  # type: ignore[valid-type]
     values: list[LLMValue] = Field(max_length=MAX_VALUES)
 
 
@@ -47,7 +52,7 @@ def extraction_prompt(text: str, asked: list[str] | None) -> tuple[str, str]:
     """(system, user) messages for the LLM extractor."""
     from agent.prompts import EXTRACT_SYSTEM, EXTRACT_USER
     system = EXTRACT_SYSTEM.format(
-        intents=", ".join(INTENTS), fields=", ".join(ev.GUARDED_FIELDS),
+        intents=", ".join(LLM_INTENTS), fields=", ".join(ev.GUARDED_FIELDS),
         interconnects=", ".join(INTERCONNECTS), serving_modes=", ".join(SERVING_MODES),
         workloads=", ".join(WORKLOADS), priorities=", ".join(PRIORITIES),
         quants=", ".join(QUANTS_FIXED) + ", exl2-<bpw>, exl3-<bpw>")
@@ -123,3 +128,87 @@ def apply(profile: Any, values: dict, evidence: dict) -> tuple[Any, list[str]]:
 def extraction_parts(ext: Any) -> tuple[dict, dict]:
     """(values, evidence) of an `agent.extract.Extraction`."""
     return dict(getattr(ext, "values", None) or {}), dict(getattr(ext, "evidence", None) or {})
+
+
+# --- what changed in the thread, and what was not understood ------------------------------
+_AMEND = re.compile("|".join(lexicon.AMEND_CUES), re.I)
+_NEW = re.compile("|".join(lexicon.NEW_CUES), re.I)
+SITUATION = ("hardware", "model", "params_b", "count", "serving_mode", "users", "concurrency")
+_IGNORED = ("language", "provenance", "priorities", "nodes")
+
+
+def known(profile: dict[str, Any] | None) -> dict[str, Any]:
+    """The values a stored profile holds (defaults and bookkeeping left out)."""
+    return {k: v for k, v in (profile or {}).items() if k not in _IGNORED and v not in (None, [], {})}
+
+
+def profile_change(previous: dict[str, Any] | None, values: dict[str, Any], text: str) -> Literal["new", "amended"] | None:
+    """Whether a message in a thread with a profile starts a new one or amends it (None: no profile yet).
+
+    A new-situation cue ("now", "another setup", 現在, 另一個) with a device or model starts over; else an
+    amendment cue ("what if", "instead", 改用) amends; naming a different device or model together with
+    at least one other fact of the situation starts over; anything else amends.
+    """
+    before = known(previous)
+    if not before:
+        return None
+    names = {"hardware", "model", "params_b"} & set(values)
+    if _NEW.search(text) and names:
+        return "new"
+    if _AMEND.search(text):
+        return "amended"
+    differs = any(f in values and before.get(f) is not None and before.get(f) != values[f] for f in ("hardware", "model", "params_b"))
+    if differs and len(set(values) & set(SITUATION)) >= 2:
+        return "new"
+    return "amended"
+
+
+def changed(previous: dict[str, Any] | None, now: dict[str, Any]) -> list[str]:
+    """Fields whose value differs between two stored profiles, in profile order."""
+    before, after = known(previous), known(now)
+    return [f for f in after if before.get(f) != after[f]] + [f for f in before if f not in after]
+
+
+_KIND = {"en": {"device": "as a device in the catalog", "model": "as a model in the catalog", "number": None},
+         "zh": {"device": "是目錄中的硬體", "model": "是目錄中的模型", "number": None}}
+
+
+def unplaced_note(items: list[dict[str, str]], language: str) -> str | None:
+    """One sentence quoting the words that were not placed ("I did not recognise 'P40' as a device...")."""
+    if not items:
+        return None
+    lang = "zh" if language == "zh" else "en"
+    names = [i for i in items if i["kind"] != "number"]
+    numbers = [i for i in items if i["kind"] == "number"]
+    parts = []
+    if lang == "zh":
+        for kind in ("device", "model"):
+            words = "、".join(f"「{i['text']}」" for i in names if i["kind"] == kind)
+            if words:
+                parts.append(f"我沒有認出{words}{_KIND['zh'][kind]}")
+        if numbers:
+            parts.append("數字" + "、".join(f"「{i['text']}」" for i in numbers) + "沒有用上")
+        return "；".join(parts) + "。它們不在這次建議的設定裡；若重要，請換個說法（型號可查 `advisor catalog`）。"
+    for kind in ("device", "model"):
+        words = ", ".join(f"'{i['text']}'" for i in names if i["kind"] == kind)
+        if words:
+            parts.append(f"I did not recognise {words} {_KIND['en'][kind]}")
+    if numbers:
+        parts.append("I did not use " + ", ".join(f"'{i['text']}'" for i in numbers))
+    return "; ".join(parts) + ". They are not part of this advice; if they matter, say them another way " \
+        "(`advisor catalog` lists the names I know)."
+
+
+def change_note(change: dict[str, Any] | None, language: str, names: dict[str, str] | None = None) -> str | None:
+    """One sentence saying whether this answer starts a new profile or amends the previous one."""
+    if not change:
+        return None
+    zh = language == "zh"
+    if change.get("kind") == "new":
+        return "這是新的情境：我從新的設定開始，沒有沿用前一個。" if zh else \
+            "This is a new situation, so I started a new profile; nothing was carried over from the previous one."
+    fields = [f"{f} → {v}" for f, v in (change.get("values") or {}).items()] or list(change.get("fields") or [])
+    if not fields:
+        return "我沿用前一個設定，沒有改任何值。" if zh else "I kept the previous profile; nothing in it changed."
+    return ("我沿用前一個設定並更新了：" + "、".join(fields) + "。") if zh else \
+        ("I kept the previous profile and updated " + ", ".join(fields) + ".")

@@ -38,6 +38,8 @@ def print_report(reports: list[SuiteReport], out: TextIO, elapsed_s: float) -> N
         if rep.metrics:
             shown = ", ".join(f"{k}={v:.3f}" if isinstance(v, float) else f"{k}={v}" for k, v in rep.metrics.items())
             print(f"metrics {rep.name}: {shown}", file=out)
+        for line in rep.summary:
+            print(f"summary {rep.name}: {line}", file=out)
     failed = [(r.name, c) for r in reports for c in r.cases if not c.passed]
     if failed:
         print("\n| suite | case | expectation that failed (what came back) |", file=out)

@@ -28,6 +28,8 @@ class SuiteReport:
     name: str
     cases: list[CaseOutcome]
     metrics: dict[str, float] = field(default_factory=dict)
+    summary: list[str] = field(default_factory=list)
+    """Headline lines printed after the metrics (e.g. the estimator's held-out errors)."""
 
     @property
     def passed(self) -> int:

@@ -44,7 +44,7 @@ Metric = Literal[
 ]
 METRICS: tuple[str, ...] = get_args(Metric)
 
-Intent = Literal["recommend", "explain", "estimate", "benchmark"]
+Intent = Literal["recommend", "explain", "estimate", "benchmark", "size"]
 INTENTS: tuple[str, ...] = get_args(Intent)
 
 # What the user optimises for (the tenth question of the source article).

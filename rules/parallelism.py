@@ -1,4 +1,9 @@
-"""Degrees of a parallelism plan: the rules choose the strategy, this sizes it from the facts."""
+"""Degrees of the rules' parallelism advice: the rules name a strategy, this sizes it from the facts.
+
+The answer's layout is chosen by the planner (rules/plan), which scores every legal layout with the
+roofline; this advice is its tie-breaker (a close call goes to the rules' family, and overriding it
+makes the answer say to measure both) and the layout used when the planner cannot run (model size
+or hardware unknown)."""
 from __future__ import annotations
 
 from typing import Any

@@ -61,7 +61,7 @@ def _estimate_profile(model: str, hardware: str, count: int, nodes: int, quant: 
 
 
 def make_tools(advisor: Any) -> dict[str, Any]:
-    """The four tools bound to one advisor."""
+    """The tools bound to one advisor."""
 
     @_guard
     def recommend(question: str, answers_yaml: str = "", detail: bool = False) -> dict:
@@ -125,6 +125,18 @@ def make_tools(advisor: Any) -> dict[str, Any]:
         return advice.benchmark.model_dump(mode="json") if advice.benchmark else {}
 
     @_guard
+    def size_hardware(question: str) -> dict:
+        """What hardware to buy: ranked options (device x count, plan, predicted TTFT/TPOT, cost when prices are known) for a model, a load and latency targets.
+
+        Args:
+            question: the model, the load and optional targets in English or Traditional Chinese, e.g. "Llama 3.3 70B, 200 users, TTFT p95 < 2 s".
+        Returns:
+            JSON text: request (model, concurrency, ttft_ms, tpot_ms), options best first (hardware, count, nodes, plan with layout and figures, meets_targets, misses, cost_per_hour), any_meets, ranked_by, notes and assumptions (the same object as `advisor size --json`).
+        """
+        from agent.sizing import size_text
+        return size_text(question)
+
+    @_guard
     def search_knowledge(query: str, k: int = 5) -> list[dict]:
         """Search the advisor's knowledge base (engine fact sheets and inference notes, English and Traditional Chinese).
 
@@ -141,7 +153,7 @@ def make_tools(advisor: Any) -> dict[str, Any]:
         return [h.model_dump() if hasattr(h, "model_dump") else dict(h.__dict__) for h in search(query, k=int(k))]
 
     return {"recommend": recommend, "estimate": estimate, "benchmark_spec": benchmark_spec,
-            "search_knowledge": search_knowledge}
+            "size_hardware": size_hardware, "search_knowledge": search_knowledge}
 
 
 def register(advisor: Any) -> None:

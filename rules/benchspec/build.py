@@ -41,41 +41,65 @@ def _profile_notes(profile: Profile) -> list[str]:
     return out
 
 
+def _plan(profile: Profile, decision: Any, notes: list[str]) -> tuple[dict | None, Any]:
+    """The deployment plan and its estimate, when the caller did not bring them."""
+    from rules.plan import plan_for_profile
+    try:
+        found = plan_for_profile(profile, decision)
+    except AdvisorError as exc:
+        notes.append(f"No deployment plan: {exc}")
+        return None, None
+    if found is None:
+        return None, None
+    plan, est = found
+    return plan.model_dump(mode="json"), est
+
+
 def _predictions(profile: Profile, workload: Workload, engine: str | None, estimate: Any,
-                 notes: list[str]) -> tuple[dict | None, dict | None, dict | None]:
+                 notes: list[str], layout: dict | None = None) -> tuple[dict | None, dict | None, dict | None]:
     """Roofline estimates: single stream and peak at the main run's lengths, and at the stated
-    context (the caller's `estimate` when given) for the capacity checks."""
+    context (the caller's `estimate` when given) for the capacity checks, all at the plan's layout."""
     peak = workload.peak_concurrency
-    layout = prediction.layout_of(estimate)   # the caller's plan: every prediction at the same layout
+    layout = layout or prediction.layout_of(estimate)   # the plan's layout: every prediction at the same one
     planned = prediction.planned_profile(profile, peak, workload.input.mean, workload.output.mean,
                                          workload.input.max + workload.output.max)
-    at_peak = prediction.estimate_at(planned, engine, peak, notes, layout)
-    single = prediction.estimate_at(planned, engine, 1, notes, layout)
+    extra = {"layout": layout} if layout else {}
+    at_peak = prediction.estimate_at(planned, engine, peak, notes, **extra)
+    single = prediction.estimate_at(planned, engine, 1, notes, **extra)
     if estimate is not None:
         return single, at_peak, prediction.as_dict(estimate)
     if planned.context_length == profile.context_length:
         return single, at_peak, at_peak
     stated = prediction.planned_profile(profile, peak, workload.input.mean, workload.output.mean)
-    return single, at_peak, prediction.estimate_at(stated, engine, peak, notes, layout)
+    return single, at_peak, prediction.estimate_at(stated, engine, peak, notes, **extra)
 
 
 def build_spec(profile: Profile, decision: Any = None, estimate: Any = None,
-               harness: str = "all") -> BenchSpec:
-    """The benchmark spec for this profile; missing or assumed facts become `assumptions`."""
+               harness: str = "all", plan: Any = None) -> BenchSpec:
+    """The benchmark spec for this profile; missing or assumed facts become `assumptions`.
+
+    `plan` (with its `estimate`) is the answer's deployment plan: every prediction is made at its
+    layout. Without one the spec asks the planner, which gives the same plan for the same profile."""
     notes = _profile_notes(profile)
     if decision is None:
         decision = _decide(profile, notes)
+    planned = prediction.as_dict(estimate)
+    if plan is None and estimate is None:
+        plan, planned = _plan(profile, decision, notes)
+    plan = prediction.as_dict(plan)
     scenario = build_scenario(profile, decision, notes)
     workload = build_workload(profile, notes)
-    engine = scenario.engines[0].id if scenario.engines else None
-    single, at_peak, stated = _predictions(profile, workload, engine, estimate, notes)
+    engine = (plan or {}).get("engine") or (scenario.engines[0].id if scenario.engines else None)
+    layout = prediction.layout_of(plan)
+    single, at_peak, stated = _predictions(profile, workload, engine, estimate, notes, layout)
     slos = slos_for(workload.kind, workload.peak_concurrency, profile.priority, notes)
     spec = BenchSpec(
         scenario=scenario, workload=workload, metrics=list(METRICS),
         metric_definitions=dict(METRIC_DEFINITIONS), tpot_definition=TPOT_DEFINITION, slos=slos,
         criteria=build_criteria(workload, slos, single, at_peak, stated),
         checklist=build_checklist(workload),
-        prediction=prediction.summary(single, at_peak, workload.peak_concurrency),
+        prediction=prediction.summary(single, at_peak, workload.peak_concurrency, prediction.as_dict(planned)),
+        plan=plan,
         assumptions=list(dict.fromkeys(notes)),
     )
     return spec.model_copy(update={"exports": export_all(spec, harness)})

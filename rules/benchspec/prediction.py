@@ -48,8 +48,8 @@ def estimate_at(profile: Profile, engine: str | None, concurrency: int,
                 notes: list[str], layout: dict[str, Any] | None = None) -> dict[str, Any] | None:
     """The roofline estimate for the profile at one concurrency, or None (reason noted).
 
-    `layout` is the plan's parallel layout ({strategy, tp, pp, ep, dp}); without it the estimator
-    picks its default (TP inside a node), which over PCIe is not what the answer recommends."""
+    `layout` is the plan's {strategy, tp, pp, ep, dp}: the benchmark measures the deployment the
+    answer recommends, not the estimator's default split."""
     try:
         from rules.roofline import estimate_for_profile
     except ImportError:
@@ -64,16 +64,28 @@ def estimate_at(profile: Profile, engine: str | None, concurrency: int,
         return None
 
 
-def layout_of(estimate: Any) -> dict[str, Any] | None:
-    """The parallel layout an estimate was computed at, when it splits the model over devices."""
-    par = (as_dict(estimate) or {}).get("parallelism")
+def layout_of(source: Any) -> dict[str, Any] | None:
+    """The layout a plan chose (its `chosen` layout) or an estimate was computed at ({strategy, tp,
+    pp, ep, dp}); None for one device or when there is neither."""
+    data = as_dict(source)
+    if not data:
+        return None
+    if data.get("chosen"):
+        from rules.plan import Layout
+        par = Layout(**data["chosen"]["layout"]).parallelism()
+    else:
+        par = data.get("parallelism")
     return par if isinstance(par, dict) and par.get("strategy") not in (None, "none") else None
 
 
 def summary(single: dict[str, Any] | None, peak: dict[str, Any] | None,
-            peak_level: int) -> dict[str, Any] | None:
-    """The prediction block of the spec: contract keys at concurrency 1 and at the peak."""
-    if single is None and peak is None:
+            peak_level: int, planned: dict[str, Any] | None = None) -> dict[str, Any] | None:
+    """The prediction block of the spec: contract keys at concurrency 1, at the peak, and at the
+    plan's own load and context (`planned`, the answer's estimate)."""
+    if single is None and peak is None and planned is None:
         return None
-    pick = (lambda e: {k: e.get(k) for k in KEYS if k in e} if e else None)
-    return {"single_stream": pick(single), "peak": pick(peak), "peak_concurrency": peak_level}
+    pick = (lambda e: {k: e.get(k) for k in KEYS + ("parallelism",) if k in e} if e else None)
+    out = {"single_stream": pick(single), "peak": pick(peak), "peak_concurrency": peak_level}
+    if planned is not None:
+        out["planned"] = pick(planned)
+    return out

@@ -182,6 +182,8 @@ class BenchSpec(_Model):
     checklist: list[ChecklistItem]
     prediction: dict[str, Any] | None = None
     """The roofline figures the criteria were derived from (None when unavailable)."""
+    plan: dict[str, Any] | None = None
+    """The deployment plan the predictions describe: chosen layout, runner-up, launch flags."""
     assumptions: list[str] = Field(default_factory=list)
     exports: dict[str, str] = Field(default_factory=dict)
     """Harness name → the command lines (or config text) that run this spec."""

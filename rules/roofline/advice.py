@@ -4,19 +4,22 @@ from __future__ import annotations
 from rules.catalog_schema import Hardware
 from rules.quant import bits_per_weight
 from rules.roofline import calibration as cal
-from rules.roofline.memory import kv_bytes, reserve_bytes, usable_bytes, weight_bytes
+from rules.roofline.memory import APPLE_RAISED_FRACTION, kv_bytes, reserve_bytes, usable_bytes, weight_bytes
 from rules.roofline.result import ErrorBand, Infeasible, MemoryBreakdown
 
 
 def standing_assumptions(s) -> list[str]:
     """Assumptions every estimate of this setup rests on."""
-    hw, spec = s.hw, s.spec
-    eff, eff_why = cal.bandwidth_efficiency(hw)
-    out = [f"decode streams at {eff_why}, plus {cal.TOKEN_OVERHEAD_MS[hw.platform]} ms fixed cost per step "
-           "(calibrated on published single-stream results, mostly llama.cpp)",
+    hw, spec, rt = s.hw, s.spec, s.runtime
+    eff, eff_why = cal.bandwidth_efficiency(hw, rt.family)
+    basis = ("published server-engine results under load" if rt.family != "local"
+             else "published single-stream results, mostly llama.cpp")
+    out = [f"decode streams at {eff_why}, plus {cal.token_overhead_s(hw, rt.family) * 1e3:.1f} ms fixed cost per step "
+           f"(calibrated on {basis})",
            f"decode context averages prompt + half the output ({s.input_tokens + s.output_tokens // 2} tokens)",
-           "KV cache sized for every sequence at the full context "
-           f"({s.context} tokens, {'16-bit' if s.kv_dtype is None else s.kv_dtype})"]
+           f"KV cache ({'16-bit' if s.kv_dtype is None else s.kv_dtype}): fit checked for one sequence at the full "
+           f"context ({s.context:,} tokens); sequences in flight hold " + _KV_HOLD[rt.kv_hold],
+           f"scheduling as {rt.id}: {rt.source}"]
     if hw.memory_is_max_config and not s.memory_gb:
         out.append(f"{hw.id}: memory taken as the largest configuration ({hw.memory_gb:g} GB); pass the real size if smaller")
     if hw.usable_memory_fraction < 1:
@@ -28,9 +31,17 @@ def standing_assumptions(s) -> list[str]:
                    "stages sit idle (pipeline bubbles)")
     if s.layout.devices > 1 and hw.p2p is not True and (s.interconnect or hw.interconnect) == "pcie":
         out.append(f"{hw.id} has no peer-to-peer over PCIe: collectives go through host memory")
-    if s.concurrency > 1:
-        out.append("load model: closed loop of the given concurrent users, continuous batching, prefill serialised")
+    if s.concurrency > 1 and s.load == "static":
+        out.append("load model: one batch of the given requests started together (prompts first, then decoding)")
+    elif s.concurrency > 1:
+        out.append("load model: closed loop of the given concurrent users; continuous batching mixes admitted prompts "
+                   "into decode steps; requests beyond the KV capacity queue, and TTFT includes that wait")
     return out + engine_notes(s)
+
+
+_KV_HOLD = {"peak": "their whole context, reserved at admission",
+            "mean": "KV blocks for the tokens so far (prompt + half the output on average)",
+            "slot": "a full context per parallel slot"}
 
 
 def engine_notes(s) -> list[str]:
@@ -56,7 +67,6 @@ def price(hw: Hardware, user_price: float | None) -> tuple[float | None, str | N
     return hw.price_usd_per_hour, hw.price_source
 
 
-APPLE_RAISED_FRACTION = 0.9  # assumption: what people commonly set iogpu.wired_limit_mb to
 
 
 def _fits_with(s, quant: str | None = None, devices: int | None = None, context: int | None = None,
@@ -138,16 +148,17 @@ def binding_constraint(s, fits: bool, bad: Infeasible | None, step, load, t_pf: 
     """What limits this setup, in words."""
     if not fits:
         return bad.constraint
-    if s.concurrency > load.in_service * s.layout.dp:
-        return (f"KV-cache capacity: only {load.in_service * s.layout.dp} of {s.concurrency} sequences fit at "
-                f"{s.context:,} tokens; the rest wait about {load.queue_s:.1f} s in the queue")
+    if s.load == "closed" and s.concurrency > load.in_service * s.layout.dp:
+        return (f"KV-cache capacity: only {load.in_service * s.layout.dp} of {s.concurrency} sequences are in flight "
+                f"at once; the rest wait about {load.queue_s:.1f} s in the queue")
     out = s.output_tokens
-    memory_bound = step.weights_s + step.kv_s >= step.compute_s
+    memory_bound = step.weights_s >= step.compute_s
     shares = {
-        "prefill compute (prompt processing)": (t_pf or 0.0) + max(0.0, load.ttft_s - load.queue_s - (t_pf or 0.0)),
+        "prefill compute (prompt processing)": (t_pf or 0.0) + max(0.0, load.ttft_s - load.queue_s - (t_pf or 0.0))
+        + out * step.prefill_attention_s,
         "memory bandwidth: streaming the weights each token": out * step.weights_s if memory_bound else 0.0,
-        "memory bandwidth: reading the KV cache each token": out * step.kv_s if memory_bound else 0.0,
-        "compute: the batch makes decode compute-bound": out * step.compute_s if not memory_bound else 0.0,
+        "memory bandwidth: reading the KV cache each token": out * step.kv_s,
+        "compute: the batch makes the weight GEMMs compute-bound": out * step.compute_s if not memory_bound else 0.0,
         "fixed per-token runtime overhead (kernel launches, sync, sampling)": out * step.overhead_s,
         "interconnect: collectives between devices every token": out * step.comm_s,
     }
@@ -156,13 +167,21 @@ def binding_constraint(s, fits: bool, bad: Infeasible | None, step, load, t_pf: 
     return f"{name} ({value / total:.0%} of a request's time at batch {batch})"
 
 
-def error_band(hw: Hardware) -> ErrorBand:
-    """The estimator's measured error on this platform (from the calibration file)."""
+def error_band(hw: Hardware, family: str = "local") -> ErrorBand:
+    """The estimator's measured error on this platform (single stream) and, for server engines, under load."""
+    load = {}
+    if family != "local":
+        lb = cal.LOAD_ERROR_BAND
+        load = dict(load_basis=f"held-out error on {lb['rows']:.0f} published at-load rows (TensorRT-LLM, NIM, vLLM "
+                               "on H100/H200/B200/GB200/RTX PRO 6000/MI300X; llama.cpp batched on GB10)",
+                    load_throughput_p50_pct=lb["throughput_p50"], load_tpot_p50_pct=lb["tpot_p50"],
+                    load_ttft_p50_pct=lb["ttft_p50"])
     band = cal.ERROR_BAND.get(hw.platform)
     if band is None:
         return ErrorBand(basis=f"no published measurements for {hw.platform} in the calibration file: "
-                               "treat figures as +/-50 %", decode_p50_pct=None, decode_p90_pct=None, prefill_p50_pct=None)
-    return ErrorBand(basis=f"in-sample absolute error on the {band['rows']} published {hw.platform} single-stream "
-                           "measurements used to calibrate; expect more on other setups (batching, multi-device)",
+                               "treat figures as +/-50 %", decode_p50_pct=None, decode_p90_pct=None, prefill_p50_pct=None,
+                         **load)
+    return ErrorBand(basis=f"absolute error on the {band['rows']} published {hw.platform} single-stream "
+                           "measurements (about two thirds used to calibrate); expect more on other setups",
                      decode_p50_pct=band["decode_p50"], decode_p90_pct=band["decode_p90"],
-                     prefill_p50_pct=band["prefill_p50"])
+                     prefill_p50_pct=band["prefill_p50"], **load)

@@ -1,16 +1,22 @@
 """Calibrated efficiency parameters: few, physical, per memory technology or software platform.
 
-Fitted on reference/measurements.csv (single-stream llama.cpp-dominated results) by hand, never
-per row; `evals/suites/estimator.py` reports how well they do. Each constant says what it stands for.
+Fitted by hand, never per row, on the FIT split of the published measurements (evals/data/*.csv;
+every source is split by row hash and its held-out part never used to choose a value);
+`evals/suites/estimator.py` reports both splits. Each constant says what it stands for and its rows.
 """
 from __future__ import annotations
 
 from rules.catalog_schema import Hardware
 
-# Share of the datasheet bandwidth a decode step streams at (large reads, batch 1).
+# Two kernel families (rules.roofline.runtime): 'local' = llama.cpp-style engines (llama.cpp, Ollama,
+# MLX-LM, ExLlama, OpenVINO), calibrated on reference/measurements.csv single-stream rows (fit split);
+# 'server' = vLLM / SGLang / TensorRT-LLM (fused kernels, CUDA graphs, big batches), calibrated on the fit
+# split of evals/data/measurements_load.csv (TensorRT-LLM perf overview, NVIDIA NIM, vLLM on MI300X).
+
+# Share of the datasheet bandwidth a local-engine decode step streams at (large reads, batch 1).
 BW_EFFICIENCY = {
-    "hbm": 0.65,     # H100/A100 rows: HBM reaches less of its peak on one stream than GDDR does
-    "gddr": 0.80,    # RTX 3090/4090/5090, RTX PRO 6000, RX 7900 XTX, A10G rows
+    "hbm": 0.55,     # H100 SXM llama.cpp rows: its decode kernels reach ~half of HBM peak (fits the PCIe parts too)
+    "gddr": 0.80,    # RTX 3090/4090/5090, RTX PRO 6000, RX 7900 XTX rows
     "lpddr": 0.80,   # DGX Spark rows (LPDDR5X, CUDA)
     "apple": 0.88,   # M1-M4 base/Pro/Max: slope of decode time vs bytes across f16/q8_0/q4_0
     "ddr": 0.60,     # CPU sockets: not in the calibration file (assumption, wide error band)
@@ -18,13 +24,16 @@ BW_EFFICIENCY = {
 # Apple Ultra parts are two dies joined by UltraFusion: streaming reaches less of the summed bandwidth.
 ULTRA_BW_EFFICIENCY = 0.78
 
-# Software stacks whose kernels reach less of the memory system than CUDA/ROCm/Metal do.
-PLATFORM_BW_FACTOR = {"intel-gpu": 0.45}  # Arc A770 llama.cpp SYCL/Vulkan row
+# Backends whose local kernels reach less of the memory system than CUDA/Metal do.
+PLATFORM_BW_FACTOR = {
+    "intel-gpu": 0.45,  # Arc A770 llama.cpp SYCL/Vulkan row
+    "amd-rocm": 0.74,   # HIP backend: RX 7900 XTX llama 8B Q4_K_M tg64 (llama.cpp PR #26284) vs the GDDR share
+}
 
-# Fixed time per decode step (kernel launches, sync, sampling), ms. Dominates small models on fast memory.
+# Fixed time per decode step of a local engine (kernel launches, sync, sampling), ms.
 TOKEN_OVERHEAD_MS = {
     "nvidia-cuda": 1.5,
-    "amd-rocm": 1.0,
+    "amd-rocm": 1.5,      # HIP launches cost at least what CUDA's do (RX 7900 XTX HIP rows)
     "apple-silicon": 5.0,
     "intel-gpu": 1.5,
     "intel-gaudi": 2.0,   # not calibrated
@@ -35,9 +44,9 @@ TOKEN_OVERHEAD_MS = {
     "huawei-ascend": 2.0,  # not calibrated
 }
 
-# Share of the dense 16-bit TFLOPS a prefill GEMM reaches, by software platform.
+# Share of the dense 16-bit TFLOPS a local engine's prompt GEMMs reach, by software platform.
 PREFILL_EFFICIENCY = {
-    "nvidia-cuda": 0.85,   # GeForce rates are the FP32-accumulate ones; llama.cpp's int8/FP16 paths beat them
+    "nvidia-cuda": 0.85,   # GeForce: the catalog's rates are FP32-accumulate ones; llama.cpp's int8 MMQ beats them
     "amd-rocm": 0.40,      # RX 7900 XTX row (WMMA peak is hard to reach)
     "apple-silicon": 0.71,  # f16 rows; ALU-only GPUs (no matrix units)
     "intel-gpu": 0.087,    # Arc A770 / B580 rows (immature SYCL kernels)
@@ -48,17 +57,46 @@ PREFILL_EFFICIENCY = {
     "aws-neuron": 0.5,     # not calibrated
     "huawei-ascend": 0.5,  # not calibrated
 }
+# On NVIDIA workstation and datacenter parts the 16-bit tensor rate is not halved for FP32 accumulation,
+# and llama.cpp's 512-token ubatch kernels reach a small share of it.
+LOCAL_PRO_NVIDIA_PREFILL_EFFICIENCY = 0.26  # DGX Spark (GB10) llama-bench pp2048 rows
 # Weight-only quantized GEMMs dequantize on ALUs; GPUs without int matrix paths lose some rate.
 APPLE_QUANT_PREFILL_FACTOR = 0.84  # q4_0/q8_0 vs f16 medians on the Apple rows
-# Per token per MoE layer cost of routing, top-k and gathering activations in prefill (s).
-MOE_ROUTE_S = 3.0e-6  # gpt-oss-20b on RTX 3090/4090/5090 all leave ~2-3 us per token-layer
+# Attention over the cache runs in its own kernels at a lower share of peak than the weight GEMMs.
+LOCAL_ATTENTION_FACTOR = 0.7   # DGX Spark llama-bench pp2048 @ depth 4K-32K rows (fit split)
+# Per token per MoE layer cost of routing, top-k and gathering activations in local engines' prefill (s).
+MOE_ROUTE_S = 3.0e-6  # gpt-oss-20b on RTX 3090/4090/5090 (llama.cpp) all leave ~2-3 us per token-layer
+
+# Server engines (vLLM, SGLang, TensorRT-LLM): fused GEMMs (FP8/FP4 where the device has them), grouped
+# MoE kernels (routing inside the GEMM time: no separate routing term), CUDA/HIP graphs for decode.
+SERVER_BW_EFFICIENCY = 0.80      # NIM Llama 3.3 70B TP2 ITL at concurrency 1 (fit split)
+SERVER_GEMM_EFFICIENCY = 0.55    # TensorRT-LLM perf-overview max-load rows, FP8 on H100/H200 (fit split)
+SERVER_FP4_GEMM_FACTOR = 0.6     # NVFP4 GEMMs reach less of their doubled peak: B200/GB200/RTX PRO rows (fit split)
+SERVER_ATTENTION_FACTOR = 0.7    # FlashAttention-class kernels vs GEMMs
+# A GEMM over few tokens cannot fill the tensor cores (tile and wave quantization): its rate grows as
+# tokens / (tokens + SERVER_GEMM_HALF_TOKENS) of the large-GEMM rate (fit split, all server sources).
+SERVER_GEMM_HALF_TOKENS = 128
+SERVER_STEP_OVERHEAD_MS = 1.0    # scheduler + launch per step (NIM 8B-class ITL floors)
+SERVER_SEQ_OVERHEAD_US = 2.0     # per sequence per step: sampling, detokenising, block tables
+# Per token per MoE layer in server engines: top-k, permute/unpermute and the small grouped GEMMs'
+# tail, on every device of a TP group (TensorRT-LLM Qwen3 MoE rows, fit split).
+SERVER_MOE_ROUTE_S = 0.1e-6
+# ROCm builds of vLLM (2024): OCI MI300X rows (fit split): bandwidth and GEMM rate both well below CUDA's
+PLATFORM_SERVER_BW_FACTOR = {"amd-rocm": 0.6}
+PLATFORM_SERVER_GEMM_FACTOR = {"amd-rocm": 0.3}
 
 # Interconnect: per-step latency (s) of a collective on each link kind; bandwidth is the catalog's.
 LINK_LATENCY_S = {"nvlink": 5e-6, "infinity-fabric": 5e-6, "pcie": 10e-6, "pcie-no-p2p": 15e-6,
                   "infiniband": 10e-6, "ethernet": 20e-6, "unified": 30e-6, "none": 0.0}
 
-# Decode-step compute efficiency once a big batch makes decode compute-bound.
-DECODE_COMPUTE_EFFICIENCY = 0.5  # sanity-checked, not fitted: TRT-LLM max-load rows of measurements_batched.csv within ~15 %
+
+# 'generic' = an engine the catalog does not know: server-style kernels, no platform-specific factors.
+SERVER_FAMILIES = frozenset({"server", "generic"})
+
+
+def _platform(table: dict[str, float], hw: Hardware, family: str) -> float:
+    """A platform factor measured on the named server engines (not assumed for unknown engines)."""
+    return table.get(hw.platform, 1.0) if family == "server" else 1.0
 
 
 def memory_class(hw: Hardware) -> str:
@@ -75,31 +113,60 @@ def memory_class(hw: Hardware) -> str:
     return "ddr"
 
 
-def bandwidth_efficiency(hw: Hardware) -> tuple[float, str]:
-    """Share of datasheet bandwidth one decode stream reaches, and why."""
+def bandwidth_efficiency(hw: Hardware, family: str = "local") -> tuple[float, str]:
+    """Share of datasheet bandwidth a decode step reaches, and why."""
     cls = memory_class(hw)
+    if family in SERVER_FAMILIES and cls != "apple":
+        eff = SERVER_BW_EFFICIENCY * _platform(PLATFORM_SERVER_BW_FACTOR, hw, family)
+        return eff, f"server-engine kernels on {cls} memory ({hw.platform}): {eff:.2f} of peak bandwidth"
     eff = ULTRA_BW_EFFICIENCY if cls == "apple" and "Ultra" in hw.name else BW_EFFICIENCY[cls]
     eff *= PLATFORM_BW_FACTOR.get(hw.platform, 1.0)
     return eff, f"{cls} memory on {hw.platform}: {eff:.2f} of peak bandwidth"
 
 
-def token_overhead_s(hw: Hardware) -> float:
-    """Fixed seconds per decode step on this platform."""
+def token_overhead_s(hw: Hardware, family: str = "local", batch: int = 1) -> float:
+    """Fixed seconds per decode step (plus per-sequence work in server engines)."""
+    if family in SERVER_FAMILIES:
+        return (SERVER_STEP_OVERHEAD_MS / _platform(PLATFORM_SERVER_BW_FACTOR, hw, family)) / 1000 \
+            + SERVER_SEQ_OVERHEAD_US * 1e-6 * batch
     return TOKEN_OVERHEAD_MS[hw.platform] / 1000
 
 
-def prefill_efficiency(hw: Hardware, quant_family: str) -> float:
-    """Share of dense TFLOPS prefill reaches on this platform for this weight format."""
+def prefill_efficiency(hw: Hardware, quant_family: str, family: str = "local", dtype: str = "bf16",
+                       tokens: float | None = None) -> float:
+    """Share of dense TFLOPS (of the GEMMs' compute `dtype`) the weight GEMMs over `tokens` tokens reach
+    on this platform (None = a large GEMM)."""
+    if family in SERVER_FAMILIES:
+        eff = SERVER_GEMM_EFFICIENCY * _platform(PLATFORM_SERVER_GEMM_FACTOR, hw, family)
+        if tokens is not None:
+            eff *= tokens / (tokens + SERVER_GEMM_HALF_TOKENS)
+        return eff * (SERVER_FP4_GEMM_FACTOR if dtype == "fp4" else 1.0)
     eff = PREFILL_EFFICIENCY[hw.platform]
+    if hw.platform == "nvidia-cuda" and hw.hw_class in ("datacenter", "workstation"):
+        eff = LOCAL_PRO_NVIDIA_PREFILL_EFFICIENCY
     if hw.platform == "apple-silicon" and quant_family in ("gguf", "int", "microscaling", "exl"):
         eff *= APPLE_QUANT_PREFILL_FACTOR
     return eff
 
-# Absolute % error of the estimator on the calibration file, by platform (rows = measurements).
-# Recomputed by evals/suites/estimator.py; tests/roofline checks these stay in step with it.
+
+def attention_efficiency(hw: Hardware, quant_family: str, family: str = "local") -> float:
+    """Share of dense 16-bit TFLOPS attention over the cache reaches."""
+    factor = SERVER_ATTENTION_FACTOR if family in SERVER_FAMILIES else LOCAL_ATTENTION_FACTOR
+    return prefill_efficiency(hw, quant_family, family) * factor
+
+
+def moe_route_s(family: str) -> float:
+    """Seconds per token per MoE layer spent routing outside the GEMMs (per engine family: the llama.cpp
+    figure is not the server engines' one)."""
+    return SERVER_MOE_ROUTE_S if family in SERVER_FAMILIES else MOE_ROUTE_S
+
+# Absolute % error of the estimator on the single-stream rows (evals/data/measurements*.csv, both
+# splits), by platform. Recomputed by evals/suites/estimator.py; tests/roofline checks they stay in step.
 ERROR_BAND: dict[str, dict[str, float]] = {
-    "amd-rocm": {"rows": 3, "decode_p50": 9.7, "decode_p90": 12.4, "prefill_p50": 0.7},
-    "apple-silicon": {"rows": 81, "decode_p50": 4.0, "decode_p90": 8.2, "prefill_p50": 9.4},
-    "intel-gpu": {"rows": 3, "decode_p50": 5.4, "decode_p90": 5.4, "prefill_p50": 19.9},
-    "nvidia-cuda": {"rows": 27, "decode_p50": 7.9, "decode_p90": 13.6, "prefill_p50": 10.7},
+    "amd-rocm": {"rows": 7, "decode_p50": 5.8, "decode_p90": 32.4, "prefill_p50": 3.1},
+    "apple-silicon": {"rows": 81, "decode_p50": 4.0, "decode_p90": 8.2, "prefill_p50": 9.2},
+    "intel-gpu": {"rows": 3, "decode_p50": 5.4, "decode_p90": 5.4, "prefill_p50": 19.8},
+    "nvidia-cuda": {"rows": 63, "decode_p50": 4.5, "decode_p90": 13.5, "prefill_p50": 8.8},
 }
+# Median absolute % error at load on the HELD-OUT rows of evals/data/measurements_load.csv.
+LOAD_ERROR_BAND: dict[str, float] = {"rows": 112, "throughput_p50": 13.8, "tpot_p50": 11.4, "ttft_p50": 6.8}

@@ -1,7 +1,9 @@
 """Communication cost between devices: TP all-reduce, PP stage hand-off, EP all-to-all.
 
-Ring all-reduce of S bytes over n devices: 2(n-1) steps of latency a, and 2(n-1)/n * S over the
-per-direction link bandwidth (half the bidirectional figure vendors quote).
+All-reduce of S bytes over n devices moves 2(n-1)/n * S over the per-direction link bandwidth (half
+the bidirectional figure vendors quote). On a ring (PCIe, network) that takes 2(n-1) latency hops; on
+switched fabrics where every device has a direct path to every other (NVLink/NVSwitch, AMD Infinity
+Fabric mesh) engines use one/two-shot all-reduce kernels: 2 hops whatever n.
 """
 from __future__ import annotations
 
@@ -9,6 +11,8 @@ from rules.catalog_schema import Hardware
 from rules.errors import MissingFactError
 from rules.roofline.calibration import LINK_LATENCY_S
 from rules.roofline.figure import Figure
+
+SWITCHED = frozenset({"nvlink", "infinity-fabric"})
 
 
 def link(hw: Hardware, interconnect: str | None = None) -> tuple[str, float, float]:
@@ -35,7 +39,8 @@ def allreduce_s(nbytes: float, n: int, hw: Hardware, interconnect: str | None = 
     if n <= 1:
         return Figure(0.0, "one device: no all-reduce")
     kind, bw, lat = link(hw, interconnect)
-    t = 2 * (n - 1) * lat + 2 * (n - 1) / n * nbytes / bw
+    hops = 2 if kind in SWITCHED else 2 * (n - 1)
+    t = hops * lat + 2 * (n - 1) / n * nbytes / bw
     return Figure(t, f"all-reduce {nbytes / 1e3:.0f} KB over {n} devices on {kind}: {t * 1e6:.0f} us")
 
 

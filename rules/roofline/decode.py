@@ -1,15 +1,18 @@
-"""Decode: the pure bandwidth bound and the expected step time of one decode step.
+"""Decode: the pure bandwidth bound and the expected time of one engine step.
 
 A step of `batch` sequences at `context` tokens reads the weights once (MoE: the experts the batch
-touches) and every sequence's KV cache. Expected time = max(bytes / (efficiency x bandwidth),
-FLOPs / (efficiency x TFLOPS)) + fixed per-step overhead + communication.
+touches) and every sequence's KV cache; under continuous batching it also carries `prefill_tokens`
+prompt tokens of requests being admitted. The weight GEMMs are memory- or compute-bound, whichever
+is slower; attention runs in its own kernels (decode: reading the KV cache; prompt tokens: FLOPs):
+    step = max(weight bytes / (eff x BW), GEMM FLOPs of all tokens / (eff x TFLOPS))
+           + KV bytes / (eff x BW) + prompt attention FLOPs / (eff x TFLOPS) + overhead + communication
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 
 from rules.catalog_schema import Hardware, ModelSpec
-from rules.quant import compute_dtype
+from rules.quant import compute_dtype, quant_info
 from rules.roofline import calibration as cal
 from rules.roofline.figure import Figure, gb
 from rules.roofline.layout import Layout
@@ -23,15 +26,20 @@ class Step:
     weights_s: float
     kv_s: float
     compute_s: float
+    """GEMM FLOPs of every token in the step (decode tokens and prompt tokens)."""
     overhead_s: float
     comm_s: float
     bytes_read: float
     notes: tuple[str, ...]
+    prefill_attention_s: float = 0.0
+    """Attention FLOPs of the prompt tokens the step carries."""
 
     @property
     def seconds(self) -> float:
-        """Expected step time: memory or compute (whichever is slower) + overhead + communication."""
-        return max(self.weights_s + self.kv_s, self.compute_s) + self.overhead_s + self.comm_s
+        """Expected step time: weight GEMMs (memory or compute, whichever is slower) + KV reads +
+        prompt attention + overhead + communication."""
+        return (max(self.weights_s, self.compute_s) + self.kv_s + self.prefill_attention_s
+                + self.overhead_s + self.comm_s)
 
 
 def step_bytes(model: ModelSpec, quant: str, batch: int, context: int, kv_dtype: str | None,
@@ -45,6 +53,12 @@ def step_bytes(model: ModelSpec, quant: str, batch: int, context: int, kv_dtype:
 def step_flops(model: ModelSpec, batch: int) -> float:
     """FLOPs of one decode step: 2 x active params per token (attention over the cache is memory-bound)."""
     return 2 * model.active_params_b * 1e9 * batch
+
+
+def gemm_flops(model: ModelSpec, tokens: float, sampled: float) -> float:
+    """Weight-GEMM FLOPs for `tokens` through the layers, `sampled` of them through the lm_head."""
+    from rules.roofline.prefill import linear_params
+    return 2 * linear_params(model) * tokens + 2 * model.embedding_params_b * 1e9 * sampled
 
 
 def compute_tflops(hw: Hardware, quant: str, engine: str | None) -> float | None:
@@ -63,24 +77,43 @@ def decode_tokens_per_s_bound(model: ModelSpec, hw: Hardware, quant: str, contex
 
 
 def decode_step(model: ModelSpec, hw: Hardware, quant: str, batch: int, context: int, layout: Layout,
-                kv_dtype: str | None = None, engine: str | None = None, comm_s: float = 0.0) -> Step:
-    """Expected decode step (per-stream token time) for `batch` sequences on one model replica.
+                kv_dtype: str | None = None, engine: str | None = None, comm_s: float = 0.0,
+                prefill_tokens: float = 0.0, prefill_context: int = 0, family: str = "local") -> Step:
+    """Expected engine step (per-stream token time) for `batch` sequences on one model replica,
+    carrying `prefill_tokens` prompt tokens (average position `prefill_context`) besides the decodes.
 
     With pipeline parallelism the batch runs as min(pp, batch) micro-batches, each in a different
     stage at once: a token still crosses every stage (weights read once per token, so single-stream
     speed does not improve), but each stage only handles its micro-batch's KV and compute.
     """
+    from rules.roofline.prefill import attention_flops_spread, gemm_seconds
     micro = max(1, min(layout.pp, batch))
     batch = -(-batch // micro)
+    prefill_tokens /= micro
     w, kv = step_bytes(model, quant, batch, context, kv_dtype, engine)
-    eff, eff_why = cal.bandwidth_efficiency(hw)
+    eff, eff_why = cal.bandwidth_efficiency(hw, family)
     bw = eff * hw.mem_bw_gbs * 1e9 * layout.shard  # pp stages run one after another
     tflops = compute_tflops(hw, quant, engine)
-    compute = step_flops(model, batch) / (cal.DECODE_COMPUTE_EFFICIENCY * tflops * 1e12 * layout.shard) if tflops else 0.0
+    qfam = quant_info(quant).family
+    compute = (gemm_seconds(model, hw, quant, batch + prefill_tokens, batch, layout.shard, engine, family, w.value / bw)
+               if tflops else 0.0)
+    if model.architecture == "moe" and family in cal.SERVER_FAMILIES:  # local engines: in the per-step overhead
+        compute += cal.moe_route_s(family) * (model.moe_layers or 0) * (batch + prefill_tokens)
+    attn = 0.0
+    if prefill_tokens and tflops:
+        att_tf = (hw.tflops.bf16 or hw.tflops.fp16 or tflops) * 1e12
+        attn = (attention_flops_spread(model, prefill_tokens, prefill_context)
+                / (cal.attention_efficiency(hw, qfam, family) * att_tf * layout.shard))
+    notes = (w.why, kv.why, eff_why)
+    if prefill_tokens:
+        notes += (f"each step also carries {prefill_tokens:,.0f} prompt tokens of newly admitted requests",)
+    if micro > 1:
+        notes += (f"pipeline: {micro} micro-batches of {batch} in flight",)
+    # a token crosses every pipeline stage, and each stage's step pays its own launch overhead
+    overhead = cal.token_overhead_s(hw, family, batch) * layout.pp
     return Step(weights_s=w.value / bw, kv_s=kv.value / bw, compute_s=compute,
-                overhead_s=cal.token_overhead_s(hw), comm_s=comm_s, bytes_read=w.value + kv.value,
-                notes=(w.why, kv.why, eff_why) + ((f"pipeline: {micro} micro-batches of {batch} in flight",)
-                                                   if micro > 1 else ()))
+                overhead_s=overhead, comm_s=comm_s, bytes_read=w.value + kv.value,
+                notes=notes, prefill_attention_s=attn)
 
 
 def decode_tokens_per_s(model: ModelSpec, hw: Hardware, quant: str, context: int = 0,

@@ -5,23 +5,28 @@ is written into `assumptions`, every figure's arithmetic into `formulas`.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from rules import catalog
 from rules.catalog_schema import Hardware, ModelSpec
 from rules.errors import InputError, MissingFactError, ProfileError
-from rules.ids import ENGINES
 from rules.quant import quant_info
 from rules.roofline import advice, comm
 from rules.roofline.decode import compute_tflops, decode_step, step_flops
 from rules.roofline.figure import gb
 from rules.roofline.layout import Layout, build_layout, layout_from_plan
-from rules.roofline.memory import kv_bytes, kv_bytes_per_token, reserve_bytes, usable_bytes, weight_bytes
+from rules.roofline.memory import (kv_bytes, kv_bytes_per_token, kv_tokens_held, raised_usable_bytes, reserve_bytes,
+                                   usable_bytes, weight_bytes)
 from rules.roofline.prefill import prefill_seconds
 from rules.roofline.result import Estimate, MemoryBreakdown, StepBreakdown
-from rules.roofline.serving import cost_per_1m_tokens, max_concurrency, under_load
+from rules.roofline.runtime import Runtime, runtime
+from rules.roofline.serving import cost_per_1m_tokens, max_concurrency, static_batch, under_load
 
 DEFAULT_INPUT, DEFAULT_OUTPUT = 1024, 256
+LOADS = ("closed", "static")
+# TensorRT-LLM deploys NVIDIA's ModelOpt checkpoints, whose hf_quant_config.json sets kv_cache_quant_algo FP8
+FP8_KV_ENGINES = frozenset({"tensorrt-llm"})
+FP8_KV_QUANTS = frozenset({"fp8", "nvfp4"})
 
 
 @dataclass(frozen=True)
@@ -40,6 +45,10 @@ class Setup:
     concurrency: int
     memory_gb: float | None
     interconnect: str | None
+    runtime: Runtime
+    engine_label: str | None
+    """The engine id as asked (an id the catalog does not know runs as generic; `engine` is then None)."""
+    load: str = "closed"
 
 
 def _spec(model: str | ModelSpec) -> ModelSpec:
@@ -64,7 +73,7 @@ def _check_numbers(count: int, nodes: int, inp: int, out: int, ctx: int | None, 
 
 def resolve_setup(model, hardware, count=1, nodes=1, quant=None, engine=None, parallelism=None,
                   input_tokens=None, output_tokens=None, context_length=None, concurrency=1,
-                  kv_cache_dtype=None, memory_gb=None, interconnect=None, price_per_hour=None):
+                  kv_cache_dtype=None, memory_gb=None, interconnect=None, price_per_hour=None, load="closed"):
     """Validate and default the inputs; returns (Setup, assumptions)."""
     notes: list[str] = []
     spec, hw = _spec(model), _hw(hardware)
@@ -79,14 +88,23 @@ def resolve_setup(model, hardware, count=1, nodes=1, quant=None, engine=None, pa
         raise InputError(f"--input + --output ({inp + out}) exceed --context ({ctx})")
     if ctx > spec.max_context:
         raise ProfileError("context_length", f"{ctx} tokens exceeds {spec.id}'s maximum context of {spec.max_context}")
-    if engine is not None and engine not in ENGINES:
-        raise InputError(f"unknown engine '{engine}' (known: {', '.join(ENGINES)})")
+    if load not in LOADS:
+        raise InputError(f"unknown load model '{load}' (known: {', '.join(LOADS)})")
+    label = engine
+    rt, unknown_note = runtime(engine, hw.hw_class)
+    if unknown_note:
+        notes.append(unknown_note)
+        engine = None
     q = quant or spec.native_dtype
     if quant is None:
         notes.append(f"weights in the model's native format ({q}) assumed")
     quant_info(q)
     if kv_cache_dtype is not None:
         quant_info(kv_cache_dtype)
+    elif engine in FP8_KV_ENGINES and q in FP8_KV_QUANTS:
+        kv_cache_dtype = "fp8"
+        notes.append(f"KV cache in FP8: {engine} deploys {q} checkpoints (NVIDIA ModelOpt) with an FP8 KV cache; "
+                     "pass kv_cache_dtype to override")
     if interconnect is not None:
         try:
             comm.link(hw, interconnect)
@@ -102,7 +120,8 @@ def resolve_setup(model, hardware, count=1, nodes=1, quant=None, engine=None, pa
         layout = build_layout(parallelism, count, nodes, _devices_to_fit(spec, hw, q, engine, memory_gb))
     if parallelism is None and layout.devices > 1:
         notes.append(f"parallel layout {layout.describe()} assumed (TP inside a node, PP across nodes)")
-    return Setup(spec, hw, layout, q, kv_cache_dtype, engine, inp, out, ctx, concurrency, memory_gb, interconnect), notes
+    return Setup(spec, hw, layout, q, kv_cache_dtype, engine, inp, out, ctx, concurrency, memory_gb, interconnect,
+                 rt, label, load), notes
 
 
 def _devices_to_fit(spec: ModelSpec, hw: Hardware, quant: str, engine: str | None, memory_gb: float | None) -> int:
@@ -144,28 +163,53 @@ class _Memory:
     kv_dev: float
     free: float
     per_replica_cap: int
+    """Sequences at the full stated context that fit (the `max_concurrency` contract)."""
+    in_service_cap: int
+    """Sequences the engine keeps in flight: KV blocks it actually holds per sequence, and its scheduler limit."""
+    raised: bool
+    """Fits only with macOS's GPU wired-memory limit raised."""
     formulas: list[str]
 
 
-def _memory(s: Setup) -> _Memory:
-    """Weights, reserve and KV cache per device, and how many sequences fit."""
+def _memory_with(s: Setup, usable_value: float, usable_why: str, raised: bool) -> _Memory:
     w = weight_bytes(s.spec, s.quant, s.engine)
-    usable = usable_bytes(s.hw, s.memory_gb)
-    reserve = reserve_bytes(s.hw, s.engine, usable.value)
+    reserve = reserve_bytes(s.hw, s.engine, usable_value)
     w_dev = w.value / s.layout.replica_devices
+    split = _kv_split(s.spec, s.layout)
     kv_seq = kv_bytes(s.spec, s.context, s.kv_dtype)
-    kv_dev = kv_seq.value / _kv_split(s.spec, s.layout)
-    free = usable.value - reserve.value - w_dev
+    kv_dev = kv_seq.value / split
+    free = usable_value - reserve.value - w_dev
     cap = max_concurrency(free, kv_dev)
-    return _Memory(w.value, w_dev, usable.value, reserve.value, kv_seq.value, kv_dev, free, int(cap.value),
-                   [w.why, usable.why, reserve.why, kv_seq.why, cap.why])
+    held = kv_tokens_held(s.runtime.kv_hold, s.context, s.output_tokens)
+    held_dev = kv_bytes(s.spec, int(held.value), s.kv_dtype).value / split
+    in_service = int(max_concurrency(free, held_dev).value)
+    limit = s.runtime.seq_cap(s.hw)
+    why_cap = f"{free / 1e9:.1f} GB free / {held_dev / 1e9:.4f} GB held per sequence = {in_service} in flight"
+    if limit is not None and in_service > limit:
+        in_service, why_cap = limit, why_cap + f", capped at {s.runtime.id}'s scheduler limit of {limit}"
+    return _Memory(w.value, w_dev, usable_value, reserve.value, kv_seq.value, kv_dev, free, int(cap.value), in_service,
+                   raised, [w.why, usable_why, reserve.why, kv_seq.why, cap.why, held.why, why_cap])
 
 
-def _prefill_s(s: Setup, notes: list[str], formulas: list[str]) -> float | None:
-    """Seconds to prefill one prompt (compute + TP/PP communication); None when TFLOPS are unknown."""
-    n = max(1, s.input_tokens)
+def _memory(s: Setup) -> _Memory:
+    """Weights, reserve and KV cache per device, and how many sequences fit (Apple: raising the GPU
+    wired-memory limit when the default one is too small)."""
+    usable = usable_bytes(s.hw, s.memory_gb)
+    mem = _memory_with(s, usable.value, usable.why, False)
+    if mem.per_replica_cap >= 1:
+        return mem
+    raised = raised_usable_bytes(s.hw, s.memory_gb)
+    if raised is None:
+        return mem
+    high = _memory_with(s, raised.value, raised.why, True)
+    return high if high.per_replica_cap >= 1 else mem
+
+
+def _prefill_s(s: Setup, tokens: int, notes: list[str], formulas: list[str]) -> float | None:
+    """Seconds to prefill `tokens` prompt tokens (compute + TP/PP communication); None when TFLOPS are unknown."""
+    n = max(1, tokens)
     try:
-        pf = prefill_seconds(s.spec, s.hw, s.quant, n, s.layout.shard, s.engine)
+        pf = prefill_seconds(s.spec, s.hw, s.quant, n, s.layout.shard, s.engine, s.runtime.family)
     except MissingFactError as exc:
         notes.append(f"prefill not estimated: {exc}")
         return None
@@ -185,35 +229,75 @@ def _bound(s: Setup, step, batch: int, formulas: list[str]) -> float:
     return 1 / max(t_mem, t_fl)
 
 
+def _stepper(s: Setup, context: int, t_pf: float | None):
+    """step(batch, prompt_tokens) -> Step for this setup: prompt tokens ride in the step (mixed engines)
+    or run as separate prefill passes at the single-prompt rate (engines that alternate)."""
+    per_prompt_token = (t_pf or 0.0) / max(1, s.input_tokens)
+
+    def step(batch: int, prompt_tokens: float):
+        comm_s, comm_why = _comm_s(s, batch)
+        mixed = s.runtime.mixed and prompt_tokens > 0
+        st = decode_step(s.spec, s.hw, s.quant, batch, context, s.layout, s.kv_dtype, s.engine, comm_s,
+                         prefill_tokens=prompt_tokens if mixed else 0.0, prefill_context=s.input_tokens // 2,
+                         family=s.runtime.family)
+        if prompt_tokens > 0 and not mixed:
+            st = replace(st, prefill_attention_s=prompt_tokens * per_prompt_token,
+                         notes=st.notes + (f"{prompt_tokens:,.0f} prompt tokens per step run as separate prefill passes",))
+        return st, comm_why
+    return step
+
+
+def _sig(x: float) -> float:
+    """Two decimals, or four significant digits for small figures (a slow setup is not 0 tokens/s)."""
+    return round(x, 2) if x >= 1 else float(f"{x:.4g}")
+
+
 def estimate(model, hardware, count: int = 1, nodes: int = 1, quant: str | None = None, engine: str | None = None,
              parallelism: str | dict | None = None, input_tokens: int | None = None, output_tokens: int | None = None,
              context_length: int | None = None, concurrency: int = 1, kv_cache_dtype: str | None = None,
              price_per_hour: float | None = None, memory_gb: float | None = None,
-             interconnect: str | None = None) -> Estimate:
-    """Roofline estimate for `model` on `count` x `hardware` (ids, aliases or specs)."""
+             interconnect: str | None = None, load: str = "closed") -> Estimate:
+    """Roofline estimate for `model` on `count` x `hardware` (ids, aliases or specs).
+
+    `load`: 'closed' = `concurrency` users each sending a new request when the last one finishes
+    (continuous batching, queueing included: what a benchmark client at fixed concurrency sees);
+    'static' = `concurrency` requests started together, no arrivals (offline batch jobs)."""
     s, notes = resolve_setup(model, hardware, count, nodes, quant, engine, parallelism, input_tokens, output_tokens,
-                             context_length, concurrency, kv_cache_dtype, memory_gb, interconnect, price_per_hour)
+                             context_length, concurrency, kv_cache_dtype, memory_gb, interconnect, price_per_hour, load)
     spec, hw, lay = s.spec, s.hw, s.layout
     formulas: list[str] = []
     notes += advice.standing_assumptions(s)
 
     mem = _memory(s)
     formulas += mem.formulas
-    per_replica_cap = mem.per_replica_cap
+    if mem.raised:
+        notes.append(f"fits only with macOS's GPU wired-memory limit raised: sudo sysctl iogpu.wired_limit_mb="
+                     f"{int(mem.usable / 2**20)} (MiB; the default lets the GPU wire {hw.usable_memory_fraction:.0%} of memory)")
 
-    # decode at the load each replica sees
     users = -(-s.concurrency // lay.dp)
-    batch = max(1, min(users, per_replica_cap))
-    comm_s, comm_why = _comm_s(s, batch)
-    step = decode_step(spec, hw, s.quant, batch, s.input_tokens + s.output_tokens // 2, lay, s.kv_dtype, s.engine, comm_s)
+    context = s.input_tokens + s.output_tokens // 2
+    t_pf = _prefill_s(s, s.input_tokens, notes, formulas)
+    stepper = _stepper(s, context, t_pf)
+    cap = max(1, mem.in_service_cap)
+    if s.load == "static":
+        batch = max(1, min(users, cap))
+        step, comm_why = stepper(batch, 0.0)
+        t_batch = _prefill_s(s, s.input_tokens * batch, [], []) if batch > 1 and t_pf is not None else t_pf
+        load_fig = static_batch(batch, t_batch or 0.0, step.seconds, s.output_tokens)
+    else:
+        cache: dict = {}
+
+        def step_s(b: int, p: float) -> float:
+            cache["step"] = stepper(b, p)
+            return cache["step"][0].seconds
+        load_fig = under_load(users, cap, t_pf or 0.0, step_s, s.input_tokens, s.output_tokens,
+                              s.runtime.token_budget(hw))
+        step, comm_why = cache["step"]
+        batch = load_fig.in_service
     formulas += list(step.notes) + comm_why
     bound = _bound(s, step, batch, formulas)
-
-    # prefill and load
-    t_pf = _prefill_s(s, notes, formulas)
-    load = under_load(users, per_replica_cap or 1, t_pf or 0.0, step.seconds, s.output_tokens)
-    formulas.append(load.why)
-    aggregate = load.output_tokens_per_s * lay.dp
+    formulas.append(load_fig.why)
+    aggregate = load_fig.output_tokens_per_s * lay.dp
     price, price_src = advice.price(hw, price_per_hour)
     cost = cost_per_1m_tokens(lay.devices, price, aggregate) if price else None
     if cost:
@@ -222,8 +306,9 @@ def estimate(model, hardware, count: int = 1, nodes: int = 1, quant: str | None 
         notes.append("cost per 1M tokens needs a device-hour price (--price-per-hour); the catalog has none for this device")
 
     weights_fit = mem.usable - mem.reserve >= mem.weights_dev
-    fits = weights_fit and per_replica_cap >= 1
-    kv_in_service = mem.kv_dev * batch if fits else mem.kv_dev
+    fits = weights_fit and mem.per_replica_cap >= 1
+    held_dev = mem.free / max(1, mem.in_service_cap) if mem.in_service_cap else mem.kv_dev
+    kv_in_service = min(mem.kv_dev * batch, held_dev * batch) if fits else mem.kv_dev
     memory = MemoryBreakdown(devices=lay.devices, capacity_gb=round(s.memory_gb or hw.memory_gb, 2),
                              usable_gb=round(gb(mem.usable), 2), weights_gb=round(gb(mem.weights_dev), 2),
                              kv_gb=round(gb(kv_in_service), 3), reserve_gb=round(gb(mem.reserve), 2),
@@ -233,22 +318,26 @@ def estimate(model, hardware, count: int = 1, nodes: int = 1, quant: str | None 
         notes.append("speed figures describe this setup as if it fit in memory")
     return Estimate(
         fits=fits, weights_gb=round(gb(mem.weights), 2), kv_bytes_per_token=int(kv_bytes_per_token(spec, s.kv_dtype).value),
-        max_concurrency=per_replica_cap * lay.dp,
-        decode_tokens_per_s=round(1 / load.tpot_s, 2), decode_tokens_per_s_bound=round(bound, 2),
+        max_concurrency=mem.per_replica_cap * lay.dp,
+        decode_tokens_per_s=_sig(1 / load_fig.tpot_s), decode_tokens_per_s_bound=round(bound, 2),
         prefill_tokens_per_s=round(s.input_tokens / t_pf, 1) if t_pf and s.input_tokens else None,
-        ttft_s=round(load.ttft_s, 4) if t_pf is not None else None, tpot_ms=round(load.tpot_s * 1e3, 3),
-        assumptions=notes, binding_constraint=advice.binding_constraint(s, fits, infeasible, step, load, t_pf, batch),
+        ttft_s=round(load_fig.ttft_s, 4) if t_pf is not None else None, tpot_ms=round(load_fig.tpot_s * 1e3, 3),
+        assumptions=notes, binding_constraint=advice.binding_constraint(s, fits, infeasible, step, load_fig, t_pf, batch),
         model=spec.id, hardware=hw.id, count=lay.devices, quantization=s.quant, kv_cache_dtype=s.kv_dtype,
-        engine=s.engine, parallelism={"strategy": lay.strategy, "tp": lay.tp, "pp": lay.pp, "ep": lay.ep, "dp": lay.dp},
+        engine=s.engine_label, parallelism={"strategy": lay.strategy, "tp": lay.tp, "pp": lay.pp, "ep": lay.ep, "dp": lay.dp},
         input_tokens=s.input_tokens, output_tokens=s.output_tokens, context_length=s.context,
         concurrency=s.concurrency, kv_gb_per_sequence=round(gb(mem.kv_seq), 4),
-        aggregate_tokens_per_s=round(aggregate, 1), requests_per_s=round(load.requests_per_s * lay.dp, 3),
-        queue_s=round(load.queue_s, 3), comm_ms_per_token=round(comm_s * 1e3, 3), memory=memory,
+        aggregate_tokens_per_s=_sig(aggregate), requests_per_s=_sig(load_fig.requests_per_s * lay.dp),
+        queue_s=round(load_fig.queue_s, 3), comm_ms_per_token=round(step.comm_s * 1e3, 3), memory=memory,
         step=StepBreakdown(weights_ms=round(step.weights_s * 1e3, 3), kv_ms=round(step.kv_s * 1e3, 3),
                            compute_ms=round(step.compute_s * 1e3, 3), overhead_ms=round(step.overhead_s * 1e3, 3),
-                           comm_ms=round(step.comm_s * 1e3, 3), batch=batch),
+                           comm_ms=round(step.comm_s * 1e3, 3), batch=batch,
+                           prefill_ms=round(step.prefill_attention_s * 1e3, 3),
+                           prompt_tokens=round(load_fig.prefill_tokens_per_step, 1),
+                           total_ms=round(step.seconds * 1e3, 3)),
+        in_service=load_fig.in_service * lay.dp, load=s.load, engine_profile=s.runtime.id,
         cost_per_1m_tokens=round(cost.value, 4) if cost else None, price_usd_per_hour=price, price_source=price_src,
-        infeasible=infeasible, error_band=advice.error_band(hw), formulas=formulas)
+        infeasible=infeasible, error_band=advice.error_band(hw, s.runtime.family), formulas=formulas)
 
 
 def estimate_for_profile(profile, engine: str | None = None, parallelism: str | dict | None = None) -> Estimate | None:

@@ -118,3 +118,36 @@ def usable_bytes(hw: Hardware, memory_gb: float | None = None) -> Figure:
     if hw.usable_memory_fraction < 1:
         why += f" x {hw.usable_memory_fraction:.2f} GPU-wirable by default"
     return Figure(usable, f"{why} = {gb(usable):.1f} GB usable per device")
+
+
+KV_BLOCK_TOKENS = 16  # vLLM's default PagedAttention block size; TensorRT-LLM's tokens_per_block is larger (32/64)
+
+
+def kv_tokens_held(policy: str, context: int, output_tokens: int) -> Figure:
+    """KV tokens one sequence in service holds, by the engine's allocation policy (rules.roofline.runtime):
+    'peak' reserves the whole context at admission, 'mean' grows blocks with the output (a sequence is
+    halfway through it on average), 'slot' gives every parallel slot a full context. Paged policies round
+    up to whole blocks."""
+    if policy == "mean":
+        tokens = max(1, context - output_tokens // 2)
+        why = f"context {context:,} - half the output ({output_tokens // 2:,})"
+    else:
+        tokens = context
+        why = f"the full context ({context:,})" + (" per slot" if policy == "slot" else " reserved at admission")
+    if policy != "slot":
+        tokens = -(-tokens // KV_BLOCK_TOKENS) * KV_BLOCK_TOKENS
+    return Figure(float(tokens), f"KV held per sequence: {why} = {tokens:,} tokens")
+
+
+APPLE_RAISED_FRACTION = 0.9  # assumption: what people commonly set iogpu.wired_limit_mb to (leave ~10 % to macOS)
+
+
+def raised_usable_bytes(hw: Hardware, memory_gb: float | None = None) -> Figure | None:
+    """Bytes the GPU may wire once macOS's limit is raised (sudo sysctl iogpu.wired_limit_mb=...);
+    None where the device has no such limit."""
+    if hw.platform != "apple-silicon" or hw.usable_memory_fraction >= APPLE_RAISED_FRACTION:
+        return None
+    mem = memory_gb or hw.memory_gb
+    usable = mem * 1e9 * APPLE_RAISED_FRACTION
+    return Figure(usable, f"{mem:g} GB x {APPLE_RAISED_FRACTION:.2f} with iogpu.wired_limit_mb raised = "
+                          f"{gb(usable):.1f} GB usable")

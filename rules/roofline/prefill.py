@@ -2,8 +2,9 @@
 
 FLOPs per prompt = 2 x linear params x tokens (+ lm_head for the last token) + attention
 4 x layers x q_heads x head_dim x (tokens^2 / 2) (causal; sliding layers see at most their window).
-Time = FLOPs / (efficiency x dense TFLOPS of the compute dtype) + MoE routing, never faster than
-streaming the weights once.
+Time = GEMM FLOPs / (efficiency x dense TFLOPS of the compute dtype) + attention FLOPs / (attention
+efficiency x 16-bit TFLOPS) + MoE routing (local engines), never faster than streaming the weights
+once. A prompt that continues a cache of `depth` tokens attends over it as well.
 """
 from __future__ import annotations
 
@@ -24,20 +25,61 @@ def linear_params(model: ModelSpec) -> float:
     return dense + routed * share
 
 
+def gemm_seconds(model: ModelSpec, hw: Hardware, quant: str, tokens: float, sampled: float, shard: int,
+                 engine: str | None, family: str, weights_s: float | None = None) -> float:
+    """Seconds of the weight GEMMs for `tokens` tokens (`sampled` of them through the lm_head) on `shard`
+    devices. A GEMM over few tokens fills the tensor cores poorly (server family: rate x M / (M + M0));
+    MoE expert GEMMs each see only tokens x k / E of them. Never slower than computing at the
+    large-GEMM rate after reading the weights (`weights_s`): small GEMMs are bandwidth-bound."""
+    tflops, dtype = device_tflops(hw, quant, engine)
+    qfam = quant_info(quant).family
+    emb = model.embedding_params_b * 1e9
+    routed = model.routed_expert_params_b * 1e9
+    dense = model.params_b * 1e9 - routed - (emb if model.tied_embeddings else 2 * emb)
+    rate = tflops * 1e12 * shard
+    big = cal.prefill_efficiency(hw, qfam, family, dtype)
+    flops = 2 * dense * tokens + 2 * emb * sampled
+    t = flops / (cal.prefill_efficiency(hw, qfam, family, dtype, tokens) * rate)
+    t_big = flops / (big * rate)
+    if model.architecture == "moe":
+        per_expert = tokens * model.experts_per_tok / model.experts
+        f_exp = 2 * routed * model.experts_per_tok / model.experts * tokens
+        t += f_exp / (cal.prefill_efficiency(hw, qfam, family, dtype, per_expert) * rate)
+        t_big += f_exp / (big * rate)
+    if weights_s is not None:
+        t = min(t, t_big + weights_s)
+    return t
+
+
 def attention_flops(model: ModelSpec, tokens: int) -> float:
     """Causal attention FLOPs for a prompt of `tokens` (QK^T and AV, 2 FLOPs per multiply-add)."""
+    return attention_flops_at(model, tokens, 0)
+
+
+def attention_flops_spread(model: ModelSpec, tokens: float, position: float) -> float:
+    """Attention FLOPs for `tokens` prompt tokens from many prompts, at average position `position`."""
     att = model.attention
     width = model.q_heads * model.head_dim
-    full = (model.layers - att.sliding_layers) * 4 * width * tokens * tokens / 2
-    window = min(tokens, att.sliding_window or 0)
+    full = (model.layers - att.sliding_layers) * 4 * width * tokens * position
+    sliding = att.sliding_layers * 4 * width * tokens * min(position, att.sliding_window or 0)
+    return full + sliding
+
+
+def attention_flops_at(model: ModelSpec, tokens: float, depth: float) -> float:
+    """Causal attention FLOPs for `tokens` new tokens after `depth` cached ones (each attends to all
+    earlier positions; sliding-window layers to at most their window)."""
+    att = model.attention
+    width = model.q_heads * model.head_dim
+    full = (model.layers - att.sliding_layers) * 4 * width * tokens * (depth + tokens / 2)
+    window = min(depth + tokens / 2, att.sliding_window or 0)
     sliding = att.sliding_layers * 4 * width * tokens * window
     return full + sliding
 
 
-def prefill_flops(model: ModelSpec, tokens: int) -> Figure:
-    """Total FLOPs to prefill `tokens` prompt tokens."""
+def prefill_flops(model: ModelSpec, tokens: int, depth: int = 0) -> Figure:
+    """Total FLOPs to prefill `tokens` prompt tokens (after `depth` cached ones)."""
     lin = 2 * linear_params(model) * tokens + 2 * model.embedding_params_b * 1e9
-    att = attention_flops(model, tokens)
+    att = attention_flops_at(model, tokens, depth)
     return Figure(lin + att, f"2 x {linear_params(model) / 1e9:.2f}B params x {tokens:,} tokens + attention "
                              f"{att / 1e12:.2f} TFLOP = {(lin + att) / 1e12:.2f} TFLOP")
 
@@ -53,22 +95,30 @@ def device_tflops(hw: Hardware, quant: str, engine: str | None) -> tuple[float, 
 
 
 def prefill_seconds(model: ModelSpec, hw: Hardware, quant: str, tokens: int, shard: int = 1,
-                    engine: str | None = None) -> Figure:
-    """Expected seconds to prefill `tokens` on `shard` devices working together."""
+                    engine: str | None = None, family: str = "local", depth: int = 0) -> Figure:
+    """Expected seconds to prefill `tokens` (after `depth` cached ones) on `shard` devices working together."""
     tflops, dtype = device_tflops(hw, quant, engine)
-    eff = cal.prefill_efficiency(hw, quant_info(quant).family)
-    flops = prefill_flops(model, tokens)
-    compute = flops.value / (eff * tflops * 1e12 * shard)
-    route = cal.MOE_ROUTE_S * (model.moe_layers or 0) * tokens / shard if model.architecture == "moe" else 0.0
+    qfam = quant_info(quant).family
+    eff = cal.prefill_efficiency(hw, qfam, family, dtype, tokens)
+    att_eff = cal.attention_efficiency(hw, qfam, family)
+    att_tf = hw.tflops.bf16 or hw.tflops.fp16 or tflops  # attention runs in 16-bit
+    flops = prefill_flops(model, tokens, depth)
+    att = attention_flops_at(model, tokens, depth)
     stream = weight_bytes(model, quant, engine).value / (hw.mem_bw_gbs * 1e9 * shard)
+    compute = (gemm_seconds(model, hw, quant, tokens, 1, shard, engine, family, stream)
+               + att / (att_eff * att_tf * 1e12 * shard))
+    # routing runs for every token on every device of a TP group; llama.cpp splits layers, not tokens
+    route = (cal.moe_route_s(family) * (model.moe_layers or 0) * tokens / (1 if family in cal.SERVER_FAMILIES else shard)
+             if model.architecture == "moe" else 0.0)
     t = max(compute + route, stream)
-    why = (f"{flops.why} / ({eff:.2f} x {tflops:g} {dtype} TFLOPS x {shard})"
-           + (f" + MoE routing {route * 1e3:.1f} ms" if route else "") + f" = {t:.3f} s")
+    why = (f"{flops.why}: GEMMs at {eff:.2f} x {tflops:g} {dtype} TFLOPS, attention at {att_eff:.2f} x {att_tf:g} "
+           f"16-bit TFLOPS, x {shard} devices" + (f" + MoE routing {route * 1e3:.1f} ms" if route else "")
+           + f" = {t:.3f} s")
     return Figure(t, why)
 
 
 def prefill_tokens_per_s(model: ModelSpec, hw: Hardware, quant: str, tokens: int, shard: int = 1,
-                         engine: str | None = None) -> Figure:
-    """Prompt tokens per second for one prompt of `tokens`."""
-    s = prefill_seconds(model, hw, quant, tokens, shard, engine)
+                         engine: str | None = None, family: str = "local", depth: int = 0) -> Figure:
+    """Prompt tokens per second for one prompt of `tokens` (after `depth` cached ones)."""
+    s = prefill_seconds(model, hw, quant, tokens, shard, engine, family, depth)
     return Figure(tokens / s.value, f"{tokens:,} tokens / ({s.why})")

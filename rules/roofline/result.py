@@ -31,6 +31,12 @@ class StepBreakdown(_Out):
     overhead_ms: float
     comm_ms: float
     batch: int
+    prefill_ms: float = 0.0
+    """Attention (or separate prefill passes) for the prompt tokens the step carries."""
+    prompt_tokens: float = 0.0
+    """Prompt tokens of newly admitted requests each step carries in steady state."""
+    total_ms: float = 0.0
+    """The whole step: max(weights, GEMM compute) + KV + prompt attention + overhead + communication."""
 
 
 class ErrorBand(_Out):
@@ -40,6 +46,10 @@ class ErrorBand(_Out):
     decode_p50_pct: float | None
     decode_p90_pct: float | None
     prefill_p50_pct: float | None
+    load_basis: str | None = None
+    load_throughput_p50_pct: float | None = None
+    load_tpot_p50_pct: float | None = None
+    load_ttft_p50_pct: float | None = None
 
 
 class Infeasible(_Out):
@@ -89,5 +99,11 @@ class Estimate(_Out):
     price_source: str | None
     infeasible: Infeasible | None
     error_band: ErrorBand
+    in_service: int = 0
+    """Sequences in flight at once (KV blocks actually held per sequence, the engine's scheduler limit)."""
+    load: str = "closed"
+    """'closed' (concurrency users, continuous batching, queueing) or 'static' (one batch started together)."""
+    engine_profile: str = "generic"
+    """The scheduling profile the estimate used (rules.roofline.runtime)."""
     formulas: list[str] = Field(default_factory=list)
     """Each figure's formula with its numbers, for checking by hand."""

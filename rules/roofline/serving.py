@@ -1,18 +1,25 @@
-"""Serving under load: KV capacity, concurrency, queueing, TTFT, TPOT, aggregate throughput.
+"""Serving under load: continuous batching in steady state, queueing, client-seen TTFT, TPOT, throughput.
 
-Closed loop of N users per replica, at most M of them in service (KV capacity). Each request needs
-one prefill (t_pf, compute-bound, serialised) and `out` decode steps of t_step(M):
-    throughput X = M / (out * t_step + M * t_pf)            requests/s per replica
-    queue wait  W = (N - M) / X                            when N > M
-    TTFT        = W + t_pf + rho * t_pf / (2 (1 - rho))    rho = X * t_pf (M/D/1 wait behind other prefills)
-    TPOT        = t_step + (M - 1) * t_pf / out            other requests' prefills interleave with decode
+Closed loop of N users per replica; at most M = min(N, KV capacity, scheduler limit) in service.
+In steady state every step emits one token for each of the M sequences and, to keep up with
+arrivals, also processes M x input / output prompt tokens (chunked prefill mixes them into the
+step; engines that alternate run them as separate prefill passes). With t the resulting step time:
+    TPOT = t                                     (what a client measures between tokens)
+    X    = M / (t_admit + output x t)            requests/s per replica (Little's law on M slots)
+    W    = (N - M) / X                           queue for a KV slot when N > M
+    TTFT = W + t/2 + rho t_pf / (2 (1 - rho)) + t_admit     rho = X t_pf (M/D/1 wait behind other prompts)
+where t_pf is one prompt alone and t_admit = max(t_pf, chunks x t) the time a prompt takes once admitted.
+A static batch (all requests start together, no arrivals) prefills every prompt, then decodes.
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from math import floor
+from math import ceil, floor
 
 from rules.roofline.figure import Figure
+
+RHO_MAX = 0.95  # keep the M/D/1 term finite when prompts alone would saturate the device
 
 
 def max_concurrency(free_bytes: float, kv_seq_bytes: float) -> Figure:
@@ -25,7 +32,7 @@ def max_concurrency(free_bytes: float, kv_seq_bytes: float) -> Figure:
 
 @dataclass(frozen=True)
 class Load:
-    """Latency and throughput of one replica under a closed loop of users."""
+    """Latency and throughput of one replica under load."""
 
     in_service: int
     ttft_s: float
@@ -33,21 +40,41 @@ class Load:
     queue_s: float
     requests_per_s: float
     output_tokens_per_s: float
+    step_s: float
+    prefill_tokens_per_step: float
     why: str
 
 
-def under_load(users: int, in_service: int, prefill_s: float, step_s: float, output_tokens: int) -> Load:
-    """Queueing model above for `users` users with `in_service` of them holding KV slots."""
+def under_load(users: int, in_service: int, prefill_s: float, step: Callable[[int, float], float],
+               input_tokens: int, output_tokens: int, token_budget: int | None = None) -> Load:
+    """Steady state of continuous batching for `users` users, `in_service` of them holding KV slots.
+
+    `step(batch, prompt_tokens)` is the seconds of one engine step carrying `batch` decodes and
+    `prompt_tokens` prompt tokens; `prefill_s` the seconds of one prompt alone."""
     m = max(1, min(users, in_service))
     out = max(1, output_tokens)
-    x = m / (out * step_s + m * prefill_s)
+    p = m * input_tokens / out if m > 1 else 0.0  # at concurrency 1 the prompt runs alone, before decoding
+    t = step(m, p)
+    chunks = ceil(input_tokens / max(1, token_budget - m)) if token_budget and token_budget > m else 1
+    admit = max(prefill_s, chunks * t) if m > 1 else prefill_s
+    x = m / (admit + out * t)
     wait = max(0, users - m) / x
-    rho = min(0.99, x * prefill_s)
-    ttft = wait + prefill_s + rho * prefill_s / (2 * (1 - rho))
-    tpot = step_s + (m - 1) * prefill_s / out
-    why = (f"{m} of {users} users in service; {x:.2f} requests/s; queue {wait:.2f} s; "
-           f"TTFT {ttft:.3f} s; TPOT {tpot * 1e3:.1f} ms")
-    return Load(m, ttft, tpot, wait, x, x * out, why)
+    rho = min(RHO_MAX, x * prefill_s) if m > 1 else 0.0
+    behind = rho * prefill_s / (2 * (1 - rho))
+    ttft = wait + (t / 2 if m > 1 else 0.0) + behind + admit
+    why = (f"{m} of {users} users in service; each step {t * 1e3:.1f} ms carries {m} decodes + {p:,.0f} prompt tokens; "
+           f"{x:.2f} requests/s; queue {wait:.2f} s; TTFT {ttft:.3f} s; TPOT {t * 1e3:.1f} ms")
+    return Load(m, ttft, t, wait, x, x * out, t, p, why)
+
+
+def static_batch(batch: int, prefill_s: float, step_s: float, output_tokens: int) -> Load:
+    """`batch` requests started together: all prompts prefilled (`prefill_s`), then decoded together."""
+    out = max(1, output_tokens)
+    total = prefill_s + out * step_s
+    x = batch / total
+    why = (f"static batch of {batch}: prompts {prefill_s:.3f} s, then {out} steps of {step_s * 1e3:.1f} ms; "
+           f"{x * out:,.0f} output tokens/s")
+    return Load(batch, prefill_s, step_s, 0.0, x, x * out, step_s, 0.0, why)
 
 
 def cost_per_1m_tokens(devices: int, usd_per_device_hour: float, tokens_per_s: float) -> Figure:

@@ -79,7 +79,7 @@ def fake_estimate(profile, engine=None, parallelism=None) -> dict:
             "formulas": []}
 
 
-def fake_spec(profile, decision=None, estimate=None) -> dict:
+def fake_spec(profile, decision=None, estimate=None, plan=None) -> dict:
     """A small but complete `BenchSpec` sweeping 1, 8 and the stated concurrency."""
     levels = sorted({1, 8, profile.concurrency or 32})
     length = {"kind": "fixed", "mean": 1024, "min": 1024, "max": 1024}

@@ -35,7 +35,7 @@ def test_ask_json_is_the_contract_object(capsys):
     code, out, err = cli(capsys, "ask", FULL, "--json")
     assert code == 0, err
     result = json.loads(out)
-    added = {"composer", "warnings", "llm_calls", "plan", "not_understood"}   # DESIGN.md: add, don't break
+    added = {"composer", "warnings", "llm_calls", "plan", "not_understood", "topics", "profile_change"}   # DESIGN.md: add, don't break
     assert CONTRACT <= set(result) and set(result) - CONTRACT <= added
     layout = result["plan"]["layout"]
     assert {k: layout[k] for k in ("strategy", "tp", "pp", "ep", "dp")} == result["estimate"]["parallelism"]
@@ -49,13 +49,13 @@ def test_ask_json_is_the_contract_object(capsys):
 
 
 def test_ask_with_answers_file_records_the_questions_in_order(capsys, tmp_path):
-    answers = write(tmp_path, "a.yaml", "hardware: Two RTX 4090s\nmodel: Qwen3 32B\n"
+    answers = write(tmp_path, "a.yaml", "hardware: Two RTX 3090s\nmodel: Qwen3 32B\n"
                                         "serving_mode: Internal team of 100 people\ninterconnect: PCIe, no NVLink\n")
     code, out, _ = cli(capsys, "ask", "Which inference engine should we use?", "--answers", answers, "--json")
     result = json.loads(out)
     assert code == 0 and len(result["questions"]) >= 2
     assert result["questions"][0]["fields"][:2] == ["hardware", "model"]
-    assert result["profile"]["hardware"] == "rtx4090" and result["profile"]["interconnect"] == "pcie"
+    assert result["profile"]["hardware"] == "rtx3090" and result["profile"]["interconnect"] == "pcie"
 
 
 def test_ask_in_traditional_chinese_answers_in_traditional_chinese(capsys):

@@ -73,3 +73,36 @@ def test_pick_takes_the_first_item_per_field_that_the_guard_accepts():
     values, evidence, dropped = und.pick(items, TEXT)
     assert values == {"model": "llama-3.1-70b", "count": 8}
     assert evidence["model"] == "Llama 3.3 70B" and len(dropped) == 2
+
+
+# --- evidence must support the field, not merely contain the digits (issue 14) ----------------
+@pytest.mark.parametrize("text, field, value, said", [
+    ("We have an RTX 4090 and want Qwen3 32B.", "context_length", 4090, "RTX 4090"),
+    ("We have an RTX 4090 and want Qwen3 32B.", "context_length", 4090, "4090"),
+    ("一張 RTX 4090，跑 Qwen3 32B", "context_length", 4090, "RTX 4090"),
+    ("Xeon 6 servers, no GPU, Llama 3.1 8B", "nodes", 6, "Xeon 6 servers"),
+    ("Llama 3.1 70B for 12 people at once", "context_length", 12, "12 people"),
+    ("Llama 3.1 70B for 12 people at once", "count", 12, "12 people"),
+    ("We are on CUDA 12.4 with 8x H100", "concurrency", 12, "CUDA 12.4"),
+    ("what would it cost per 1M tokens on 8x H100?", "context_length", 1000000, "1M tokens"),
+    ("bought in 2024, 8x H100", "users", 2024, "2024"),
+    ("Qwen3 32B on two L40S", "params_b", 40, "L40S"),
+])
+def test_a_number_that_does_not_fit_the_field_is_refused(text, field, value, said):
+    kept, _, dropped = und.guard({field: value}, {field: said}, text, strict=True)
+    assert kept == {} and dropped, dropped
+
+
+@pytest.mark.parametrize("text, field, value, said", [
+    ("We have an RTX 4090, 32K context, Qwen3 32B.", "context_length", 32000, "32K context"),
+    ("context 常常 100K 以上，4 張 4090", "context_length", 100000, "100K"),
+    ("Llama 3.1 70B for 12 people at once", "concurrency", 12, "12 people at once"),
+    ("全公司 100人，8x H100", "users", 100, "100人"),
+    ("8×H100 with NVLink", "count", 8, "8×H100"),
+    ("two L40S cards", "count", 2, "two L40S"),
+    ("30 LoRA adapters on 8x H100", "lora_adapters", 30, "30 LoRA adapters"),
+    ("a 70B model on two GPUs", "params_b", 70, "70B"),
+])
+def test_a_number_that_fits_the_field_is_kept(text, field, value, said):
+    kept, _, dropped = und.guard({field: value}, {field: said}, text, strict=True)
+    assert kept == {field: value}, dropped

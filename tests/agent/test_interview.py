@@ -21,7 +21,8 @@ def test_explain_asks_nothing():
 
 @pytest.mark.parametrize("count, asked", [(1, False), (2, True), (8, True)])
 def test_interconnect_only_with_several_devices(count, asked):
-    p = profile(hardware="rtx4090", count=count, model="qwen3-32b", serving_mode="personal")
+    # the 3090 takes an optional NVLink bridge: whether it is bridged is the open question
+    p = profile(hardware="rtx3090", count=count, model="qwen3-32b", serving_mode="personal")
     assert ("interconnect" in policy.questions_needed(p, "recommend")) is asked
 
 
@@ -76,7 +77,7 @@ def _decide_sensitive_to(field):
 
 
 def test_fields_that_cannot_change_the_decision_are_not_asked():
-    p = profile(hardware="rtx4090", count=2, model="qwen3-32b")
+    p = profile(hardware="rtx3090", count=2, model="qwen3-32b")
     by_mode = policy.next_round(p, "recommend", [], 0, _decide_sensitive_to("serving_mode"))
     by_link = policy.next_round(p, "recommend", [], 0, _decide_sensitive_to("interconnect"))
     assert by_mode == ["serving_mode"]
@@ -140,3 +141,62 @@ def test_rounds_with_unanswered_questions_never_reach_quantization_before_the_se
             assert fields == ["hardware", "model", "serving_mode"]
         assert "quantization" not in fields
         asked += fields
+
+
+# --- ask only what the catalog cannot answer (issue 14) ---------------------------------------
+@pytest.mark.parametrize("hardware", ["h100_sxm", "h200_sxm", "b200", "mi300x", "h100_nvl", "gaudi3"])
+def test_no_interconnect_question_when_the_part_fixes_the_link(hardware):
+    p = profile(hardware=hardware, count=8, model="llama-3.1-70b", serving_mode="team")
+    assert "interconnect" not in policy.questions_needed(p, "recommend")
+
+
+@pytest.mark.parametrize("hardware", ["rtx4090", "rtx5090", "l40s", "l4"])
+def test_no_interconnect_question_for_cards_without_a_bridge_in_one_machine(hardware):
+    p = profile(hardware=hardware, count=4, model="qwen3-32b", serving_mode="team")
+    assert "interconnect" not in policy.questions_needed(p, "recommend")
+
+
+def test_several_machines_ask_only_how_the_machines_connect():
+    p = profile(hardware="h100_sxm", count=8, nodes=2, model="llama-3.1-405b", serving_mode="production")
+    assert "interconnect" in policy.questions_needed(p, "recommend")
+    for lang in ("en", "zh"):
+        text = policy.phrase(["interconnect"], lang, profile=p)
+        assert "NVLink" not in text and "InfiniBand" in text
+    single_4090s = profile(hardware="rtx4090", count=4, nodes=2, model="qwen3-32b")
+    assert "NVLink" not in policy.phrase(["interconnect"], "en", profile=single_4090s)
+
+
+def test_bridge_capable_cards_are_asked_about_the_bridge_in_both_languages():
+    p = profile(hardware="rtx3090", count=2, model="qwen3-32b", serving_mode="personal")
+    assert "NVLink" in policy.phrase(["interconnect"], "en", profile=p)
+    assert "NVLink" in policy.phrase(["interconnect"], "zh", profile=p) and policy.phrase(["interconnect"], "zh", profile=p).endswith("？")
+
+
+def test_no_quantization_question_for_a_model_that_ships_in_one_format():
+    for intent in ("recommend", "estimate"):
+        gpt_oss = profile(hardware="h100_sxm", count=1, model="gpt-oss-120b", serving_mode="personal")
+        assert "quantization" not in policy.questions_needed(gpt_oss, intent)
+        llama = profile(hardware="h100_sxm", count=1, model="llama-3.1-70b", serving_mode="personal")
+        assert "quantization" in policy.questions_needed(llama, intent)
+
+
+def test_a_fact_already_given_is_never_asked():
+    given = profile(hardware="rtx3090", count=2, interconnect="pcie", model="qwen3-32b", quantization="awq",
+                    serving_mode="team", concurrency=8, workload="chat", context_length=8192, priority="cost")
+    assert policy.questions_needed(given, "recommend") == []
+
+
+def test_a_latency_problem_asks_the_load_before_anything_else():
+    p = profile(hardware="h100_sxm", count=8, model="llama-3.1-70b", priority="latency")
+    needed = policy.questions_needed(p, "recommend")
+    assert needed[0] == "concurrency" and "priority" not in needed
+
+
+def test_a_latency_problem_read_from_words_asks_concurrency_first():
+    from agent.extract import extract
+    for text in ("Our p99 TTFT is too high on 8x H100 serving Llama 3.1 70B. Which engine?",
+                 "8 張 H100 跑 Llama 3.1 70B，p99 首字延遲太高，延遲要壓低，該用哪個引擎？"):
+        ex = extract(text)
+        p = build_profile(ex.values)
+        assert p.priority == "latency", text
+        assert policy.questions_needed(p, "recommend")[0] == "concurrency", text

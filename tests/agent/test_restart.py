@@ -14,11 +14,11 @@ from agentfakes import Ext, fake_tools
 from agent.api import Advisor
 
 OPEN = "We want to self-host a model."
-HW_TEXT = "Two RTX 4090, Qwen3 32B, for our team"
+HW_TEXT = "Two RTX 3090, Qwen3 32B, for our team"
 TABLES = {
     "extract": {OPEN: Ext()},
-    "answers": {HW_TEXT: Ext(values={"hardware": "rtx4090", "count": 2, "model": "qwen3-32b", "serving_mode": "team"},
-                             evidence={"hardware": "RTX 4090", "count": "Two", "model": "Qwen3 32B", "serving_mode": "team"})},
+    "answers": {HW_TEXT: Ext(values={"hardware": "rtx3090", "count": 2, "model": "qwen3-32b", "serving_mode": "team"},
+                             evidence={"hardware": "RTX 3090", "count": "Two", "model": "Qwen3 32B", "serving_mode": "team"})},
 }
 
 
@@ -36,7 +36,7 @@ def test_a_second_advisor_on_the_same_file_resumes_mid_interview(tmp_path):
     done = second.turn("th", "PCIe only, no NVLink")
     assert done.question is None
     assert done.result["questions"] == [q1, q2]
-    assert done.result["profile"]["hardware"] == "rtx4090"
+    assert done.result["profile"]["hardware"] == "rtx3090"
     assert (tmp_path / "threads.sqlite").is_file()
 
 

@@ -9,8 +9,11 @@ from rules.benchspec import prediction
 
 @pytest.fixture
 def fixed_roofline(monkeypatch):
-    """Replace the roofline with `fake_estimate` for build and reconcile."""
+    """Replace the roofline with `fake_estimate` for build and reconcile (no deployment plan either:
+    the planner runs the real roofline, which tests/plan covers)."""
+    from rules.benchspec import build
     monkeypatch.setattr(prediction, "estimate_at", fake_estimate)
+    monkeypatch.setattr(build, "_plan", lambda profile, decision, notes: (None, None))
     return fake_estimate
 
 

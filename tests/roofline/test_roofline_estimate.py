@@ -96,7 +96,7 @@ def test_missing_tflops_gives_no_prefill_but_still_decode():
 
 @pytest.mark.parametrize("kwargs, error", [
     ({"count": 0}, InputError), ({"concurrency": 0}, InputError), ({"context_length": 10**7}, ProfileError),
-    ({"quant": "q3"}, InputError), ({"engine": "turbo"}, InputError), ({"price_per_hour": -1}, InputError),
+    ({"quant": "q3"}, InputError), ({"load": "burst"}, InputError), ({"price_per_hour": -1}, InputError),
     ({"input_tokens": 5000, "context_length": 1000}, InputError),
 ])
 def test_impossible_inputs(kwargs, error):

@@ -10,7 +10,7 @@ from rules.roofline import comm, memory
 from rules.roofline.decode import decode_step, decode_tokens_per_s, decode_tokens_per_s_bound
 from rules.roofline.layout import Layout, build_layout
 from rules.roofline.prefill import attention_flops, linear_params, prefill_flops, prefill_seconds
-from rules.roofline.serving import cost_per_1m_tokens, max_concurrency, under_load
+from rules.roofline.serving import cost_per_1m_tokens, max_concurrency, static_batch, under_load
 
 L70, L7 = catalog.model("llama-3.1-70b"), catalog.model("llama-2-7b")
 H100, M3U, R4090 = catalog.hardware("h100_sxm"), catalog.hardware("m3_ultra"), catalog.hardware("rtx4090")
@@ -145,12 +145,34 @@ def test_layouts():
 
 def test_max_concurrency_and_queueing():
     assert max_concurrency(10e9, 1e9).value == 10
-    solo = under_load(1, 1, 0.2, 0.02, 100)
-    assert solo.ttft_s == pytest.approx(0.2 + 0.2 * (0.2 / 2.2) / (2 * (1 - 0.2 / 2.2)))
-    assert solo.tpot_s == pytest.approx(0.02) and solo.queue_s == 0
-    crowded = under_load(100, 10, 0.2, 0.03, 100)
-    assert crowded.queue_s > 0 and crowded.ttft_s > solo.ttft_s and crowded.tpot_s > solo.tpot_s
+
+    def step(batch, prompt_tokens):  # 20 ms + 0.1 ms per sequence + 10 us per prompt token
+        return 0.02 + 1e-4 * batch + 1e-5 * prompt_tokens
+    solo = under_load(1, 1, 0.2, step, 1000, 100)
+    assert solo.ttft_s == pytest.approx(0.2) and solo.queue_s == 0  # one user: the prompt alone, no wait
+    assert solo.tpot_s == pytest.approx(0.0201) and solo.prefill_tokens_per_step == 0
+    crowded = under_load(100, 10, 0.2, step, 1000, 100)
+    t = 0.02 + 1e-3 + 1e-5 * 10 * 1000 / 100          # 10 decodes + 100 prompt tokens per step
+    x = 10 / (0.2 + 100 * t)
+    rho = x * 0.2
+    assert crowded.tpot_s == pytest.approx(t) and crowded.requests_per_s == pytest.approx(x)
+    assert crowded.queue_s == pytest.approx(90 / x)
+    assert crowded.ttft_s == pytest.approx(90 / x + t / 2 + rho * 0.2 / (2 * (1 - rho)) + 0.2)
+    assert crowded.output_tokens_per_s == pytest.approx(100 * x)
     assert crowded.output_tokens_per_s > solo.output_tokens_per_s
+
+
+def test_chunked_prefill_spreads_a_long_prompt_over_steps():
+    def step(batch, prompt_tokens):
+        return 0.05
+    whole = under_load(8, 8, 0.1, step, 8000, 100)
+    chunked = under_load(8, 8, 0.1, step, 8000, 100, token_budget=2048)
+    assert whole.ttft_s < chunked.ttft_s  # 4 chunks of 2040 tokens, one per 50 ms step, instead of 0.1 s
+
+
+def test_static_batch():
+    b = static_batch(16, 1.0, 0.02, 100)
+    assert b.output_tokens_per_s == pytest.approx(16 * 100 / (1.0 + 100 * 0.02)) and b.ttft_s == 1.0
 
 
 def test_cost_formula():

@@ -23,7 +23,7 @@ def test_conversation_in_a_real_browser(web_url):
         page = browser.new_page(viewport={"width": 1400, "height": 1000})
         page.goto(web_url, wait_until="load")
         box = page.locator("#message textarea")
-        box.fill("I have 4 RTX 4090 cards and want to serve Llama 3.3 70B to my team.")
+        box.fill("I have 4 RTX 3090 cards and want to serve Llama 3.3 70B to my team.")
         box.press("Enter")
         chat = page.locator("#chat")
         chat.get_by_text("NVLink", exact=False).first.wait_for(timeout=60_000)   # the follow-up question

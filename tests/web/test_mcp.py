@@ -32,12 +32,17 @@ def test_mcp_tools_listed_documented_and_callable(web_url):
         ("estimate", {"model": "llama-3.1-70b", "hardware": "h100_sxm", "count": 1, "quant": "bf16"}),
         ("benchmark_spec", {"question": "RAG on one H100, Qwen3 32B, 30 concurrent users"}),
         ("search_knowledge", {"query": "pipeline parallelism without NVLink", "k": 3}),
+        ("size_hardware", {"question": "Llama 3.1 8B, 50 concurrent requests, TTFT under 1 s"}),
+        ("estimate", {"model": "llama-3.1-70b", "hardware": "h100_sxm", "count": 8, "quant": "fp8", "concurrency": 64}),
     ]))
-    for name in ("recommend", "estimate", "benchmark_spec", "search_knowledge"):
+    for name in ("recommend", "estimate", "benchmark_spec", "search_knowledge", "size_hardware"):
         assert name in tools, sorted(tools)
         assert tools[name].description and len(tools[name].description) > 30
-    rec, est, bench, hits = (_payload(r) for r in results)
+    rec, est, bench, hits, sizing, planned = (_payload(r) for r in results)
     assert rec["primary"] in {"vllm", "sglang", "tensorrt-llm"}
     assert est["fits"] is False and est["weights_gb"] > 130
     assert 30 in bench["workload"]["concurrency"]
     assert len(hits) == 3 and all("id" in h for h in hits)
+    assert sizing["any_meets"] and sizing["options"][0]["meets_targets"]
+    assert planned["plan"]["chosen"]["layout"] == {k: planned["parallelism"][k] for k in ("tp", "pp", "ep", "dp")}
+    assert rec["plan"]["chosen"]["layout"] == {k: rec["plan"]["layout"][k] for k in ("tp", "pp", "ep", "dp")}

@@ -51,7 +51,8 @@ def add_parser(sub) -> None:
     p.add_argument("--kv-cache-dtype", help="KV-cache quantization (e.g. fp8, q8_0); default 16-bit")
     p.add_argument("--engine", help="engine id (llama.cpp, vllm, sglang, tensorrt-llm, ...): sets the runtime "
                                     "memory reserve and warns when the engine cannot run the setup")
-    p.add_argument("--parallelism", help="none, tp, pp, tp+pp, ep, dp or tp+dp (default: tp inside a node, pp across nodes)")
+    p.add_argument("--parallelism", help="none, tp, pp, tp+pp, ep, dp or tp+dp (default: the layout the planner "
+                                         "chooses for this load, the same one `advisor ask` recommends)")
     p.add_argument("--interconnect", help="override the link between devices: nvlink, pcie, infinity-fabric, "
                                           "infiniband, ethernet")
     p.add_argument("--input", type=_positive_int, help="prompt tokens per request (default 1024)")
@@ -116,11 +117,29 @@ def run(args) -> int:
 
     from rules.model_config import load_model_config
 
-    model = load_model_config(args.model_config) if args.model_config else args.model
-    est = estimate(model, args.hardware, count=args.count, nodes=args.nodes, quant=args.quant,
-                   engine=args.engine, parallelism=args.parallelism, input_tokens=args.input,
-                   output_tokens=args.output, context_length=args.context, concurrency=args.concurrency,
-                   kv_cache_dtype=args.kv_cache_dtype, price_per_hour=args.price_per_hour,
-                   memory_gb=args.memory_gb, interconnect=args.interconnect)
-    print(json.dumps(est.model_dump(), ensure_ascii=False, indent=2) if args.json else render(est))
+    setup = dict(count=args.count, nodes=args.nodes, quant=args.quant, engine=args.engine,
+                 input_tokens=args.input, output_tokens=args.output, context_length=args.context,
+                 concurrency=args.concurrency, kv_cache_dtype=args.kv_cache_dtype,
+                 price_per_hour=args.price_per_hour, memory_gb=args.memory_gb, interconnect=args.interconnect)
+    plan = None
+    if args.parallelism is None and args.count * args.nodes > 1:   # the planner's layout, as `ask` uses
+        from rules.plan import plan_for_setup
+        plan, est = plan_for_setup(None if args.model_config else args.model, args.hardware,
+                                   model_config=args.model_config, **setup)
+    else:
+        model = load_model_config(args.model_config) if args.model_config else args.model
+        est = estimate(model, args.hardware, parallelism=args.parallelism, **setup)
+    if args.json:
+        out = est.model_dump() | ({"plan": plan.model_dump(mode="json")} if plan else {})
+        print(json.dumps(out, ensure_ascii=False, indent=2))
+    else:
+        print(render(est) + (_plan_text(plan) if plan else ""))
     return 0
+
+
+def _plan_text(plan) -> str:
+    """The plan's lines under the table (why this layout, the runner-up, the launch command)."""
+    lines = ["Plan (chosen by scoring every legal layout at this load):"]
+    lines += [f"  {w}" for w in plan.why["en"]]
+    lines += [f"  launch ({e}): {cmd}" for e, cmd in plan.flags.items()]
+    return "\n" + "\n".join(lines)

@@ -60,7 +60,7 @@ def essentials(advice: "Advice", detail: bool = False) -> dict[str, Any]:
         "options": options(advice),
         "benchmark": advice.benchmark.summary() if advice.benchmark else None,
         "questions": [q.model_dump() for q in advice.questions], "assumptions": list(advice.assumptions),
-        "warnings": advice.warnings, "not_understood": list(advice.not_understood),
+        "warnings": advice.warnings, "not_understood": [n.text for n in advice.not_understood],
         "citations": [c.model_dump(include=None if detail else {"id", "title", "source"}) for c in advice.citations],
         "answer": advice.answer,
     }

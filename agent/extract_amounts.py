@@ -1,0 +1,215 @@
+"""Workload numbers bound to their fields: lengths, users, concurrency, LoRA adapters, device price.
+
+Every number comes from the one reader (agent.extract_quantity). A quantity is bound by its unit
+first ("80K-context", "12 people at once", "50 個併發", "30 LoRAs", "2.5 美金" with an hour), else by
+the nearest field keyword in its clause ("context 常常 100K 以上", "team of 20", "併發 150",
+"4k prompts"), else it stays unplaced. A count that applies per item ("30 家客戶各訓練了一個 LoRA",
+"each of our 12 customers has its own adapter") counts the adapters, not the users.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from agent.extract_base import Finding, overlaps
+from agent.extract_quantity import Quantity, quantities
+
+_F = re.I | re.ASCII
+CTX = (r"(?:max[-_\s]?model[-_\s]?len|n_ctx|ctx[-_]size|context(?:[\s-]+(?:window|length|size|len))?|ctx"
+       r"|上下文(?:長度|窗口|窗格)?|context\s*長度)")
+IN = (r"(?:prompts?|inputs?|input\s+(?:length|size)|prompt\s+(?:length|size)|documents?|docs|輸入(?:長度)?|prompt\s*長度"
+      r"|提示詞?|文件|ISL\b)")
+OUT = (r"(?:outputs?|answers?|responses?|replies|completions?|generations?|summaries|輸出(?:長度)?|回答|回覆|生成|OSL\b"
+       r"|max[-_\s]?tokens)")
+_KEYWORDS = {
+    "context_length": CTX, "input_tokens": IN, "output_tokens": OUT,
+    "concurrency": (r"(?:peak\s+)?concurrency|concurrent\s+(?:users|requests|sessions|streams|connections)|parallel\s+requests"
+                    r"|max[-_\s]?num[-_\s]?seqs|併發數?|並發數?|同時(?:在線|上線|使用|連線|處理|請求)?(?:人數|用戶數?|使用者)?"),
+    "users": (r"users?|user\s+(?:count|base)|使用者(?:人數)?|用戶數?|(?:team|class|group|staff|company)\s+of|headcount"
+              r"|全公司|全部門|公司(?:大約|約)?|員工數?|人數"),
+    "lora_adapters": r"LoRAs?\s*(?:adapters?)?\s*(?:數量|count)?|adapters?",
+}
+_KW = re.compile("|".join(f"(?P<{f}>{src})" for f, src in _KEYWORDS.items()), _F)
+# A bare number directly before one of these names it ("4k prompts", "1K input", "32k ctx").
+_BARE_AFTER = {"context_length": r"context|ctx|上下文", "input_tokens": r"input|prompt|輸入", "output_tokens": r"output|輸出"}
+_AFTER_RES = {f: re.compile(rf"(?:-|\s*)(?:tokens?\s*)?(?:of\s+)?(?:的\s*)?(?:{src})s?(?![A-Za-z])", _F) for f, src in _BARE_AFTER.items()}
+_LENGTH_AFTER = re.compile(rf"\s*(?:of\s+)?(?:的\s*)?(?:(?P<context_length>{CTX})|(?P<input_tokens>{IN})|(?P<output_tokens>{OUT}))", _F)
+_CONC_BEFORE = re.compile(r"(?:同時(?:在線|上線|使用)?|concurrent(?:ly)?|simultaneous(?:ly)?|parallel|in\s+parallel|尖峰|峰值|peak)"
+                          r"[^,;，；。]{0,8}$", _F)
+_CONC_AFTER = re.compile(r"[^,;，；。]{0,24}?(?:at\s+once|at\s+(?:the\s+same|a)\s+time|concurrent(?:ly)?|simultaneous(?:ly)?|in\s+parallel"
+                         r"|同時|在線|在用|online)", _F)
+_CONC_NEXT = re.compile(r"\s*(?:at\s+once|at\s+the\s+same\s+time|concurrently|simultaneously|in\s+parallel)", _F)
+_EXPLICIT = re.compile(r"併發|並發|concurren|simultaneous|parallel|at\s+once|same\s+time|同時(?!在線|上線)", _F)
+_ONLINE = re.compile(r"在線|線上|online|logged\s+in", _F)
+_HOURLY = re.compile(r"(?:/|\bper|\ban?|\bevery|每|一)\s*(?:GPU[-\s]?|device[-\s]?|card[-\s]?|張卡\s*|卡\s*)?"
+                     r"(?:hour|hr|h)\b|hourly|小時|時租|/\s*h\b|per\s+GPU[-\s]hour|GPU[-\s]hours?", _F)
+_CUT = re.compile(r"[;；。!?！？\n]|,(?!\d{3}(?!\d))|，|\.(?:\s|$)|\s-\s|\bbut\b|但是?|不過", _F)
+# Per-item counts: a LoRA per customer, each customer its own adapter, 各…一個 LoRA.
+_SENTENCE = re.compile(r"[。;；!?！？\n]|\.(?:\s|$)", _F)
+_LORA_WORD = re.compile(r"LoRAs?|adapters?", _F)
+_DISTRIBUTIVE = re.compile(r"各|每(?:個|家|位|一)?|\beach\b|\bevery\b|\bper\b|\bits\s+own\b|\btheir\s+own\b|自己的", _F)
+_ITEM_WORD = re.compile(r"\s*(?:家|個|位)|\s+(?:customers|clients|tenants|companies|departments|teams)", _F)
+LENGTHS = ("context_length", "input_tokens", "output_tokens")
+_MIN = {"context_length": 256, "input_tokens": 256, "output_tokens": 16}
+
+
+@dataclass(frozen=True)
+class Bound:
+    """A quantity bound to a field, with how it was bound."""
+
+    field: str
+    quantity: Quantity
+    explicit: bool = True
+    """For concurrency: said as concurrent, not as people online."""
+
+
+def _clause(text: str, start: int, end: int) -> tuple[int, int]:
+    """The clause around [start, end): cut at sentence and clause marks (not inside a number)."""
+    left = max((m.end() for m in _CUT.finditer(text, max(0, start - 60), start)), default=max(0, start - 60))
+    right = next((m.start() for m in _CUT.finditer(text, end, min(len(text), end + 60))), min(len(text), end + 60))
+    return left, right
+
+
+def _keyword_before(text: str, q: Quantity, others: list[Quantity], fields: tuple[str, ...] | None = None,
+                    sentence: bool = False) -> str | None:
+    """The field whose keyword stands nearest before `q` in its clause (its sentence when `sentence`),
+    with no other number in between."""
+    if sentence:
+        left = max((m.end() for m in _SENTENCE.finditer(text, max(0, q.start - 48), q.start)), default=max(0, q.start - 48))
+    else:
+        left = max(_clause(text, q.start, q.end)[0], q.start - 30)
+    best = None
+    for m in _KW.finditer(text, left, q.start):
+        if fields is None or m.lastgroup in fields:
+            best = m
+    if best is None or any(best.end() <= o.start < q.start for o in others):
+        return None
+    return best.lastgroup
+
+
+def _keyword_after(text: str, q: Quantity) -> str | None:
+    """A length named right after a bare number ("4k prompts", "128 output")."""
+    for field, rx in _AFTER_RES.items():
+        if rx.match(text, q.end):
+            return field
+    return None
+
+
+def _length_after(text: str, q: Quantity) -> str | None:
+    """The length a "N tokens" quantity names right after its unit ("300-token summaries")."""
+    m = _LENGTH_AFTER.match(text, q.unit_end)
+    return m.lastgroup if m else None
+
+
+def _concurrent(text: str, q: Quantity) -> bool:
+    left, right = _clause(text, q.start, q.end)
+    return bool(_CONC_BEFORE.search(text, left, q.start) or _CONC_AFTER.match(text[:right], q.unit_end))
+
+
+def _hourly(text: str, q: Quantity) -> bool:
+    left, right = _clause(text, q.start, q.end)
+    return bool(_HOURLY.search(text, max(left, q.start - 16), q.start) or _HOURLY.search(text[:min(right, q.unit_end + 24)], q.unit_end))
+
+
+def _item(text: str, q: Quantity) -> bool:
+    """A count of customers, tenants, companies or departments ("30 家客戶", "100 customers")."""
+    return q.value > 1 and (q.unit == "org" or (q.unit is None and bool(_ITEM_WORD.match(text, q.end))))
+
+
+def per_item_lora(text: str, qs: list[Quantity]) -> dict[int, Quantity]:
+    """Item counts that count LoRA adapters ("30 家客戶各訓練了一個 LoRA", "a LoRA per customer, 40
+    customers"): the item count nearest a LoRA word in its sentence, when the LoRA's clause or the
+    item's clause distributes it (各, each, per, its own). Keyed by the item count's start."""
+    out: dict[int, Quantity] = {}
+    for lm in _LORA_WORD.finditer(text):
+        left = max((m.end() for m in _SENTENCE.finditer(text, 0, lm.start())), default=0)
+        right = next((m.start() for m in _SENTENCE.finditer(text, lm.end())), len(text))
+        items = [q for q in qs if left <= q.start < right and _item(text, q)]
+        if not items:
+            continue
+        q = min(items, key=lambda q: abs(q.start - lm.start()))
+        if any(_DISTRIBUTIVE.search(text, *_clause(text, a, b)) for a, b in ((lm.start(), lm.end()), (q.start, q.unit_end))):
+            out[q.start] = q
+    return out
+
+
+def _unit_field(text: str, q: Quantity, items: dict[int, Quantity]) -> tuple[str | None, bool]:
+    """The field a quantity's own unit names (and, for concurrency, whether it was said outright)."""
+    if q.start in items:
+        return "lora_adapters", True
+    unit = q.unit
+    if unit == "context":
+        return "context_length", True
+    if unit == "tokens":
+        return _length_after(text, q) or _keyword_before(text, q, [], LENGTHS, sentence=True), True
+    if unit in ("people", "org"):
+        if _concurrent(text, q):
+            left, _ = _clause(text, q.start, q.end)
+            online = _ONLINE.search(text, left, q.unit_end + 8)
+            return "concurrency", not online
+        return "users", True
+    if unit == "conc":
+        return "concurrency", True
+    if unit == "req":
+        return ("concurrency", True) if _concurrent(text, q) else (None, True)
+    if unit == "lora":
+        distributive = _DISTRIBUTIVE.match(text, q.unit_end) or re.match(r"\s*(?:各|per|for\s+each)", text[q.unit_end:], _F)
+        return (None, True) if (q.value <= 1 and (distributive or items)) else ("lora_adapters", True)
+    if unit == "usd":
+        return ("device_hour_usd" if _hourly(text, q) else None), True
+    return None, True
+
+
+def _fits(field: str, q: Quantity, by_unit: bool) -> bool:
+    if field in LENGTHS:
+        return q.value >= _MIN[field] or q.suffixed or (by_unit and q.unit in ("tokens", "context"))
+    if field == "device_hour_usd":
+        return 0 < q.value <= 10_000
+    return q.value >= 1 and float(q.value).is_integer()
+
+
+def bind(text: str, taken: list[tuple[int, int]]) -> list[Bound]:
+    """Every quantity of `text` (outside `taken`) bound to a workload field, left to right."""
+    qs = [q for q in quantities(text) if q.kind == "quantity" and not overlaps((q.start, q.end), taken)]
+    items = per_item_lora(text, qs)
+    out = []
+    for q in qs:
+        field, explicit = _unit_field(text, q, items)
+        by_unit = field is not None
+        if field is None and q.unit is None:
+            field = _keyword_after(text, q) or ("concurrency" if _CONC_NEXT.match(text, q.end) else None) \
+                or _keyword_before(text, q, qs)
+            if field == "concurrency":
+                left, _ = _clause(text, q.start, q.end)
+                explicit = bool(_EXPLICIT.search(text, left, q.end))
+        if field and _fits(field, q, by_unit):
+            out.append(Bound(field, q, explicit))
+    return out
+
+
+def amounts(text: str, taken: list[tuple[int, int]]) -> list[Finding]:
+    """One finding per workload field (the first bound), concurrency said outright beating people online."""
+    bound = bind(text, taken)
+    out: dict[str, Finding] = {}
+    conc = [b for b in bound if b.field == "concurrency"]
+    if conc:
+        best = next((b for b in conc if b.explicit), conc[0])
+        out["concurrency"] = _finding(best)
+        online = next((b for b in conc if b is not best and not b.explicit), None)
+        if online:
+            out["users"] = Finding("users", int(online.quantity.value), online.quantity.start, online.quantity.unit_end)
+    for b in bound:
+        if b.field not in out:
+            out[b.field] = _finding(b)
+    return sorted(out.values(), key=lambda f: f.start)
+
+
+def _finding(b: Bound) -> Finding:
+    q = b.quantity
+    value = q.value if b.field == "device_hour_usd" else int(round(q.value))
+    return Finding(b.field, value, q.start, q.unit_end)
+
+
+def used_spans(text: str, taken: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """Spans of every quantity bound to a field (for what was not understood)."""
+    return [b.quantity.span for b in bind(text, taken)]

@@ -1,0 +1,41 @@
+"""Latency targets from the user's words: "TTFT p95 < 2 s", "TPOT under 50 ms", "首字延遲 2 秒內",
+"at least 20 tokens/s per user". Returns milliseconds with the evidence substring."""
+from __future__ import annotations
+
+import re
+
+_F = re.I
+_NUM = r"(?P<num>\d+(?:\.\d+)?)"
+_UNIT = r"\s*(?P<unit>ms|milliseconds?|毫秒|s\b|secs?\b|seconds?|秒)"
+_BOUND = r"(?:\s*(?:p\d{2}|p99\.9|p50))?\s*(?:<=|≤|<|=|under|below|within|of|at\s+most|less\s+than|小於|低於|不超過|在|要)?\s*"
+_TTFT = re.compile(r"(?:TTFT|time[\s-]+to[\s-]+first[\s-]+token|first[\s-]+token|首字(?:延遲)?|首個\s*token)"
+                   + _BOUND + _NUM + _UNIT, _F)
+_TPOT = re.compile(r"(?:TPOT|ITL|time[\s-]+per[\s-]+output[\s-]+token|inter[\s-]+token[\s-]+latency|每個?\s*(?:輸出\s*)?token)"
+                   + _BOUND + _NUM + _UNIT, _F)
+_RATE = re.compile(r"(?:at\s+least\s+|>=?\s*|≥\s*|至少\s*)?" + _NUM
+                   + r"\s*(?:tokens?|tok)\s*/\s*s(?:ec)?\s*(?:per\s+(?:user|stream|request)|每人|每個使用者)"
+                   r"|(?:每人|每個使用者|per\s+(?:user|stream))\s*(?:至少|at\s+least)?\s*" + _NUM.replace("num", "num2")
+                   + r"\s*(?:tokens?|tok)\s*/\s*s", _F)
+
+
+def _ms(m: re.Match) -> float:
+    value, unit = float(m.group("num")), m.group("unit").lower()
+    return value if unit in ("ms", "毫秒") or unit.startswith("millisecond") else value * 1000
+
+
+def latency_targets(text: str) -> tuple[dict[str, float], dict[str, str]]:
+    """({ttft_ms, tpot_ms} found, {field: evidence}) — only what the text states."""
+    values: dict[str, float] = {}
+    evidence: dict[str, str] = {}
+    m = _TTFT.search(text)
+    if m:
+        values["ttft_ms"], evidence["ttft_ms"] = _ms(m), m.group(0)
+    m = _TPOT.search(text)
+    if m:
+        values["tpot_ms"], evidence["tpot_ms"] = _ms(m), m.group(0)
+    else:
+        m = _RATE.search(text)
+        rate = float(m.group("num") or m.group("num2")) if m else 0.0
+        if rate > 0:
+            values["tpot_ms"], evidence["tpot_ms"] = round(1000 / rate, 2), m.group(0)
+    return values, evidence

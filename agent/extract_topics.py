@@ -1,0 +1,48 @@
+"""What the message asks about beyond its situation: topics the answer should address.
+
+    topics(norm) -> ["parallelism", "speculative-decoding", ...]   sorted topic ids
+
+A topic is raised when its subject is named ("does SGLang support speculative decoding?", "要用
+TP 還是 PP？", "30 家客戶各訓練了一個 LoRA", "what's the $/1M tokens?"). A named engine's support for
+a platform needs both in one sentence: a platform word (ROCm, Apple Silicon, Pascal, ...) and a
+support cue ("support", "run on ... ?", "支援", "跑在").
+"""
+from __future__ import annotations
+
+import re
+
+from agent import lexicon
+
+_F = re.I | re.ASCII
+TOPIC_IDS: tuple[str, ...] = tuple(lexicon.TOPICS)
+_RES = {t: re.compile("|".join(p), _F) for t, p in lexicon.TOPICS.items() if p}
+_PLATFORM = re.compile(lexicon.PLATFORMS, _F)
+_SUPPORT = re.compile(lexicon.SUPPORT_CUES, _F)
+_RUN_ON = re.compile(lexicon.RUN_ON, _F)
+_CLAUSES = re.compile(r"(?:[^.?!。？！\n;,，；]|\.(?!\s|$))+(?:[.?!。？！;,，；]|$)", _F)
+_QUESTION = re.compile(r"[?？]|嗎|吗|是否|能不能|可不可以|有沒有|^\s*(?:does|do|can|could|will|is|are|has|have)\b", _F)
+
+
+def _platform_support(text: str) -> bool:
+    """A platform (outside any device name: "Arc B580" is a device) and a support cue in one clause."""
+    if not _PLATFORM.search(text):
+        return False
+    from agent.extract_aliases import hardware_index
+    names = [(h.start, h.end) for h in hardware_index().find(text)]
+    for part in re.split(r"\s-\s", text):
+        offset = text.find(part)
+        for m in _CLAUSES.finditer(part):
+            s = m.group(0)
+            a = offset + m.start()
+            platform = any(not any(ns <= a + p.start() < ne for ns, ne in names) for p in _PLATFORM.finditer(s))
+            if platform and (_SUPPORT.search(s) or (_RUN_ON.search(s) and _QUESTION.search(s))):
+                return True
+    return False
+
+
+def topics(text: str) -> list[str]:
+    """The topic ids `text` raises (normalised text), sorted."""
+    found = {t for t, rx in _RES.items() if rx.search(text)}
+    if _platform_support(text):
+        found.add("platform-support")
+    return sorted(found)

@@ -1,0 +1,85 @@
+"""Words that look like a device, a model or a quantity but were not placed in the profile.
+
+    unplaced(norm, placed) -> [(kind, start, end)]   kind: "device" | "model" | "number"
+
+They are quoted back to the user ("I did not recognise 'P40' as a device") instead of being dropped
+silently. A device is a product code the hardware catalog does not know ("P40", "A800", "MI50",
+"RTX 5080", "910B"); a model is a model family name the model catalog does not resolve ("QwQ-32B",
+"Gemma 4 26B", "GLM-5.1"); a number is a quantity whose unit says it is a load, a length, a price or
+a count ("2.8 €/h", "5000 requests per second") that no field took.
+"""
+from __future__ import annotations
+
+import functools
+import re
+
+from agent import lexicon
+from agent.extract_base import overlaps
+from agent.extract_quantity import quantities
+
+_F = re.I | re.ASCII
+# Product codes: one or two letters then 2-4 digits ("P40", "A800", "MI250X", "H20", "910B" below),
+# or a brand word then a number ("RTX 5080", "Quadro P6000", "RX 7900 XT", "EPYC 9654").
+_DEVICE = re.compile(
+    r"(?:(?<![\w.-])|(?<=\d[xX×*]))(?:(?:RTX|GTX|Titan|Quadro|Tesla|Radeon|RX|Arc|Instinct|EPYC|Xeon|Ryzen|Ascend|Atlas)\s*-?\s*)?"
+    r"(?:[A-Z]{1,3}\d{2,4}[A-Z]{0,2}(?:\s*(?:Ti|SUPER|XTX?|Ada|GRE))?|\d{3,4}[A-Z]{0,2}(?=\s*(?:Ti|SUPER|XTX?|GRE)\b))"
+    r"(?:s(?=\b))?(?![\w-]|\.\w)"
+    r"|(?<![\w.-])(?:RTX|GTX|Titan|Quadro|Tesla|Radeon\s+RX|RX|Arc|Instinct|EPYC|Ryzen|Ascend|Atlas)\s*-?\s*[A-Z]?\d{2,4}"
+    r"[A-Z]{0,2}(?:\s*(?:Ti|SUPER|XTX?|Ada|GRE))?(?![\w-]|\.\w)"
+    r"|(?<![\w.-])\d{3}[A-Z](?=\s*(?:推理|NPU|卡|cards?\b|accelerators?\b))", re.ASCII)
+# Things shaped like product codes that are not devices: quantization formats, sizes, quarters,
+# versions, ports, SKUs of models ("A3B": 3B active).
+_NOT_DEVICE = re.compile(
+    r"^(?:Q\d+(?:_\w+)?|FP\d+|BF16|INT\d+|W\d+A\d+|EXL\d|MXFP4|NVFP4|A\d+B|V\d+|R\d+|M\d|TP\d+|PP\d+|EP\d+|DP\d+|H\d|L\d"
+    r"|SM\d+|GB\d+|TB\d+|MB\d+|GPU\d*|CPU\d*|PCIe\d*|DDR\d+|HBM\d*e?|NV\w+|FA\d|ISL\d*|OSL\d*|P(?:50|90|95|99|999)|T\d{4}|E\d{3,4}|S\d{1,2})$", re.I)
+_DEVICE_CUE = re.compile(r"\s*(?:推理|NPU|卡|cards?\b|accelerators?\b)", re.I)
+_MODEL = re.compile(lexicon.MODEL_NAME, re.I)
+_SIZE = re.compile(r"\d+(?:\.\d+)?\s?[BbMm]\b")
+# Quantities whose unit says they describe the situation (a load, a length, a price, a count).
+_LOAD_UNITS = ("people", "org", "conc", "req", "tokens", "context", "lora", "usd", "money", "dev", "node")
+_REQUEST_RATE = re.compile(r"req(?:uest)?s?\s*(?:/|per|a)\s*(?:s|sec|second|min|minute)|QPS|RPS", _F)
+
+
+def _devices(text: str, placed: list[tuple[int, int]], names: list[tuple[int, int]]) -> list[tuple[str, int, int]]:
+    out = []
+    for m in _DEVICE.finditer(text):
+        word = m.group(0).strip()
+        size = _SIZE.fullmatch(word) and not _DEVICE_CUE.match(text, m.end())
+        if _NOT_DEVICE.match(re.sub(r"\s+|s$", "", word)) or size or overlaps(m.span(), names):
+            continue
+        out.append(("device", m.start(), m.end()))
+    return out
+
+
+def _models(text: str, placed: list[tuple[int, int]], names: list[tuple[int, int]]) -> list[tuple[str, int, int]]:
+    return [("model", m.start(), m.end()) for m in _MODEL.finditer(text) if not overlaps(m.span(), names)]
+
+
+def _numbers(text: str, placed: list[tuple[int, int]], names: list[tuple[int, int]]) -> list[tuple[str, int, int]]:
+    out = []
+    for q in quantities(text):
+        if q.kind != "quantity" or overlaps((q.start, q.end), placed + names):
+            continue
+        rate = q.unit == "rate" and _REQUEST_RATE.match(text, q.end + (len(text[q.end:]) - len(text[q.end:].lstrip())))
+        if q.unit in _LOAD_UNITS or rate:
+            out.append(("number", q.start, q.unit_end))
+    return out
+
+
+@functools.lru_cache(maxsize=16)
+def _names(text: str) -> tuple[tuple[int, int], ...]:
+    from agent.extract_aliases import hardware_index
+    from agent.extract_model import model_names
+    return tuple((h.start, h.end) for h in (*hardware_index().find(text), *model_names(text)))
+
+
+def unplaced(text: str, placed: list[tuple[int, int]]) -> list[tuple[str, int, int]]:
+    """Device-, model- and quantity-like words of normalised `text` outside `placed` spans, left to right."""
+    names = list(_names(text))
+    found = _devices(text, placed, names) + _models(text, placed, names) + _numbers(text, placed, names)
+    found.sort(key=lambda f: (f[1], -f[2]))
+    out: list[tuple[str, int, int]] = []
+    for f in found:   # the longest of overlapping candidates ("RTX 5080" over "5080")
+        if not any(f[1] < e and s < f[2] for _, s, e in out):
+            out.append(f)
+    return out

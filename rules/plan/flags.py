@@ -1,0 +1,245 @@
+"""The launch command that expresses a plan, per engine (rendered from the plan's data).
+
+Flag names were checked against each engine's own documentation:
+- vLLM engine arguments and the data/expert parallel deployment pages:
+  https://docs.vllm.ai/en/latest/serving/data_parallel_deployment/ ,
+  https://docs.vllm.ai/en/latest/serving/expert_parallel_deployment/ (--tensor-parallel-size,
+  --pipeline-parallel-size, --data-parallel-size, --enable-expert-parallel, --kv-cache-dtype,
+  --max-model-len, --max-num-seqs, --quantization).
+- SGLang server arguments: https://docs.sglang.io/advanced_features/server_arguments.html and
+  https://docs.sglang.io/cookbook/base/reference/server_arguments (--tp-size, --pp-size, --dp-size,
+  --ep-size, --kv-cache-dtype fp8_e4m3, --context-length, --max-running-requests, --nnodes,
+  --node-rank, --dist-init-addr); PD mode: https://docs.sglang.io/advanced_features/pd_disaggregation.html
+  (--disaggregation-mode prefill|decode).
+- trtllm-serve: https://nvidia.github.io/TensorRT-LLM/commands/trtllm-serve/trtllm-serve.html
+  (--tp_size, --pp_size, --ep_size, --max_batch_size, --max_seq_len, --extra_llm_api_options
+  with kv_cache_config.dtype; newer releases also accept --config).
+- llama-server: https://github.com/ggml-org/llama.cpp/blob/master/tools/server/README.md and
+  docs/multi-gpu.md (-ngl, --split-mode layer|row, --tensor-split, --parallel, --ctx-size is the
+  total shared by the slots, --cache-type-k/-v; a quantized V cache needs --flash-attn on).
+- Ollama FAQ: https://github.com/ollama/ollama/blob/main/docs/faq.md (OLLAMA_NUM_PARALLEL,
+  OLLAMA_KV_CACHE_TYPE with OLLAMA_FLASH_ATTENTION=1).
+- Dynamo workers take their backend's engine arguments: python -m dynamo.vllm / dynamo.sglang,
+  https://docs.nvidia.com/dynamo/latest/user-guides/disaggregated-serving
+"""
+from __future__ import annotations
+
+from rules.catalog_schema import ModelSpec
+from rules.plan.schema import Candidate
+
+PLACEHOLDER_GGUF = "<model>.gguf"
+SOURCES = {
+    "vllm": "https://docs.vllm.ai/en/latest/serving/data_parallel_deployment/",
+    "sglang": "https://docs.sglang.io/advanced_features/server_arguments.html",
+    "tensorrt-llm": "https://nvidia.github.io/TensorRT-LLM/commands/trtllm-serve/trtllm-serve.html",
+    "llama.cpp": "https://github.com/ggml-org/llama.cpp/blob/master/tools/server/README.md",
+    "ollama": "https://github.com/ollama/ollama/blob/main/docs/faq.md",
+    "dynamo": "https://docs.nvidia.com/dynamo/latest/user-guides/disaggregated-serving",
+}
+"""Where each engine documents the flags used in its command."""
+DOCUMENTED = {
+    "vllm": {"--tensor-parallel-size", "--pipeline-parallel-size", "--data-parallel-size", "--enable-expert-parallel",
+             "--quantization", "--kv-cache-dtype", "--max-model-len", "--max-num-seqs"},
+    "dynamo": {"--model", "--tensor-parallel-size", "--pipeline-parallel-size", "--data-parallel-size",
+               "--enable-expert-parallel", "--quantization", "--kv-cache-dtype", "--max-model-len", "--max-num-seqs"},
+    "sglang": {"--model-path", "--tp-size", "--pp-size", "--dp-size", "--ep-size", "--quantization", "--kv-cache-dtype",
+               "--context-length", "--max-running-requests", "--nnodes", "--node-rank", "--dist-init-addr"},
+    "tensorrt-llm": {"--tp_size", "--pp_size", "--ep_size", "--max_batch_size", "--max_seq_len",
+                     "--extra_llm_api_options"},
+    "llama.cpp": {"-m", "-ngl", "--split-mode", "--tensor-split", "--parallel", "--ctx-size", "--flash-attn",
+                  "--cache-type-k", "--cache-type-v"},
+    "ollama": set(),
+}
+"""Every flag the commands may use, as checked in the documentation above (tests hold them to it)."""
+
+
+def flag_values(command: str) -> dict[str, str]:
+    """Flag -> value of a command line ("" for a switch), e.g. {"--tensor-parallel-size": "4"}."""
+    words = command.split("#", 1)[0].split()
+    if words[:2] == ["python", "-m"]:   # the interpreter's -m names the program, not a flag of it
+        words = words[3:]
+    out = {}
+    for i, w in enumerate(words):
+        if w.startswith("-") and len(w) > 1:
+            nxt = words[i + 1] if i + 1 < len(words) else ""
+            out[w] = nxt if nxt and not nxt.startswith("-") else ""
+    return out
+
+
+Note = tuple[str, dict]
+"""A remark on a command: a code and its values (rendered in the user's language by `note_text`)."""
+NOTES = {
+    "checkpoint": {"en": "load a {quant} checkpoint of {model} (this engine does not convert at load time)",
+                   "zh": "請載入 {model} 的 {quant} 版本權重（此引擎不會在載入時轉換）"},
+    "instances": {"en": "run {n} instances, one per group of {group} devices, behind a load balancer",
+                  "zh": "開 {n} 個執行個體，每組 {group} 個裝置一個，前面加負載平衡"},
+    "ray": {"en": "start it on the head node of a Ray cluster that spans the nodes",
+            "zh": "在跨節點 Ray 叢集的主節點上啟動"},
+    "ctx-shared": {"en": "--ctx-size is shared by the {seqs} slots: {ctx} tokens each",
+                   "zh": "--ctx-size 由 {seqs} 個 slot 平分：每個 {ctx} tokens"},
+    "ollama-split": {"en": "Ollama spreads the layers over the GPUs it sees by itself",
+                     "zh": "Ollama 會自行把各層分散到看得到的 GPU"},
+    "trt-kv": {"en": "kv.yaml holds: kv_cache_config: {{dtype: fp8}} (newer releases take it with --config)",
+               "zh": "kv.yaml 內容：kv_cache_config: {{dtype: fp8}}（新版以 --config 傳入）"},
+    "multi-node": {"en": "run the same command on each of the {span} nodes with its --node-rank",
+                   "zh": "在 {span} 個節點上各執行同一指令，帶各自的 --node-rank"},
+}
+
+
+def note_text(note: Note, lang: str) -> str:
+    """A remark in words."""
+    code, values = note
+    return NOTES[code][lang].format(**values)
+
+
+def _repo(spec: ModelSpec) -> str:
+    return spec.hf_id or spec.id
+
+
+ON_THE_FLY_FP8 = frozenset({"vllm", "sglang", "dynamo"})
+"""Engines that quantize a 16-bit checkpoint to FP8 at load time (--quantization fp8)."""
+
+
+def _on_the_fly(spec: ModelSpec, quant: str, engine: str = "vllm") -> bool:
+    """FP8 weights made at load time from a 16-bit checkpoint."""
+    return engine in ON_THE_FLY_FP8 and quant == "fp8" and spec.native_dtype in ("bf16", "f16")
+
+
+def _checkpoint(spec: ModelSpec, quant: str, engine: str = "vllm") -> list[Note]:
+    """A checkpoint remark when the format is not the model's own and cannot be made at load time."""
+    if quant == spec.native_dtype or _on_the_fly(spec, quant, engine):
+        return []
+    return [("checkpoint", {"quant": quant, "model": spec.name})]
+
+
+def per_replica_seqs(c: Candidate, load: int) -> int:
+    """Sequences each replica should admit: its share of the load, within what its memory holds."""
+    share = -(-load // c.layout.dp)
+    cap = c.figures.max_concurrency // c.layout.dp if c.figures.max_concurrency else share
+    return max(1, min(share, cap) if cap else share)
+
+
+def _instances(c: Candidate) -> list[Note]:
+    return [("instances", {"n": c.layout.dp, "group": c.layout.replica_devices})]
+
+
+def vllm(c: Candidate, spec: ModelSpec, ctx: int, seqs: int, nodes: int) -> tuple[str, list[Note]]:
+    lay = c.layout
+    group = lay.tp * lay.ep
+    parts = [f"vllm serve {_repo(spec)}"]
+    if group > 1:
+        parts.append(f"--tensor-parallel-size {group}")
+    if lay.pp > 1:
+        parts.append(f"--pipeline-parallel-size {lay.pp}")
+    if lay.ep > 1:
+        parts.append("--enable-expert-parallel")
+    if lay.dp > 1 and lay.ep == 1:
+        parts.append(f"--data-parallel-size {lay.dp}")
+    if _on_the_fly(spec, c.quantization):
+        parts.append("--quantization fp8")
+    if c.kv_cache_dtype == "fp8":
+        parts.append("--kv-cache-dtype fp8")
+    parts += [f"--max-model-len {ctx}", f"--max-num-seqs {seqs}"]
+    notes: list[Note] = []
+    if lay.dp > 1 and lay.ep > 1:   # EP with DP would join all ranks into one expert group
+        notes += _instances(c)
+    if lay.replica_devices > 1 and nodes > 1 and lay.pp > 1:
+        notes.append(("ray", {}))
+    return " ".join(parts), notes + _checkpoint(spec, c.quantization)
+
+
+def sglang(c: Candidate, spec: ModelSpec, ctx: int, seqs: int, per_node: int) -> tuple[str, list[Note]]:
+    lay = c.layout
+    group = lay.tp * lay.ep
+    parts = [f"python -m sglang.launch_server --model-path {_repo(spec)}"]
+    if group > 1:
+        parts.append(f"--tp-size {group}")
+    if lay.ep > 1:
+        parts.append(f"--ep-size {lay.ep}")
+    if lay.pp > 1:
+        parts.append(f"--pp-size {lay.pp}")
+    if lay.dp > 1 and lay.ep == 1:
+        parts.append(f"--dp-size {lay.dp}")
+    if _on_the_fly(spec, c.quantization, "sglang"):
+        parts.append("--quantization fp8")
+    if c.kv_cache_dtype == "fp8":
+        parts.append("--kv-cache-dtype fp8_e4m3")
+    parts += [f"--context-length {ctx}", f"--max-running-requests {seqs * (lay.dp if lay.ep == 1 else 1)}"]
+    notes: list[Note] = _instances(c) if lay.dp > 1 and lay.ep > 1 else []
+    if lay.replica_devices > per_node:
+        span = -(-lay.replica_devices // per_node)
+        parts.append(f"--nnodes {span} --dist-init-addr HEAD:PORT --node-rank RANK")
+        notes.append(("multi-node", {"span": span}))
+    return " ".join(parts), notes + _checkpoint(spec, c.quantization, "sglang")
+
+
+def trtllm(c: Candidate, spec: ModelSpec, ctx: int, seqs: int) -> tuple[str, list[Note]]:
+    lay = c.layout
+    group = lay.tp * lay.ep
+    parts = [f"trtllm-serve {_repo(spec)}"]
+    if group > 1:
+        parts.append(f"--tp_size {group}")
+    if lay.pp > 1:
+        parts.append(f"--pp_size {lay.pp}")
+    if lay.ep > 1:
+        parts.append(f"--ep_size {lay.ep}")
+    parts += [f"--max_batch_size {seqs}", f"--max_seq_len {ctx}"]
+    notes: list[Note] = _instances(c) if lay.dp > 1 else []
+    if c.kv_cache_dtype == "fp8":
+        parts.append("--extra_llm_api_options kv.yaml")
+        notes.append(("trt-kv", {}))
+    return " ".join(parts), notes + _checkpoint(spec, c.quantization, "tensorrt-llm")
+
+
+def llama_cpp(c: Candidate, spec: ModelSpec, ctx: int, seqs: int) -> tuple[str, list[Note]]:
+    lay = c.layout
+    parts = [f"llama-server -m {PLACEHOLDER_GGUF} -ngl 999"]
+    devices = lay.replica_devices
+    if devices > 1:
+        parts.append(f"--split-mode {'row' if lay.tp > 1 else 'layer'} --tensor-split {','.join(['1'] * devices)}")
+    parts += [f"--parallel {seqs}", f"--ctx-size {ctx * seqs}"]
+    if c.kv_cache_dtype == "q8_0":
+        parts.append("--flash-attn on --cache-type-k q8_0 --cache-type-v q8_0")
+    notes: list[Note] = [("ctx-shared", {"seqs": seqs, "ctx": ctx})]
+    return " ".join(parts), (_instances(c) if lay.dp > 1 else []) + notes
+
+
+def ollama(c: Candidate, seqs: int) -> tuple[str, list[Note]]:
+    env = [f"OLLAMA_NUM_PARALLEL={seqs}"]
+    if c.kv_cache_dtype == "q8_0":
+        env += ["OLLAMA_FLASH_ATTENTION=1", "OLLAMA_KV_CACHE_TYPE=q8_0"]
+    notes: list[Note] = (_instances(c) if c.layout.dp > 1 else []) + [("ollama-split", {})]
+    return " ".join(env) + " ollama serve", notes
+
+
+def command(engine: str, c: Candidate, spec: ModelSpec, ctx: int, load: int, nodes: int,
+            per_node: int) -> tuple[str, list[Note]] | None:
+    """The launch command for `engine` and its remarks, or None when the catalog holds no flags for it."""
+    seqs = per_replica_seqs(c, load)
+    if engine == "vllm":
+        return vllm(c, spec, ctx, seqs, nodes)
+    if engine == "sglang":
+        return sglang(c, spec, ctx, seqs, per_node)
+    if engine == "tensorrt-llm":
+        return trtllm(c, spec, ctx, seqs)
+    if engine == "llama.cpp":
+        return llama_cpp(c, spec, ctx, seqs)
+    if engine == "ollama":
+        return ollama(c, seqs)
+    if engine == "dynamo":
+        inner, notes = vllm(c, spec, ctx, seqs, nodes)
+        return inner.replace("vllm serve ", "python -m dynamo.vllm --model ", 1), notes
+    return None
+
+
+def commands(engines: tuple[str, ...], c: Candidate, spec: ModelSpec, ctx: int, load: int, nodes: int,
+             per_node: int) -> tuple[dict[str, str], dict[str, dict[str, list[str]]]]:
+    """({engine: command}, {engine: {lang: remarks}}) for every engine that has flags for this layout."""
+    cmds, remarks = {}, {}
+    for e in engines:
+        found = command(e, c, spec, ctx, load, nodes, per_node)
+        if found:
+            cmds[e], notes = found
+            if notes:
+                remarks[e] = {lang: [note_text(n, lang) for n in notes] for lang in ("en", "zh")}
+    return cmds, remarks

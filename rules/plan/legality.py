@@ -1,0 +1,63 @@
+"""Whether a layout can run at all: the model's shape, the engine's modes, the wiring.
+
+Each check returns the reason it fails in words, or None. The planner never scores an illegal
+layout, so the estimator is never asked about a split the engine would refuse at start-up.
+"""
+from __future__ import annotations
+
+from rules.catalog_schema import ModelSpec
+from rules.plan.schema import Layout
+from rules.plan.topology import Topology
+
+
+def model_reason(layout: Layout, spec: ModelSpec) -> str | None:
+    """Heads split evenly over TP (KV heads split or replicated), enough layers per stage, experts per EP rank."""
+    tp, pp, ep = layout.tp, layout.pp, layout.ep
+    if spec.id == "custom":   # a model described by its size: its real head count is unknown
+        return f"{spec.layers} layers cannot fill {pp} pipeline stages" if pp > spec.layers else None
+    if spec.q_heads % tp:
+        return f"{spec.q_heads} attention heads do not split over TP={tp}"
+    kv = spec.kv_heads
+    if kv and tp > 1 and kv % tp and tp % kv:
+        return f"{kv} KV heads neither split over nor replicate across TP={tp}"
+    if pp > spec.layers:
+        return f"{spec.layers} layers cannot fill {pp} pipeline stages"
+    if ep > 1:
+        if spec.architecture != "moe" or not spec.experts:
+            return "expert parallelism needs a mixture-of-experts model"
+        if spec.experts % ep:
+            return f"{spec.experts} experts do not spread evenly over EP={ep}"
+        if spec.q_heads % ep:
+            return f"{spec.q_heads} attention heads do not split over the EP group of {ep}"
+    return None
+
+
+def engine_reason(layout: Layout, engine_id: str | None, modes: frozenset[str], multi_node: bool,
+                  spans_nodes: bool) -> str | None:
+    """The engine offers each split used (replicas need nothing: separate processes behind a router)."""
+    if engine_id is None:
+        return None
+    for mode, degree in (("tp", layout.tp), ("pp", layout.pp), ("ep", layout.ep)):
+        if degree > 1 and mode not in modes:
+            return f"{engine_id} has no {mode.upper()} mode"
+    if spans_nodes and not multi_node:
+        return f"{engine_id} does not run one model across several machines"
+    return None
+
+
+def wiring_reason(layout: Layout, topo: Topology) -> str | None:
+    """TP/EP groups inside one fast domain (or one node over PCIe); replicas within what the links allow."""
+    group = layout.tp * layout.ep
+    if group > topo.group_limit or topo.group_limit % group:
+        where = "NVLink / Infinity Fabric domain" if topo.fast else "node"
+        return f"a TP/EP group of {group} does not fit evenly in one {where} of {topo.group_limit}"
+    if layout.replica_devices > topo.replica_limit:
+        return f"a replica of {layout.replica_devices} devices would cross nodes with no network named"
+    if layout.devices > topo.devices:
+        return f"needs {layout.devices} devices; there are {topo.devices}"
+    return None
+
+
+def spans_nodes(layout: Layout, topo: Topology) -> bool:
+    """One replica reaches beyond a node."""
+    return layout.replica_devices > topo.per_node

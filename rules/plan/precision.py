@@ -1,0 +1,60 @@
+"""Weight formats and KV-cache dtypes to try, in the order the planner may fall back to them.
+
+The precision the user asked for (or the assumed default) comes first. Only when no layout can
+serve the load does the plan store the KV cache in 8 bits, and only when the user did not state
+a weight format does it try lower-bit weights: precision trades quality, which the roofline does
+not see, so it is changed to make the deployment work, never to win a few percent.
+"""
+from __future__ import annotations
+
+from rules import engines
+from rules.catalog_schema import Hardware
+from rules.quant import bits_per_weight
+
+SERVER_KV_FP8 = frozenset({"vllm", "sglang", "tensorrt-llm", "dynamo"})
+"""Engines whose catalog entry lists an FP8 KV cache (features.kv_cache_quant)."""
+GGUF_KV_Q8 = frozenset({"llama.cpp", "ollama"})
+"""llama.cpp's --cache-type-k/v and Ollama's OLLAMA_KV_CACHE_TYPE both take q8_0."""
+WEIGHT_LADDER = ("fp8", "int8", "q8_0", "mxfp4", "nvfp4", "awq", "gptq-4bit", "int4", "q4_k_m")
+"""Lower-bit formats considered, highest quality first within equal bit widths."""
+
+
+def kv_fallback(engine: str | None, hw: Hardware) -> str | None:
+    """An 8-bit KV-cache dtype this engine stores on this device, or None."""
+    if engine is not None and not engines.engine(engine).features.kv_cache_quant.value:
+        return None
+    if (engine is None or engine in SERVER_KV_FP8) and hw.tflops.fp8 and hw.platform in ("nvidia-cuda", "amd-rocm"):
+        return "fp8"
+    if engine in GGUF_KV_Q8:
+        return "q8_0"
+    return None
+
+
+def weight_fallbacks(engine: str | None, hw: Hardware, current: str) -> list[str]:
+    """Lower-bit formats with an optimized kernel for this engine on this device, most bits first."""
+    bits = bits_per_weight(current)
+    out = []
+    for q in WEIGHT_LADDER:
+        if bits_per_weight(q) >= bits:
+            continue
+        if engine is None:
+            ok = q != "fp8" or bool(hw.tflops.fp8)
+        else:
+            ok = engines.quant_kernel(engine, q, hw.platform, hw.cuda_cc) == "optimized"
+        if ok:
+            out.append(q)
+    return sorted(out, key=lambda q: -bits_per_weight(q))
+
+
+def tiers(engine: str | None, hw: Hardware, quant: str, kv: str | None, quant_stated: bool) -> list[tuple[int, str, str | None]]:
+    """(tier, weight format, KV dtype) in fallback order."""
+    out = [(0, quant, kv)]
+    kv8 = kv_fallback(engine, hw) if kv is None else None
+    if kv8:
+        out.append((1, quant, kv8))
+    if not quant_stated:
+        for q in weight_fallbacks(engine, hw, quant):
+            out.append((2, q, kv))
+            if kv8:
+                out.append((2, q, kv8))
+    return out

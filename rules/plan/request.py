@@ -1,0 +1,152 @@
+"""What the planner is asked: a model on devices under a load, with the engine and priority.
+
+A `Request` is frozen and hashable, so a repeated question reuses its plan (see search.py).
+`request_from_profile` reads a profile and the rule engine's decision; everything it assumes
+(load from a head count, objective from the workload) is stated in the plan's notes.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+from rules import catalog
+from rules.catalog_schema import Hardware, ModelSpec
+from rules.errors import ProfileError
+from rules.profile import Profile
+
+THROUGHPUT_PRIORITIES = ("throughput", "cost")
+BATCH_WORKLOADS = ("batch",)
+
+
+@dataclass(frozen=True)
+class Request:
+    """One planning question (ids and numbers only, so it can key a cache)."""
+
+    model: str | None
+    """Catalog model id; None with `params_b` for a model described by its size."""
+    hardware: str
+    per_node: int = 1
+    nodes: int = 1
+    link: str | None = None
+    """The link between the devices of one node (None = the device's usual one)."""
+    link_stated: bool = False
+    network: str | None = None
+    fast: bool | None = None
+    quant: str | None = None
+    quant_stated: bool = False
+    kv_dtype: str | None = None
+    engine: str | None = None
+    input_tokens: int | None = None
+    output_tokens: int | None = None
+    context_length: int | None = None
+    load: int = 1
+    objective: str = "latency"
+    objective_basis: str = ""
+    rule: str | None = None
+    rule_strategy: str | None = None
+    price: float | None = None
+    memory_gb: float | None = None
+    params_b: float | None = None
+    active_params_b: float | None = None
+    hf_config: str | None = None
+    """A model the catalog lacks, from its config.json: a path, or the JSON text itself."""
+    engines: tuple[str, ...] = ()
+    """Engines to write launch flags for (the primary first)."""
+    disaggregation: bool = True
+    """Also size a prefill/decode split (off when sizing many hardware options)."""
+    workload: str | None = None
+    priority: str | None = None
+    load_assumed: bool = False
+    """The load is a documented default (a share of the users, the serving mode's typical load)."""
+
+    @property
+    def devices(self) -> int:
+        """All devices."""
+        return self.per_node * self.nodes
+
+    def spec(self) -> ModelSpec:
+        """The model's architecture facts."""
+        return _spec(self.model, self.hf_config, self.params_b, self.active_params_b)
+
+    def hw(self) -> Hardware:
+        """The device's catalog entry."""
+        return catalog.hardware(self.hardware)
+
+
+@lru_cache(maxsize=64)
+def _spec(model: str | None, hf_config: str | None, params_b: float | None, active: float | None) -> ModelSpec:
+    """A catalog model, a config.json model, or a generic one from its size (loaded once per key)."""
+    if model:
+        return catalog.model(model)
+    if hf_config:
+        from rules.model_config import load_model_config
+        return load_model_config(hf_config)
+    return catalog.describe_model(params_b, active)
+
+
+def _config_key(cfg: Any) -> str | None:
+    """A profile's config.json (path, JSON text or dict) as a hashable string."""
+    if cfg is None:
+        return None
+    return json.dumps(cfg, sort_keys=True) if isinstance(cfg, dict) else str(cfg)
+
+
+def objective_for(priority: str | None, workload: str | None) -> tuple[str, str]:
+    """(latency | throughput, why): the user's priority, else the workload's nature."""
+    if priority in THROUGHPUT_PRIORITIES:
+        return "throughput", f"your priority is {priority}: ranked by output tokens/s per device"
+    if priority == "latency":
+        return "latency", "your priority is latency: ranked by the time to a whole answer at your load"
+    if workload in BATCH_WORKLOADS:
+        return "throughput", "batch work: ranked by output tokens/s per device (nobody waits on one request)"
+    return "latency", ("interactive use: ranked by the time to a whole answer (TTFT + answer length x TPOT) "
+                       "at your load")
+
+
+def _rule(decision: Any) -> tuple[str | None, str | None]:
+    """(rule id, strategy) of the rule engine's parallelism advice, if any."""
+    par = (decision.get("parallelism") if isinstance(decision, dict) else getattr(decision, "parallelism", None))
+    if not par:
+        return None, None
+    get = par.get if isinstance(par, dict) else (lambda k: getattr(par, k, None))
+    return get("rule"), get("strategy")
+
+
+def _engines(decision: Any) -> tuple[str | None, tuple[str, ...]]:
+    get = decision.get if isinstance(decision, dict) else (lambda k, d=None: getattr(decision, k, d))
+    primary = get("primary") if decision is not None else None
+    alts = tuple(get("alternatives") or ()) if decision is not None else ()
+    return primary, tuple(e for e in (primary, *alts) if e)
+
+
+def request_from_profile(profile: Profile, decision: Any = None, facts: dict | None = None) -> Request | None:
+    """The planning question behind a profile (None when hardware or model size is unknown)."""
+    if not profile.hardware or not (profile.model or profile.params_b or profile.hf_config is not None):
+        return None
+    if facts is None:
+        from rules.facts import derive_facts
+        facts, _ = derive_facts(profile)
+    hf = _config_key(profile.hf_config) if not profile.model else None
+    spec = _spec(profile.model, hf, profile.params_b, profile.active_params_b)
+    ctx = profile.context_length
+    if ctx and ctx > spec.max_context:
+        raise ProfileError("context_length", f"{ctx} tokens exceeds {spec.id}'s maximum context of {spec.max_context}")
+    io = (profile.input_tokens or 0) + (profile.output_tokens or 0)
+    objective, basis = objective_for(profile.priority, profile.workload)
+    rule, strategy = _rule(decision)
+    primary, engines = _engines(decision)
+    load = facts.get("load") or profile.concurrency or 1
+    return Request(
+        model=profile.model, hardware=profile.hardware, per_node=profile.count or 1, nodes=profile.nodes,
+        link=facts.get("interconnect"), link_stated=bool(profile.interconnect) and not facts.get("interconnect_inferred"),
+        network=facts.get("inter_node_link"), fast=facts.get("fast_interconnect"),
+        quant=profile.quantization, quant_stated=bool(profile.quantization) and "quantization" not in profile.assumed,
+        kv_dtype=profile.kv_cache_dtype, engine=primary, input_tokens=profile.input_tokens,
+        output_tokens=profile.output_tokens, context_length=ctx if ctx and ctx >= io else None,
+        load=int(load), objective=objective, objective_basis=basis, rule=rule, rule_strategy=strategy,
+        price=profile.device_hour_usd, memory_gb=profile.memory_gb, params_b=profile.params_b,
+        active_params_b=profile.active_params_b, hf_config=hf, engines=engines, workload=profile.workload,
+        priority=profile.priority,
+        load_assumed=profile.concurrency is None or "concurrency" in profile.assumed)

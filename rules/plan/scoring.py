@@ -1,0 +1,71 @@
+"""Score one layout with the roofline at the user's load: fit, capacity, TTFT, TPOT, throughput, cost.
+
+Calls `rules.roofline.estimate` (its public function) once per candidate; a candidate is feasible
+when it fits and holds every request in flight at the planned context.
+"""
+from __future__ import annotations
+
+from rules.errors import AdvisorError
+from rules.plan.legality import spans_nodes
+from rules.plan.request import Request
+from rules.plan.schema import Candidate, Figures, Layout
+from rules.plan.topology import Topology
+from rules.roofline import Estimate, estimate
+
+
+def link_for(layout: Layout, topo: Topology, req: Request) -> str | None:
+    """The link the estimator should charge collectives to.
+
+    Inside a node the node's link carries TP/EP traffic; a pure pipeline across nodes talks over
+    the network. Macs keep the estimator's own model of their Thunderbolt/Ethernet link."""
+    if req.hw().hw_class == "apple":
+        return None
+    if spans_nodes(layout, topo) and layout.tp * layout.ep == 1 and topo.network:
+        return topo.network
+    return topo.link if topo.link not in (None, "none", "unified") else None
+
+
+def run_estimate(req: Request, topo: Topology, layout: Layout, quant: str, kv: str | None,
+                 concurrency: int | None = None, input_tokens: int | None = None) -> Estimate:
+    """The roofline estimate of this layout (AdvisorError when the estimator refuses)."""
+    return estimate(req.spec(), req.hardware, count=req.per_node, nodes=req.nodes, quant=quant, engine=req.engine,
+                    parallelism=layout.parallelism(), input_tokens=input_tokens or req.input_tokens,
+                    output_tokens=req.output_tokens, context_length=req.context_length,
+                    concurrency=concurrency or req.load, kv_cache_dtype=kv, price_per_hour=req.price,
+                    memory_gb=req.memory_gb, interconnect=link_for(layout, topo, req))
+
+
+def figures_of(est: Estimate, devices: int) -> Figures:
+    """The planner's figures from an estimate; per-device and cost figures count every device owned."""
+    lat = est.ttft_s + est.output_tokens * est.tpot_ms / 1000 if est.ttft_s is not None and est.tpot_ms else None
+    agg = est.aggregate_tokens_per_s
+    per_dev = agg / devices if agg else None
+    cost = (devices * est.price_usd_per_hour / (agg * 3600) * 1e6) if agg and est.price_usd_per_hour else None
+    return Figures(fits=est.fits, max_concurrency=est.max_concurrency, ttft_s=est.ttft_s, tpot_ms=est.tpot_ms,
+                   latency_s=round(lat, 4) if lat is not None else None, tokens_per_s=agg,
+                   tokens_per_s_per_device=round(per_dev, 2) if per_dev else None,
+                   cost_per_1m_tokens=round(cost, 4) if cost else None, binding_constraint=est.binding_constraint)
+
+
+def rejection(fig: Figures, load: int) -> str | None:
+    """Why this candidate cannot serve the load, or None."""
+    if not fig.fits:
+        return f"does not fit: {fig.binding_constraint}"
+    if fig.max_concurrency < load:
+        return f"holds only {fig.max_concurrency} of {load} requests in flight at this context"
+    return None
+
+
+def score(req: Request, topo: Topology, layout: Layout, tier: int, quant: str,
+          kv: str | None) -> tuple[Candidate, Estimate | None]:
+    """A scored candidate and the estimate behind it (None when the estimator refused)."""
+    try:
+        est = run_estimate(req, topo, layout, quant, kv)
+    except AdvisorError as exc:
+        fig = Figures(fits=False, max_concurrency=0, ttft_s=None, tpot_ms=None, latency_s=None, tokens_per_s=None,
+                      tokens_per_s_per_device=None, cost_per_1m_tokens=None, binding_constraint=str(exc))
+        return Candidate(engine=req.engine, layout=layout, quantization=quant, kv_cache_dtype=kv, tier=tier,
+                         figures=fig, rejected=f"not estimated: {exc}"), None
+    fig = figures_of(est, topo.devices)
+    return Candidate(engine=req.engine, layout=layout, quantization=quant, kv_cache_dtype=kv, tier=tier,
+                     figures=fig, rejected=rejection(fig, req.load)), est

@@ -1,0 +1,224 @@
+"""`plan(request)`: enumerate legal layouts, score them with the roofline, choose one, explain it.
+
+Precision tiers are tried in order (as given, then an 8-bit KV cache, then lower-bit weights when
+the user left the format open) and the first tier with a feasible candidate is ranked. A repeated
+request returns its cached plan: warm answers never search twice.
+"""
+from __future__ import annotations
+
+from dataclasses import replace
+from functools import lru_cache
+
+from rules import engines as engine_catalog
+from rules.plan import candidates, disagg, explain, flags, legality, precision, ranking
+from rules.plan.request import Request
+from rules.plan.schema import Candidate, Lang, Layout, Plan, Scale
+from rules.errors import AdvisorError
+from rules.plan.scoring import run_estimate, score
+from rules.plan.topology import Topology, topology
+from rules.roofline import Estimate, weight_bytes
+
+ALL_MODES = frozenset({"tp", "pp", "dp", "ep"})
+LANGS: tuple[Lang, ...] = ("en", "zh")
+MOE_DP_ATTENTION_ENGINES = frozenset({"vllm", "sglang", "tensorrt-llm", "dynamo"})
+
+
+def modes_of(engine: str | None) -> tuple[frozenset[str], bool]:
+    """(parallel modes the engine offers, whether it runs one model across machines)."""
+    if engine is None:
+        return ALL_MODES, True
+    spec = engine_catalog.engine(engine)
+    return frozenset(spec.parallelism), spec.features.multi_node.value
+
+
+def _topology(req: Request) -> Topology:
+    hw = req.hw()
+    link = req.link or hw.interconnect
+    fast = req.fast if req.fast is not None else link in ("nvlink", "infinity-fabric")
+    return topology(hw, req.per_node, req.nodes, link, req.network, bool(fast))
+
+
+def legal_layouts(req: Request, topo: Topology, quant: str, prune: bool = True) -> list[Layout]:
+    """Layouts the model, the engine and the wiring all allow (`prune`: drop those whose weights
+    cannot fit the devices' raw memory)."""
+    spec, hw = req.spec(), req.hw()
+    modes, multi_node = modes_of(req.engine)
+    device_bytes = (req.memory_gb or hw.memory_gb) * 1e9 if prune else float("inf")
+    wb = weight_bytes(spec, quant, req.engine).value
+    out = []
+    for lay in candidates.layouts(topo, spec, wb, device_bytes, "ep" in modes):
+        if (legality.model_reason(lay, spec) or legality.wiring_reason(lay, topo)
+                or legality.engine_reason(lay, req.engine, modes, multi_node, legality.spans_nodes(lay, topo))):
+            continue
+        out.append(lay)
+    return out
+
+
+def _score_tiers(req: Request, topo: Topology) -> tuple[list[Candidate], dict[int, Estimate], int | None]:
+    """Every scored candidate, their estimates (by id), and the first tier with a feasible one."""
+    hw = req.hw()
+    quant = req.quant or req.spec().native_dtype
+    scored: list[Candidate] = []
+    ests: dict[int, Estimate] = {}
+    for tier, q, kv in precision.tiers(req.engine, hw, quant, req.kv_dtype, req.quant_stated):
+        found = False
+        layouts = legal_layouts(req, topo, q)
+        if tier == 0 and not layouts:   # nothing can hold the weights: score what comes closest, to say why
+            layouts = legal_layouts(req, topo, q, prune=False) or [Layout(dp=topo.devices)]
+        for lay in layouts:
+            cand, est = score(req, topo, lay, tier, q, kv)
+            scored.append(cand)
+            if est is not None:
+                ests[id(cand)] = est
+            found = found or cand.rejected is None
+        if found:
+            return scored, ests, tier
+    return scored, ests, None
+
+
+def _closest(scored: list[Candidate], objective: str) -> Candidate:
+    """When nothing serves the load: the best as-given candidate that at least fits (its figures
+    include the queueing of what it cannot hold), else the one nearest to fitting."""
+    pool = [c for c in scored if c.tier == 0] or scored
+    fitting = [c for c in pool if c.figures.fits]
+    if fitting:
+        return ranking.ranked(fitting, objective)[0]
+    return max(pool, key=lambda c: c.layout.replica_devices)
+
+
+def _changes(c: Candidate, req: Request, quant: str) -> dict[Lang, list[str]]:
+    out: dict[Lang, list[str]] = {"en": [], "zh": []}
+    if c.kv_cache_dtype and c.kv_cache_dtype != req.kv_dtype:
+        out["en"].append(f"the KV cache is stored in {c.kv_cache_dtype}: at 16 bits no layout holds the load")
+        out["zh"].append(f"KV cache 改存 {c.kv_cache_dtype}：16 位元時沒有任何配置撐得住這個負載")
+    if c.quantization != quant:
+        out["en"].append(f"weights in {c.quantization} instead of {quant}: no layout serves the load at {quant} "
+                         "(check the quality of the lower-bit checkpoint)")
+        out["zh"].append(f"權重改用 {c.quantization}（原為 {quant}）：{quant} 下沒有配置撐得住這個負載（請確認低位元模型的品質）")
+    return out
+
+
+def _note_codes(req: Request, topo: Topology, chosen: Candidate) -> list[str]:
+    codes = list(topo.notes)
+    lay = chosen.layout
+    if legality.spans_nodes(lay, topo) and lay.tp * lay.ep > 1 and lay.pp > 1:
+        codes.append("pp-link")
+    if req.spec().architecture == "moe" and (req.engine in MOE_DP_ATTENTION_ENGINES):
+        codes.append("no-attention-dp")
+    return codes
+
+
+def _flags(req: Request, chosen: Candidate, ctx: int) -> tuple[dict[str, str], dict]:
+    """Launch commands for the shortlisted engines that offer every split of the chosen layout."""
+    topo_nodes = req.nodes
+    usable = []
+    for e in req.engines or ((req.engine,) if req.engine else ()):
+        modes, _ = modes_of(e)
+        if legality.engine_reason(chosen.layout, e, modes, True, False) is None:
+            usable.append(e)
+    return flags.commands(tuple(usable), chosen, req.spec(), ctx, req.load, topo_nodes, req.per_node)
+
+
+def _why(req: Request, chosen: Candidate, runner: Candidate | None, favoured: Candidate | None, best: Candidate,
+         overrode: bool, ctx: int) -> dict[Lang, list[str]]:
+    out: dict[Lang, list[str]] = {}
+    for lang in LANGS:
+        lines = [explain.chosen_line(chosen, req.load, ctx, lang)]
+        if chosen.rejected:
+            lines.append(explain.unserved_line(chosen, req.load, lang))
+        if runner is not None:
+            lines.append(explain.runner_line(runner, chosen, req.objective, req.load, ctx, lang))
+        rule = explain.rule_line(req.rule, req.rule_strategy, chosen, favoured, best, overrode, req.objective, lang)
+        if rule:
+            lines.append(rule)
+        out[lang] = lines
+    return out
+
+
+def targets(req: Request) -> tuple[float, float]:
+    """(TTFT, TPOT) targets in ms: the benchmark spec's defaults for this use case and priority."""
+    from rules.benchspec.slos import slos_for   # lazy: benchspec imports the planner
+    slo = slos_for(req.workload or "chat", req.load, req.priority, [])[0]
+    return slo.ttft_p99_ms, slo.tpot_p99_ms
+
+
+def _disaggregation(req: Request, topo: Topology, chosen: Candidate, output_tokens: int):
+    if topo.devices < disagg.MIN_DEVICES or not req.disaggregation:
+        return None
+    ttft, tpot = targets(req)
+    return disagg.disaggregate(req, topo, chosen, ttft, tpot, output_tokens)
+
+
+def _search(req: Request) -> tuple[Plan, Estimate | None]:
+    topo = _topology(req)
+    quant = req.quant or req.spec().native_dtype
+    scored, ests, tier = _score_tiers(req, topo)
+    if not scored:
+        raise LookupError("no legal layout")
+    pool = [c for c in scored if c.tier == tier and c.rejected is None] if tier is not None else []
+    if pool:
+        chosen, runner, overrode = ranking.choose(pool, req.objective, req.rule_strategy)
+        order = ranking.ranked(pool, req.objective)
+        favoured = next((c for c in order if ranking.in_family(c.layout, req.rule_strategy)), None)
+        best = order[0]
+    else:
+        chosen = _closest(scored, req.objective)
+        runner, overrode, favoured, best = None, False, chosen, chosen
+    ctx = req.context_length or ((req.input_tokens or 0) + (req.output_tokens or 0)) or 0
+    est = ests.get(id(chosen))
+    ctx = est.context_length if est is not None else ctx
+    lay = chosen.layout
+    scale = Scale(devices=topo.devices, nodes=topo.nodes, domain=topo.domain, domain_source=topo.domain_source,
+                  network=topo.network, replicas=lay.dp, replica_devices=lay.replica_devices,
+                  replica_spans_nodes=legality.spans_nodes(lay, topo))
+    codes = _note_codes(req, topo, chosen)
+    cmds, remarks = _flags(req, chosen, ctx)
+    split = _disaggregation(req, topo, chosen, est.output_tokens if est else (req.output_tokens or 1))
+    why = _why(req, chosen, runner, favoured if pool else None, best, overrode, ctx)
+    if split is not None and split.recommended:
+        for lang in LANGS:
+            why[lang].append(explain.disagg_line(split, lang))
+    notes = {lang: explain.load_lines(req.load, req.load_assumed, lang) + explain.note_lines(codes, lang)
+             for lang in LANGS}
+    plan = Plan(
+        engine=req.engine, objective=req.objective, objective_basis=req.objective_basis, load=req.load,
+        context_length=ctx, input_tokens=est.input_tokens if est else (req.input_tokens or 0),
+        output_tokens=est.output_tokens if est else (req.output_tokens or 0), chosen=chosen, runner_up=runner,
+        feasible=chosen.rejected is None, rule=req.rule, rule_strategy=req.rule_strategy, overrode_rule=overrode,
+        measure_both=overrode, why=why, disaggregation=split,
+        changes=_changes(chosen, req, quant), flags=cmds, launch_notes=remarks, notes=notes,
+        considered=len(scored), feasible_count=sum(1 for c in scored if c.rejected is None), scale=scale)
+    return plan, est
+
+
+@lru_cache(maxsize=256)
+def engine_options(req: Request) -> tuple[tuple[str, Estimate], ...]:
+    """The other shortlisted engines at the chosen layout, precision and load (the alternatives table)."""
+    p, _ = _cached(req)
+    topo = _topology(req)
+    out = []
+    for e in req.engines:
+        if e == req.engine:
+            continue
+        modes, multi = modes_of(e)
+        lay = p.chosen.layout
+        if legality.engine_reason(lay, e, modes, multi, legality.spans_nodes(lay, topo)):
+            continue
+        try:
+            est = run_estimate(replace(req, engine=e), topo, lay, p.chosen.quantization, p.chosen.kv_cache_dtype)
+        except AdvisorError:
+            continue
+        out.append((e, est))
+    return tuple(out)
+
+
+@lru_cache(maxsize=512)
+def _cached(req: Request) -> tuple[Plan, Estimate | None]:
+    return _search(req)
+
+
+def plan(req: Request) -> tuple[Plan, Estimate | None]:
+    """The plan for a request and the estimate of its chosen layout.
+
+    Shared with the cache: treat them as read-only (`model_copy(update=...)` to change a field)."""
+    return _cached(req)
