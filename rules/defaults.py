@@ -145,7 +145,7 @@ def _platform_rungs(hw) -> list[str]:
     return ["int8", "int4"]
 
 
-def _quant_ladder(hw, native: str | None) -> list[str]:
+def quant_ladder(hw, native: str | None) -> list[str]:
     """Start from the model's native format. A model its makers ship quantized (DeepSeek V3 in FP8,
     gpt-oss in MXFP4) keeps that format on server GPUs: re-quantizing it is a departure from the
     published model, so a server that cannot hold it is told so; local hardware steps further down
@@ -198,7 +198,7 @@ def _quantization(p: Profile) -> Default | None:
     if hw is None:
         return None
     native = _native(p)
-    ladder = _quant_ladder(hw, native)
+    ladder = quant_ladder(hw, native)
     if not (p.model or p.params_b or p.hf_config):
         value = ladder[0] if hw.hw_class in _SERVER_CLASSES else ladder[-1]
         return Default(field="quantization", value=value, note="model unknown: the usual format for this hardware",
