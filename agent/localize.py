@@ -11,10 +11,10 @@ import copy
 from typing import Any
 
 
-def fill(text: str, facts: dict[str, Any]) -> str:
-    """A rule text with its `{fact}` placeholders filled from the decision's facts."""
+def fill(text: str | None, facts: dict[str, Any], lang: str = "en") -> str | None:
+    """A rule text with its `{fact}` placeholders filled from the decision's facts (None stays None)."""
     from rules.facts import fill as fill_facts
-    return fill_facts(text, facts)
+    return fill_facts(text, facts, lang) if text is not None else None
 
 
 def _rules() -> dict[str, Any]:
@@ -72,23 +72,34 @@ def localized(decision: dict[str, Any] | None, language: str) -> dict[str, Any] 
     if not decision or language != "zh":
         return decision
     rules, d = _rules(), copy.deepcopy(decision)
+    facts = d.get("facts") or {}
     for entry in d.get("trace") or []:
         rule = rules.get(entry.get("rule"))
-        if rule is not None:
-            entry["rationale"] = _zh(rule.rationale) or entry.get("rationale")
+        if entry.get("rationale_zh"):   # filled from the user's setup by the rule engine
+            entry["rationale"] = entry["rationale_zh"]
+        elif rule is not None:
+            entry["rationale"] = fill(_zh(rule.rationale), facts, "zh") or entry.get("rationale")
     for item in d.get("avoid") or []:
+        if item.get("reason_zh"):
+            item["reason"] = item["reason_zh"]
+            continue
         rule = rules.get(item.get("rule"))
-        item["reason"] = (_avoid_reason(rule, item["engine"], d.get("facts") or {}) if rule else None) \
-            or item.get("reason")
+        item["reason"] = (_avoid_reason(rule, item["engine"], facts) if rule else None) or item.get("reason")
     par = d.get("parallelism")
     rule = rules.get((par or {}).get("rule"))
-    if par and rule is not None and rule.effects.parallelism is not None:
-        par["reason"] = _zh(rule.effects.parallelism.reason) or par.get("reason")
+    if par and par.get("reason_zh"):
+        par["reason"] = par["reason_zh"]
+    elif par and rule is not None and rule.effects.parallelism is not None:
+        par["reason"] = fill(_zh(rule.effects.parallelism.reason), facts, "zh") or par.get("reason")
+    warnings_zh = d.get("warnings_zh") or []
+    if len(warnings_zh) == len(d.get("warnings") or []) and warnings_zh:
+        d["warnings"] = list(warnings_zh)
+        return d
     by_english = {}
     for entry in d.get("trace") or []:
         rule = rules.get(entry.get("rule"))
         warning = (entry.get("effects") or {}).get("warning")
         if warning and rule is not None and rule.effects.warning is not None:
-            by_english[warning] = fill(_zh(rule.effects.warning), d.get("facts") or {})
+            by_english[warning] = fill(_zh(rule.effects.warning), facts, "zh")
     d["warnings"] = [by_english.get(w) or w for w in d.get("warnings") or []]
     return d

@@ -106,9 +106,9 @@ def _assume(tools: Tools, profile: Profile, fields: list[str]) -> tuple[Profile,
         default = tools.default_for(field, profile)
         if default is None:
             continue
-        value, note = default
+        value, note, *twin = default      # (value, note[, note in zh-Hant])
         try:
-            profile = profile.with_value(field, value, assumed=True, note=note)
+            profile = profile.with_value(field, value, assumed=True, note=note, note_zh=twin[0] if twin else None)
         except AdvisorError:
             continue
         notes.append(f"{field} = {value}" + (f": {note}" if note else " (default)"))

@@ -38,6 +38,13 @@ def _implied(profile: Profile) -> dict[str, Any]:
     return out
 
 
+def _note(prov: Any, language: str) -> str | None:
+    """A provenance note in the user's language (defaults carry a zh-Hant twin)."""
+    if prov is None:
+        return None
+    return (prov.note_zh or prov.note) if language == "zh" else prov.note
+
+
 def profile_view(profile: Profile) -> ProfileView:
     """The contract's flat summary plus every known value with its provenance."""
     implied = _implied(profile)
@@ -60,7 +67,7 @@ def profile_view(profile: Profile) -> ProfileView:
             origin = "said"
         fields.append(ProfileField(field=name, value=value, origin=origin,
                                    evidence=prov.evidence if prov and origin == "said" else None,
-                                   note=prov.note if prov else None))
+                                   note=_note(prov, profile.language)))
     return ProfileView(summary=summary, fields=fields)
 
 
@@ -150,6 +157,21 @@ def _unknown_warnings(state: AgentState, language: str) -> list[str]:
             "lists engines that run almost anywhere."]
 
 
+def _decision_assumptions(state: AgentState, language: str) -> list[str]:
+    """The rule engine's assumption lines in the user's language (it writes both)."""
+    d = state.get("decision") or {}
+    if language == "zh" and d.get("assumptions_zh"):
+        return list(d["assumptions_zh"])
+    return list(d.get("assumptions") or [])
+
+
+def _asked_assumptions(state: AgentState, language: str) -> list[str]:
+    """Defaults taken for asked questions; in zh the rule engine's lines already state them in zh."""
+    lines = list(state.get("assumptions") or [])
+    covered = {a.split(" = ", 1)[0] for a in _decision_assumptions(state, language)}
+    return [a for a in lines if language != "zh" or a.split(" = ", 1)[0] not in covered]
+
+
 def _not_understood(state: AgentState) -> list[dict[str, str]]:
     """The extractor's unplaced words, plus unknown device words the hardware index found (once each)."""
     out = [n for n in state.get("not_understood") or [] if isinstance(n, dict)]
@@ -165,8 +187,8 @@ def build_advice(state: AgentState, answer: str = "", composer: str = "template"
     profile = build_profile(state.get("profile") or {})
     decision = _decision(state, profile.language)
     decision = decision.model_copy(update={"warnings": [*_unknown_warnings(state, profile.language), *decision.warnings]})
-    assumptions = list(dict.fromkeys([*(state.get("assumptions") or []),
-                                      *((state.get("decision") or {}).get("assumptions") or []),
+    assumptions = list(dict.fromkeys([*_asked_assumptions(state, profile.language),
+                                      *_decision_assumptions(state, profile.language),
                                       *_variant_read(profile)]))
     bench = state.get("benchmark")
     return Advice(

@@ -32,17 +32,19 @@ def _layout(advice: "Advice", profile: Profile) -> dict[str, Any] | None:
 
 def estimate_at(advice: "Advice", **changes: Any) -> "Estimate | None":
     """The plan's estimate with some profile values changed (None when it cannot be computed)."""
+    from agent.tools import engine_profile
     from rules.roofline import estimate_for_profile
     if advice.plan is None or advice.estimate is None:
         return None
     profile = profile_of(advice)
     est = advice.estimate
     # the load, precision and KV dtype the plan was scored at (the planner may derive the load from
-    # the head count and choose the format), unless the caller varies them
+    # the head count and choose the format), unless the caller varies them; the card keeps its own
+    # memory (a stated system RAM does not enlarge it), as in the estimate node
     base = {"concurrency": est.concurrency, "quantization": est.quantization, "kv_cache_dtype": est.kv_cache_dtype}
     try:
-        return estimate_for_profile(profile.model_copy(update=base | changes), engine=advice.plan.engine,
-                                    parallelism=_layout(advice, profile))
+        return estimate_for_profile(engine_profile(profile.model_copy(update=base | changes), advice.plan.engine),
+                                    engine=advice.plan.engine, parallelism=_layout(advice, profile))
     except AdvisorError:
         return None
 

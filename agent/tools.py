@@ -30,8 +30,8 @@ class Tools:
     """(query, k) -> [Hit(id, title, source, text, score)]."""
     get_chunks: Callable[[list[str]], list]
     """chunk ids -> [Hit]."""
-    default_for: Callable[[str, Any], tuple[Any, str] | None]
-    """(field, Profile) -> (value, note) from rules.defaults, or None when there is none."""
+    default_for: Callable[[str, Any], tuple[Any, ...] | None]
+    """(field, Profile) -> (value, note, note in zh-Hant) from rules.defaults, or None when there is none."""
     plan: Callable[..., Any] | None = None
     """(Profile, decision) -> (Plan, Estimate, [(engine, Estimate)]) | None: the deployment planner,
     with the alternative engines at its layout (None: the estimate follows the rules' advice)."""
@@ -77,12 +77,33 @@ def as_dict(obj: Any) -> Any:
 def _default_for(field: str, profile: Any) -> tuple[Any, str] | None:
     from rules import defaults
     proposal = defaults.default_for(field, profile)
-    return None if proposal is None else (proposal.value, proposal.note)
+    return None if proposal is None else (proposal.value, proposal.note, proposal.note_zh or None)
 
 
 def _estimate(profile: Any, engine: str | None = None, parallelism: dict | None = None) -> Any:
     from rules.roofline import estimate_for_profile
-    return estimate_for_profile(profile, engine=engine, parallelism=parallelism)
+    return estimate_for_profile(engine_profile(profile, engine), engine=engine, parallelism=parallelism)
+
+
+def engine_profile(profile: Any, engine: str | None) -> Any:
+    """The profile as this engine's estimate must see it: a bare bit width ("int4") becomes the
+    engine's own format (Q4_K_M on llama.cpp, EXL2 4.0 bpw on ExLlamaV2, AWQ on vLLM), and a memory
+    size larger than the card is sold with (system RAM) does not enlarge the card."""
+    from rules import catalog, quant
+    from rules.fit import device_memory
+    if not profile.hardware:
+        return profile
+    hw = catalog.hardware(profile.hardware)
+    update = {}
+    if profile.memory_gb is not None and device_memory(hw, profile.memory_gb)[0] is None:
+        update["memory_gb"] = None    # the machine's RAM, not the card's: the card keeps its own memory
+    prov = profile.provenance.get("quantization")
+    meant = quant.as_said(profile.quantization, prov.evidence if prov else None)
+    if quant.is_generic(meant) and engine is not None:
+        concrete = quant.concrete(meant, engine, hw.platform, hw.cuda_cc)
+        if concrete != profile.quantization:
+            update["quantization"] = concrete
+    return profile.model_copy(update=update) if update else profile
 
 
 def _plan(profile: Any, decision: Any = None) -> Any:

@@ -17,21 +17,21 @@ QUANT_MISSING_PENALTY = -6
 """Points taken from an engine that cannot load the format at all (it would need a re-quantization)."""
 
 
-@lru_cache(maxsize=256)
-def _support(engine_id: str, hardware_id: str) -> tuple[bool, str, str]:
-    return engines.supports(engine_id, catalog.hardware(hardware_id))
+@lru_cache(maxsize=512)
+def _verdict(engine_id: str, hardware_id: str, slow_fp16: bool) -> engines.Verdict:
+    return engines.verdict(engine_id, catalog.hardware(hardware_id), slow_fp16)
+
+
+def hardware_verdicts(facts: dict[str, Any]) -> dict[str, engines.Verdict]:
+    """Every engine's verdict on the profile's hardware (empty when the hardware is unknown)."""
+    if not facts.get("hardware"):
+        return {}
+    return {e: _verdict(e, facts["hardware"], bool(facts.get("slow_fp16"))) for e in ENGINES}
 
 
 def hardware_support(facts: dict[str, Any]) -> dict[str, str]:
     """Engines that do not run on the profile's hardware, each with the catalog's reason."""
-    out: dict[str, str] = {}
-    if not facts.get("hardware"):
-        return out
-    for engine_id in ENGINES:
-        ok, reason, source = _support(engine_id, facts["hardware"])
-        if not ok:
-            out[engine_id] = f"{reason} ({source})"
-    return out
+    return {e: f"{v.en} ({v.source})" for e, v in hardware_verdicts(facts).items() if not v.ok}
 
 
 def quant_kernels(facts: dict[str, Any]) -> dict[str, tuple[int, str]]:

@@ -10,7 +10,7 @@ from collections import Counter
 from functools import lru_cache
 from typing import Any
 
-from rules import checks, engines
+from rules import checks, display, engines, fit
 from rules.conditions import evaluate
 from rules.decision import Avoid, Decision, RankedEngine, TraceEntry
 from rules.facts import derive_facts, fill
@@ -42,6 +42,7 @@ class _Tally:
         self.bottleneck_rules: dict[str, list[str]] = {}
         self.parallel: list[tuple[int, Rule]] = []
         self.warnings: list[str] = []
+        self.warnings_zh: list[str] = []
         self.citations: list[str] = []
         self.trace: list[TraceEntry] = []
 
@@ -54,14 +55,15 @@ class _Tally:
         elif points < 0:
             self.minus[engine].append(rule_id)
 
-    def add_avoid(self, engine: str, reason: str, rule_id: str) -> None:
+    def add_avoid(self, engine: str, reason: str, rule_id: str, reason_zh: str = "") -> None:
         """Exclude an engine; the first reason given is kept."""
-        self.avoid.setdefault(engine, Avoid(engine=engine, reason=reason, rule=rule_id))
+        self.avoid.setdefault(engine, Avoid(engine=engine, reason=reason, rule=rule_id, reason_zh=reason_zh or reason))
 
-    def warn(self, text: str) -> None:
-        """Add a warning once."""
+    def warn(self, text: str, text_zh: str = "") -> None:
+        """Add a warning once (English, and its zh-Hant twin)."""
         if text not in self.warnings:
             self.warnings.append(text)
+            self.warnings_zh.append(text_zh or text)
 
 
 @lru_cache(maxsize=1)
@@ -74,11 +76,6 @@ PORTABLE_PLATFORMS = ("nvidia-cuda", "amd-rocm", "apple-silicon", "x86-cpu", "ar
 """What an unnamed machine most likely is. An engine native on all of them runs on whatever turns up
 (llama.cpp, and Ollama as its wrapper); server engines that reach Macs or CPUs only through plugins
 (vLLM, SGLang) and vendor-tied ones (MLX-LM, ExLlama, TensorRT-LLM) wait until the hardware is known."""
-
-
-GENERIC_QUANTS = frozenset({"int4", "int8"})
-"""Bit widths rather than file formats: an engine without this exact entry still has a 4- or 8-bit
-format of its own, so it is ranked down, not ruled out."""
 
 
 def hardware_specific_engines() -> list[str]:
@@ -100,44 +97,78 @@ def _hardware_check(facts: dict[str, Any], t: _Tally, rule: Rule, values: dict[s
         t.held.update(held)
         values["held_back"] = held
         return {"held_back": held}
-    unsupported = checks.hardware_support(facts)
-    for engine, reason in unsupported.items():
-        t.add_avoid(engine, reason, rule.id)
+    verdicts = checks.hardware_verdicts(facts)
+    refused = sorted(e for e, v in verdicts.items() if not v.ok)
+    for engine in refused:
+        v = verdicts[engine]
+        t.add_avoid(engine, f"{v.en} ({v.source})", rule.id, f"{v.zh}（來源：{v.source}）")
         t.cannot_run.add(engine)
-    values["unsupported"] = sorted(unsupported)
-    return {"exclude": sorted(unsupported)}
+    for engine, v in verdicts.items():
+        if v.ok and v.caveat:
+            t.warn(f"{v.en} ({v.source}).", f"{v.zh}（來源：{v.source}）。")
+    values["unsupported"] = refused
+    return {"exclude": refused}
 
 
 def _quant_check(facts: dict[str, Any], t: _Tally, rule: Rule, values: dict[str, Any]) -> dict[str, Any]:
-    """Rank down engines without an optimized kernel; rule out those that cannot run the format at all."""
+    """Rank down engines that only load the format; rule out those that cannot run it at all.
+
+    A bare bit width ("int4") is each engine's own format of that width, so it rules nobody out
+    for lacking a file format; an assumed format filters exactly as a stated one does."""
     quant, platform = facts["quantization"], facts.get("platform")
-    where = f" on {platform}" if platform else ""
     found = {e: v for e, v in checks.quant_kernels(facts).items() if e not in t.avoid}
     slow = {e: v for e, v in found.items() if v[0] == checks.QUANT_PENALTY}
     missing = sorted(e for e in found if e not in slow)
-    if quant in GENERIC_QUANTS:  # a bit width, not a file format: other engines have their own 4/8-bit formats
-        slow, missing = found, []
     for engine, (points, _) in slow.items():
         t.add_score(engine, points, rule.id)
+    en_where, zh_where = (f" on {platform}", f"在 {platform} 上") if platform else ("", "")
     for engine in missing:
-        t.add_avoid(engine, f"it has no kernel for {quant}{where}; the model would have to be re-quantized", rule.id)
+        t.add_avoid(engine, f"it has no kernel for {quant}{en_where}; the model would have to be re-quantized", rule.id,
+                    f"它{zh_where}沒有 {quant} 的 kernel，模型得重新量化成它支援的格式才能用")
     values["no_optimized_kernel"] = sorted(found)
     if slow:
-        t.warn(checks.quant_warning(quant, slow, platform))
+        names = sorted(slow)
+        t.warn(checks.quant_warning(quant, slow, platform),
+               f"量化格式 {quant}：{'、'.join(names)} {zh_where}能載入但沒有最佳化 kernel，已降低排名。")
     if missing:
-        t.warn(f"Quantization {quant}: {', '.join(missing)} cannot run it{where}, so they were ruled out; "
-               f"re-quantize to a format they support to use them.")
+        t.warn(f"Quantization {quant}: {', '.join(missing)} cannot run it{en_where}, so they were ruled out; "
+               f"re-quantize to a format they support to use them.",
+               f"量化格式 {quant}：{'、'.join(missing)} {zh_where}無法執行，已排除；要用它們得先重新量化成它們支援的格式。")
     return {"score": {e: p for e, (p, _) in slow.items()}, "exclude": missing}
 
 
-def _run_check(rule: Rule, facts: dict[str, Any], t: _Tally, values: dict[str, Any]) -> dict[str, Any]:
+def _fit_check(facts: dict[str, Any], t: _Tally, rule: Rule, values: dict[str, Any],
+               found: dict[str, fit.Fit]) -> dict[str, Any]:
+    """Rule out engines whose weights do not fit here; keep hybrid-CPU engines for small audiences."""
+    out, offload = [], []
+    for engine, f in found.items():
+        if f.fits or engine in t.avoid:
+            continue
+        if f.offload:
+            offload.append(engine)
+            continue
+        en = (f"at {f.quant} its weights take about {display.number(f.weights_gb)} GB, more than the "
+              f"{display.number(f.room_gb)} GB that {facts['setup']} leave it after its runtime reserve, and it "
+              f"cannot run layers from system RAM")
+        zh = (f"以 {f.quant} 計，權重約 {display.number(f.weights_gb)} GB，超過 {facts['setup_zh']} 扣掉執行期保留後"
+              f"留給它的 {display.number(f.room_gb)} GB，而它無法把放不下的層放到系統記憶體上跑")
+        t.add_avoid(engine, en, rule.id, zh)
+        out.append(engine)
+    values["does_not_fit"], values["offload"] = sorted(out), sorted(offload)
+    return {"exclude": sorted(out), "offload": sorted(offload)}
+
+
+def _run_check(rule: Rule, facts: dict[str, Any], t: _Tally, values: dict[str, Any],
+               found: dict[str, fit.Fit]) -> dict[str, Any]:
     """Apply a built-in check; returns what it did for the trace."""
     if rule.effects.check == "hardware_support":
         return _hardware_check(facts, t, rule, values)
+    if rule.effects.check == "fit":
+        return _fit_check(facts, t, rule, values, found)
     return _quant_check(facts, t, rule, values)
 
 
-def _apply(rule: Rule, facts: dict[str, Any], values: dict[str, Any], t: _Tally) -> None:
+def _apply(rule: Rule, facts: dict[str, Any], values: dict[str, Any], t: _Tally, found: dict[str, fit.Fit]) -> None:
     eff = rule.effects
     done: dict[str, Any] = {}
     for engine, points in eff.score.items():
@@ -145,7 +176,7 @@ def _apply(rule: Rule, facts: dict[str, Any], values: dict[str, Any], t: _Tally)
     if eff.score:
         done["score"] = dict(eff.score)
     for ex in eff.exclude:
-        t.add_avoid(ex.engine, ex.reason.en, rule.id)
+        t.add_avoid(ex.engine, fill(ex.reason.en, facts), rule.id, fill(ex.reason.zh, facts, "zh"))
     if eff.exclude:
         done["exclude"] = [ex.engine for ex in eff.exclude]
     for name, weight in eff.bottleneck.items():
@@ -157,16 +188,17 @@ def _apply(rule: Rule, facts: dict[str, Any], values: dict[str, Any], t: _Tally)
         t.parallel.append((eff.parallelism.weight, rule))
         done["parallelism"] = eff.parallelism.strategy
     if eff.check:
-        done.update(_run_check(rule, facts, t, values))
+        done.update(_run_check(rule, facts, t, values, found))
     if eff.warning:
         text = fill(eff.warning.en, facts)
-        t.warn(text)
+        t.warn(text, fill(eff.warning.zh, facts, "zh"))
         done["warning"] = text
     for cid in rule.citations:
         if cid not in t.citations:
             t.citations.append(cid)
-    t.trace.append(TraceEntry(rule=rule.id, name=rule.name, rationale=rule.rationale.en, values=values,
-                              citations=list(rule.citations), effects=done))
+    t.trace.append(TraceEntry(rule=rule.id, name=rule.name, rationale=fill(rule.rationale.en, facts), values=values,
+                              citations=list(rule.citations), effects=done,
+                              rationale_zh=fill(rule.rationale.zh, facts, "zh")))
 
 
 def _ranking(t: _Tally) -> list[RankedEngine]:
@@ -209,28 +241,35 @@ def _runnable_note(ranking: list[RankedEngine], t: _Tally) -> None:
     """No engine suits the workload: say which ones at least run here, so the user is not left empty-handed."""
     runners = [r.engine for r in ranking if not checks.is_orchestrator(r.engine)]
     if runners:
-        t.warnings.append(f"No engine suits this workload on this hardware. Engines that do run here: "
-                          f"{', '.join(runners)} — each with the limits named in the reasons above; "
-                          f"consider hardware the serving engines support.")
+        t.warn(f"No engine suits this workload on this hardware. Engines that do run here: "
+               f"{', '.join(runners)} — each with the limits named in the reasons above; "
+               f"consider hardware the serving engines support.",
+               f"沒有引擎適合這個 workload 與硬體的組合。能在這裡跑的引擎：{'、'.join(runners)}，"
+               f"各自的限制見上面的理由；請考慮換成 serving 引擎支援的硬體。")
 
 
-def _assumptions(profile: Profile, notes: list[str]) -> list[str]:
-    out = []
+def _assumptions(profile: Profile, notes: list[str]) -> tuple[list[str], list[str]]:
+    """The assumption lines (en, zh): the profile's defaults with their reasons, then inferred facts."""
+    out, out_zh = [], []
     for field in profile.assumed:
-        note = profile.provenance[field].note
+        prov = profile.provenance[field]
         value = getattr(profile, field)
-        out.append(f"{field} = {value}" + (f": {note}" if note else " (default)"))
-    return out + notes
+        out.append(f"{field} = {value}" + (f": {prov.note}" if prov.note else " (default)"))
+        zh = prov.note_zh or prov.note
+        out_zh.append(f"{field} = {value}" + (f"：{zh}" if zh else "（預設值）"))
+    return out + list(notes), out_zh + [getattr(n, "zh", n) for n in notes]
 
 
 def decide(profile: Profile) -> Decision:
     """Run the rules on `profile`: ranked engines, avoid list, bottleneck, parallelism, trace."""
     facts, notes = derive_facts(profile)
+    assumed, assumed_zh = _assumptions(profile, notes)
+    found = fit.fits(profile, facts)
     t = _Tally()
     for rule in _ordered_rules():
         values: dict[str, Any] = {}
         if evaluate(rule.when, facts, values):
-            _apply(rule, facts, values, t)
+            _apply(rule, facts, values, t, found)
     ranking = _ranking(t)
     primary, alternatives = _pick(ranking)
     if primary is None and profile.hardware:
@@ -242,11 +281,13 @@ def decide(profile: Profile) -> Decision:
     if t.parallel:
         _, rule = max(t.parallel, key=lambda x: x[0])  # first of the heaviest wins
         advice = rule.effects.parallelism
-        parallelism = plan(advice.strategy, facts, advice.reason.en, rule.id, advice.span)
+        parallelism = plan(advice.strategy, facts, fill(advice.reason.en, facts), rule.id, advice.span)
+        parallelism.reason_zh = fill(advice.reason.zh, facts, "zh")
     return Decision(
         primary=primary, alternatives=alternatives, ranking=ranking, avoid=_avoid_order(t),
         bottleneck=bottleneck, bottleneck_scores=dict(t.bottleneck),
         bottleneck_rules=t.bottleneck_rules.get(bottleneck, []) if bottleneck else [],
-        parallelism=parallelism, warnings=t.warnings, assumptions=_assumptions(profile, notes),
+        parallelism=parallelism, warnings=t.warnings, warnings_zh=t.warnings_zh,
+        assumptions=assumed, assumptions_zh=assumed_zh,
         trace=t.trace, rules=[e.rule for e in t.trace], citations=t.citations, facts=facts,
     )

@@ -30,6 +30,8 @@ class Avoid(BaseModel):
     reason: str
     rule: str
     """The rule (or check) that excluded it."""
+    reason_zh: str = ""
+    """The same reason in zh-Hant."""
 
 
 class Parallelism(BaseModel):
@@ -44,6 +46,8 @@ class Parallelism(BaseModel):
     reason: str
     rule: str | None = None
     """The rule whose advice set the strategy."""
+    reason_zh: str = ""
+    """The same reason in zh-Hant."""
 
 
 class TraceEntry(BaseModel):
@@ -53,9 +57,12 @@ class TraceEntry(BaseModel):
     rule: str
     name: str
     rationale: str
+    """Why the rule exists, filled from the user's setup (English)."""
     values: dict[str, Any]
     citations: list[str]
     effects: dict[str, Any]
+    rationale_zh: str = ""
+    """The rationale in zh-Hant."""
 
 
 class Decision(BaseModel):
@@ -74,7 +81,11 @@ class Decision(BaseModel):
     """Rules that argued for the chosen bottleneck."""
     parallelism: Parallelism | None = None
     warnings: list[str] = Field(default_factory=list)
+    warnings_zh: list[str] = Field(default_factory=list)
+    """The warnings in zh-Hant, in the same order."""
     assumptions: list[str] = Field(default_factory=list)
+    assumptions_zh: list[str] = Field(default_factory=list)
+    """The assumption lines in zh-Hant, in the same order."""
     trace: list[TraceEntry] = Field(default_factory=list)
     rules: list[str] = Field(default_factory=list)
     citations: list[str] = Field(default_factory=list)
@@ -92,7 +103,7 @@ class Decision(BaseModel):
             "primary": self.primary, "alternatives": list(self.alternatives),
             "avoid": [{"engine": a.engine, "reason": a.reason} for a in self.avoid],
             "bottleneck": self.bottleneck,
-            "parallelism": self.parallelism.model_dump(exclude={"rule"}) if self.parallelism else None,
+            "parallelism": self.parallelism.model_dump(exclude={"rule", "reason_zh"}) if self.parallelism else None,
             "warnings": list(self.warnings), "assumptions": list(self.assumptions),
             "rules": list(self.rules), "citations": list(self.citations),
         }

@@ -6,14 +6,15 @@ missing ones in dependency order and marks them `assumed` with the reason as the
 """
 from __future__ import annotations
 
-import math
 from typing import Any, Callable, Iterable
 
 from pydantic import BaseModel, ConfigDict
 
-from rules import catalog
+from rules import catalog, fit
 from rules.facts import derive_facts
 from rules.profile import Profile
+from rules.quant import bits_per_weight
+from rules.serving import ACTIVE_SHARE, busy_hour_load, tier_from_counts
 
 CONTEXT_BY_WORKLOAD = {"chat": 8192, "batch": 8192, "rag": 16384, "summarization": 32768,
                        "agent": 32768, "coding": 32768}
@@ -29,8 +30,6 @@ CONCURRENCY_BY_MODE = {"personal": 1, "demo": 5, "team": 32, "production": 128, 
 person team of whom a few dozen are active at once; external traffic in the hundreds."""
 WEIGHT_SHARE = 0.75
 """A default quantization must leave a quarter of usable memory for the KV cache and batching."""
-ACTIVE_SHARE = 0.1
-"""Share of a user base with a request in flight at the same moment (busy-hour rule of thumb)."""
 PRIORITY_BY_MODE = {"personal": "privacy", "demo": "dev-speed", "team": "throughput",
                     "production": "throughput", "fleet": "cost"}
 """What each serving mode usually optimises: a local setup keeps data private, a demo wants quick
@@ -45,6 +44,8 @@ class Default(BaseModel):
     field: str
     value: Any
     note: str
+    note_zh: str = ""
+    """The same reason in zh-Hant."""
 
 
 def _hw(p: Profile):
@@ -52,31 +53,33 @@ def _hw(p: Profile):
 
 
 def _workload(p: Profile) -> Default:
-    return Default(field="workload", value="chat", note="assumed chat, the most common shape (short prompt, longer answer)")
+    return Default(field="workload", value="chat", note="assumed chat, the most common shape (short prompt, longer answer)",
+                   note_zh="假設是最常見的聊天形態（短 prompt、較長回答）")
 
 
 def _serving_mode(p: Profile) -> Default:
-    users, conc = p.users or 0, p.concurrency or 0
     if p.nodes > 1:
-        return Default(field="serving_mode", value="production", note="several nodes point to a production service")
-    if users >= 500 or conc >= 200:
-        return Default(field="serving_mode", value="production", note="hundreds of users at once is production scale")
-    if users >= 50 or conc >= 16:
-        return Default(field="serving_mode", value="team", note="dozens of users is a team service (50-500 people)")
-    if users > 1 or conc > 1:
-        return Default(field="serving_mode", value="demo", note="a handful of users is a demo or small trial")
+        return Default(field="serving_mode", value="production", note="several nodes point to a production service",
+                       note_zh="多個節點代表是 production 服務")
+    tier = tier_from_counts(p.users, p.concurrency)
+    if tier is not None:
+        return Default(field="serving_mode", value=tier.mode, note=tier.en, note_zh=tier.zh)
     hw = _hw(p)
     if hw is not None and hw.hw_class == "datacenter":
-        return Default(field="serving_mode", value="team", note="datacenter GPUs with no user count: assumed a shared internal service")
-    return Default(field="serving_mode", value="personal", note="no user count on local hardware: assumed one person")
+        return Default(field="serving_mode", value="team", note="datacenter GPUs with no user count: assumed a shared internal service",
+                       note_zh="資料中心 GPU、沒有使用人數：假設是共用的內部服務")
+    return Default(field="serving_mode", value="personal", note="no user count on local hardware: assumed one person",
+                   note_zh="本地硬體、沒有使用人數：假設一個人使用")
 
 
 def _concurrency(p: Profile) -> Default:
     if p.users:
-        value = max(1, math.ceil(p.users * ACTIVE_SHARE))
-        return Default(field="concurrency", value=value, note=f"about {ACTIVE_SHARE:.0%} of {p.users} users active at once")
+        value = busy_hour_load(p.users)
+        return Default(field="concurrency", value=value, note=f"about {ACTIVE_SHARE:.0%} of {p.users} users active at once",
+                       note_zh=f"{p.users} 人中約 {ACTIVE_SHARE:.0%} 同時在用")
     mode = p.serving_mode or _serving_mode(p).value
-    return Default(field="concurrency", value=CONCURRENCY_BY_MODE[mode], note=f"typical requests in flight for a {mode} setup")
+    return Default(field="concurrency", value=CONCURRENCY_BY_MODE[mode], note=f"typical requests in flight for a {mode} setup",
+                   note_zh=f"{mode} 情境常見的同時請求數")
 
 
 def _max_context(p: Profile) -> int | None:
@@ -91,7 +94,8 @@ def _context_length(p: Profile) -> Default:
         value = max(value, p.input_tokens + (p.output_tokens or 0))
     if cap:
         value = min(value, cap)
-    return Default(field="context_length", value=value, note=f"a typical window for {workload}")
+    return Default(field="context_length", value=value, note=f"a typical window for {workload}",
+                   note_zh=f"{workload} 常見的 context 長度")
 
 
 def _lengths(p: Profile, index: int, field: str) -> Default:
@@ -100,7 +104,8 @@ def _lengths(p: Profile, index: int, field: str) -> Default:
     if index == 0 and p.context_length:  # the prompt must leave room for the answer
         value = max(1, min(value, p.context_length - (p.output_tokens or 0)))
     kind = "prompt" if index == 0 else "answer"
-    return Default(field=field, value=value, note=f"a typical {kind} length for {workload}")
+    return Default(field=field, value=value, note=f"a typical {kind} length for {workload}",
+                   note_zh=f"{workload} 常見的{'prompt' if index == 0 else '回答'}長度")
 
 
 def _interconnect(p: Profile) -> Default | None:
@@ -109,51 +114,137 @@ def _interconnect(p: Profile) -> Default | None:
         return None
     if p.device_count == 1:
         value = "unified" if hw.hw_class == "apple" else "none"
-        return Default(field="interconnect", value=value, note="one device: nothing to connect")
-    return Default(field="interconnect", value=hw.interconnect, note=f"the usual link between {hw.name} devices")
+        return Default(field="interconnect", value=value, note="one device: nothing to connect",
+                       note_zh="只有一個裝置，不需要互連")
+    return Default(field="interconnect", value=hw.interconnect, note=f"the usual link between {hw.name} devices",
+                   note_zh=f"{hw.name} 之間常見的連結方式")
 
 
-def _quant_ladder(hw) -> list[str]:
-    """Highest precision first, in the formats this platform has fast kernels for."""
-    if hw.platform == "nvidia-cuda":
-        return ["bf16", "fp8" if hw.tflops.fp8 else "int8", "awq"]
-    if hw.platform == "amd-rocm":
-        return ["bf16", "fp8", "gptq-4bit"] if hw.hw_class == "datacenter" else ["q8_0", "q4_k_m"]
+_PLUGIN_PLATFORMS = ("intel-gaudi", "google-tpu", "aws-neuron", "huawei-ascend")
+"""Accelerators reached through vendor plugins: BF16 is the format every plugin runs; GGUF runs on none."""
+_SERVER_CLASSES = ("datacenter",)
+"""Server GPUs keep published checkpoints (16-bit or FP8); local hardware quantizes to 8 or 4 bits."""
+
+
+def _platform_rungs(hw) -> list[str]:
+    """The formats a deployment on this hardware steps down through, highest precision first.
+
+    Bare widths (int8, int4) mean each engine's own format (Q8_0/Q4_K_M on llama.cpp, EXL2 on
+    ExLlama, MLX 4-bit on a Mac, AWQ on vLLM), so an assumed default never rules an engine out for
+    lacking a file format. Server GPUs step 16-bit -> FP8 (Hopper, Ada, Blackwell, MI300) or INT8 ->
+    4-bit (AWQ/GPTQ/INT4 checkpoints, e.g. Meta's int4 Llama 4 Scout on one H100); Volta and Turing
+    have no BF16 and run FP16 (vLLM: --dtype half); Macs default to MLX 4-bit."""
+    if hw.platform in _PLUGIN_PLATFORMS:
+        return ["bf16"]
     if hw.platform == "apple-silicon":
-        return ["int8", "int4"]
-    if hw.platform in ("x86-cpu", "intel-gpu"):
-        return ["int8", "int4"]
-    if hw.platform in ("intel-gaudi", "google-tpu", "aws-neuron", "huawei-ascend"):
-        return ["bf16"]   # plugin platforms: BF16 is the one format every plugin runs; no GGUF there
-    return ["q8_0", "q4_k_m"]
+        return ["int4"]
+    cc = float(hw.cuda_cc) if hw.cuda_cc else None
+    if hw.hw_class in _SERVER_CLASSES and hw.platform in ("nvidia-cuda", "amd-rocm") and (cc is None or cc >= 7.0):
+        sixteen = "f16" if cc is not None and cc < 8.0 else "bf16"
+        return [sixteen, "fp8" if hw.tflops.fp8 else "int8", "int4"]
+    return ["int8", "int4"]
+
+
+def quant_ladder(hw, native: str | None) -> list[str]:
+    """Start from the model's native format. A model its makers ship quantized (DeepSeek V3 in FP8,
+    gpt-oss in MXFP4) keeps that format on server GPUs: re-quantizing it is a departure from the
+    published model, so a server that cannot hold it is told so; local hardware steps further down
+    to its own formats, as people running those models at home do."""
+    rungs = _platform_rungs(hw)
+    if native is None:
+        return rungs
+    top = bits_per_weight(native)
+    if top >= 16:
+        return rungs
+    if hw.hw_class in _SERVER_CLASSES and hw.platform in ("nvidia-cuda", "amd-rocm"):
+        return [native]
+    lower = [q for q in rungs if bits_per_weight(q) < top]
+    return ([native] if _runs_here(native, hw) or not lower else []) + lower
+
+
+def _runs_here(quant: str, hw) -> bool:
+    """Some engine that runs on this hardware has a kernel for the format (FP8 runs on no Mac engine)."""
+    from rules import engines
+    from rules.ids import ENGINES
+    for engine in ENGINES:
+        if engines.engine(engine).kind == "orchestrator" or not engines.verdict(engine, hw).ok:
+            continue
+        if engines.quant_kernel(engine, quant, hw.platform, hw.cuda_cc) is not None:
+            return True
+    return False
+
+
+def _tries(p: Profile, ladder: list[str]) -> list[tuple[str, int]]:
+    """(format, devices it must fit) in the order to try. For a service (more than one request at a
+    time) without an NVLink-class link between the devices, a format that keeps the model on one
+    device (replicas, no per-layer PCIe traffic) comes before a higher precision that must be split
+    over PCIe (the article's pitfall 2). One person keeps the higher precision across the cards."""
+    everything = [(q, p.device_count) for q in ladder]
+    if p.device_count <= 1:
+        return everything
+    facts, _ = derive_facts(p)
+    if facts.get("fast_interconnect") or facts.get("serving_mode") in (None, "personal") or (facts.get("load") or 1) <= 1:
+        return everything
+    return [(q, 1) for q in ladder] + everything
+
+
+def _native(p: Profile) -> str | None:
+    spec = catalog.spec_for_profile(p)
+    return spec.native_dtype if spec is not None else None
 
 
 def _quantization(p: Profile) -> Default | None:
     hw = _hw(p)
     if hw is None:
         return None
-    ladder = _quant_ladder(hw)
-    if not (p.model or p.params_b):
-        value = ladder[0] if hw.hw_class == "datacenter" else ladder[-1]
-        return Default(field="quantization", value=value, note="model unknown: the usual format for this hardware")
-    for quant in ladder:
+    native = _native(p)
+    ladder = quant_ladder(hw, native)
+    if not (p.model or p.params_b or p.hf_config):
+        value = ladder[0] if hw.hw_class in _SERVER_CLASSES else ladder[-1]
+        return Default(field="quantization", value=value, note="model unknown: the usual format for this hardware",
+                       note_zh="模型未知：這個硬體常用的格式")
+    for quant, devices in _tries(p, ladder):
         facts, _ = derive_facts(p.model_copy(update={"quantization": quant}))
-        room = (facts["usable_memory_gb"] or 0) * facts["device_count"] * WEIGHT_SHARE
+        room = (facts["usable_memory_gb"] or 0) * devices * WEIGHT_SHARE
         if facts["weights_gb"] is not None and facts["weights_gb"] <= room:
-            return Default(field="quantization", value=quant,
-                           note="the highest precision whose weights leave a quarter of memory for the KV cache")
-    return Default(field="quantization", value=ladder[-1], note="even the smallest common format does not fit; shown as is")
+            native_fmt = quant == native
+            why = ("the model's native format" if native_fmt else
+                   "the highest precision whose weights leave a quarter of memory for the KV cache")
+            why_zh = "模型原生的格式" if native_fmt else "權重還能留下四分之一記憶體給 KV cache 的最高精度"
+            return Default(field="quantization", value=quant, note=why, note_zh=why_zh)
+    en, zh = _no_headroom_note(p, ladder[-1], native)
+    return Default(field="quantization", value=ladder[-1], note=en, note_zh=zh)
+
+
+def _no_headroom_note(p: Profile, quant: str, native: str | None) -> tuple[str, str]:
+    """Why the last rung is shown (en, zh): it fits with little KV room, needs system RAM, or does not fit."""
+    probe = p.model_copy(update={"quantization": quant})
+    facts, _ = derive_facts(probe)
+    found = fit.fits(probe, facts)
+    is_native = quant == native
+    what = "the model's native format" if is_native else "the smallest format assumed for this hardware"
+    what_zh = "模型原生的格式" if is_native else "這個硬體預設的最小格式"
+    if any(f.fits for f in found.values()) or (not found and facts.get("fits_total")):
+        return (f"{what}; it fits, with less than a quarter of memory left for the KV cache",
+                f"{what_zh}；放得下，但留給 KV cache 的記憶體不到四分之一")
+    if any(f.offload for f in found.values()):
+        return (f"{what}; it does not fit the GPU memory, so only engines that run the rest from system RAM can serve it",
+                f"{what_zh}；GPU 記憶體放不下，只有能把其餘部分放到系統記憶體上跑的引擎能服務")
+    return (f"{what}; even so the weights ({facts['weights_gb']} GB) do not fit {facts['setup']}",
+            f"{what_zh}；即使如此，權重（{facts['weights_gb']} GB）仍放不進 {facts['setup_zh']}")
 
 
 def _shared_prefix(p: Profile) -> Default:
     value = p.workload in ("rag", "agent", "coding")
     why = "retrieved chunks, system prompts and histories repeat" if value else "chat prompts rarely share long prefixes"
-    return Default(field="shared_prefix", value=value, note=why)
+    why_zh = "檢索片段、系統提示與對話歷史會重複" if value else "聊天 prompt 很少共用長前綴"
+    return Default(field="shared_prefix", value=value, note=why, note_zh=why_zh)
 
 
 def _priority(p: Profile) -> Default:
     mode = p.serving_mode or _serving_mode(p).value
-    return Default(field="priority", value=PRIORITY_BY_MODE[mode], note=f"what a {mode} setup usually optimises")
+    return Default(field="priority", value=PRIORITY_BY_MODE[mode], note=f"what a {mode} setup usually optimises",
+                   note_zh=f"{mode} 情境通常優先考量的項目")
 
 
 PROPOSERS: dict[str, Callable[[Profile], Default | None]] = {
@@ -187,5 +278,6 @@ def apply_defaults(profile: Profile, fields: Iterable[str] | None = None) -> Pro
             continue
         proposal = default_for(field, profile)
         if proposal is not None:
-            profile = profile.with_value(field, proposal.value, assumed=True, note=proposal.note)
+            profile = profile.with_value(field, proposal.value, assumed=True, note=proposal.note,
+                                         note_zh=proposal.note_zh or None)
     return profile

@@ -7,10 +7,13 @@ documentation it came from. A fact the docs could not confirm says so in its `no
     all_engines()                  -> {engine id: EngineSpec}
     engine(id)                     -> EngineSpec (UnknownIdError lists the closest ids)
     supports(engine_id, hardware)  -> (bool, reason, source URL)
+    verdict(engine_id, hardware)   -> Verdict (ok, reason in en and zh-Hant, source, caveat)
     quant_kernel(engine_id, quant, platform=None, cuda_cc=None) -> "optimized" | "supported" | None
 """
 from __future__ import annotations
 
+import re
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Literal
@@ -37,6 +40,8 @@ FEATURES: tuple[str, ...] = (
     "openai_api", "anthropic_api", "multi_node", "kv_cache_quant",
 )
 QUANT_KEYS: tuple[str, ...] = QUANTS_FIXED + ("exl2", "exl3")
+GENERIC_WIDTHS: tuple[str, ...] = ("int4", "int8")
+"""Quantization ids that name a bit width, not a file format: each engine reads them as its own."""
 
 
 class _Strict(BaseModel):
@@ -68,12 +73,25 @@ class Support(Sourced):
     """Support of a platform or an OS."""
 
     status: Status
+    targets: list[str] | None = None
+    """AMD GPU targets (gfx ids) the engine lists for this platform; None = every device of it."""
+    vendors: list[str] | None = None
+    """Device vendors the engine lists for this platform (e.g. only Intel CPUs); None = any."""
+
+
+class OlderReleases(Sourced):
+    """A lower compute capability that older releases of the engine still supported."""
+
+    value: float
+    last_release: str
+    """The newest release whose docs still list `value` (pin it to run on such GPUs)."""
 
 
 class MinCudaCC(Sourced):
     """Lowest NVIDIA compute capability the engine supports."""
 
     value: float
+    older_releases: OlderReleases | None = None
 
 
 class QuantSupport(Sourced):
@@ -126,6 +144,21 @@ class Limit(Sourced):
     text: str
 
 
+class GenericFormats(Sourced):
+    """What a bit width without a file format ("4-bit", "Q4", "int4") means on this engine: its own
+    formats of that width, best first (GGUF Q4_K_M on llama.cpp, EXL2 on ExLlamaV2, AWQ on vLLM)."""
+
+    int4: list[str]
+    int8: list[str]
+
+
+class HybridCpu(Sourced):
+    """Whether the engine runs the layers (or MoE experts) that do not fit in GPU memory on the CPU
+    from system RAM, so a model larger than the GPUs still runs at system-memory speed."""
+
+    value: bool
+
+
 class Backends(Sourced):
     """Engines an orchestrator runs on top of."""
 
@@ -151,6 +184,11 @@ class EngineSpec(_Strict):
     features: Features
     production: Production
     limits: list[Limit]
+    hybrid_cpu: HybridCpu
+    generic_formats: GenericFormats | None = None
+    """None for an orchestrator (its backends' formats apply)."""
+    needs_fast_fp16: Sourced | None = None
+    """Set when the kernels compute in FP16: GPUs with crippled FP16 (compute 6.1) crawl."""
     backends: Backends | None = None
 
     @field_validator("hardware_source")
@@ -176,6 +214,13 @@ class EngineSpec(_Strict):
             outside = set(quant.platforms or ()) - set(self.platforms)
             if outside:
                 raise ValueError(f"quantizations.{key}.platforms {sorted(outside)} not in platforms")
+        for width in ("int4", "int8"):
+            formats = getattr(self.generic_formats, width) if self.generic_formats else []
+            unknown = [f for f in formats if f not in self.quantizations]
+            if unknown:
+                raise ValueError(f"generic_formats.{width} names formats the engine does not list: {unknown}")
+        if (self.generic_formats is None) != (self.kind == "orchestrator"):
+            raise ValueError("generic_formats is required for an engine and only for one")
         return self
 
     def feature(self, name: str) -> Feature:
@@ -247,31 +292,106 @@ def _as_cc(value: Any) -> float | None:
         return None
 
 
+@dataclass(frozen=True)
+class Verdict:
+    """Can an engine run on a device: the answer, why (en and zh-Hant), the source, and whether it
+    only holds with a condition the user must meet (an older release pinned)."""
+
+    ok: bool
+    en: str
+    zh: str
+    source: str
+    caveat: bool = False
+
+
+_GFX = re.compile(r"\b(gfx[0-9a-f]{3,4})\b", re.I)
+
+
+def gfx_target(hw: Any) -> str | None:
+    """The AMD GPU target of a device (gfx1100, gfx942, ...) when the catalog names it."""
+    for text in (getattr(hw, "arch", None), getattr(hw, "notes", None)):
+        match = _GFX.search(text or "")
+        if match:
+            return match.group(1).lower()
+    return None
+
+
+def _platform_verdict(spec: EngineSpec, hw: Any, platform: str, name: str) -> Verdict | None:
+    """A refusal from the platform entry itself (absent, experimental, wrong vendor or GPU target)."""
+    support = spec.platforms.get(platform)
+    if support is None:
+        return Verdict(False, f"{spec.name} does not list {platform} among its supported hardware",
+                       f"{spec.name} 的支援清單裡沒有 {platform}", spec.hardware_source)
+    why = f": {support.note.rstrip('.')}" if support.note else ""
+    if support.status == "experimental":
+        return Verdict(False, f"{spec.name} has only experimental support for {platform}{why}",
+                       f"{spec.name} 對 {platform} 只有實驗性支援，不列入建議", support.source)
+    vendor = str(getattr(hw, "vendor", "") or "")
+    if support.vendors and vendor and not any(v.lower() in vendor.lower() for v in support.vendors):
+        listed = ", ".join(support.vendors)
+        return Verdict(False, f"{spec.name} on {platform} is documented for {listed} devices only{why}; {name} is not one",
+                       f"{spec.name} 在 {platform} 上只支援 {listed} 的裝置，{name} 不在其中", support.source)
+    target = gfx_target(hw)
+    if support.targets and target and target not in support.targets:
+        listed = ", ".join(support.targets)
+        return Verdict(False, f"{spec.name}'s {platform} build lists {listed}; {name} is {target}",
+                       f"{spec.name} 的 {platform} 版本只列出 {listed}；{name} 是 {target}", support.source)
+    return None
+
+
+def _cc_verdict(spec: EngineSpec, cc: float, name: str) -> Verdict | None:
+    """A refusal (or a pinned-release caveat) from the engine's minimum compute capability."""
+    need = spec.min_cuda_cc
+    if need is None or cc >= need.value:
+        return None
+    older = need.older_releases
+    if older is not None and cc >= older.value:
+        return Verdict(True, f"{spec.name} releases up to {older.last_release} still support compute {older.value:g} "
+                       f"({name} is {cc:g}); newer ones need {need.value:g}, so pin that release",
+                       f"{spec.name} 到 {older.last_release} 為止的版本仍支援 compute {older.value:g}（{name} 是 {cc:g}），"
+                       f"更新的版本需要 {need.value:g}，所以要固定在該版本", older.source, caveat=True)
+    return Verdict(False, f"{spec.name} needs compute capability {need.value:g} or newer; {name} has {cc:g}",
+                   f"{spec.name} 需要 compute capability {need.value:g} 以上，{name} 只有 {cc:g}", need.source)
+
+
+def verdict(engine_id: str, hardware: Any, slow_fp16: bool = False) -> Verdict:
+    """Can this engine run on this hardware? Experimental support counts as no: never recommended."""
+    spec = engine(engine_id)
+    hw = _resolve_hardware(hardware)
+    platform = getattr(hw, "platform", None)
+    hw_id = str(getattr(hw, "id", "hardware"))
+    name = str(getattr(hw, "name", None) or hw_id)
+    if platform is None:
+        raise MissingFactError("hardware.yaml", hw_id, "platform", "no platform, cannot check engine support")
+    refused = _platform_verdict(spec, hw, platform, name)
+    if refused is not None:
+        return refused
+    cc = _as_cc(getattr(hw, "cuda_cc", None))
+    caveat = _cc_verdict(spec, cc, name) if platform == "nvidia-cuda" and cc is not None else None
+    if caveat is not None and not caveat.ok:
+        return caveat
+    if platform == "nvidia-cuda" and slow_fp16 and spec.needs_fast_fp16 is not None:
+        return Verdict(False, f"{spec.name} computes in FP16, which {name} (compute {cc:g}) runs at a small fraction "
+                       f"of its FP32 rate: about one token per second", f"{spec.name} 以 FP16 運算，而 {name}"
+                       f"（compute {cc:g}）的 FP16 只有 FP32 速度的一小部分，大約每秒一個 token",
+                       spec.needs_fast_fp16.source)
+    if caveat is not None:
+        return caveat
+    support = spec.platforms[platform]
+    if support.status == "plugin":
+        why = f": {support.note.rstrip('.')}" if support.note else ""
+        return Verdict(True, f"{spec.name} runs on {platform} through a hardware plugin{why}",
+                       f"{spec.name} 透過硬體 plugin 在 {platform} 上執行", support.source)
+    return Verdict(True, f"{spec.name} supports {platform} natively", f"{spec.name} 原生支援 {platform}", support.source)
+
+
 def supports(engine_id: str, hardware: Any) -> tuple[bool, str, str]:
     """Can this engine run on this hardware? (ok, reason in words, source URL).
 
     Experimental support counts as not supported: the advisor never recommends it.
     """
-    spec = engine(engine_id)
-    hw = _resolve_hardware(hardware)
-    platform = getattr(hw, "platform", None)
-    hw_id = str(getattr(hw, "id", "hardware"))
-    if platform is None:
-        raise MissingFactError("hardware.yaml", hw_id, "platform", "no platform, cannot check engine support")
-    support = spec.platforms.get(platform)
-    if support is None:
-        return False, f"{spec.name} does not list {platform} among its supported hardware", spec.hardware_source
-    if support.status == "experimental":
-        why = f": {support.note.rstrip('.')}" if support.note else ""
-        return False, f"{spec.name} has only experimental support for {platform}{why}", support.source
-    cc = _as_cc(getattr(hw, "cuda_cc", None))
-    if platform == "nvidia-cuda" and spec.min_cuda_cc and cc is not None and cc < spec.min_cuda_cc.value:
-        return (False, f"{spec.name} needs compute capability {spec.min_cuda_cc.value} or newer; "
-                f"{hw_id} has {cc}", spec.min_cuda_cc.source)
-    if support.status == "plugin":
-        why = f": {support.note.rstrip('.')}" if support.note else ""
-        return True, f"{spec.name} runs on {platform} through a hardware plugin{why}", support.source
-    return True, f"{spec.name} supports {platform} natively", support.source
+    v = verdict(engine_id, hardware)
+    return v.ok, v.en, v.source
 
 
 def quant_key(quant: str) -> str:
@@ -287,22 +407,49 @@ def quant_support(engine_id: str, quant: str) -> QuantSupport | None:
     return engine(engine_id).quantizations.get(quant_key(quant))
 
 
-def quant_kernel(engine_id: str, quant: str, platform: str | None = None,
-                 cuda_cc: float | str | None = None) -> Kernel | None:
-    """'optimized', 'supported' or None for this quantization on this engine (and platform)."""
-    spec = engine(engine_id)
-    if spec.backends is not None:  # an orchestrator runs whatever its backends run
-        found = [quant_kernel(b, quant, platform, cuda_cc) for b in spec.backends.engines]
-        return "optimized" if "optimized" in found else ("supported" if "supported" in found else None)
-    entry = spec.quantizations.get(quant_key(quant))
+def _entry_kernel(spec: EngineSpec, key: str, platform: str | None, cc: float | None) -> Kernel | None:
+    entry = spec.quantizations.get(key)
     if entry is None or (platform is not None and platform not in spec.platforms):
         return None
     if platform is not None and entry.platforms is not None and platform not in entry.platforms:
         return None
-    cc = _as_cc(cuda_cc)
     if cc is not None and entry.min_cuda_cc is not None and cc < entry.min_cuda_cc:
         return entry.below_min_cc
     return entry.kernel
+
+
+def own_formats(engine_id: str, quant: str) -> list[str]:
+    """The catalog keys a quantization id stands for on this engine: itself, and for a bare bit width
+    (`int4`, `int8`) the engine's own formats of that width."""
+    spec = engine(engine_id)
+    key = quant_key(quant)
+    extra = getattr(spec.generic_formats, key, []) if spec.generic_formats and key in GENERIC_WIDTHS else []
+    return list(dict.fromkeys([*extra, key]))
+
+
+def own_format(engine_id: str, quant: str, platform: str | None = None, cuda_cc: float | str | None = None) -> str | None:
+    """The catalog key this engine would use for `quant` here: the best-kernel format among its own."""
+    spec = engine(engine_id)
+    cc = _as_cc(cuda_cc)
+    found = [(k, _entry_kernel(spec, k, platform, cc)) for k in own_formats(engine_id, quant)]
+    for wanted in ("optimized", "supported"):
+        for key, kernel in found:
+            if kernel == wanted:
+                return key
+    return None
+
+
+def quant_kernel(engine_id: str, quant: str, platform: str | None = None,
+                 cuda_cc: float | str | None = None) -> Kernel | None:
+    """'optimized', 'supported' or None for this quantization on this engine (and platform).
+
+    A bare bit width ("int4") is read as the engine's own format of that width."""
+    spec = engine(engine_id)
+    if spec.backends is not None:  # an orchestrator runs whatever its backends run
+        found = [quant_kernel(b, quant, platform, cuda_cc) for b in spec.backends.engines]
+        return "optimized" if "optimized" in found else ("supported" if "supported" in found else None)
+    key = own_format(engine_id, quant, platform, cuda_cc)
+    return _entry_kernel(spec, key, platform, _as_cc(cuda_cc)) if key else None
 
 
 def unverified_facts() -> list[str]:

@@ -6,12 +6,8 @@ that made the rule fire.
 """
 from __future__ import annotations
 
-from typing import Any
-
 from rules import engines
 from rules.decision import Decision, TraceEntry
-from rules.facts import fill
-from rules.ruleset import Rule, rule_index
 
 _LABELS = {
     "en": {"primary": "Recommended engine", "alts": "Also consider", "none": "No engine fits cleanly yet",
@@ -31,67 +27,37 @@ def engine_name(engine_id: str) -> str:
     return engines.engine(engine_id).name
 
 
-def _rule(rule_id: str) -> Rule | None:
-    return rule_index().get(rule_id)
-
-
-def _text(rule_id: str, attr: str, lang: str) -> str | None:
-    """A rule's rationale or warning in `lang`."""
-    rule = _rule(rule_id)
-    if rule is None:
-        return None
-    text = rule.rationale if attr == "rationale" else rule.effects.warning
-    return getattr(text, lang) if text is not None else None
-
-
-def _values(values: dict[str, Any]) -> str:
+def _values(values: dict) -> str:
     return ", ".join(f"{k}={v}" for k, v in values.items())
 
 
-def _avoid_reason(rule_id: str, engine: str, english: str, lang: str) -> str:
-    rule = _rule(rule_id)
-    for ex in rule.effects.exclude if rule else ():
-        if ex.engine == engine:
-            return getattr(ex.reason, lang)
-    if lang == "zh":
-        return f"無法在這個硬體上執行（{english}）"
-    return english
-
-
-def _quant_warning_zh(entry: TraceEntry) -> str:
-    names = "、".join(entry.values.get("no_optimized_kernel", []))
-    quant = entry.values.get("quantization")
-    return f"量化格式 {quant}：{names} 在此硬體上沒有最佳化 kernel（或無法載入），已降低排名。"
+def _avoid_reason(avoid, lang: str) -> str:
+    """An exclusion reason in `lang` (the decision carries both, filled from the user's setup)."""
+    return (avoid.reason_zh or avoid.reason) if lang == "zh" else avoid.reason
 
 
 def _warnings(decision: Decision, lang: str) -> list[str]:
-    if lang == "en":
-        return list(decision.warnings)
-    out = []
-    for entry in decision.trace:
-        if "warning" in entry.effects:
-            text = _text(entry.rule, "warning", lang)
-            out.append(fill(text, decision.facts) if text else entry.effects["warning"])
-        elif entry.rule == "quant-kernel-check" and entry.values.get("no_optimized_kernel"):
-            out.append(_quant_warning_zh(entry))
-    return out
+    if lang == "zh" and len(decision.warnings_zh) == len(decision.warnings):
+        return list(decision.warnings_zh)
+    return list(decision.warnings)
 
 
 def _parallel_reason(decision: Decision, lang: str) -> str:
     par = decision.parallelism
-    rule = _rule(par.rule) if par.rule else None
-    if lang == "zh" and rule and rule.effects.parallelism:
-        return rule.effects.parallelism.reason.zh
-    return par.reason
+    return (par.reason_zh or par.reason) if lang == "zh" else par.reason
+
+
+def _rationale(entry: TraceEntry, lang: str) -> str:
+    return (entry.rationale_zh or entry.rationale) if lang == "zh" else entry.rationale
 
 
 def _why_primary(decision: Decision, lang: str) -> list[str]:
     top = next((r for r in decision.ranking if r.engine == decision.primary), None)
+    by_rule = {e.rule: e for e in decision.trace}
     lines = []
     for rule_id in (top.reasons if top else [])[:4]:
-        text = _text(rule_id, "rationale", lang)
-        if text:
-            lines.append(f"- {text} (`{rule_id}`)")
+        if rule_id in by_rule:
+            lines.append(f"- {_rationale(by_rule[rule_id], lang)} (`{rule_id}`)")
     return lines
 
 
@@ -109,7 +75,7 @@ def explain(decision: Decision, lang: str = "en") -> str:
         out.append(f"**{lab['none']}**")
     if decision.avoid:
         out += ["", f"**{lab['avoid']}**"]
-        out += [f"- {engine_name(a.engine)}: {_avoid_reason(a.rule, a.engine, a.reason, lang)}" for a in decision.avoid]
+        out += [f"- {engine_name(a.engine)}: {_avoid_reason(a, lang)}" for a in decision.avoid]
     if decision.bottleneck:
         name = _BOTTLENECK_ZH[decision.bottleneck] if lang == "zh" else decision.bottleneck
         out += ["", f"**{lab['bottleneck']}: {name}** ({', '.join(f'`{r}`' for r in decision.bottleneck_rules)})"]
@@ -120,11 +86,12 @@ def explain(decision: Decision, lang: str = "en") -> str:
     warnings = _warnings(decision, lang)
     if warnings:
         out += ["", f"**{lab['warnings']}**", *(f"- {w}" for w in warnings)]
-    if decision.assumptions:
-        out += ["", f"**{lab['assumed']}**", *(f"- {a}" for a in decision.assumptions)]
+    assumptions = decision.assumptions_zh if lang == "zh" and decision.assumptions_zh else decision.assumptions
+    if assumptions:
+        out += ["", f"**{lab['assumed']}**", *(f"- {a}" for a in assumptions)]
     out += ["", f"**{lab['trace']}**"]
     for entry in decision.trace:
-        rationale = _text(entry.rule, "rationale", lang) or entry.rationale
+        rationale = _rationale(entry, lang)
         cites = ", ".join(entry.citations)
         out.append(f"- `{entry.rule}` ({_values(entry.values)}): {rationale} [{cites}]")
     return "\n".join(out)

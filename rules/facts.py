@@ -18,8 +18,11 @@ from rules.ids import (
     Architecture, HardwareClass, InterconnectId, Language, Platform, Priority, ServingMode, WorkloadKind,
 )
 from rules.profile import Profile
-from rules.quant import bits_per_weight
+from rules.quant import as_said, bits_per_weight
+from rules import display
 from rules.roofline import memory
+from rules.fit import device_memory
+from rules.serving import reconcile
 
 QuantFamily = Literal["16bit", "fp8", "int8", "gguf", "gpu-int4", "exl2", "exl3", "mxfp4", "nvfp4"]
 Vendor = Literal["nvidia", "amd", "apple", "intel", "other"]
@@ -36,6 +39,10 @@ MANY_USERS_HEADCOUNT = 50
 FAST_SCALEUP_GBS = 400
 """A device's own scale-up fabric at this rate or more (e.g. Gaudi 3's on-die RoCE, 1200 GB/s) counts as
 fast as NVLink for splitting a model; PCIe Gen5 x16 is ~128 GB/s."""
+SLOW_FP16_CC = (6.1, 6.2)
+"""NVIDIA compute capabilities whose FP16 arithmetic runs at a small fraction of FP32 (GP102/104/106/107
+and Jetson TX2: P40, P4, GTX 10xx). Source: CUDA C++ Programming Guide, arithmetic instruction
+throughput table (16-bit floating-point add/multiply per clock per SM: 128 on 6.0, 2 on 6.1)."""
 UNKNOWN_DEVICE_HEADROOM = 0.9
 """Share of a stated memory size the weights may take on a device we do not know (runtime, buffers and
 a little KV cache need the rest; catalog devices use the roofline's own reserve instead)."""
@@ -60,6 +67,14 @@ class Facts(BaseModel):
     model_config = ConfigDict(extra="forbid")
     # hardware
     hardware: str | None = None
+    hardware_name: str | None = None
+    setup: str | None = None
+    """The devices in words ("2× NVIDIA H100 SXM"), for the rule texts; `setup_zh` is its zh-Hant twin."""
+    setup_zh: str | None = None
+    unified_memory: bool | None = None
+    """CPU and GPU share one memory pool (Apple silicon, DGX Spark, Jetson, Strix Halo)."""
+    slow_fp16: bool | None = None
+    """FP16 math runs at a small fraction of FP32 on this GPU (see SLOW_FP16_CC)."""
     hw_class: HardwareClass | None = None
     platform: Platform | None = None
     vendor: Vendor | None = None
@@ -69,6 +84,8 @@ class Facts(BaseModel):
     fp8_native: bool | None = None
     """FP8 tensor cores (NVIDIA cc >= 8.9, AMD MI300 class)."""
     memory_gb: float | None = None
+    host_memory_gb: float | None = None
+    """System RAM the user stated next to a discrete GPU (what layers offloaded to the CPU may use)."""
     usable_memory_gb: float | None = None
     mem_bw_gbs: float | None = None
     hw_approximate: bool | None = None
@@ -89,11 +106,14 @@ class Facts(BaseModel):
     p2p: bool | None = None
     # model
     model: str | None = None
+    model_name: str | None = None
     params_b: float | None = None
     active_params_b: float | None = None
     architecture: Architecture | None = None
     is_moe: bool | None = None
     quantization: str | None = None
+    weights_format: str | None = None
+    """The format the weights are sized in: the stated or assumed quantization, else the model's native one."""
     quantization_assumed: bool = False
     """True when the quantization is a default, not the user's choice (no kernel penalties then)."""
     quant_family: QuantFamily | None = None
@@ -105,6 +125,8 @@ class Facts(BaseModel):
     fits_one_device: bool | None = None
     fits_node: bool | None = None
     fits_total: bool | None = None
+    usable_total_gb: float | None = None
+    """Memory the weights may take over all devices (usable minus the runtime reserve)."""
     kv_bytes_per_token: float | None = None
     kv_gb: float | None = None
     """KV cache for `load` sequences at the context length (BF16 unless a KV dtype is set)."""
@@ -138,6 +160,9 @@ class Facts(BaseModel):
     kv_cache_dtype: str | None = None
     # serving
     serving_mode: ServingMode | None = None
+    audience: str | None = None
+    """Who the service is for in words ("6 people", "30 requests at once"); `audience_zh` in zh-Hant."""
+    audience_zh: str | None = None
     priority: Priority | None = None
     language: Language = "en"
 
@@ -160,14 +185,19 @@ def _hardware_facts(p: Profile, notes: list[str]) -> dict[str, Any]:
         return {}
     hw = catalog.hardware(p.hardware)
     cc = float(hw.cuda_cc) if hw.cuda_cc else None
-    mem = p.memory_gb or hw.memory_gb
+    stated, host = device_memory(hw, p.memory_gb)
+    mem = stated or hw.memory_gb
     out: dict[str, Any] = {
         "hardware": hw.id, "hw_class": hw.hw_class, "platform": hw.platform, "vendor": _vendor(hw.vendor),
         "cuda_cc": cc, "is_blackwell": cc >= 10 if cc else (False if hw.platform != "nvidia-cuda" else None),
         "fp8_native": bool(hw.tflops.fp8), "memory_gb": mem,
-        "usable_memory_gb": round(memory.usable_bytes(hw, p.memory_gb).value / 1e9, 2),
+        "usable_memory_gb": round(memory.usable_bytes(hw, stated).value / 1e9, 2), "host_memory_gb": host,
         "mem_bw_gbs": hw.mem_bw_gbs, "p2p": hw.p2p, "hw_approximate": hw.approximate,
     }
+    unified = hw.hw_class in ("apple", "edge") or "unified" in (hw.memory_type or "").lower()
+    out["setup"], out["setup_zh"] = display.setup(hw.name, p.count or 1, p.nodes, hw.hw_class, unified)
+    out.update(hardware_name=hw.name, unified_memory=unified,
+               slow_fp16=cc in SLOW_FP16_CC if cc is not None else (False if hw.platform != "nvidia-cuda" else None))
     out.update(_link_facts(p, hw, notes))
     return out
 
@@ -182,10 +212,12 @@ def _link_facts(p: Profile, hw, notes: list[str]) -> dict[str, Any]:
     if p.nodes > 1 and link in _NETWORK_LINKS:
         between, link = link, (hw.interconnect if (p.count or 1) > 1 else link)
         if (p.count or 1) > 1:
-            notes.append(f"interconnect = {link} inside each node: {between} was given for between the nodes")
+            notes.append(display.Line(f"interconnect = {link} inside each node: {between} was given for between the nodes",
+                                      f"interconnect = {link}：節點內用這個連結，{between} 是節點之間的網路"))
     if link is None and p.device_count > 1:
         link = hw.interconnect
-        notes.append(f"interconnect = {link}: not given, assumed the usual link of {hw.name}")
+        notes.append(display.Line(f"interconnect = {link}: not given, assumed the usual link of {hw.name}",
+                                  f"interconnect = {link}：沒有說明，假設是 {hw.name} 常見的連結方式"))
     elif link is None:
         link = "unified" if hw.hw_class == "apple" else "none"
     own_fabric = link == hw.interconnect and link not in ("pcie", "none") and (hw.scaleup_gbs or 0) >= FAST_SCALEUP_GBS
@@ -206,6 +238,7 @@ def _model_facts(p: Profile, spec) -> dict[str, Any]:
     out: dict[str, Any] = {"params_b": p.params_b, "active_params_b": p.active_params_b,
                            "architecture": p.architecture}
     if spec is not None:
+        out["model_name"] = spec.name
         out["params_b"] = p.params_b or spec.params_b
         out["active_params_b"] = p.active_params_b or spec.active_params_b
         out["architecture"] = p.architecture or spec.architecture
@@ -216,8 +249,8 @@ def _model_facts(p: Profile, spec) -> dict[str, Any]:
 
 def _capacity_facts(f: dict[str, Any], p: Profile, spec) -> dict[str, Any]:
     """Weights (and KV cache) against the devices' usable memory, via the roofline's memory model."""
-    quant = p.quantization or (spec.native_dtype if spec is not None else None)
-    out: dict[str, Any] = {"bits_per_weight": bits_per_weight(quant) if quant else None}
+    quant = f.get("quantization") or (spec.native_dtype if spec is not None else None)
+    out: dict[str, Any] = {"bits_per_weight": bits_per_weight(quant) if quant else None, "weights_format": quant}
     if spec is None:
         return out
     out["weights_gb"] = round(memory.weight_bytes(spec, quant).value / 1e9, 2)
@@ -227,10 +260,11 @@ def _capacity_facts(f: dict[str, Any], p: Profile, spec) -> dict[str, Any]:
             out["fits_stated_memory"] = out["weights_gb"] <= p.memory_gb * (p.count or 1) * UNKNOWN_DEVICE_HEADROOM
         return out
     hw = catalog.hardware(p.hardware)
-    usable = memory.usable_bytes(hw, p.memory_gb).value
+    usable = memory.usable_bytes(hw, device_memory(hw, p.memory_gb)[0]).value
     per_device = usable - memory.reserve_bytes(hw, None, usable).value
     weights = out["weights_gb"] * 1e9
     need = max(1, math.ceil(weights / per_device))
+    out["usable_total_gb"] = round(per_device * f["device_count"] / 1e9, 1)
     out.update(devices_needed=need, fits_one_device=need == 1, fits_node=need <= f["count"],
                fits_total=need <= f["device_count"])
     out.update(_kv_facts(f, p, spec, hw, usable, weights))
@@ -246,7 +280,7 @@ def _kv_facts(f: dict[str, Any], p: Profile, spec, hw, usable: float, weights: f
     ctx, load = f.get("context_length"), f.get("load") or 1
     if not ctx:
         return {}
-    engine = "vllm" if p.serving_mode in _SHARED_MODES else None
+    engine = "vllm" if f.get("serving_mode") in _SHARED_MODES else None
     free = (usable - memory.reserve_bytes(hw, engine, usable).value) * f["device_count"] - weights
     per_seq = memory.kv_bytes(spec, ctx, p.kv_cache_dtype).value
     capacity = max(0, math.floor(free / per_seq)) if per_seq > 0 else 0
@@ -292,6 +326,24 @@ def _workload_facts(p: Profile) -> dict[str, Any]:
     return out
 
 
+def _quantization(p: Profile) -> str | None:
+    """The format the user meant: "Q4" alone is a 4-bit width, each engine's own format of it."""
+    prov = p.provenance.get("quantization")
+    return as_said(p.quantization, prov.evidence if prov else None)
+
+
+def _serving_mode(p: Profile, notes: list[str]) -> str | None:
+    """The serving tier the rules use: the stated people and load decide it over a mode word
+    that only names the audience ("our team of 6" is the small-group tier)."""
+    stated_load = p.concurrency if "concurrency" not in p.assumed else None
+    mode, tier = reconcile(p.serving_mode, p.users, stated_load)
+    if tier is not None:
+        said = f" (said: {p.serving_mode})" if p.serving_mode else ""
+        said_zh = f"（原本說的是 {p.serving_mode}）" if p.serving_mode else ""
+        notes.append(display.Line(f"serving_mode = {mode}: {tier.en}{said}", f"serving_mode = {mode}：{tier.zh}{said_zh}"))
+    return mode
+
+
 def derive_facts(profile: Profile) -> tuple[dict[str, Any], list[str]]:
     """The facts dict for the rules and the assumption lines behind inferred facts."""
     notes: list[str] = []
@@ -300,11 +352,13 @@ def derive_facts(profile: Profile) -> tuple[dict[str, Any], list[str]]:
         "hardware", "model", "quantization", "workload", "input_tokens", "output_tokens", "concurrency",
         "users", "shared_prefix", "structured_output", "streaming", "lora_adapters", "kv_cache_dtype",
         "serving_mode", "priority", "language", "nodes")}
+    f["serving_mode"] = _serving_mode(p, notes)
     f["count"] = p.count or 1
     f["device_count"] = p.device_count
     f["multi_device"] = p.device_count > 1
     f["multi_node"] = p.nodes > 1
-    f["quant_family"] = quant_family(p.quantization) if p.quantization else None
+    f["quantization"] = _quantization(p)
+    f["quant_family"] = quant_family(f["quantization"]) if f["quantization"] else None
     f["quantization_assumed"] = "quantization" in p.assumed
     f.update(_hardware_facts(p, notes))
     spec = _model_spec(p)
@@ -312,18 +366,21 @@ def derive_facts(profile: Profile) -> tuple[dict[str, Any], list[str]]:
     f.update(_workload_facts(p))
     f["load"], f["load_assumed"] = _load(p)
     f.update(_capacity_facts(f, p, spec))
+    stated_load = p.concurrency if "concurrency" not in p.assumed else None
+    f["audience"], f["audience_zh"] = display.audience(f["serving_mode"], p.users, stated_load, f["load"])
     return Facts.model_validate(f).model_dump(), notes
 
 
-def fill(text: str, facts: dict[str, Any]) -> str:
-    """Replace `{fact}` placeholders in a rule's text with the fact's value (unknown names stay)."""
+def fill(text: str, facts: dict[str, Any], lang: str = "en") -> str:
+    """Replace `{fact}` placeholders in a rule's text with the fact's value, in `lang` (a zh-Hant
+    text takes a fact's `<name>_zh` twin where there is one); unknown names stay as they are."""
     def value(match: re.Match) -> str:
         name = match.group(1)
         if name not in Facts.model_fields or facts.get(name) is None:
             return match.group(0)
-        v = facts[name]
-        if isinstance(v, float):
-            return f"{v:,.2f}".rstrip("0").rstrip(".")
-        return f"{v:,}" if isinstance(v, int) and not isinstance(v, bool) else str(v)
+        twin = f"{name}_zh"
+        if lang == "zh" and facts.get(twin) is not None:
+            return str(facts[twin])
+        return display.number(facts[name])
 
     return _PLACEHOLDER.sub(value, text)

@@ -26,6 +26,8 @@ class Provenance(BaseModel):
     """True when the value is a documented default, not something the user said."""
     note: str | None = None
     """Why this default (shown to the user as an assumption)."""
+    note_zh: str | None = None
+    """The same reason in zh-Hant."""
 
 
 class Profile(BaseModel):
@@ -96,11 +98,12 @@ class Profile(BaseModel):
 
     # --- provenance helpers -------------------------------------------------------------
     def with_value(self, field: str, value: Any, evidence: str | None = None,
-                   assumed: bool = False, note: str | None = None) -> "Profile":
+                   assumed: bool = False, note: str | None = None, note_zh: str | None = None) -> "Profile":
         """A copy with `field` set and its provenance recorded (validated)."""
         data = self.model_dump()
         data[field] = value
-        data["provenance"] = {**data["provenance"], field: {"evidence": evidence, "assumed": assumed, "note": note}}
+        data["provenance"] = {**data["provenance"], field: {"evidence": evidence, "assumed": assumed, "note": note,
+                                                            "note_zh": note_zh}}
         return build_profile(data)
 
     @property

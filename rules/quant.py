@@ -5,6 +5,7 @@
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from rules.errors import InputError
@@ -80,3 +81,38 @@ def compute_dtype(quant: str, tflops_available: dict[str, float | None], engine:
 def is_exl(quant: str) -> bool:
     """True for ExLlama formats."""
     return bool(EXL_QUANT_RE.match(quant))
+
+
+_BARE_WIDTH = re.compile(r"^\s*(?:q\s*([48])|([48])\s*-?\s*bits?|int\s*([48])|([48])\s*位元)\s*$", re.I)
+"""Words that name only a bit width: "Q4", "4-bit", "int8", "4 位元" (not "Q4_K_M" or "GGUF Q4")."""
+GENERIC_BITS = {"int4": 4, "int8": 8}
+"""Bare bit widths ("4-bit", "Q4", "int4"): each engine reads them as its own format of that width."""
+
+
+def as_said(quant: str | None, evidence: str | None) -> str | None:
+    """The quantization the user meant: a format id read from words that only name a width
+    ("Q4" read as q4_k_m) is that width, each engine's own format of it."""
+    match = _BARE_WIDTH.match(evidence or "")
+    if quant is None or match is None:
+        return quant
+    bits = next(g for g in match.groups() if g)
+    return f"int{bits}"
+
+
+def is_generic(quant: str | None) -> bool:
+    """True for a bit width that is not a file format (`int4`, `int8`)."""
+    return quant in GENERIC_BITS
+
+
+def concrete(quant: str, engine: str | None, platform: str | None = None, cuda_cc: float | str | None = None) -> str:
+    """The quantization id an engine actually runs for `quant`: a bare width becomes the engine's own
+    format (int4 -> q4_k_m on llama.cpp, exl2-4.0 on ExLlamaV2, awq on vLLM); anything else stays."""
+    if engine is None or not is_generic(quant):
+        return quant
+    from rules import engines  # lazy: the engine catalog loads after this module
+    if engines.engine(engine).kind == "orchestrator":
+        return quant
+    key = engines.own_format(engine, quant, platform, cuda_cc) or quant
+    if key in ("exl2", "exl3"):
+        return f"{key}-{GENERIC_BITS[quant]}.0"
+    return key

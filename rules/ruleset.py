@@ -21,7 +21,7 @@ from rules.facts import Facts
 from rules.ids import BOTTLENECKS, EngineId, Strategy
 
 RULES_DIR = Path(__file__).parent / "rules"
-Check = Literal["hardware_support", "quant_kernel"]
+Check = Literal["hardware_support", "quant_kernel", "fit"]
 
 
 class Text(BaseModel):

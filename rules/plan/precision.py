@@ -30,11 +30,16 @@ def kv_fallback(engine: str | None, hw: Hardware) -> str | None:
     return None
 
 
-def weight_fallbacks(engine: str | None, hw: Hardware, current: str) -> list[str]:
-    """Lower-bit formats with an optimized kernel for this engine on this device, most bits first."""
+def weight_fallbacks(engine: str | None, hw: Hardware, current: str,
+                     allowed: tuple[str, ...] | None = None) -> list[str]:
+    """Lower-bit formats with an optimized kernel for this engine on this device, most bits first.
+
+    `allowed` is the platform's own ladder from rules.defaults (server GPUs keep a natively quantized
+    model's format, a bare width is each engine's own format), so the plan and the decision assume
+    the same formats."""
     bits = bits_per_weight(current)
     out = []
-    for q in WEIGHT_LADDER:
+    for q in allowed if allowed is not None else WEIGHT_LADDER:
         if bits_per_weight(q) >= bits:
             continue
         if engine is None:
@@ -46,14 +51,15 @@ def weight_fallbacks(engine: str | None, hw: Hardware, current: str) -> list[str
     return sorted(out, key=lambda q: -bits_per_weight(q))
 
 
-def tiers(engine: str | None, hw: Hardware, quant: str, kv: str | None, quant_stated: bool) -> list[tuple[int, str, str | None]]:
+def tiers(engine: str | None, hw: Hardware, quant: str, kv: str | None, quant_stated: bool,
+          allowed: tuple[str, ...] | None = None) -> list[tuple[int, str, str | None]]:
     """(tier, weight format, KV dtype) in fallback order."""
     out = [(0, quant, kv)]
     kv8 = kv_fallback(engine, hw) if kv is None else None
     if kv8:
         out.append((1, quant, kv8))
     if not quant_stated:
-        for q in weight_fallbacks(engine, hw, quant):
+        for q in weight_fallbacks(engine, hw, quant, allowed):
             out.append((2, q, kv))
             if kv8:
                 out.append((2, q, kv8))

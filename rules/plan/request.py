@@ -121,6 +121,12 @@ def _engines(decision: Any) -> tuple[str | None, tuple[str, ...]]:
     return primary, tuple(e for e in (primary, *alts) if e)
 
 
+def _card_memory(profile: Profile) -> float | None:
+    """The stated memory when it can be the card's; system RAM stated next to a GPU is not (rules.fit)."""
+    from rules.fit import device_memory
+    return device_memory(catalog.hardware(profile.hardware), profile.memory_gb)[0]
+
+
 def request_from_profile(profile: Profile, decision: Any = None, facts: dict | None = None) -> Request | None:
     """The planning question behind a profile (None when hardware or model size is unknown)."""
     if not profile.hardware or not (profile.model or profile.params_b or profile.hf_config is not None):
@@ -142,11 +148,12 @@ def request_from_profile(profile: Profile, decision: Any = None, facts: dict | N
         model=profile.model, hardware=profile.hardware, per_node=profile.count or 1, nodes=profile.nodes,
         link=facts.get("interconnect"), link_stated=bool(profile.interconnect) and not facts.get("interconnect_inferred"),
         network=facts.get("inter_node_link"), fast=facts.get("fast_interconnect"),
-        quant=profile.quantization, quant_stated=bool(profile.quantization) and "quantization" not in profile.assumed,
+        quant=facts.get("quantization") or profile.quantization,   # "Q4" alone is a width (rules.quant.as_said)
+        quant_stated=bool(profile.quantization) and "quantization" not in profile.assumed,
         kv_dtype=profile.kv_cache_dtype, engine=primary, input_tokens=profile.input_tokens,
         output_tokens=profile.output_tokens, context_length=ctx if ctx and ctx >= io else None,
         load=int(load), objective=objective, objective_basis=basis, rule=rule, rule_strategy=strategy,
-        price=profile.device_hour_usd, memory_gb=profile.memory_gb, params_b=profile.params_b,
+        price=profile.device_hour_usd, memory_gb=_card_memory(profile), params_b=profile.params_b,
         active_params_b=profile.active_params_b, hf_config=hf, engines=engines, workload=profile.workload,
         priority=profile.priority,
         load_assumed=profile.concurrency is None or "concurrency" in profile.assumed)

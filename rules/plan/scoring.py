@@ -5,6 +5,8 @@ when it fits and holds every request in flight at the planned context.
 """
 from __future__ import annotations
 
+from rules.quant import concrete
+
 from rules.errors import AdvisorError
 from rules.plan.legality import spans_nodes
 from rules.plan.request import Request
@@ -27,7 +29,12 @@ def link_for(layout: Layout, topo: Topology, req: Request) -> str | None:
 
 def run_estimate(req: Request, topo: Topology, layout: Layout, quant: str, kv: str | None,
                  concurrency: int | None = None, input_tokens: int | None = None) -> Estimate:
-    """The roofline estimate of this layout (AdvisorError when the estimator refuses)."""
+    """The roofline estimate of this layout (AdvisorError when the estimator refuses).
+
+    A bare width ("int4") is sized as the engine's own format (Q4_K_M on llama.cpp, AWQ on vLLM),
+    as the rule engine's fit check sizes it."""
+    hw = req.hw()
+    quant = concrete(quant, req.engine, hw.platform, hw.cuda_cc)
     return estimate(req.spec(), req.hardware, count=req.per_node, nodes=req.nodes, quant=quant, engine=req.engine,
                     parallelism=layout.parallelism(), input_tokens=input_tokens or req.input_tokens,
                     output_tokens=req.output_tokens, context_length=req.context_length,

@@ -60,7 +60,9 @@ def _score_tiers(req: Request, topo: Topology) -> tuple[list[Candidate], dict[in
     quant = req.quant or req.spec().native_dtype
     scored: list[Candidate] = []
     ests: dict[int, Estimate] = {}
-    for tier, q, kv in precision.tiers(req.engine, hw, quant, req.kv_dtype, req.quant_stated):
+    from rules.defaults import quant_ladder   # the decision's own ladder: both assume the same formats
+    allowed = tuple(quant_ladder(hw, req.spec().native_dtype))
+    for tier, q, kv in precision.tiers(req.engine, hw, quant, req.kv_dtype, req.quant_stated, allowed):
         found = False
         layouts = legal_layouts(req, topo, q)
         if tier == 0 and not layouts:   # nothing can hold the weights: score what comes closest, to say why

@@ -74,11 +74,33 @@ def test_llama_cpp_runs_nearly_everywhere():
 
 
 def test_minimum_compute_capability():
-    assert not ok("vllm", V100) and ok("vllm", T4)
+    # Current vLLM needs 7.5; releases up to v0.14.0 still list 7.0 (V100), so Volta runs with that release pinned.
+    v = eng.verdict("vllm", V100)
+    assert v.ok and v.caveat and "v0.14.0" in v.en and "v0.14.0" in v.zh and ok("vllm", T4)
+    assert not ok("vllm", hw("nvidia-cuda", "6.1")) and not ok("sglang", V100)
     supported, reason, source = eng.supports("tensorrt-llm", T4)
     assert not supported and "compute capability" in reason and "nvidia.github.io" in source
     assert ok("tensorrt-llm", RTX4090)
     assert not ok("ollama", hw("nvidia-cuda", "3.5")) and ok("ollama", hw("nvidia-cuda", "5.2"))
+
+
+def test_crippled_fp16_rules_out_the_fp16_engines():
+    # P40 (compute 6.1) runs FP16 at a small fraction of FP32: ExLlama crawls there; llama.cpp does not care.
+    p40 = hw("nvidia-cuda", "6.1")
+    assert not eng.verdict("exllamav2", p40, slow_fp16=True).ok
+    assert eng.verdict("llama.cpp", p40, slow_fp16=True).ok and eng.verdict("ollama", p40, slow_fp16=True).ok
+    assert eng.verdict("exllamav2", hw("nvidia-cuda", "6.0"), slow_fp16=False).ok   # P100: fast FP16
+
+
+def test_vendor_and_gpu_target_lists():
+    epyc = SimpleNamespace(id="epyc", name="AMD EPYC", vendor="AMD", platform="x86-cpu", cuda_cc=None)
+    xeon = SimpleNamespace(id="xeon", name="Intel Xeon", vendor="Intel", platform="x86-cpu", cuda_cc=None)
+    assert not ok("sglang", epyc) and ok("sglang", xeon) and ok("vllm", epyc)
+    rdna2 = SimpleNamespace(id="rx6800", name="RX 6800", vendor="AMD", platform="amd-rocm", arch="RDNA 2 (gfx1030)", cuda_cc=None)
+    rdna3 = SimpleNamespace(id="rx7900", name="RX 7900 XTX", vendor="AMD", platform="amd-rocm", arch="RDNA 3 (gfx1100)", cuda_cc=None)
+    mi250 = SimpleNamespace(id="mi250", name="MI250", vendor="AMD", platform="amd-rocm", arch="CDNA 2 (gfx90a)", cuda_cc=None)
+    assert not ok("vllm", rdna2) and ok("vllm", rdna3) and ok("vllm", mi250)
+    assert not ok("sglang", rdna3) and not ok("sglang", mi250) and ok("llama.cpp", rdna2)
 
 
 def test_unknown_compute_capability_does_not_block():

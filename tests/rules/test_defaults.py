@@ -72,17 +72,49 @@ def test_concurrency_from_users_and_mode():
 
 
 @pytest.mark.parametrize("hardware, count, quant", [
-    ("rtx4090", 1, "awq"), ("h100_sxm", 8, "bf16"), ("h100_sxm", 2, "fp8"), ("h100_sxm", 1, "awq"),
-    ("m3_ultra", 1, "int8"), ("a100_80g_sxm", 2, "int8"), ("rx7900xtx", 1, "q4_k_m"),
+    ("rtx4090", 1, "int4"), ("h100_sxm", 8, "bf16"), ("h100_sxm", 2, "fp8"), ("h100_sxm", 1, "int4"),
+    ("m3_ultra", 1, "int4"), ("a100_80g_sxm", 2, "int8"), ("rx7900xtx", 1, "int4"), ("v100_sxm2_32g", 8, "f16"),
+    ("t4", 4, "int4"), ("gaudi3", 8, "bf16"), ("xeon_6900p", 1, "int8"), ("a100_40g_sxm", 1, "int4"),
 ])
-def test_quantization_is_the_highest_precision_that_leaves_kv_room(hardware, count, quant):
+def test_quantization_follows_the_platform(hardware, count, quant):
     # Llama 3.1 70B: 141 GB in BF16, 71 GB in 8 bits, 37 GB in 4 bits; weights may use 75 % of memory.
+    # Server GPUs step BF16 -> FP8 (Hopper/Ada/Blackwell) or INT8 -> 4-bit (FP16 on Volta/Turing);
+    # local hardware steps down to its own 8- and 4-bit formats; a Mac defaults to MLX 4-bit; Gaudi keeps BF16.
     p = build_profile(dict(hardware=hardware, count=count, model="llama-3.1-70b"))
     assert default_for("quantization", p).value == quant
 
 
-def test_an_assumed_quantization_does_not_penalise_engines():
+@pytest.mark.parametrize("model, hardware, count, quant", [
+    ("gpt-oss-120b", "h100_sxm", 1, "mxfp4"), ("deepseek-v3", "h100_sxm", 8, "fp8"), ("deepseek-v3", "h200_sxm", 8, "fp8"),
+])
+def test_quantization_starts_from_the_native_format(model, hardware, count, quant):
+    assert default_for("quantization", build_profile(dict(hardware=hardware, count=count, model=model))).value == quant
+
+
+def test_does_not_fit_is_never_said_of_a_format_that_fits():
+    # 70B at 4-bit on 2x L4 (37 GB of 48): over the 75 % headroom but within memory -> never "does not fit".
+    note = default_for("quantization", build_profile(dict(hardware="l4", count=2, model="llama-3.1-70b"))).note
+    assert "fits" in note and "not fit" not in note
+    note = default_for("quantization", build_profile(dict(hardware="h100_sxm", count=8, model="deepseek-v3"))).note
+    assert "not fit" in note and "native" in note
+
+
+def test_an_assumed_quantization_filters_like_a_stated_one():
     p = apply_defaults(build_profile(dict(hardware="m3_ultra", model="llama-3.1-70b")), ["quantization"])
     d = decide(p)
-    assert "quant-kernel-check" not in d.rules and d.primary == "mlx-lm"
-    assert "llama.cpp" in d.alternatives
+    assert "quant-kernel-check" in d.rules and d.primary == "mlx-lm"
+    assert "llama.cpp" in d.alternatives     # MLX 4-bit assumed = each engine's own 4-bit: nobody ruled out for it
+
+
+def test_a_service_on_pcie_cards_prefers_a_format_that_keeps_the_model_on_one_card():
+    # Qwen2.5 32B: BF16 (65 GB) would be split over PCIe; FP8 (33 GB) fits one L40S -> replicas.
+    service = build_profile(dict(hardware="l40s", count=4, interconnect="pcie", model="qwen2.5-32b", concurrency=30))
+    assert default_for("quantization", service).value == "fp8"
+    alone = build_profile(dict(hardware="rtx3090", count=2, interconnect="pcie", model="qwen3-32b", serving_mode="personal"))
+    assert default_for("quantization", alone).value == "int8"   # one person keeps 8-bit across both cards
+
+
+def test_a_native_format_no_engine_runs_here_is_skipped():
+    # DeepSeek V3 ships in FP8, which no Mac engine runs: the Mac starts at MLX 4-bit.
+    p = build_profile(dict(hardware="m3_ultra", model="deepseek-v3"))
+    assert default_for("quantization", p).value == "int4"

@@ -1,6 +1,8 @@
 """A stated format no engine kernel exists for rules the engine out; unknown hardware names no vendor-tied engine."""
 from __future__ import annotations
 
+import pytest
+
 from rules import engines
 from rules.decide import decide, hardware_specific_engines
 from rules.defaults import apply_defaults
@@ -15,18 +17,20 @@ def test_stated_awq_on_a_mac_excludes_what_cannot_run_it():
     assert d.primary is None
 
 
-def test_an_assumed_quantization_never_excludes():
-    p = build_profile(dict(hardware="m3_ultra", model="llama-3.1-70b"))
-    p = p.with_value("quantization", "awq", assumed=True, note="test default")
-    d = decide(p)
-    assert d.primary == "mlx-lm" and "quant-kernel-check" not in d.rules
+def test_an_assumed_format_filters_like_a_stated_one():
+    base = build_profile(dict(hardware="m3_ultra", model="llama-3.1-70b"))
+    assumed = decide(base.with_value("quantization", "awq", assumed=True, note="test default"))
+    stated = decide(base.with_value("quantization", "awq", evidence="AWQ"))
+    assert {a.engine for a in assumed.avoid} == {a.engine for a in stated.avoid}
+    assert "mlx-lm" in {a.engine for a in assumed.avoid} and "quant-kernel-check" in assumed.rules
 
 
-def test_a_bit_width_only_ranks_down():
+def test_a_bit_width_is_each_engines_own_format():
     d = decide(build_profile(dict(hardware="m3_ultra", model="llama-3.1-70b", quantization="int4")))
     ranked = {r.engine: r for r in d.ranking}
-    assert "llama.cpp" in ranked and "quant-kernel-check" in ranked["llama.cpp"].penalties
-    assert "llama.cpp" not in {a.engine for a in d.avoid}
+    for engine in ("llama.cpp", "mlx-lm", "ollama"):
+        assert engine in ranked and "quant-kernel-check" not in ranked[engine].penalties
+    assert not {"llama.cpp", "mlx-lm", "ollama"} & {a.engine for a in d.avoid}
 
 
 def test_the_held_back_engines_are_all_but_the_run_anywhere_ones():
@@ -46,3 +50,16 @@ def test_unknown_hardware_recommends_only_portable_engines():
         assert any("hardware is not known" in w for w in d.warnings)
     personal = decide(apply_defaults(build_profile(dict(model="llama-3.1-8b"))))
     assert not {a.engine for a in personal.avoid}  # held back until the hardware is known, not "avoid"
+
+
+@pytest.mark.parametrize("words, meant", [
+    ("Q4", "int4"), ("4-bit", "int4"), ("4bit", "int4"), ("int8", "int8"), ("Q8", "int8"), ("4 位元", "int4"),
+    ("Q4_K_M", "q4_k_m"), ("GGUF Q4", "q4_k_m"), (None, "q4_k_m"),
+])
+def test_a_bare_width_in_the_users_words_is_each_engines_own_format(words, meant):
+    p = build_profile(dict(hardware="rtx3090", count=2, model="llama-3.1-70b", serving_mode="personal"))
+    p = p.with_value("quantization", "q4_k_m", evidence=words)
+    d = decide(p)
+    assert d.facts["quantization"] == meant
+    if meant == "int4":   # "Q4" does not rule out the engines whose 4-bit format is not GGUF
+        assert not {"exllamav2", "exllamav3", "vllm"} & {a.engine for a in d.avoid}

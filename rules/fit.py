@@ -1,0 +1,96 @@
+"""Does the model fit each engine here? The same memory model as the roofline estimate, per engine.
+
+An engine is never recommended for a setup its own estimate says does not fit: the weights in the
+engine's own format (a bare "4-bit" is Q4_K_M on llama.cpp, AWQ on vLLM), plus one sequence's KV
+cache, must fit the devices' usable memory after that engine's runtime reserve. Engines that run the
+layers or experts that do not fit on the CPU from system RAM (llama.cpp, Ollama) still run a model
+larger than the GPUs for one person or a small group, at system-memory speed.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from rules import catalog, engines
+from rules.errors import AdvisorError
+from rules.ids import ENGINES
+from rules.profile import Profile
+from rules.quant import concrete
+from rules.roofline import memory
+from rules.roofline.estimate import DEFAULT_INPUT, DEFAULT_OUTPUT
+
+FIT_CONTEXT_DEFAULT = DEFAULT_INPUT + DEFAULT_OUTPUT
+"""Context of the one sequence that must fit when none is known: the estimate's own default."""
+OFFLOAD_MODES = frozenset({"personal", "demo"})
+HOST_RAM_SHARE = 0.9
+"""Share of system RAM the offloaded layers may take (the OS and the rest of the process need some)."""
+_OWN_MEMORY = frozenset({"apple", "cpu", "edge"})
+"""Device classes whose memory is the machine's memory: any stated size is theirs."""
+
+
+def device_memory(hw: Any, stated_gb: float | None) -> tuple[float | None, float | None]:
+    """(memory override for the device, system RAM) from a stated size. A discrete GPU is sold with
+    fixed memory: a size above its largest configuration ("a 4090 and 512 GB") is the machine's RAM,
+    not the card's, and must not make the card look larger."""
+    if stated_gb is None:
+        return None, None
+    unified = hw.hw_class in _OWN_MEMORY or "unified" in (hw.memory_type or "").lower()
+    largest = max([hw.memory_gb, *getattr(hw, "memory_options_gb", [])])
+    if unified or stated_gb <= largest:
+        return stated_gb, None
+    return None, stated_gb
+"""Tiers that decode at system-memory speed is acceptable for: one person or a small group."""
+
+
+@dataclass(frozen=True)
+class Fit:
+    """One engine's fit: weights and room in GB, the format it would run, and whether it fits."""
+
+    engine: str
+    quant: str
+    weights_gb: float
+    room_gb: float
+    fits: bool
+    offload: bool
+    """Does not fit the devices but runs with the rest in system RAM (hybrid CPU engines)."""
+
+
+def _room(hw, profile: Profile, engine: str, devices: int) -> float:
+    usable = memory.usable_bytes(hw, device_memory(hw, profile.memory_gb)[0]).value
+    return (usable - memory.reserve_bytes(hw, engine, usable).value) * devices
+
+
+def _small_audience(facts: dict[str, Any]) -> bool:
+    """One person or a small group: stated, or implied by local hardware when nothing is said."""
+    mode = facts.get("serving_mode")
+    return mode in OFFLOAD_MODES or (mode is None and facts.get("hw_class") != "datacenter")
+
+
+def fits(profile: Profile, facts: dict[str, Any]) -> dict[str, Fit]:
+    """Every model-running engine's fit on the profile's devices (empty when hardware or model is unknown)."""
+    spec = catalog.spec_for_profile(profile) if profile.hardware else None
+    if spec is None or not facts.get("weights_format"):
+        return {}
+    if profile.count is None and facts.get("hw_class") == "datacenter":
+        return {}   # how many server GPUs is not known yet: no verdict on a guessed count
+    hw = catalog.hardware(profile.hardware)
+    quant, platform, cc = facts["weights_format"], facts.get("platform"), facts.get("cuda_cc")
+    ctx = min(facts.get("context_length") or FIT_CONTEXT_DEFAULT, spec.max_context)
+    kv_one = memory.kv_bytes(spec, ctx, profile.kv_cache_dtype).value
+    out: dict[str, Fit] = {}
+    for engine in ENGINES:
+        spec_e = engines.engine(engine)
+        if spec_e.kind == "orchestrator":
+            continue
+        q = concrete(quant, engine, platform, cc)
+        try:
+            weights = memory.weight_bytes(spec, q, engine).value
+        except AdvisorError:  # a format the memory model cannot size: the kernel check judges it
+            continue
+        room = _room(hw, profile, engine, facts["device_count"])
+        ok = weights + kv_one <= room
+        host = facts.get("host_memory_gb")
+        spills = host is None or weights + kv_one <= room + host * 1e9 * HOST_RAM_SHARE
+        offload = not ok and spec_e.hybrid_cpu.value and _small_audience(facts) and spills
+        out[engine] = Fit(engine, q, round(weights / 1e9, 1), round(room / 1e9, 1), ok, offload)
+    return out
