@@ -39,7 +39,7 @@ def test_conversation_in_a_real_browser(web_url):
         assert "vllm" in text or "exllamav3" in text
         assert "pp" in text or "pipeline" in text
         profile = page.locator("#profile").inner_text()
-        assert "NVIDIA GeForce RTX 4090" in profile and "you said" in profile   # names and the user's words
+        assert "NVIDIA GeForce RTX 3090" in profile and "you said" in profile   # names and the user's words
         page.screenshot(path=str(ARTIFACTS / "web-recommendation.png"), full_page=True)
         page.get_by_role("tab", name="Plots").click()
         # plots are drawn when their tab is opened: wait for the chart itself, not the loading spinner
