@@ -6,6 +6,7 @@ index `advice.citations`.
 """
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, Any
 
 from agent.names import bottleneck_label, display
@@ -25,7 +26,10 @@ LABELS = {
            "cmd": "Full plan with harness commands: `advisor benchspec`.",
            "explain": "From the knowledge base", "launch": "Launch", "changed": "Changed to make it work",
            "steer": "Your message asked the advisor to change its rules; "
-           "the recommendation comes from the rules and your setup only.", "bytes": "bytes"},
+           "the recommendation comes from the rules and your setup only.", "bytes": "bytes",
+           "on": "on", "per_stream": "per stream", "measure": "Measure first", "at": "at", "concurrent": "concurrent requests",
+           "details": "Details", "more_why": "More reasons", "kb_none": "The knowledge base has nothing on this yet.",
+           "kb_other": "The retrieved notes are in another language; see the sources below."},
     "zh": {"rec": "建議", "why": "理由", "alts": "也可考慮", "avoid": "避免", "bottleneck": "瓶頸",
            "parallel": "平行策略", "estimate": "估算", "bench": "決定前先實測", "warn": "注意",
            "assume": "假設", "sources": "來源", "none": "沒有引擎能滿足這個情境的所有限制，請看注意事項。",
@@ -34,7 +38,9 @@ LABELS = {
            "tpot": "每個輸出 token 時間", "maxc": "此 context 下最大併發", "limit": "限制因素",
            "sweep": "併發掃描", "metrics": "記錄", "cmd": "完整測試計畫與各工具指令：`advisor benchspec`。",
            "explain": "知識庫的說明", "launch": "啟動指令", "changed": "為了能運作而調整", "steer": "您的訊息要求顧問改變規則；建議仍只依規則與您的環境決定。",
-           "bytes": "bytes"},
+           "bytes": "bytes", "on": "上", "per_stream": "每條串流", "measure": "先實測", "at": "併發", "concurrent": "",
+           "details": "細節", "more_why": "其他理由", "kb_none": "知識庫目前沒有這方面的說明。",
+           "kb_other": "找到的說明只有英文版本，請看下方來源。"},
 }
 def fmt(x: Any) -> str:
     """A tool number as shown: thousands separators, precision by magnitude."""
@@ -53,56 +59,133 @@ def markers(chunk_ids: list[str], index: dict[str, int]) -> str:
     return "".join(f"[{n}]" for n in nums)
 
 
-def _why(advice: "Advice", index: dict[str, int]) -> list[str]:
+SUMMARY_REASONS = 2
+"""Reasons shown in the opening summary; the rest go to the details."""
+REASON_CHARS = 220
+"""A longer rationale is cut at a sentence end in the summary (the details keep it whole)."""
+
+
+def _colon(lang: str) -> str:
+    return "：" if lang == "zh" else ": "
+
+
+def _reasons(advice: "Advice", index: dict[str, int]) -> list[str]:
     """Rationales of the rules that favoured the primary (else the first rules), with markers."""
-    lines = []
-    for entry in (advice.decision.favouring() or advice.decision.trace)[:3]:
-        lines.append(f"- {entry.rationale.strip()} {markers(entry.citations, index)}".rstrip())
-    return lines
+    return [f"{entry.rationale.strip()} {markers(entry.citations, index)}".rstrip()
+            for entry in (advice.decision.favouring() or advice.decision.trace)[:3]]
 
 
-def _estimate_lines(est: dict, lab: dict) -> list[str]:
+def _short(text: str, limit: int = REASON_CHARS) -> str:
+    """`text` cut after the last sentence end before `limit` (whole when it is short or has none)."""
+    if len(text) <= limit:
+        return text
+    ends = [m.end() for m in re.finditer(r"[.;。；](?=\s|$)|[。；]", text[:limit])]
+    return text[:ends[-1]].rstrip() if ends else text
+
+
+def _estimate_lines(est: dict, lab: dict, lang: str) -> list[str]:
     parts = [f"{lab['fits'] if est.get('fits') else lab['nofit']}"]
     pairs = [("weights_gb", lab["weights"], " GB"), ("kv_bytes_per_token", lab["kv"], " " + lab["bytes"]),
              ("decode_tokens_per_s", lab["decode"], " tok/s"), ("decode_tokens_per_s_bound", lab["bound"], " tok/s"),
              ("prefill_tokens_per_s", lab["prefill"], " tok/s"), ("ttft_s", lab["ttft"], " s"),
              ("tpot_ms", lab["tpot"], " ms"), ("max_concurrency", lab["maxc"], "")]
     parts += [f"{name} {fmt(est[key])}{unit}" for key, name, unit in pairs if est.get(key) is not None]
-    lines = ["- " + "; ".join(parts)]
-    if est.get("binding_constraint"):
-        lines.append(f"- {lab['limit']}: {est['binding_constraint']}")
+    lines = ["- " + ("；" if lang == "zh" else "; ").join(parts)]
+    limit = est.get("binding_constraint_zh") if lang == "zh" else None
+    if limit or est.get("binding_constraint"):
+        lines.append(f"- {lab['limit']}{_colon(lang)}{limit or est['binding_constraint']}")
     return lines
 
 
-def _bench_lines(levels: list[int], metrics: list[str], lab: dict) -> list[str]:
-    out = []
+def _bench_lines(levels: list[int], metrics: list[str], lab: dict, lang: str) -> list[str]:
+    out, sep = [], "、" if lang == "zh" else ", "
     if levels:
-        out.append(f"- {lab['sweep']}: {', '.join(fmt(c) for c in levels)}")
+        out.append(f"- {lab['sweep']}{_colon(lang)}{sep.join(fmt(c) for c in levels)}")
     if metrics:
-        out.append(f"- {lab['metrics']}: {', '.join(m for m in metrics if m)}")
+        out.append(f"- {lab['metrics']}{_colon(lang)}{sep.join(m for m in metrics if m)}")
     return out + [f"- {lab['cmd']}"]
 
 
-def _recommendation(advice: "Advice", index: dict[str, int], lab: dict, lang: str) -> list[str]:
-    d, out = advice.decision, []
-    if d.primary:
-        out += [f"**{lab['rec']}: {display(d.primary)}**", "", f"{lab['why']}:", *_why(advice, index)]
-    else:
-        out.append(f"**{lab['rec']}:** {lab['none']}")
+def _layout(advice: "Advice"):
+    """The layout the answer reports: the planner's when it chose one, else the rules' advice."""
+    plan, d = advice.plan, advice.decision
+    return plan.layout if plan is not None and plan.basis == "planner" and plan.layout else d.parallelism
+
+
+def _headline(advice: "Advice", lab: dict, lang: str) -> str:
+    """One line: engine, layout on the user's devices, fit and speed."""
+    from rules.display import short_name
+    d, est, sep = advice.decision, advice.estimate, " · "
+    head = f"**{lab['rec']}{_colon(lang)}{display(d.primary)}**" if d.primary else f"**{lab['rec']}{_colon(lang)}**{lab['none']}"
+    bits = []
+    par = _layout(advice)
+    s = advice.profile.summary
+    if s.hardware and advice.intent != "size":
+        from agent.names import hardware_name
+        name = hardware_name(s.hardware)
+        name = short_name(name) if lang == "zh" else name
+        count = (s.count or 1) * (s.nodes or 1)
+        where = (f"{count} × {name}" if count > 1 else name)
+        dims = par.degrees() if par else ""
+        bits.append(f"{where} {lab['on']}{(' ' + dims) if dims else ''}" if lang == "zh" else
+                    (f"{dims} on {where}" if dims else f"on {where}"))
+    if est is not None:
+        fit = lab["fits"] if est.fits else lab["nofit"]
+        bits.append(f"{fit} ({lab['weights']} {fmt(est.weights_gb)} GB)" if lang == "en" else f"{fit}（{lab['weights']} {fmt(est.weights_gb)} GB）")
+        if est.decode_tokens_per_s:
+            speed = f"~{fmt(est.decode_tokens_per_s)} tok/s {lab['per_stream']}" if lang == "en" else \
+                f"{lab['per_stream']}約 {fmt(est.decode_tokens_per_s)} tok/s"
+            if est.ttft_s is not None:
+                speed += f", TTFT {fmt(est.ttft_s)} s" if lang == "en" else f"，首字延遲 {fmt(est.ttft_s)} s"
+            bits.append(speed)
+    return head + (" — " + sep.join(bits) if bits else "")
+
+
+def _measure(advice: "Advice", lab: dict, lang: str) -> list[str]:
+    """What to measure before committing, in one line."""
+    spec = advice.benchmark
+    if spec is None:
+        return []
+    sep = "、" if lang == "zh" else ", "
+    key = [m for m in spec.metrics if m in ("ttft", "tpot", "p99", "output_tokens_per_s", "kv_cache_hit_rate",
+                                              "cost_per_1m_tokens")][:4]
+    levels = sep.join(fmt(c) for c in spec.workload.concurrency)
+    if lang == "zh":
+        return [f"**{lab['measure']}：**{sep.join(key)}，併發 {levels}（`advisor benchspec`）。"]
+    return [f"**{lab['measure']}:** {sep.join(key)} at {levels} concurrent requests (`advisor benchspec`)."]
+
+
+def _summary(advice: "Advice", index: dict[str, int], lab: dict, lang: str) -> list[str]:
+    """The opening a busy engineer acts on: engine, plan, fit and speed; two reasons; what to measure."""
+    out = [_headline(advice, lab, lang)]
+    reasons = _reasons(advice, index) if advice.decision.primary else []
+    if reasons:
+        out += [f"{lab['why']}{_colon(lang).rstrip()}", *[f"- {_short(r)}" for r in reasons[:SUMMARY_REASONS]]]
+    est = advice.estimate
+    if est is not None and not est.fits:
+        limit = (est.binding_constraint_zh if lang == "zh" else None) or est.binding_constraint
+        out.append(f"- {lab['limit']}{_colon(lang)}{limit}")
+    return out + _measure(advice, lab, lang)
+
+
+def _details(advice: "Advice", index: dict[str, int], lab: dict, lang: str) -> list[str]:
+    """Everything behind the summary: the remaining reasons, alternatives, engines to avoid, bottleneck, plan."""
+    d, out, sep = advice.decision, [], "、" if lang == "zh" else ", "
+    reasons = _reasons(advice, index) if d.primary else []
+    longer = [r for r in reasons[:SUMMARY_REASONS] if _short(r) != r] + reasons[SUMMARY_REASONS:]
+    if longer:
+        out += [f"**{lab['more_why']}{_colon(lang).rstrip()}**", *[f"- {r}" for r in longer], ""]
     if d.alternatives:
-        out += ["", f"**{lab['alts']}:** " + ", ".join(display(e) for e in d.alternatives)]
+        out += [f"**{lab['alts']}{_colon(lang).rstrip()}** " + sep.join(display(e) for e in d.alternatives), ""]
     if d.avoid:
-        out += ["", f"**{lab['avoid']}:**"]
-        out += [f"- {display(a.engine)}: {a.reason}" for a in d.avoid]
+        out += [f"**{lab['avoid']}{_colon(lang).rstrip()}**", *[f"- {display(a.engine)}{_colon(lang)}{a.reason}" for a in d.avoid], ""]
     if d.bottleneck:
-        out += ["", f"**{lab['bottleneck']}:** {bottleneck_label(d.bottleneck, lang)}"]
-    plan = advice.plan
-    par = plan.layout if plan is not None and plan.basis == "planner" and plan.layout else d.parallelism
+        out += [f"**{lab['bottleneck']}{_colon(lang).rstrip()}** {bottleneck_label(d.bottleneck, lang)}", ""]
+    par = _layout(advice)
     if par and par.strategy and advice.intent != "size":
         dims = par.degrees()
-        out += ["", f"**{lab['parallel']}:** {par.strategy.upper()}" + (f" ({dims})" if dims else "")
-                + (f": {par.reason}" if par.reason else "")]
-        out += _plan_lines(advice, lab, lang)
+        out += [f"**{lab['parallel']}{_colon(lang).rstrip()}** {par.strategy.upper()}" + (f" ({dims})" if dims else "")
+                + (f"{_colon(lang)}{par.reason}" if par.reason else ""), *_plan_lines(advice, lab, lang), ""]
     return out
 
 
@@ -129,12 +212,33 @@ def _sizing_lines(advice: "Advice") -> list[str]:
     return render(advice.sizing).rstrip("\n").split("\n")
 
 
-def _explanation(advice: "Advice", lab: dict) -> list[str]:
-    out = [f"**{lab['explain']}:**"]
-    for n, c in enumerate(advice.citations, start=1):
-        text = " ".join(c.text.split())
-        out.append(f"- **{c.title}**: {text[:400]}{'…' if len(text) > 400 else ''} [{n}]")
-    return out
+_CJK = re.compile(r"[\u3400-\u9fff]")
+_SENTENCE = re.compile(r"(?<=[.!?])\s+|(?<=[。！？])")
+
+
+def _chunk_lang(text: str) -> str:
+    """zh when a fair share of the letters are CJK (a Chinese note with English terms), else en."""
+    cjk = len(_CJK.findall(text))
+    return "zh" if cjk >= 0.2 * max(1, len(re.findall(r"\w", text))) else "en"
+
+
+def _gist(text: str, limit: int = 260) -> str:
+    """The first sentences of a chunk, up to `limit` characters, Markdown emphasis removed."""
+    clean = re.sub(r"\*\*|__|`", "", " ".join(text.split()))
+    out = ""
+    for sentence in _SENTENCE.split(clean):
+        if out and len(out) + len(sentence) > limit:
+            break
+        out += ("" if not out or out.endswith(("。", "！", "？")) else " ") + sentence
+    return out.strip() or clean[:limit]
+
+
+def _explanation(advice: "Advice", lab: dict, lang: str) -> list[str]:
+    """An explain answer from the chunks in the user's language (their opening sentences, cited)."""
+    mine = [(n, c) for n, c in enumerate(advice.citations, start=1) if _chunk_lang(c.text) == lang][:3]
+    if not mine:
+        return [lab["kb_other"] if advice.citations else lab["kb_none"]]
+    return [f"**{lab['explain']}{_colon(lang).rstrip()}**", *[f"- {_gist(c.text)} [{n}]" for n, c in mine]]
 
 
 def sources_block(advice: "Advice") -> list[str]:
@@ -155,25 +259,33 @@ def understanding_lines(advice: "Advice") -> list[str]:
 
 
 def template_answer(advice: "Advice") -> str:
-    """The full Markdown answer (never fails, never invents); the asked-about part first."""
+    """The full Markdown answer (never fails, never invents): the asked-about topics first, then a short
+    summary (engine, plan, fit and speed, two reasons, what to measure), then the details."""
+    from agent.topic_lead import lead
     lang = "zh" if advice.language == "zh" else "en"
     lab = LABELS[lang]
     index = {c.id: n for n, c in enumerate(advice.citations, start=1)}
     intent = advice.intent
-    main = _explanation(advice, lab) if intent == "explain" else _recommendation(advice, index, lab, lang)
     est_obj, spec = advice.estimate, advice.benchmark
-    est = [f"**{lab['estimate']}:**", *_estimate_lines(est_obj.model_dump(), lab)] if est_obj else []
-    bench = [f"**{lab['bench']}:**", *_bench_lines(spec.workload.concurrency, spec.metrics, lab)] if spec else []
-    sizing = _sizing_lines(advice)
-    order = {"estimate": [est, main, bench], "benchmark": [bench, main, est],
-             "size": [sizing, main, bench]}.get(intent, [main, est, bench])
+    est = [f"**{lab['estimate']}{_colon(lang).rstrip()}**", *_estimate_lines(est_obj.model_dump(), lab, lang)] if est_obj else []
+    bench = ([f"**{lab['bench']}{_colon(lang).rstrip()}**", *_bench_lines(spec.workload.concurrency, spec.metrics, lab, lang)]
+             if spec else [])
     out: list[str] = [f"> {lab['steer']}", ""] if advice.injection else []
     out += understanding_lines(advice)
-    for block in order:
+    out += lead(advice)
+    if intent == "explain":
+        blocks = [_explanation(advice, lab, lang)]
+    else:
+        details = _details(advice, index, lab, lang)
+        first = {"estimate": est, "benchmark": bench, "size": _sizing_lines(advice)}.get(intent)
+        rest = [b for b in (est, bench) if b is not first]
+        blocks = [first or [], _summary(advice, index, lab, lang),
+                  [f"### {lab['details']}", ""] + details if details or rest else [], *rest]
+    for block in blocks:
         if block:
             out += [*block, ""]
     for key, items in (("warn", advice.warnings), ("assume", advice.assumptions)):
         if items:
-            out += [f"**{lab[key]}:**", *[f"- {w}" for w in items], ""]
+            out += [f"**{lab[key]}{_colon(lang).rstrip()}**", *[f"- {w}" for w in items], ""]
     out += sources_block(advice)
-    return "\n".join(out).strip() + "\n"
+    return re.sub(r"\n{3,}", "\n\n", "\n".join(out)).strip() + "\n"

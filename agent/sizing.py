@@ -104,7 +104,12 @@ def render(result: dict[str, Any]) -> str:
         where = f"{o['nodes']} x {o['count']}" if o["nodes"] > 1 else str(devices)
         cost = (f", ${o['cost_per_hour']:.2f}/h" if o.get("cost_per_hour") else "")
         miss = "" if o["meets_targets"] else (f"（未達：{'; '.join(o['misses'])}）" if zh else f" (misses: {'; '.join(o['misses'])})")
-        lines.append(f"{n}. {where} x {o['name']} — {Layout(**lay).describe()}, {o['plan']['quantization']}"
+        shape = Layout(**lay).describe()
+        if zh:   # the catalog's English qualifier and "single device" stay out of a zh-Hant answer
+            from rules.display import short_name
+            shape = "單一裝置" if shape == "single device" else shape
+        hw_name = short_name(o["name"]) if zh else o["name"]
+        lines.append(f"{n}. {where} x {hw_name} — {shape}, {o['plan']['quantization']}"
                      + (f", KV {o['plan']['kv_cache_dtype']}" if o['plan']['kv_cache_dtype'] else "")
                      + f": TTFT {f['ttft_s']} s, TPOT {f['tpot_ms']} ms, {f['tokens_per_s']} tok/s{cost}{miss}")
     lines += ["", ("排序依據：" if zh else "Ranked by: ") + result["ranked_by"]["zh" if zh else "en"]]

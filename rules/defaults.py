@@ -117,7 +117,7 @@ def _interconnect(p: Profile) -> Default | None:
         return Default(field="interconnect", value=value, note="one device: nothing to connect",
                        note_zh="只有一個裝置，不需要互連")
     return Default(field="interconnect", value=hw.interconnect, note=f"the usual link between {hw.name} devices",
-                   note_zh=f"{hw.name} 之間常見的連結方式")
+                   note_zh=f"{hw.name.split(' (')[0]} 之間常見的連結方式")
 
 
 _PLUGIN_PLATFORMS = ("intel-gaudi", "google-tpu", "aws-neuron", "huawei-ascend")

@@ -17,18 +17,24 @@ _MODE_ZH = {"personal": "一個人使用", "demo": "demo 或小規模內部試�
             "production": "對外的 production 服務", "fleet": "跨機器的 fleet"}
 
 
+def short_name(name: str) -> str:
+    """A catalog name without its English qualifier in brackets ("NVIDIA GB200 (per Blackwell GPU ...)" →
+    "NVIDIA GB200"): the zh-Hant texts name the part, the qualifier is catalog English."""
+    return name.split(" (")[0].strip() or name
+
+
 def _unit_zh(hw_class: str | None, unified: bool) -> str:
     return "台" if hw_class in _BOXES or unified else "張"
 
 
 def setup(name: str, count: int, nodes: int, hw_class: str | None, unified: bool = False) -> tuple[str, str]:
     """The devices as the user has them, (en, zh): "one NVIDIA RTX 4090", "2 nodes of 8× NVIDIA H100 SXM"."""
-    unit = _unit_zh(hw_class, unified)
+    unit, short = _unit_zh(hw_class, unified), short_name(name)
     if nodes > 1:
-        return f"{nodes} nodes of {count}× {name}", f"{nodes} 台各 {count} {unit} {name}"
+        return f"{nodes} nodes of {count}× {name}", f"{nodes} 台各 {count} {unit} {short}"
     if count <= 1:
-        return f"one {name}", f"1 {unit} {name}"
-    return f"{count}× {name}", f"{count} {unit} {name}"
+        return f"one {name}", f"1 {unit} {short}"
+    return f"{count}× {name}", f"{count} {unit} {short}"
 
 
 def audience(mode: str | None, users: int | None, concurrency: int | None,

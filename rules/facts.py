@@ -68,6 +68,8 @@ class Facts(BaseModel):
     # hardware
     hardware: str | None = None
     hardware_name: str | None = None
+    hardware_name_zh: str | None = None
+    """The device's name without the catalog's English qualifier, for the zh-Hant texts."""
     setup: str | None = None
     """The devices in words ("2× NVIDIA H100 SXM"), for the rule texts; `setup_zh` is its zh-Hant twin."""
     setup_zh: str | None = None
@@ -196,7 +198,7 @@ def _hardware_facts(p: Profile, notes: list[str]) -> dict[str, Any]:
     }
     unified = hw.hw_class in ("apple", "edge") or "unified" in (hw.memory_type or "").lower()
     out["setup"], out["setup_zh"] = display.setup(hw.name, p.count or 1, p.nodes, hw.hw_class, unified)
-    out.update(hardware_name=hw.name, unified_memory=unified,
+    out.update(hardware_name=hw.name, hardware_name_zh=display.short_name(hw.name), unified_memory=unified,
                slow_fp16=cc in SLOW_FP16_CC if cc is not None else (False if hw.platform != "nvidia-cuda" else None))
     out.update(_link_facts(p, hw, notes))
     return out
@@ -217,7 +219,7 @@ def _link_facts(p: Profile, hw, notes: list[str]) -> dict[str, Any]:
     if link is None and p.device_count > 1:
         link = hw.interconnect
         notes.append(display.Line(f"interconnect = {link}: not given, assumed the usual link of {hw.name}",
-                                  f"interconnect = {link}：沒有說明，假設是 {hw.name} 常見的連結方式"))
+                                  f"interconnect = {link}：沒有說明，假設是 {display.short_name(hw.name)} 常見的連結方式"))
     elif link is None:
         link = "unified" if hw.hw_class == "apple" else "none"
     own_fabric = link == hw.interconnect and link not in ("pcie", "none") and (hw.scaleup_gbs or 0) >= FAST_SCALEUP_GBS

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from rules.catalog_schema import Hardware
+from rules.display import Line
 from rules.quant import bits_per_weight
 from rules.roofline import calibration as cal
 from rules.roofline.memory import APPLE_RAISED_FRACTION, kv_bytes, reserve_bytes, usable_bytes, weight_bytes
@@ -113,12 +114,16 @@ def _split_advice(hw: Hardware) -> str:
 
 def infeasible(s, weights_fit: bool, mem: MemoryBreakdown, kv_dev: float) -> Infeasible:
     """Which constraint fails and the fixes that would make it fit, cheapest first."""
+    usable, left = mem.usable_gb - mem.reserve_gb, max(0.0, mem.usable_gb - mem.reserve_gb - mem.weights_gb)
     if not weights_fit:
-        constraint = (f"memory capacity: the weights need {mem.weights_gb:.1f} GB per device but only "
-                      f"{mem.usable_gb - mem.reserve_gb:.1f} GB are usable after the runtime reserve")
+        constraint = Line(f"memory capacity: the weights need {mem.weights_gb:.1f} GB per device but only "
+                          f"{usable:.1f} GB are usable after the runtime reserve",
+                          f"記憶體容量：權重每個裝置需要 {mem.weights_gb:.1f} GB，扣掉執行期保留後只剩 {usable:.1f} GB 可用")
     else:
-        constraint = (f"KV-cache capacity: one sequence at {s.context:,} tokens needs {kv_dev / 1e9:.2f} GB per device; "
-                      f"{max(0.0, mem.usable_gb - mem.reserve_gb - mem.weights_gb):.2f} GB are left after the weights")
+        constraint = Line(f"KV-cache capacity: one sequence at {s.context:,} tokens needs {kv_dev / 1e9:.2f} GB per device; "
+                          f"{left:.2f} GB are left after the weights",
+                          f"KV cache 容量：{s.context:,} tokens 的一條序列每個裝置需要 {kv_dev / 1e9:.2f} GB，"
+                          f"權重之外只剩 {left:.2f} GB")
     fixes: list[str] = []
     if s.hw.usable_memory_fraction < 1 and _fits_with(s, usable_fraction=APPLE_RAISED_FRACTION):
         fixes.append("raise macOS's GPU wired-memory limit (sudo sysctl iogpu.wired_limit_mb=...) to leave "
@@ -141,30 +146,43 @@ def infeasible(s, weights_fit: bool, mem: MemoryBreakdown, kv_dev: float) -> Inf
         fixes.append(f"quantize to {ladder[-1]} and use {fewer} x {s.hw.id} {_split_advice(s.hw)}")
     if more:
         fixes.append(f"use {more} x {s.hw.id} {_split_advice(s.hw)}")
-    return Infeasible(constraint=constraint, fixes=fixes or ["a device with more memory"])
+    return Infeasible(constraint=constraint, constraint_zh=constraint.zh, fixes=fixes or ["a device with more memory"])
 
 
-def binding_constraint(s, fits: bool, bad: Infeasible | None, step, load, t_pf: float | None, batch: int) -> str:
-    """What limits this setup, in words."""
+_SHARE_NAMES = {   # what takes a request's time, (en, zh)
+    "prefill": ("prefill compute (prompt processing)", "prefill 計算（處理 prompt）"),
+    "weights": ("memory bandwidth: streaming the weights each token", "記憶體頻寬：每個 token 都要讀一遍權重"),
+    "kv": ("memory bandwidth: reading the KV cache each token", "記憶體頻寬：每個 token 都要讀一遍 KV cache"),
+    "compute": ("compute: the batch makes the weight GEMMs compute-bound", "算力：批次夠大，權重矩陣乘法受算力限制"),
+    "overhead": ("fixed per-token runtime overhead (kernel launches, sync, sampling)",
+                 "每個 token 的固定執行期開銷（kernel 啟動、同步、取樣）"),
+    "comm": ("interconnect: collectives between devices every token", "互連：每個 token 都要在裝置之間做集體通訊"),
+}
+
+
+def binding_constraint(s, fits: bool, bad: Infeasible | None, step, load, t_pf: float | None, batch: int) -> Line:
+    """What limits this setup, in words (English, with its zh-Hant twin as `.zh`)."""
     if not fits:
-        return bad.constraint
+        return Line(bad.constraint, bad.constraint_zh or bad.constraint)
     if s.load == "closed" and s.concurrency > load.in_service * s.layout.dp:
-        return (f"KV-cache capacity: only {load.in_service * s.layout.dp} of {s.concurrency} sequences are in flight "
-                f"at once; the rest wait about {load.queue_s:.1f} s in the queue")
+        flight = load.in_service * s.layout.dp
+        return Line(f"KV-cache capacity: only {flight} of {s.concurrency} sequences are in flight "
+                    f"at once; the rest wait about {load.queue_s:.1f} s in the queue",
+                    f"KV cache 容量：{s.concurrency} 條序列中同時只有 {flight} 條在跑，其餘在佇列中等約 {load.queue_s:.1f} 秒")
     out = s.output_tokens
     memory_bound = step.weights_s >= step.compute_s
     shares = {
-        "prefill compute (prompt processing)": (t_pf or 0.0) + max(0.0, load.ttft_s - load.queue_s - (t_pf or 0.0))
-        + out * step.prefill_attention_s,
-        "memory bandwidth: streaming the weights each token": out * step.weights_s if memory_bound else 0.0,
-        "memory bandwidth: reading the KV cache each token": out * step.kv_s,
-        "compute: the batch makes the weight GEMMs compute-bound": out * step.compute_s if not memory_bound else 0.0,
-        "fixed per-token runtime overhead (kernel launches, sync, sampling)": out * step.overhead_s,
-        "interconnect: collectives between devices every token": out * step.comm_s,
+        "prefill": (t_pf or 0.0) + max(0.0, load.ttft_s - load.queue_s - (t_pf or 0.0)) + out * step.prefill_attention_s,
+        "weights": out * step.weights_s if memory_bound else 0.0,
+        "kv": out * step.kv_s,
+        "compute": out * step.compute_s if not memory_bound else 0.0,
+        "overhead": out * step.overhead_s,
+        "comm": out * step.comm_s,
     }
-    name, value = max(shares.items(), key=lambda kv: kv[1])
-    total = sum(shares.values()) or 1.0
-    return f"{name} ({value / total:.0%} of a request's time at batch {batch})"
+    key, value = max(shares.items(), key=lambda kv: kv[1])
+    share = value / (sum(shares.values()) or 1.0)
+    en, zh = _SHARE_NAMES[key]
+    return Line(f"{en} ({share:.0%} of a request's time at batch {batch})", f"{zh}（批次 {batch} 時佔一個請求時間的 {share:.0%}）")
 
 
 def error_band(hw: Hardware, family: str = "local") -> ErrorBand:

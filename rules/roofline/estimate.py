@@ -316,13 +316,14 @@ def estimate(model, hardware, count: int = 1, nodes: int = 1, quant: str | None 
     infeasible = None if fits else advice.infeasible(s, weights_fit, memory, mem.kv_dev)
     if not fits:
         notes.append("speed figures describe this setup as if it fit in memory")
+    binding = advice.binding_constraint(s, fits, infeasible, step, load_fig, t_pf, batch)
     return Estimate(
         fits=fits, weights_gb=round(gb(mem.weights), 2), kv_bytes_per_token=int(kv_bytes_per_token(spec, s.kv_dtype).value),
         max_concurrency=mem.per_replica_cap * lay.dp,
         decode_tokens_per_s=_sig(1 / load_fig.tpot_s), decode_tokens_per_s_bound=round(bound, 2),
         prefill_tokens_per_s=round(s.input_tokens / t_pf, 1) if t_pf and s.input_tokens else None,
         ttft_s=round(load_fig.ttft_s, 4) if t_pf is not None else None, tpot_ms=round(load_fig.tpot_s * 1e3, 3),
-        assumptions=notes, binding_constraint=advice.binding_constraint(s, fits, infeasible, step, load_fig, t_pf, batch),
+        assumptions=notes, binding_constraint=binding, binding_constraint_zh=binding.zh,
         model=spec.id, hardware=hw.id, count=lay.devices, quantization=s.quant, kv_cache_dtype=s.kv_dtype,
         engine=s.engine_label, parallelism={"strategy": lay.strategy, "tp": lay.tp, "pp": lay.pp, "ep": lay.ep, "dp": lay.dp},
         input_tokens=s.input_tokens, output_tokens=s.output_tokens, context_length=s.context,

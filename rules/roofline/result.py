@@ -57,6 +57,8 @@ class Infeasible(_Out):
 
     constraint: str
     fixes: list[str]
+    constraint_zh: str | None = None
+    """`constraint` in zh-Hant."""
 
 
 class Estimate(_Out):
@@ -75,6 +77,8 @@ class Estimate(_Out):
     tpot_ms: float | None
     assumptions: list[str]
     binding_constraint: str
+    binding_constraint_zh: str | None = None
+    """`binding_constraint` in zh-Hant (the answer shows the user's language)."""
 
     model: str
     hardware: str

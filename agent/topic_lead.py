@@ -1,0 +1,339 @@
+"""The answer to the question asked, first: two to five sentences per topic the user raised.
+
+    lead(advice) -> ["**Speculative decoding**: ...", ...]     Markdown lines (empty: no topic)
+
+A topic (agent.extract_topics: speculative decoding, prefix caching, multi-LoRA, ...) is answered
+from three things only: what the technique does and when it pays (the texts below, in English and
+zh-Hant, our summary of the knowledge notes), the user's own setup and the tools' figures (the
+Advice), and which engines have the feature in the engine catalog (rules/catalog/engines.yaml,
+each fact with its source URL, linked). Retrieved chunks that discuss the topic get their [n] marker.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Callable
+
+from agent.names import display, model_name
+
+if TYPE_CHECKING:
+    from agent.advice import Advice
+
+MAX_TOPICS = 2
+"""At most this many topics open the answer (the rest would bury the recommendation)."""
+ORDER = ("speculative-decoding", "prefix-caching", "multi-lora", "structured-output", "offload", "kv-quantization",
+         "disaggregation", "cost-per-token", "platform-support", "parallelism", "quantization-format")
+"""Which topic leads when a message raises several: the specific technique before the general ones."""
+
+
+@dataclass
+class Ctx:
+    """What a topic's sentences may name: the user's setup, the figures and the decision."""
+
+    lang: str
+    setup: str | None
+    model: str | None
+    platform: str | None
+    concurrency: int
+    context: int | None
+    lora: int | None
+    nodes: int
+    advice: "Advice"
+
+    def t(self, en: str, zh: str) -> str:
+        return zh if self.lang == "zh" else en
+
+
+def _fmt(x: float | None) -> str:
+    from agent.compose import fmt
+    return fmt(x) if x is not None else "?"
+
+
+def _ctx(advice: "Advice") -> Ctx:
+    from rules import catalog, display as rdisplay
+    from rules.errors import AdvisorError
+    s, lang = advice.profile.summary, advice.language
+    setup = platform = None
+    if s.hardware:
+        try:
+            hw = catalog.hardware(s.hardware)
+            unified = hw.hw_class in ("apple", "edge") or "unified" in (hw.memory_type or "").lower()
+            en, zh = rdisplay.setup(hw.name, s.count or 1, s.nodes or 1, hw.hw_class, unified)
+            setup, platform = (zh if lang == "zh" else en), hw.platform
+        except AdvisorError:
+            setup = s.hardware
+    conc = s.concurrency or (advice.estimate.concurrency if advice.estimate else 1) or 1
+    return Ctx(lang=lang, setup=setup, model=model_name(s.model) if s.model else None, platform=platform,
+               concurrency=conc, context=s.context_length, lora=s.lora_adapters, nodes=s.nodes or 1, advice=advice)
+
+
+# --- which engines have it (engine catalog) ---------------------------------------------------
+
+def _candidates(c: Ctx, orchestration: bool = False) -> list[str]:
+    """Engines worth naming: the decision's picks first, then the rest not told to avoid."""
+    from rules.engines import all_engines
+    d = c.advice.decision
+    avoided = {a.engine for a in d.avoid}
+    first = [e for e in (d.primary, *d.alternatives) if e]
+    rest = [e for e in all_engines() if e not in first and e not in avoided]
+    out = first + rest
+    return [e for e in out if orchestration or e != "dynamo"]
+
+
+def _support(c: Ctx, feature: str, orchestration: bool = False) -> list[str]:
+    """One sentence: the candidates that have `feature` and those that lack it, with source links."""
+    from rules.engines import engine
+    have, lack, links = [], [], []
+    for e in _candidates(c, orchestration):
+        f = engine(e).feature(feature)
+        (have if f.value else lack).append(display(e) + (c.t(" (unverified)", "（未經文件證實）") if f.unverified else ""))
+        if f.value and len(links) < 3:
+            links.append(f"[{display(e)}]({f.source})")
+    if not have:
+        return [c.t("No engine in the catalog documents it.", "引擎型錄裡沒有任何引擎的文件寫到這一點。")]
+    sep = c.t(", ", "、")
+    text = c.t(f"In the engine catalog it is documented for {sep.join(have)}", f"引擎型錄中有這項功能的：{sep.join(have)}")
+    if lack:
+        text += c.t(f"; not for {sep.join(lack)}", f"；沒有的：{sep.join(lack)}")
+    return [text + c.t(f" (sources: {', '.join(links)}).", f"（來源：{'、'.join(links)}）。")]
+
+
+# --- the topics -----------------------------------------------------------------------------
+
+def _specdec(c: Ctx) -> list[str]:
+    est = c.advice.estimate
+    speed = c.t(f" (about {_fmt(est.decode_tokens_per_s)} tok/s per stream estimated)",
+                f"（估計每條約 {_fmt(est.decode_tokens_per_s)} tok/s）") if est and est.decode_tokens_per_s else ""
+    where = c.t(f" on {c.setup}", f"在 {c.setup} 上") if c.setup else ""
+    if c.concurrency <= 4:
+        first = c.t(f"With {c.concurrency} stream(s){where} decode is bound by memory bandwidth{speed}, which is where "
+                    "speculative decoding pays: a draft model or EAGLE heads propose several tokens and the target model "
+                    "verifies them in one pass, so each read of the weights yields more than one token.",
+                    f"{where}只有 {c.concurrency} 條串流時，decode 受記憶體頻寬限制{speed}，正是推測解碼（speculative decoding）"
+                    "划算的情況：draft 模型或 EAGLE 預測頭先猜幾個 token，目標模型一次驗證，每讀一次權重就能產出不只一個 token。")
+    else:
+        first = c.t(f"At {c.concurrency} concurrent requests{where} the GPU is already busy batching, so speculative "
+                    "decoding (draft model, EAGLE heads, n-gram) gains less and can even slow things down; it pays most "
+                    "at one to a few streams, where decode is bound by memory bandwidth.",
+                    f"{where}同時 {c.concurrency} 個請求時，GPU 已經忙著做批次，推測解碼（draft 模型、EAGLE 預測頭、n-gram）"
+                    "的好處變小，甚至可能變慢；它在一到幾條串流、decode 受頻寬限制時最划算。")
+    second = c.t("The gain depends on the acceptance rate: code and repetitive text accept more drafted tokens than "
+                 "open-ended chat.", "效果取決於接受率：程式碼與重複性高的文字比開放式聊天接受更多猜測的 token。")
+    return [first, second, *_support(c, "speculative_decoding"),
+            c.t("Measure the acceptance rate and TPOT with it on and off, at your real concurrency.",
+                "開與不開各量一次接受率與 TPOT，用真實的併發數。")]
+
+
+def _prefix(c: Ctx) -> list[str]:
+    return [c.t("Both reuse the KV cache of a prompt prefix that repeats, so its prefill is not recomputed: vLLM's "
+                "automatic prefix caching hashes fixed-size KV blocks and reuses exact block matches, while SGLang's "
+                "RadixAttention keeps a radix tree of tokens and also catches partial and branching overlaps.",
+                "兩者都重用重複出現的提示前綴（prefix）的 KV cache，省掉那段 prefill：vLLM 的 automatic prefix caching "
+                "以固定大小的 KV 區塊做雜湊、重用完全相同的區塊；SGLang 的 RadixAttention 用 radix tree 以 token 為單位比對，"
+                "連部分重疊、分岔的前綴也能重用。"),
+            c.t("The difference shows in multi-turn chat, agents, few-shot prompts and RAG with repeated passages; with "
+                "one fixed system prompt both do well.",
+                "差別出現在多輪對話、agent、few-shot 提示與重複段落的 RAG；只有一段固定 system prompt 時兩者都好。"),
+            *_support(c, "prefix_caching"),
+            c.t("Measure the cache hit rate (kv_cache_hit_rate) and TTFT with your real traffic.",
+                "用真實流量量 cache 命中率（kv_cache_hit_rate）與 TTFT。")]
+
+
+def _lora(c: Ctx) -> list[str]:
+    n = c.t(f"{c.lora} adapters", f"{c.lora} 個 adapter") if c.lora else c.t("many adapters", "多個 adapter")
+    return [c.t(f"Multi-LoRA serving loads the base model{(' ' + c.model) if c.model else ''} once and batches requests "
+                f"for different LoRA adapters together, so {n} cost little memory compared with {n.split()[0]} full copies.",
+                f"Multi-LoRA serving 只載入一次基礎模型{('（' + c.model + '）') if c.model else ''}，把不同 LoRA adapter 的請求"
+                f"放進同一批次，{n}比起各放一份完整模型省下大量記憶體。"),
+            c.t("The engine caps how many adapters sit in GPU memory at once (vLLM --max-loras, SGLang "
+                "--max-loras-per-batch); the others wait in CPU memory and are swapped in.",
+                "引擎會限制同時放在 GPU 記憶體裡的 adapter 數（vLLM 的 --max-loras、SGLang 的 --max-loras-per-batch），"
+                "其餘留在 CPU 記憶體、需要時換入。"),
+            *_support(c, "multi_lora"),
+            c.t("Benchmark with the real adapter mix: switching and mixed batches add latency.",
+                "用真實的 adapter 分佈做壓測：切換與混合批次會增加延遲。")]
+
+
+def _structured(c: Ctx) -> list[str]:
+    return [c.t("Structured output (a JSON schema, regex or grammar) masks the tokens that would break the format at "
+                "every step; with a fast grammar backend such as XGrammar the cost is small, while older backends "
+                "(Outlines-era guided decoding) slowed decoding a lot under load.",
+                "結構化輸出（JSON schema、regex 或 grammar）在每一步遮掉會破壞格式的 token；用 XGrammar 這類快速的 grammar 後端時"
+                "成本很小，舊的後端（Outlines 時代的 guided decoding）在負載下會明顯拖慢 decode。"),
+            *_support(c, "structured_output"),
+            c.t(f"Benchmark with the schema on, at {c.concurrency} concurrent requests, and compare TPOT with it off.",
+                f"開著 schema、用 {c.concurrency} 個併發請求壓測，並和不開時比較 TPOT。")]
+
+
+def _offload(c: Ctx) -> list[str]:
+    from rules.engines import all_engines
+    hybrid = [display(e) for e, spec in all_engines().items() if spec.hybrid_cpu.value]
+    links = [f"[{display(e)}]({spec.hybrid_cpu.source})" for e, spec in all_engines().items() if spec.hybrid_cpu.value][:2]
+    sep = c.t(", ", "、")
+    return [c.t("Offload keeps attention and the KV cache on the GPU and puts the layers, or just a MoE model's expert "
+                "weights, that do not fit in system RAM; it runs, but decode then follows the system RAM bandwidth, "
+                "far below VRAM.",
+                "卸載（offload）把 attention 與 KV cache 留在 GPU，放不下的層（或 MoE 模型的專家權重）放到系統記憶體（RAM）；"
+                "能跑，但 decode 速度會被遠低於顯存的系統記憶體頻寬拖住。"),
+            c.t("For MoE models only the few active experts are read per token, which is why keeping experts in RAM "
+                "(llama.cpp --n-cpu-moe / --override-tensor) works far better than offloading whole layers of a dense model.",
+                "MoE 模型每個 token 只讀少數幾個啟用的專家，所以把專家放在 RAM（llama.cpp 的 --n-cpu-moe / --override-tensor）"
+                "比把 dense 模型整層卸載好得多。"),
+            c.t(f"Engines that split a model between GPU and CPU: {sep.join(hybrid)} (sources: {', '.join(links)}).",
+                f"能把模型拆在 GPU 與 CPU 之間的引擎：{sep.join(hybrid)}（來源：{'、'.join(links)}）。")]
+
+
+def _kvq(c: Ctx) -> list[str]:
+    est = c.advice.estimate
+    size = ""
+    if est and est.kv_bytes_per_token:
+        ctx_len = c.context or est.context_length
+        gb = est.kv_bytes_per_token * ctx_len / 1e9
+        size = c.t(f" For {c.model or 'this model'} one sequence at {ctx_len:,} tokens holds about {_fmt(gb)} GB of "
+                   f"16-bit KV; 8-bit KV makes that about {_fmt(gb / 2)} GB.",
+                   f"以 {c.model or '這個模型'} 來說，{ctx_len:,} tokens 的一條序列約佔 {_fmt(gb)} GB 的 16-bit KV；"
+                   f"改成 8-bit 約 {_fmt(gb / 2)} GB。")
+    return [c.t("Quantizing the KV cache to FP8 or 8-bit halves its bytes per token, so about twice the context or "
+                "concurrent sequences fit in the same memory, and decode reads less per token." + size,
+                "把 KV cache 量化成 FP8 或 8-bit 會讓每個 token 的 KV 位元組減半，同樣記憶體約可放兩倍的 context 或併發序列，"
+                "decode 每個 token 要讀的資料也變少。" + size),
+            c.t("The quality loss is usually small at 8 bits and grows at 4 bits; check it on your own long-context "
+                "evaluation before turning it on in production.",
+                "8-bit 的品質損失通常很小，4-bit 會明顯一些；正式開啟前用自己的長 context 評測確認。"),
+            *_support(c, "kv_cache_quant")]
+
+
+def _disagg(c: Ctx) -> list[str]:
+    where = c.t(f"On {c.setup}", f"在 {c.setup} 上") if c.setup else c.t("Here", "在這個配置上")
+    scale = (c.t(f"{where}, across {c.nodes} nodes, it is worth testing once the TTFT and TPOT targets conflict.",
+                 f"{where}、跨 {c.nodes} 個節點，當 TTFT 與 TPOT 目標互相牽制時值得實測。") if c.nodes > 1 else
+             c.t(f"{where} (one node) start with chunked prefill and prefix caching; disaggregation pays off at "
+                 "multi-node scale.", f"{where}（單一節點）先用 chunked prefill 與前綴快取；分離式部署在多節點規模才划算。"))
+    return [c.t("Prefill/decode disaggregation runs the compute-bound prefill and the bandwidth-bound decode on separate "
+                "GPU pools and ships the KV cache between them, so each pool scales for its own bottleneck and long "
+                "prompts stop stalling other users' decode.",
+                "Prefill/decode 分離（PD disaggregation）把吃算力的 prefill 與吃頻寬的 decode 放在不同的 GPU 群組，中間搬移 "
+                "KV cache，讓兩邊依各自的瓶頸擴充，長 prompt 也不再卡住別人的 decode。"),
+            scale, *_support(c, "pd_disaggregation", orchestration=True)]
+
+
+def _cost(c: Ctx) -> list[str]:
+    est = c.advice.estimate
+    formula = c.t("Cost per 1M output tokens = price per hour of all devices ÷ (output tokens per hour / 1M).",
+                  "每百萬（1M）輸出 token 成本 = 所有裝置每小時價格 ÷（每小時輸出 token 數 / 1M）。")
+    if est and est.cost_per_1m_tokens and est.price_usd_per_hour:
+        figure = c.t(f"At ${_fmt(est.price_usd_per_hour)} per device-hour × {est.count} and an estimated "
+                     f"{_fmt(est.aggregate_tokens_per_s)} output tok/s at {est.concurrency} concurrent, that is about "
+                     f"${_fmt(est.cost_per_1m_tokens)} per 1M output tokens.",
+                     f"以每裝置每小時 ${_fmt(est.price_usd_per_hour)} × {est.count}、{est.concurrency} 個併發時估計輸出 "
+                     f"{_fmt(est.aggregate_tokens_per_s)} tok/s 計算，約每百萬輸出 token ${_fmt(est.cost_per_1m_tokens)}。")
+    else:
+        figure = c.t("The catalog has no price for this device: give the $/hour you pay to get the figure.",
+                     "型錄裡沒有這個裝置的價格：告訴我您每小時付多少美元，才能算出數字。")
+    return [formula, figure,
+            c.t("Throughput at your real concurrency decides it: measure output tok/s (and cost_per_1m_tokens) under load, "
+                "not single-stream speed.", "決定成本的是真實併發下的吞吐：在負載下量輸出 tok/s（與 cost_per_1m_tokens），不是單人速度。")]
+
+
+def _parallel(c: Ctx) -> list[str]:
+    plan = c.advice.plan
+    par = plan.layout if plan is not None and plan.layout else c.advice.decision.parallelism
+    here = ""
+    if par and par.strategy:
+        dims = par.degrees() or c.t("one device", "單一裝置")
+        link = c.advice.profile.summary.interconnect
+        over = c.t(f" over {link}", f"（互連：{link}）") if link and link not in ("none", "unified") else ""
+        here = c.t(f" For {c.setup or 'this setup'}{over} the plan is {par.strategy.upper()} ({dims}).",
+                   f"{c.setup or '這個配置'}{over}的規劃是 {par.strategy.upper()}（{dims}）。")
+    return [c.t("Tensor parallelism (TP) splits every layer across devices and all-reduces on every token, so it wants "
+                "NVLink-class links; pipeline parallelism (PP) gives each device a block of layers and talks only at "
+                "stage boundaries, so it tolerates PCIe but does not make one stream faster.",
+                "張量平行（TP）把每一層切給多個裝置，每個 token 都要 all-reduce，需要 NVLink 等級的互連；管線平行（PP）讓每個裝置"
+                "負責一段層，只在階段交界傳資料，走 PCIe 也撐得住，但不會讓單一串流變快。" ) + here,
+            c.t("Expert parallelism (EP) suits large MoE models and is the hungriest for all-to-all bandwidth; data "
+                "parallelism (DP) keeps a full copy per device group when the model fits.",
+                "專家平行（EP）適合大型 MoE，最吃 all-to-all 頻寬；模型放得下時，資料平行（DP）讓每組裝置各放一份完整副本。")]
+
+
+def _platform(c: Ctx) -> list[str]:
+    if not c.platform:
+        return []
+    from rules.engines import all_engines
+    native, partial, none_ = [], [], []
+    links = []
+    for e, spec in all_engines().items():
+        sup = spec.platforms.get(c.platform)
+        if sup is None:
+            none_.append(display(e))
+        elif sup.status == "experimental":
+            partial.append(display(e))
+        else:
+            native.append(display(e))
+            if e in (c.advice.decision.primary, *c.advice.decision.alternatives) and len(links) < 3:
+                links.append(f"[{display(e)}]({sup.source})")
+    sep = c.t(", ", "、")
+    text = c.t(f"On {c.platform} ({c.setup}) the engine catalog lists {sep.join(native) or 'no engine'} as supported",
+               f"在 {c.platform}（{c.setup}）上，引擎型錄列為支援的：{sep.join(native) or '沒有'}")
+    if partial:
+        text += c.t(f"; experimental only: {sep.join(partial)}", f"；只有實驗性支援：{sep.join(partial)}")
+    if none_:
+        text += c.t(f"; not supported: {sep.join(none_)}", f"；不支援：{sep.join(none_)}")
+    text += (c.t(f" (sources: {', '.join(links)}).", f"（來源：{'、'.join(links)}）。") if links else c.t(".", "。"))
+    return [text, c.t("Support on paper is not speed: check the engine's release notes for your exact device and "
+                      "measure before committing.", "文件上支援不等於跑得快：確認引擎版本說明是否列出您的裝置，實測後再定案。")]
+
+
+def _quant(c: Ctx) -> list[str]:
+    from rules.engines import all_engines
+    sep = c.t(", ", "、")
+    parts = []
+    for e in _candidates(c)[:4]:
+        fmt4 = (all_engines()[e].generic_formats.int4 if all_engines()[e].generic_formats else None) or []
+        if fmt4:
+            parts.append(f"{display(e)}: {'/'.join(fmt4)}")
+    return [c.t("A generic \"4-bit\" means each engine's own format: GGUF Q4_K_M for llama.cpp and Ollama, EXL2/EXL3 at "
+                "about 4 bits per weight for ExLlama, AWQ or GPTQ for vLLM, SGLang and TensorRT-LLM, MLX 4-bit on a Mac; "
+                "start from the model's native format and quantize only as far as memory requires.",
+                "一般說的「4-bit」指的是各引擎自己的格式：llama.cpp 與 Ollama 用 GGUF Q4_K_M，ExLlama 用約 4 bpw 的 EXL2/EXL3，"
+                "vLLM、SGLang、TensorRT-LLM 用 AWQ 或 GPTQ，Mac 上用 MLX 4-bit；從模型原生格式出發，只量化到記憶體需要的程度。"),
+            c.t(f"Here: {sep.join(parts)}.", f"在這個配置：{sep.join(parts)}。") if parts else ""]
+
+
+TOPICS: dict[str, tuple[tuple[str, str], Callable[[Ctx], list[str]], str]] = {
+    "speculative-decoding": (("Speculative decoding", "推測解碼"), _specdec, r"speculat|draft|EAGLE|推測"),
+    "prefix-caching": (("Prefix caching", "前綴快取"), _prefix, r"prefix|radix|前綴"),
+    "multi-lora": (("Multi-LoRA", "Multi-LoRA"), _lora, r"LoRA"),
+    "structured-output": (("Structured output", "結構化輸出"), _structured, r"structured|JSON|grammar|結構化"),
+    "offload": (("CPU / MoE offload", "CPU／MoE 卸載"), _offload, r"offload|hybrid|system RAM|卸載"),
+    "kv-quantization": (("KV cache quantization", "KV cache 量化"), _kvq, r"KV[\s-]*cache.{0,40}(?:FP8|quantiz|8-bit)|KV 量化"),
+    "disaggregation": (("Prefill/decode disaggregation", "Prefill／decode 分離"), _disagg, r"disaggregat|分離"),
+    "cost-per-token": (("Cost per 1M tokens", "每百萬 token 成本"), _cost, r"cost|\$|成本"),
+    "platform-support": (("Platform support", "平台支援"), _platform, r"ROCm|support|支援"),
+    "parallelism": (("TP, PP or EP", "TP、PP 還是 EP"), _parallel, r"tensor parallel|pipeline parallel|all-reduce|張量平行|管線平行"),
+    "quantization-format": (("Quantization format", "量化格式"), _quant, r"GGUF|AWQ|GPTQ|EXL2|量化"),
+}
+
+
+def _markers(advice: "Advice", pattern: str) -> str:
+    """[n] markers of the retrieved chunks (at most two) that discuss the topic."""
+    rx = re.compile(pattern, re.I)
+    nums = [n for n, ch in enumerate(advice.citations, start=1) if rx.search(ch.title) or rx.search(ch.text)]
+    return "".join(f"[{n}]" for n in nums[:2])
+
+
+def lead(advice: "Advice") -> list[str]:
+    """The opening paragraphs that answer the topics the user asked about (in the user's language)."""
+    asked = [t for t in ORDER if t in advice.topics][:MAX_TOPICS]
+    if not asked:
+        return []
+    c = _ctx(advice)
+    out: list[str] = []
+    for topic in asked:
+        (title_en, title_zh), build, pattern = TOPICS[topic]
+        sentences = [s for s in build(c) if s]
+        if not sentences:
+            continue
+        marks = _markers(advice, pattern)
+        body = (" " if c.lang == "en" else "").join(sentences)
+        out += [f"**{c.t(title_en, title_zh)}**{c.t(': ', '：')}{body}{(' ' + marks) if marks else ''}", ""]
+    return out
