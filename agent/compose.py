@@ -172,7 +172,7 @@ def _details(advice: "Advice", index: dict[str, int], lab: dict, lang: str) -> l
     """Everything behind the summary: the remaining reasons, alternatives, engines to avoid, bottleneck, plan."""
     d, out, sep = advice.decision, [], "、" if lang == "zh" else ", "
     reasons = _reasons(advice, index) if d.primary else []
-    longer = [r for r in reasons[:SUMMARY_REASONS] if _short(r) != r] + reasons[SUMMARY_REASONS:]
+    longer = reasons[SUMMARY_REASONS:]
     if longer:
         out += [f"**{lab['more_why']}{_colon(lang).rstrip()}**", *[f"- {r}" for r in longer], ""]
     if d.alternatives:

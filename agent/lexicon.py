@@ -44,7 +44,7 @@ SERVING_STRONG = {
     "personal": [r"\bjust\s+(?:for\s+)?me\b", r"\bonly\s+me\b", r"\bfor\s+myself\b", r"\bpersonal(?:ly)?\b",
                  r"\bmy\s+own\s+use\b", r"\bhobby\b", r"\bhome\s*lab\b", r"自己用", r"給自己", r"自己(?:寫|玩|跑|使用|在家)",
                  r"(?<![\d一二兩三四五六七八九十百千萬幾多些])(?<![\d一二兩三四五六七八九十百千萬幾多些]\s)個人(?!資料|資訊)(?:用|使用|本機)?",
-                 r"本機", r"(?<![\d一二兩三四五六七八九十百千萬])只?有?一個人",
+                 r"本機", r"(?<![\d一二兩三四五六七八九十百千萬])只?有?一個人", r"單人(?:使用|用)", r"\bsingle[\s-]user\b",
                  r"\bon\s+my\s+(?:laptop|desktop|macbook|mac|pc|workstation)\b",
                  r"\bside\s+project\b", r"\bat\s+home\b", r"\bmy\s+own\s+(?:machine|box|rig|pc)\b"],
 }
@@ -270,7 +270,7 @@ TOPICS = {
                        r"\b(?:separate|split|separating|splitting)\s+(?:the\s+)?prefill\b", r"\bremote[\s-]prefill\b",
                        r"prefill\s*(?:跟|和|與)\s*decode\s*分開", r"分離式(?:部署|推論|推理)", r"\b(?:prefill|decode)[\s-](?:only\s+)?(?:workers?|nodes?|instances?)\b",
                        r"\bprefill\b[^.?!。？]{0,30}\bdecode\b[^.?!。？]{0,30}\b(?:separate|split|different|dedicated|apart|own)\b"],
-    "cost-per-token": [r"(?:cost|price|\$)\s*(?:per|/)\s*(?:1\s*)?(?:M|million)\s*(?:tokens?|tok)\b", r"\$\s*/\s*(?:1\s*)?M(?:tok)?\b",
+    "cost-per-token": [r"(?:cost|price|\$)\s*(?:per|/)\s*(?:1\s*)?(?:M|million)\s*(?:(?:output|input|generated)\s+)?(?:tokens?|tok)\b", r"\$\s*/\s*(?:1\s*)?M(?:tok)?\b",
                        r"\bper\s+(?:1\s*)?(?:million|M)\s+tokens?\b", r"\bcost\s+per\s+(?:output\s+)?token\b", r"\btokens?\s+per\s+dollar\b",
                        r"每\s*(?:百萬|1\s*M|一百萬)\s*(?:個\s*)?tokens?", r"(?:每|per)\s*1\s*M\s*tokens?", r"token\s*(?:的)?\s*成本",
                        r"\b(?:cost|price)\s+per\s+(?:1k|thousand|1,000)\s+tokens?\b",

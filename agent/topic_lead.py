@@ -44,6 +44,14 @@ class Ctx:
         return zh if self.lang == "zh" else en
 
 
+def _tokens(n: int) -> str:
+    """A token count as engineers write it: 128K, 32K, 1,500."""
+    for unit in (1000, 1024):
+        if n >= unit and n % unit == 0:
+            return f"{n // unit}K"
+    return f"{n:,}"
+
+
 def _fmt(x: float | None) -> str:
     from agent.compose import fmt
     return fmt(x) if x is not None else "?"
@@ -75,9 +83,22 @@ def _candidates(c: Ctx, orchestration: bool = False) -> list[str]:
     d = c.advice.decision
     avoided = {a.engine for a in d.avoid}
     first = [e for e in (d.primary, *d.alternatives) if e]
-    rest = [e for e in all_engines() if e not in first and e not in avoided]
-    out = first + rest
+    out = first + [e for e in all_engines() if e not in first and e not in avoided]
+    if not out:   # every engine was set aside (nothing fits): name those that run on the hardware at all
+        out = [e for e in all_engines() if _runs_here(c, e)]
     return [e for e in out if orchestration or e != "dynamo"]
+
+
+def _runs_here(c: Ctx, engine_id: str) -> bool:
+    """The engine supports the profile's hardware (True when the hardware is not known)."""
+    from rules import engines
+    hw = c.advice.profile.summary.hardware
+    if not hw:
+        return True
+    try:
+        return engines.supports(engine_id, hw)[0]
+    except Exception:   # an id the catalog lacks: do not name it
+        return False
 
 
 def _support(c: Ctx, feature: str, orchestration: bool = False) -> list[str]:
@@ -188,11 +209,14 @@ def _kvq(c: Ctx) -> list[str]:
     size = ""
     if est and est.kv_bytes_per_token:
         ctx_len = c.context or est.context_length
-        gb = est.kv_bytes_per_token * ctx_len / 1e9
-        size = c.t(f" For {c.model or 'this model'} one sequence at {ctx_len:,} tokens holds about {_fmt(gb)} GB of "
+        gb = est.kv_bytes_per_token * ctx_len / 1e9 * (2 if est.kv_cache_dtype in ("fp8", "int8", "q8_0") else 1)
+        size = c.t(f" For {c.model or 'this model'} one sequence at {_tokens(ctx_len)} tokens holds about {_fmt(gb)} GB of "
                    f"16-bit KV; 8-bit KV makes that about {_fmt(gb / 2)} GB.",
-                   f"以 {c.model or '這個模型'} 來說，{ctx_len:,} tokens 的一條序列約佔 {_fmt(gb)} GB 的 16-bit KV；"
+                   f"以 {c.model or '這個模型'} 來說，{_tokens(ctx_len)} tokens 的一條序列約佔 {_fmt(gb)} GB 的 16-bit KV；"
                    f"改成 8-bit 約 {_fmt(gb / 2)} GB。")
+    if not size and c.context:
+        size = c.t(f" At {_tokens(c.context)} tokens of context the KV cache, not the weights, usually decides what fits.",
+                   f"在 {_tokens(c.context)} tokens 的 context 下，放不放得下通常取決於 KV cache，而不是權重。")
     return [c.t("Quantizing the KV cache to FP8 or 8-bit halves its bytes per token, so about twice the context or "
                 "concurrent sequences fit in the same memory, and decode reads less per token." + size,
                 "把 KV cache 量化成 FP8 或 8-bit 會讓每個 token 的 KV 位元組減半，同樣記憶體約可放兩倍的 context 或併發序列，"
@@ -256,31 +280,102 @@ def _parallel(c: Ctx) -> list[str]:
 
 
 def _platform(c: Ctx) -> list[str]:
-    if not c.platform:
+    hw_id = c.advice.profile.summary.hardware
+    if not c.platform or not hw_id:
         return []
-    from rules.engines import all_engines
-    native, partial, none_ = [], [], []
-    links = []
-    for e, spec in all_engines().items():
-        sup = spec.platforms.get(c.platform)
-        if sup is None:
-            none_.append(display(e))
-        elif sup.status == "experimental":
-            partial.append(display(e))
-        else:
+    from rules import engines
+    native, partial, none_, links = [], [], [], []
+    for e, spec in engines.all_engines().items():
+        ok, _, source = engines.supports(e, hw_id)
+        status = spec.platforms.get(c.platform)
+        if ok:
             native.append(display(e))
             if e in (c.advice.decision.primary, *c.advice.decision.alternatives) and len(links) < 3:
-                links.append(f"[{display(e)}]({sup.source})")
+                links.append(f"[{display(e)}]({source})")
+        elif status is not None and status.status == "experimental":
+            partial.append(display(e))
+        else:
+            none_.append(display(e))
     sep = c.t(", ", "、")
-    text = c.t(f"On {c.platform} ({c.setup}) the engine catalog lists {sep.join(native) or 'no engine'} as supported",
-               f"在 {c.platform}（{c.setup}）上，引擎型錄列為支援的：{sep.join(native) or '沒有'}")
+    text = c.t(f"On {c.setup} ({c.platform}) the engine catalog lists {sep.join(native) or 'no engine'} as supported",
+               f"在 {c.setup}（{c.platform}）上，引擎型錄列為支援的：{sep.join(native) or '沒有'}")
     if partial:
         text += c.t(f"; experimental only: {sep.join(partial)}", f"；只有實驗性支援：{sep.join(partial)}")
     if none_:
-        text += c.t(f"; not supported: {sep.join(none_)}", f"；不支援：{sep.join(none_)}")
+        text += c.t(f"; not for this device: {sep.join(none_)}", f"；這個裝置不支援：{sep.join(none_)}")
     text += (c.t(f" (sources: {', '.join(links)}).", f"（來源：{'、'.join(links)}）。") if links else c.t(".", "。"))
     return [text, c.t("Support on paper is not speed: check the engine's release notes for your exact device and "
                       "measure before committing.", "文件上支援不等於跑得快：確認引擎版本說明是否列出您的裝置，實測後再定案。")]
+
+
+_QUANT_NAMES = {"f16": "FP16", "bf16": "BF16", "fp8": "FP8", "int8": "INT8", "int4": "INT4", "awq": "AWQ",
+                "gptq-4bit": "GPTQ 4-bit", "mxfp4": "MXFP4", "nvfp4": "NVFP4"}
+
+
+def _loaders(c: Ctx) -> list[str]:
+    """Which engines load a stated format at all (engine catalog), when the hardware is not known yet."""
+    s = c.advice.profile.summary
+    said = c.advice.profile.field("quantization")
+    if s.hardware or not s.quantization or said is None or said.origin != "said":
+        return []
+    quant = s.quantization
+    from rules import engines
+    fast, slow, none_, links = [], [], [], []
+    for e in engines.all_engines():
+        kernel = engines.quant_kernel(e, quant)
+        (fast if kernel == "optimized" else slow if kernel == "supported" else none_).append(display(e))
+        entry = engines.quant_support(e, quant)
+        if kernel and entry is not None and len(links) < 3:
+            links.append(f"[{display(e)}]({entry.source})")
+    sep, q = c.t(", ", "、"), _QUANT_NAMES.get(quant, quant.upper())
+    text = c.t(f"{q} weights load directly in {sep.join(fast + slow) or 'no engine'}",
+               f"{q} 權重可以直接載入的引擎：{sep.join(fast + slow) or '沒有'}")
+    if slow:
+        text += c.t(f" (without an optimized kernel in {sep.join(slow)})", f"（其中 {sep.join(slow)} 沒有最佳化的 kernel）")
+    if none_:
+        text += c.t(f"; {sep.join(none_)}: convert to the engine's own format first",
+                    f"；{sep.join(none_)} 要先轉成自己的格式")
+    return [text + (c.t(f" (sources: {', '.join(links)}).", f"（來源：{'、'.join(links)}）。") if links else c.t(".", "。")),
+            c.t("Tell me the GPU or machine to get an engine and a plan for it.", "告訴我 GPU 或機器，才能給出引擎與部署規劃。")]
+
+
+def _precision(c: Ctx) -> list[str]:
+    """When the device lacks native compute for the chosen format (FP8 before Ada/Hopper, BF16 before
+    Ampere), what actually runs: the catalog's fallback kernel for the recommended engine."""
+    from rules import catalog, engines
+    from rules.display import short_name
+    s, d = c.advice.profile.summary, c.advice.decision
+    if not s.quantization:
+        return []
+    if not s.hardware:
+        said = c.advice.profile.field("quantization")
+        return []
+    hw = catalog.hardware(s.hardware)
+    if hw.platform != "nvidia-cuda":
+        return []
+    name = short_name(hw.name) if c.lang == "zh" else hw.name
+    eng = d.primary or next(iter(d.alternatives), None)
+    if s.quantization == "fp8" and not hw.tflops.fp8:
+        entry = engines.quant_support(eng, "fp8") if eng else None
+        if entry is None or entry.below_min_cc is None:
+            return [c.t(f"{name} (compute capability {hw.cuda_cc}) has no FP8 tensor cores, and "
+                        f"{display(eng) if eng else 'no recommended engine'} has no FP8 path for it.",
+                        f"{name}（compute capability {hw.cuda_cc}）沒有 FP8 tensor core，"
+                        f"{display(eng) if eng else '推薦的引擎'}在這張卡上沒有 FP8 的執行路徑。")]
+        return [c.t(f"{name} (compute capability {hw.cuda_cc}) has no FP8 tensor cores, so FP8 brings no compute "
+                    f"speed-up there: {display(eng)} runs an FP8 checkpoint weight-only (W8A16), which still halves the "
+                    f"weight memory against 16-bit ([source]({entry.source})).",
+                    f"{name}（compute capability {hw.cuda_cc}）沒有 FP8 tensor core，所以 FP8 在這張卡上不會帶來算力加速："
+                    f"{display(eng)} 以 weight-only（W8A16）方式執行 FP8 checkpoint，權重記憶體仍比 16-bit 省一半"
+                    f"（[來源]({entry.source})）。"),
+                c.t("Measure TPOT against the 16-bit or INT8/AWQ build before choosing the format.",
+                    "選格式前，和 16-bit 或 INT8／AWQ 版本比較實測 TPOT。")]
+    if s.quantization in ("bf16", "f16") and hw.tflops.fp16 and not hw.tflops.bf16:
+        return [c.t(f"{name} has no BF16 compute (the hardware catalog lists FP16 only), so a BF16 checkpoint runs "
+                    "converted to FP16 (half precision); a few models overflow in FP16, so check outputs.",
+                    f"{name} 沒有 BF16 運算（硬體型錄只列 FP16），BF16 的 checkpoint 會轉成 FP16（半精度）執行；"
+                    "少數模型在 FP16 下會溢位，請檢查輸出。")]
+    return []
 
 
 def _quant(c: Ctx) -> list[str]:
@@ -311,6 +406,8 @@ TOPICS: dict[str, tuple[tuple[str, str], Callable[[Ctx], list[str]], str]] = {
     "platform-support": (("Platform support", "平台支援"), _platform, r"ROCm|support|支援"),
     "parallelism": (("TP, PP or EP", "TP、PP 還是 EP"), _parallel, r"tensor parallel|pipeline parallel|all-reduce|張量平行|管線平行"),
     "quantization-format": (("Quantization format", "量化格式"), _quant, r"GGUF|AWQ|GPTQ|EXL2|量化"),
+    "precision": (("Precision on this hardware", "這個硬體上的精度"), _precision, r"FP8|BF16|FP16"),
+    "formats": (("Which engines load it", "哪些引擎能直接載入"), _loaders, r"FP16|GGUF|AWQ|EXL2|safetensors"),
 }
 
 
@@ -324,9 +421,12 @@ def _markers(advice: "Advice", pattern: str) -> str:
 def lead(advice: "Advice") -> list[str]:
     """The opening paragraphs that answer the topics the user asked about (in the user's language)."""
     asked = [t for t in ORDER if t in advice.topics][:MAX_TOPICS]
+    c = _ctx(advice)
+    for implied in ("precision", "formats"):   # not asked as a topic, but what the stated format means here
+        if len(asked) < MAX_TOPICS and TOPICS[implied][1](c):
+            asked.append(implied)
     if not asked:
         return []
-    c = _ctx(advice)
     out: list[str] = []
     for topic in asked:
         (title_en, title_zh), build, pattern = TOPICS[topic]
