@@ -222,23 +222,31 @@ def _chunk_lang(text: str) -> str:
     return "zh" if cjk >= 0.2 * max(1, len(re.findall(r"\w", text))) else "en"
 
 
-def _gist(text: str, limit: int = 260) -> str:
-    """The first sentences of a chunk, up to `limit` characters, Markdown emphasis removed."""
+def _gist(text: str, rx: "re.Pattern | None" = None, limit: int = 260) -> str:
+    """The sentences of a chunk that bear on the question (those matching `rx`, else its opening ones),
+    up to `limit` characters, Markdown emphasis removed."""
     clean = re.sub(r"\*\*|__|`", "", " ".join(text.split()))
+    sentences = [x for x in _SENTENCE.split(clean) if x.strip()]
+    if rx is not None and any(rx.search(x) for x in sentences):
+        sentences = [x for x in sentences if rx.search(x)]
     out = ""
-    for sentence in _SENTENCE.split(clean):
+    for sentence in sentences:
         if out and len(out) + len(sentence) > limit:
             break
-        out += ("" if not out or out.endswith(("。", "！", "？")) else " ") + sentence
+        out += ("" if not out or out.endswith(("。", "！", "？")) else " ") + sentence.strip()
     return out.strip() or clean[:limit]
 
 
 def _explanation(advice: "Advice", lab: dict, lang: str) -> list[str]:
-    """An explain answer from the chunks in the user's language (their opening sentences, cited)."""
-    mine = [(n, c) for n, c in enumerate(advice.citations, start=1) if _chunk_lang(c.text) == lang][:3]
+    """An explain answer from the chunks in the user's language: the sentences on the asked topic, cited."""
+    from agent.topic_lead import pattern
+    rx = pattern(advice)
+    mine = [(n, c) for n, c in enumerate(advice.citations, start=1) if _chunk_lang(c.text) == lang]
+    if rx is not None:   # chunks on the asked topic first
+        mine.sort(key=lambda nc: not rx.search(nc[1].text))
     if not mine:
         return [lab["kb_other"] if advice.citations else lab["kb_none"]]
-    return [f"**{lab['explain']}{_colon(lang).rstrip()}**", *[f"- {_gist(c.text)} [{n}]" for n, c in mine]]
+    return [f"**{lab['explain']}{_colon(lang).rstrip()}**", *[f"- {_gist(c.text, rx)} [{n}]" for n, c in mine[:3]]]
 
 
 def sources_block(advice: "Advice") -> list[str]:

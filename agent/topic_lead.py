@@ -418,6 +418,12 @@ def _markers(advice: "Advice", pattern: str) -> str:
     return "".join(f"[{n}]" for n in nums[:2])
 
 
+def pattern(advice: "Advice") -> "re.Pattern | None":
+    """One regex for the topics the user asked about (to pick the sentences of a chunk on them)."""
+    asked = [TOPICS[t][2] for t in ORDER if t in advice.topics]
+    return re.compile("|".join(asked), re.I) if asked else None
+
+
 def lead(advice: "Advice") -> list[str]:
     """The opening paragraphs that answer the topics the user asked about (in the user's language)."""
     asked = [t for t in ORDER if t in advice.topics][:MAX_TOPICS]
