@@ -64,7 +64,7 @@ def test_template_has_every_part_with_markers_and_tool_numbers():
 
 def test_template_in_traditional_chinese_and_intent_first():
     zh = template_answer(advice(language="zh", intent="estimate"))
-    assert zh.startswith("**估算:**") and "**建議: vLLM**" in zh and "來源" in zh
+    assert zh.startswith("**估算：**") and "**建議：vLLM**" in zh and "來源" in zh   # zh-Hant punctuation
     bench = template_answer(advice(intent="benchmark"))
     assert bench.startswith("**Benchmark before you commit:**")
 
