@@ -292,7 +292,8 @@ def compose(state: AgentState, tools: Tools) -> dict[str, Any]:
     from agent.prompts import COMPOSE_SYSTEM, COMPOSE_USER, LANGUAGE_NAMES
     facts_json, sources = llm_view(advice)
     d = advice.decision
-    engines = sorted({d.primary, *d.alternatives, *(a.engine for a in d.avoid)} - {None})
+    from agent.result import grounding
+    engines = sorted({d.primary, *d.alternatives, *(a.engine for a in d.avoid), *grounding(advice)["mentioned"]} - {None})
     system = COMPOSE_SYSTEM.format(language=LANGUAGE_NAMES[advice.language], max_words=250,
                                    engines=", ".join(display(e) for e in engines) or "none")
     user = COMPOSE_USER.format(intent=advice.intent, facts=facts_json, sources=sources)

@@ -32,6 +32,8 @@ Rules:
 - Name only these engines: {engines}.
 - Every number you write must be copied from FACTS or SOURCES (rounding is fine); add none.
 - Support claims with the source markers [1], [2], ... of SOURCES; cite no other source.
+- If FACTS has "asked", open with it: answer those questions first, in two to five sentences, then \
+the recommendation.
 - Mention the bottleneck, the parallelism plan, the key estimate figures, the assumptions and \
 that the user should benchmark their own workload."""
 

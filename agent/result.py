@@ -226,6 +226,15 @@ def _plan_view(advice: Advice) -> dict[str, Any] | None:
     return {"why": plan.search.why.get(lang), "changes": plan.search.changes.get(lang) or None, "launch": launch}
 
 
+_LINK = re.compile(r"\[([^\]]+)\]\([^)]+\)")
+
+
+def _asked(advice: Advice) -> list[str]:
+    """The template's answer to the topics the user asked about (links reduced to their names)."""
+    from agent.topic_lead import lead
+    return [_LINK.sub(r"\1", line) for line in lead(advice) if line.strip()]
+
+
 def llm_view(advice: Advice) -> tuple[str, str]:
     """(facts JSON, sources text) shown to the LLM composer: the structured results only."""
     index = {c.id: n for n, c in enumerate(advice.citations, start=1)}
@@ -244,6 +253,7 @@ def llm_view(advice: Advice) -> tuple[str, str]:
         "estimate": est.model_dump(mode="json") if est else None,
         "benchmark": {"concurrency": bench.workload.concurrency, "metrics": bench.metrics} if bench else None,
         "warnings": advice.warnings, "assumptions": advice.assumptions,
+        "asked": _asked(advice),
     }
     sources = "\n".join(f"[{n}] {c.title}: {' '.join(c.text.split())[:SOURCE_CHARS]}"
                         for n, c in enumerate(advice.citations, start=1))
@@ -254,8 +264,10 @@ def llm_view(advice: Advice) -> tuple[str, str]:
 def grounding(advice: Advice) -> dict[str, Any]:
     """What the verifier checks prose against: the decision's engines and the retrieved citations."""
     d = advice.decision
+    from agent.names import engines_named
     return {"primary": d.primary, "alternatives": list(d.alternatives),
-            "avoid": [{"engine": a.engine} for a in d.avoid], "citations": [c.model_dump() for c in advice.citations]}
+            "avoid": [{"engine": a.engine} for a in d.avoid], "citations": [c.model_dump() for c in advice.citations],
+            "mentioned": sorted(engines_named(" ".join(_asked(advice))))}
 
 
 _ANY_NUMBER = re.compile(r"\d+(?:[.,]\d+)*")

@@ -21,6 +21,7 @@ def decision_engines(result: dict[str, Any]) -> set[str]:
     """Engines the decision mentions: primary, alternatives and those to avoid."""
     named = {result.get("primary"), *(result.get("alternatives") or [])}
     named |= {a.get("engine") for a in result.get("avoid") or []}
+    named |= set(result.get("mentioned") or [])   # engines the catalog facts of an asked topic name
     return named - {None}
 
 
