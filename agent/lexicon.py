@@ -165,15 +165,15 @@ ARCHITECTURE = {
 QUANT = [
     ("nvfp4", r"\bNVFP4\b"), ("mxfp4", r"\bMXFP4\b"),
     ("awq", r"(?:\b4[\s-]?bit\s+)?\bAWQ\b(?:\s+4[\s-]?bit\b)?"),
-    ("gptq-4bit", r"(?:\b4[\s-]?bit\s+)?\bGPTQ\b(?:[\s-]*(?:int4|4[\s-]?bit)\b)?"),
+    ("gptq-4bit", r"(?:\b4[\s-]?bit\s+)?\bGPTQ\b(?![\s-]*(?:int[\s-]?8|8[\s-]?bit))(?:[\s-]*(?:int[\s-]?4|4[\s-]?bit)\b)?"),
     ("q4_k_m", r"\bQ4_K_M\b|\bQ4_K\b|\bGGUF\s*(?:\(\s*)?Q4\b|\bQ4\b(?:\s*GGUF)?"),
     ("q5_k_m", r"\bQ5_K_M\b|\bQ5_K\b|\bQ5\b"), ("q6_k", r"\bQ6_K\b|\bQ6\b"),
     ("q8_0", r"\bQ8_0\b|\bQ8\b"), ("q4_0", r"\bQ4_0\b"),
-    ("fp8", r"\bFP8\b|\bE4M3\b|\bfloat8\b"), ("int8", r"\bINT8\b|\bW8A8\b|\b8[\s-]?bit\b|8\s*位元"),
-    ("int4", r"\bINT4\b|\bW4A16\b|\b4[\s-]?bit\b|4\s*位元"),
-    ("bf16", r"\bBF16\b|\bbfloat16\b|\bfull[\s-]precision\b|\bunquantized\b|\bno\s+quantization\b|"
+    ("fp8", r"\bFP[\s-]?8\b|\bE4M3\b|\bfloat8\b"), ("int8", r"\bINT[\s-]?8\b|\bW8A8\b|\b8[\s-]?bits?\b|(?:8|八)\s*位元"),
+    ("int4", r"\bINT[\s-]?4\b|\bW4A16\b|\b4[\s-]?bits?\b|(?:4|四)\s*位元"),
+    ("bf16", r"\bBF[\s-]?16\b|\bbfloat16\b|\bfull[\s-]precision\b|\bunquantized\b|\bno\s+quantization\b|"
              r"不量化|未量化|不做量化|全精度|原始精度"),
-    ("f16", r"\bFP16\b|\bF16\b|\bfloat16\b|\bhalf[\s-]precision\b|半精度"),
+    ("f16", r"\bFP[\s-]?16\b|\bF16\b|\bfloat16\b|\bhalf[\s-]precision\b|半精度"),
 ]
 EXL = r"\b(?P<fmt>EXL[23])\b[\s-]*(?:@\s*)?(?P<bpw>\d+(?:\.\d+)?)\s*(?:bpw|bits?|b)\b|\b(?P<bpw2>\d+(?:\.\d+)?)\s*bpw\s+(?P<fmt2>EXL[23])\b"
 
