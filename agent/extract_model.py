@@ -27,8 +27,9 @@ _BARE_GGUF = re.compile(r"^Q[1-4]$", _F)   # "Q4" may be a quarter of the year; 
 _QUARTER = re.compile(r"(?:\b(?:in|by|this|next|last|during|of|until|before|after)\s+$)|(?:今年|明年|去年)\s*$", _F)
 _RUN_WEIGHTS = re.compile(r"\b(?:run|runs|running|serve[sd]?|serving|load(?:ed|ing)?|deploy(?:ed|ing)?|host(?:ed|ing)?|it|them|model|weights|quantized|quantised)$", _F)
 _QUARTER_AFTER = re.compile(r"^\s*(?:'?\d{2}\b|20\d\d|FY|of\s+20\d\d)", _F)
-_KV_AFTER = re.compile(r"^[\s-]*(?:KV\b|kv[\s-]?cache)", _F)
-_KV_BEFORE = re.compile(r"(?:\bKV|kv[\s-]?cache)\s*(?:(?:should|can|could|will|would|to)\s+)?(?:be\s+)?"
+_KV_AFTER = re.compile(r"^[\s-]*(?:的\s*|for\s+(?:the\s+)?|on\s+the\s+)?(?:KV\b|kv[\s-]?cache|KV\s*快取)", _F)
+_KV_PAREN = re.compile(r"(?:\bKV|kv[\s-]?cache)[\s\w]{0,16}\(\s*$", _F)   # "KV cache quantization (FP8)"
+_KV_BEFORE = re.compile(r"(?:\bKV|kv[\s-]?cache|KV\s*快取)\s*(?:(?:should|can|could|will|would|to)\s+)?(?:be\s+|run\s+|quantization\s*\(?\s*|快取\s*)?"
                         r"(?:in|at|as|to|dtype|(?:quant(?:ization|ized|ize)?|stored?|kept|keep|cast|set|saved?)(?:\s+(?:to|in|with|at|as))?"
                         r"|(?:想|要|會|可以|打算)?(?:用|量化成?|設成|改成|存成|存為|轉成|跑)|[:=])?\s*$", _F)
 
@@ -189,7 +190,8 @@ def _exl(m: re.Match) -> str:
 
 def _is_kv(text: str, m: re.Match) -> bool:
     """A dtype said of the KV cache ("FP8 KV cache", "KV cache in q8_0")."""
-    return bool(_KV_AFTER.match(clause_after(text, m.end(), 14)) or _KV_BEFORE.search(clause_before(text, m.start(), 24)))
+    return bool(_KV_AFTER.match(clause_after(text, m.end(), 14)) or _KV_BEFORE.search(clause_before(text, m.start(), 24))
+                or _KV_PAREN.search(text, max(0, m.start() - 32), m.start()))
 
 
 def _quant(text: str, taken: list[tuple[int, int]]) -> list[Finding]:
