@@ -3,8 +3,9 @@
 Both extractors report `value` + `evidence` per field. The guard checks that the evidence occurs
 in what the user wrote (after Unicode/width/space normalisation), that it supports the field — a
 number written as a quantity whose unit fits the field, not a digit inside a product name ("RTX
-4090" is never a context length) — and that catalog names resolve; anything else is dropped with
-a reason.
+4090" is never a context length); a catalog name that resolves to the id; a word of the value's
+own vocabulary, not negated, for formats, links, workloads, modes, priorities and flags ("不在乎延遲"
+is never a latency priority, "8x H100" never says NVLink) — anything else is dropped with a reason.
 """
 from __future__ import annotations
 
@@ -202,4 +203,63 @@ def check(field: str, value: Any, evidence: str | None, text: str, strict: bool 
         named = any(normalize(n) in ev for n in _names(field, value) if n) or _resolve(field, ev) == value
         if not named:
             return f"{field}={value!r}: {evidence!r} does not name it"
+    if field == "quantization" or field in ENUMS or field in BOOL_FIELDS:
+        why = supports_word(field, value, evidence or "", text)
+        if why:
+            return f"{field}={value!r}: {why}"
     return None
+
+
+def _vocabulary(field: str, value: Any) -> list[str]:
+    """Patterns that name `value` for a word-valued field (the extractor's own lexicon, both languages)."""
+    from agent import lexicon
+    word = [re.escape(str(value)).replace("\\-", "[\\s_-]?").replace("_", "[\\s_-]?")]
+    if field == "quantization":
+        pats = [p for v, p in lexicon.QUANT if v == value]
+        return word + pats + ([lexicon.EXL] if str(value).startswith("exl") else [])
+    if field == "interconnect":
+        extra = {"unified": [r"\bApple\b", r"\bMac", r"\bM[1-5]\s*(?:Max|Ultra|Pro)?\b", r"unified\s+memory", r"統一記憶體"],
+                 "none": [r"\b(?:one|single|a)\s+(?:GPU|card|device)\b", r"\bjust\s+one\b", r"單卡", r"一張", r"一台", r"單張"]}
+        return word + lexicon.INTERCONNECT.get(value, []) + extra.get(value, [])
+    if field == "priority":
+        return word + lexicon.PRIORITY.get(value, []) + lexicon.PRIORITY_TOPIC.get(value, [])
+    if field == "workload":
+        return word + lexicon.WORKLOAD.get(value, [])
+    if field == "serving_mode":
+        return word + [p for table in (lexicon.SERVING_STRONG, lexicon.SERVING_WEAK, lexicon.AUDIENCE) for p in table.get(value, [])]
+    return list(_flags()[field][0])
+
+
+def _flags() -> dict[str, tuple[list[str], list[str]]]:
+    from agent import lexicon
+    return {"shared_prefix": lexicon.SHARED_PREFIX, "structured_output": lexicon.STRUCTURED, "streaming": lexicon.STREAMING}
+
+
+def supports_word(field: str, value: Any, evidence: str, text: str) -> str | None:
+    """Why `evidence` does not name `value` for a word-valued field (None when it does).
+
+    Some word of the value's vocabulary must occur in the evidence, read in the user's whole text and
+    not negated there ("no NVLink" names PCIe between several cards, never NVLink; "不在乎延遲" is no
+    latency priority). A flag set to False needs its vocabulary negated (or its explicit negative).
+    """
+    from agent import lexicon
+    from agent.extract_base import negated
+    from agent.extract_text import normalize as norm_text
+    full, piece = norm_text(text).norm, norm_text(evidence).norm
+    windows = [(full, i, i + len(piece)) for i in _places(full, piece)] or [(piece, 0, len(piece))]
+    want_negated = field in BOOL_FIELDS and value is False
+    for hay, start, end in windows:
+        if want_negated and any(re.search(p, hay[start:end], re.I) for p in _flags()[field][1]):
+            return None
+        for pattern in _vocabulary(field, value):
+            for m in re.finditer(pattern, hay[start:end], re.I):
+                a, b = start + m.start(), start + m.end()
+                is_negated = negated(hay, a, b, post=True)
+                if is_negated == want_negated or (field == "quantization" and value == "bf16"):
+                    return None
+        if field == "interconnect" and value == "pcie":   # "no NVLink" between cards is PCIe
+            for pattern in lexicon.INTERCONNECT["nvlink"]:
+                for m in re.finditer(pattern, hay[start:end], re.I):
+                    if negated(hay, start + m.start(), start + m.end(), post=True):
+                        return None
+    return f"{evidence!r} does not say {value!r} (or says it negated)"

@@ -114,13 +114,53 @@ class DeviceIndex:
 
     def find(self, text: str) -> list[AliasHit]:
         from rules.hardware_index import find_devices
-        hits = [h for m in find_devices(text) if not _NOT_A_NAME.fullmatch(text[m.start:m.end].strip())
+        hits = [_whole_name(text, h) for m in find_devices(text)
+                if not _NOT_A_NAME.fullmatch(text[m.start:m.end].strip()) and _one_phrase(text[m.start:m.end])
                 for h in [_without_count(text, AliasHit(m.id, m.start, m.end, False))] if h]
         extra = [h for h in _hardware_aliases().find(text) if not any(h.start < o.end and o.start < h.end for o in hits)]
         return sorted(hits + extra, key=lambda h: h.start)
 
 
-_LEADING_COUNT = re.compile(r"(?:\d{1,2}\s+|\d{1,4}\s*[x×*]\s*)(?=[A-Za-z])", re.I)   # not "3rd", "4090 laptop"
+_LEADING_COUNT = re.compile(r"(?:\d{1,2}\s+|\d{1,4}\s*[x×*](?!TX?\b)\s*)(?=[A-Za-z])", re.I)   # not "3rd", "4090 laptop", "9060XT"
+# What the token index leaves off a name: a vendor word glued in front ("GeForceRTX 4080", "RadeonRX
+# 9070"), a cloud instance size ("p5.48xlarge", "g4dn.xlarge") or a package generation ("A800 SXM4").
+_GLUED_VENDOR = re.compile(r"(?:GeForce|Radeon|NVIDIA|AMD)\s*(?:RTX|GTX|RX)?\s*$", re.I)
+_GENERIC_TAIL = re.compile(r"\s+(?:GPUs?|cards?)$", re.I)
+_MEMORY_AFTER = re.compile(r"(?P<pkg>\s*(?:PCIe|SXM\d?))?\s*[(\[]?\s*(?P<gb>\d{1,3})\s?GB?\b", re.I)
+_NAME_TAIL = re.compile(r"\.(?:\d{0,2}x?large|metal)\b|(?<=SXM)\d\b", re.I)
+# A name never runs across a sentence or into a bracket; a bare "server" is not a device named.
+_PHRASE_BREAK = re.compile(r"[.?!;。？！；](?:\s|$)")
+_GENERIC_WORDS = re.compile(r"(?:(?:inference|model|api|web|the|a|an|our|which)\s+)*(?:servers?|伺服器|服務器|主機)", re.I)
+
+
+def _one_phrase(name: str) -> bool:
+    """True unless the matched words span a sentence end or are a generic word ("inference server")."""
+    return not _PHRASE_BREAK.search(name.rstrip(".?!;。？！；")) and not _GENERIC_WORDS.fullmatch(name.strip())
+
+
+def _whole_name(text: str, hit: AliasHit) -> AliasHit:
+    """The hit widened over the parts of its name the token index leaves off, and cut at a bracket."""
+    start, end = hit.start, hit.end
+    cut = text.find("(", start, end)
+    if cut > start:
+        end = len(text[start:cut].rstrip()) + start
+    glued = _GLUED_VENDOR.search(text, max(0, start - 12), start)
+    if glued and glued.end() == start:
+        start = glued.start()
+    tail = _NAME_TAIL.match(text, end)
+    if tail:
+        end = tail.end()
+    from rules import catalog
+    ident = catalog.resolve_hardware(text[start:end]) if cut > start else None   # "Trainium(共2" was read as Trainium2
+    word = _GENERIC_TAIL.search(text, start, end)
+    if word and word.start() > start and (bare := catalog.resolve_hardware(text[start:word.start()])):
+        end, ident = word.start(), bare   # "4060 GPU" is the desktop card; "Laptop GPU" names the other one
+    mem = _MEMORY_AFTER.match(text, end)
+    if mem:   # "Arc A770 8GB", "A100 PCIe 40GB": the memory written after the name picks the variant
+        ident = catalog.resolve_hardware(f"{text[start:end]}{mem.group('pkg') or ''} {mem.group('gb')}GB") or ident
+    if (start, end) == (hit.start, hit.end) and ident in (None, hit.id):
+        return hit
+    return AliasHit(ident or hit.id, start, end, hit.family)
 _VERSION_AFTER = re.compile(r"[\s-]*\d+[A-Za-z]{0,3}\b")
 
 

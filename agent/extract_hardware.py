@@ -31,6 +31,7 @@ _AFTER_IS_NODE = re.compile(rf"(?:s|'s)?\s*{_NODE_WORD}", _F)
 _NODE_PHRASE = re.compile(
     rf"(?:(?P<num>{COUNT})|(?P<one>\ban?\b))(?:[\s-]+|\s*[x×]\s*)(?P<per>{COUNT})\s*(?:[x×X*]|-?\s*GPUs?\b|卡|張)"
     rf"[^,;:.，。；：\n]{{0,28}}?\s{_NODE_WORD}(?![A-Za-z])", _F)
+_MACHINE_CLS = re.compile(rf"台|{_NODE_WORD}", _F)
 _DGX = re.compile(r"\b[DH]GX[\s-]*$", _F)
 _NODES = re.compile(
     rf"(?P<num>{COUNT})[\s-]*(?:個|台)?\s*{_NODE_WORD}(?![A-Za-z])"
@@ -123,6 +124,10 @@ def _device(text: str, hit: AliasHit) -> list[Finding]:
         if before:
             out.append(Finding("nodes", before[0], before[1], hit.end))
         return out
+    # "2 台 H100*8", "two servers of H100 x8": machines before the name, devices per machine after it
+    if before and after and not before[2] and not after[2] and not machine \
+            and _MACHINE_CLS.search(text, before[1], hit.start):
+        return out + [Finding("nodes", before[0], before[1], hit.start), Finding("count", after[0], hit.start, after[1])]
     # "8 H100 nodes" are 8 machines; "8x H100 node" is 8 devices; "a single M3 machine" is one Mac
     if before and not before[2] and not machine and _AFTER_IS_NODE.match(text, hit.end):
         out.append(Finding("nodes", before[0], before[1], _AFTER_IS_NODE.match(text, hit.end).end()))
@@ -157,6 +162,7 @@ def _memory(text: str, hits: list[AliasHit], device: AliasHit | None) -> Finding
 # "Does exllamav2 use NVLink at all?", "NVLink 有幫助嗎？": a link asked about is not a link stated.
 _ASKED_BEFORE = re.compile(r"(?:^|[.?!。？！;；,，]\s*)(?:does|do|did|can|could|will|would|is|are|should)\b"
                            r"(?:[^.?!。？！;；,，]*\b(?:use|using|support|supports|need|require|benefit\s+from|leverage|exploit))?\s*$", _F)
+_OR = re.compile(r"\s*(?:,\s*)?(?:or|vs\.?|versus|還是|或是?|或者|抑或|/)\s*", _F)
 _ASKED_AFTER = re.compile(r"[^.。;；]{0,30}?(?:嗎|吗|是否|有沒有用|有用嗎)", _F)
 
 
@@ -169,9 +175,13 @@ def _asked_about(text: str, m: re.Match) -> bool:
 def _interconnect(text: str, hit_spans: list[tuple[int, int]], count: int | None) -> Finding | None:
     """The stated link; a negated NVLink between several devices means PCIe."""
     found: list[tuple[int, Finding]] = []
+    links = sorted((m.start(), m.end(), value) for value, rx in _INTERCONNECT for m in rx.finditer(text))
+    # "InfiniBand or NVLink?", "NVLink 還是 PCIe": links offered as alternatives are not the link stated
+    offered = [(a, b) for (a, b, v), (c, d, w) in zip(links, links[1:]) if v != w and _OR.fullmatch(text[b:c])] + \
+              [(c, d) for (a, b, v), (c, d, w) in zip(links, links[1:]) if v != w and _OR.fullmatch(text[b:c])]
     for value, rx in _INTERCONNECT:
         for m in rx.finditer(text):
-            if overlaps(m.span(), hit_spans) or _asked_about(text, m):
+            if overlaps(m.span(), hit_spans) or _asked_about(text, m) or m.span() in offered:
                 continue
             if negated(text, m.start(), m.end(), post=True):
                 if value == "nvlink" and count != 1:

@@ -25,15 +25,19 @@ _EXL = re.compile(lexicon.EXL, _F)
 _ALTERNATIVES = re.compile(lexicon.FORMAT_ALTERNATIVES, _F)
 _BARE_GGUF = re.compile(r"^Q[1-4]$", _F)   # "Q4" may be a quarter of the year; "Q8" never is
 _QUARTER = re.compile(r"(?:\b(?:in|by|this|next|last|during|of|until|before|after)\s+$)|(?:今年|明年|去年)\s*$", _F)
+_RUN_WEIGHTS = re.compile(r"\b(?:run|runs|running|serve[sd]?|serving|load(?:ed|ing)?|deploy(?:ed|ing)?|host(?:ed|ing)?|it|them|model|weights|quantized|quantised)$", _F)
 _QUARTER_AFTER = re.compile(r"^\s*(?:'?\d{2}\b|20\d\d|FY|of\s+20\d\d)", _F)
-_KV_AFTER = re.compile(r"^[\s-]*(?:KV\b|kv[\s-]?cache)", _F)
-_KV_BEFORE = re.compile(r"(?:\bKV|kv[\s-]?cache)\s*(?:(?:should|can|could|will|would|to)\s+)?(?:be\s+)?"
+_KV_AFTER = re.compile(r"^[\s-]*(?:的\s*|for\s+(?:the\s+)?|on\s+the\s+)?(?:KV\b|kv[\s-]?cache|KV\s*快取)", _F)
+_KV_PAREN = re.compile(r"(?:\bKV|kv[\s-]?cache)[\s\w]{0,16}\(\s*$", _F)   # "KV cache quantization (FP8)"
+_KV_BEFORE = re.compile(r"(?:\bKV|kv[\s-]?cache|KV\s*快取)\s*(?:(?:should|can|could|will|would|to)\s+)?(?:be\s+|run\s+|quantization\s*\(?\s*|快取\s*)?"
                         r"(?:in|at|as|to|dtype|(?:quant(?:ization|ized|ize)?|stored?|kept|keep|cast|set|saved?)(?:\s+(?:to|in|with|at|as))?"
                         r"|(?:想|要|會|可以|打算)?(?:用|量化成?|設成|改成|存成|存為|轉成|跑)|[:=])?\s*$", _F)
 
 
 _NOT_A_MODEL = re.compile(r"llama[\s._-]?(?:cpp|server|bench|swap)\b", _F)   # the engine, not the model family
 _NAME_END = re.compile(r"\.\s|\s-\s|[,;，；。、]|\s+(?=\d+(?:\.\d+)?\s*(?:[kKmM]\b|users|people|requests|concurrent|人|個))", _F)
+_CJK_LEAD = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\s：:，,]+")
+_SENTENCE_END = re.compile(r"\.\s|[;；。]")
 _WORD_BEFORE = re.compile(r"([A-Za-z][\w.]*)[\s-]+$")
 _TOKEN_AFTER = re.compile(r"-[\w.]*\w")
 _FAMILY = re.compile(lexicon.MODEL_NAME, re.I)
@@ -82,10 +86,13 @@ def _settle(text: str, start: int, end: int, ident: str | None, trusted: bool) -
     then widened by a word on the left or a token on the right when the wider words name another
     model ("Code Llama 34B", "Qwen2.5-7B-Instruct-1M"). None when nothing there names a model.
     `trusted`: the id came from the catalog's own resolver for exactly this span."""
+    lead = _CJK_LEAD.match(text, start, end)
+    if lead and lead.end() < end and _resolves(text, lead.end(), end):   # "模型是phi3", "跑Code-Llama-13B": the words before are not the name
+        start, trusted = lead.end(), False
     whole = ident if trusted else (_resolves(text, start, end) or ident)
     cut = _NAME_END.search(text, start + 1, end)
-    if cut and _resolves(text, start, cut.start()) == whole:   # the same model, named by fewer words
-        end = cut.start()
+    if cut and (shorter := _resolves(text, start, cut.start())) and (shorter == whole or _SENTENCE_END.match(cut.group(0))):
+        end, whole = cut.start(), shorter   # the same model named by fewer words; a name never runs past a sentence
     ident = whole
     words = _catalog_words()
     before = _WORD_BEFORE.search(text, max(0, start - 16), start)
@@ -158,9 +165,21 @@ def _size(text: str, taken: list[tuple[int, int]]) -> list[Finding]:
     return out
 
 
-def _quarter(text: str, m: re.Match) -> bool:
-    """A bare "Q4" that names a quarter of the year ("in Q4", "Q4 2025"), not a GGUF quant."""
-    return bool(_QUARTER.search(text[max(0, m.start() - 12):m.start()]) or _QUARTER_AFTER.match(text, m.end()))
+def _quarter(text: str, m: re.Match, names: list[tuple[int, int]]) -> bool:
+    """A bare "Q4" that names a quarter of the year ("in Q4", "Q4 2025"), not a GGUF quant.
+
+    "in Q4" right after a model name or a verb of running weights ("serving Qwen3 8B in Q4", "run it
+    in Q4") is the format; a year after it is always the quarter."""
+    if _QUARTER_AFTER.match(text[m.end():]):   # (a "^" pattern never matches at a later pos)
+        return True
+    before = _QUARTER.search(text[max(0, m.start() - 12):m.start()])
+    if not before:
+        return False
+    lead = m.start() - 12 + before.start() if m.start() >= 12 else before.start()
+    head = text[:lead].rstrip()
+    if any(e == len(head) for _, e in names) or _RUN_WEIGHTS.search(head):
+        return False
+    return True
 
 
 def _exl(m: re.Match) -> str:
@@ -171,7 +190,8 @@ def _exl(m: re.Match) -> str:
 
 def _is_kv(text: str, m: re.Match) -> bool:
     """A dtype said of the KV cache ("FP8 KV cache", "KV cache in q8_0")."""
-    return bool(_KV_AFTER.match(clause_after(text, m.end(), 14)) or _KV_BEFORE.search(clause_before(text, m.start(), 24)))
+    return bool(_KV_AFTER.match(clause_after(text, m.end(), 14)) or _KV_BEFORE.search(clause_before(text, m.start(), 24))
+                or _KV_PAREN.search(text, max(0, m.start() - 32), m.start()))
 
 
 def _quant(text: str, taken: list[tuple[int, int]]) -> list[Finding]:
@@ -187,7 +207,7 @@ def _quant(text: str, taken: list[tuple[int, int]]) -> list[Finding]:
         weights.append((0, Finding("quantization", _exl(m), m.start(), m.end())))
     for rank, (value, rx) in enumerate(_QUANT, start=1):
         for m in rx.finditer(text):
-            if overlaps(m.span(), alternatives) or (_BARE_GGUF.match(m.group(0)) and _quarter(text, m)):
+            if overlaps(m.span(), alternatives) or (_BARE_GGUF.match(m.group(0)) and _quarter(text, m, taken)):
                 continue
             if value != "bf16" and negated(text, m.start()):
                 continue

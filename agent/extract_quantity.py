@@ -78,6 +78,10 @@ _ONE = rf"(?:{_SCI}|{NUM})"
 _QTY = re.compile(rf"(?<![\w.])(?<![A-Za-z]-)(?P<a>{_ONE})(?:{_RANGE_SEP}(?P<b>{_ONE}))?", _F)
 _SUFFIX = re.compile(r"[kKmM萬万千]|thousand|million", re.I)
 _DOTS = re.compile(r"\d+\.\d+\.\d+")
+# A lone 一 or 萬 inside a word is no number ("一直", "一起", "一般", "統一", "萬一"): it counts only
+# before a measure word or unit ("一張", "一小時", "一個", "一台").
+_WORD_ONE = re.compile(r"(?<![零〇一二兩两三四五六七八九十百千萬万\d])[一萬万](?=[\u4e00-\u9fff])"
+                       r"(?![張片塊块卡台顆颗枚個个位名人家間組套份次小時天週周月年百千萬万億億路節條支根部款種筆頁篇行字秒分批輪組倍成])")
 
 
 @dataclass(frozen=True)
@@ -191,7 +195,7 @@ def _quantities(text: str) -> tuple[Quantity, ...]:
             b, vb = None, None             # "128K - 8": two numbers and a dash; read the second on its own
         end = m.end() if b else m.end("a")
         pos = end
-        if va is None:
+        if va is None or (not b and _WORD_ONE.match(text, m.start())):
             continue
         value = vb if vb is not None else va
         low = _scaled_low(a, b, va) if b else None

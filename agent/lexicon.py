@@ -165,15 +165,15 @@ ARCHITECTURE = {
 QUANT = [
     ("nvfp4", r"\bNVFP4\b"), ("mxfp4", r"\bMXFP4\b"),
     ("awq", r"(?:\b4[\s-]?bit\s+)?\bAWQ\b(?:\s+4[\s-]?bit\b)?"),
-    ("gptq-4bit", r"(?:\b4[\s-]?bit\s+)?\bGPTQ\b(?:[\s-]*(?:int4|4[\s-]?bit)\b)?"),
-    ("q4_k_m", r"\bQ4_K_M\b|\bQ4_K\b|\bGGUF\s*(?:\(\s*)?Q4\b|\bQ4\b(?:\s*GGUF)?"),
-    ("q5_k_m", r"\bQ5_K_M\b|\bQ5_K\b|\bQ5\b"), ("q6_k", r"\bQ6_K\b|\bQ6\b"),
-    ("q8_0", r"\bQ8_0\b|\bQ8\b"), ("q4_0", r"\bQ4_0\b"),
-    ("fp8", r"\bFP8\b|\bE4M3\b|\bfloat8\b"), ("int8", r"\bINT8\b|\bW8A8\b|\b8[\s-]?bit\b|8\s*位元"),
-    ("int4", r"\bINT4\b|\bW4A16\b|\b4[\s-]?bit\b|4\s*位元"),
-    ("bf16", r"\bBF16\b|\bbfloat16\b|\bfull[\s-]precision\b|\bunquantized\b|\bno\s+quantization\b|"
+    ("gptq-4bit", r"(?:\b4[\s-]?bit\s+)?\bGPTQ\b(?![\s-]*(?:int[\s-]?8|8[\s-]?bit))(?:[\s-]*(?:int[\s-]?4|4[\s-]?bit)\b)?"),
+    ("q4_k_m", r"\bQ4[_\s-]?K(?:[_\s-]?M)?\b|\bGGUF\s*(?:\(\s*)?Q4\b(?![_\s-]*[01]\b)|\bQ4\b(?![_\s-]*[01]\b)(?:\s*GGUF)?"),
+    ("q5_k_m", r"\bQ5[_\s-]?K(?:[_\s-]?M)?\b|\bQ5\b(?![_\s-]*[01]\b)"), ("q6_k", r"\bQ6[_\s-]?K\b|\bQ6\b"),
+    ("q8_0", r"\bQ8(?:[_\s-]0)?\b"), ("q4_0", r"\bQ4[_\s-]0\b"),
+    ("fp8", r"\bFP[\s-]?8\b|\bE4M3\b|\bfloat8\b"), ("int8", r"\bINT[\s-]?8\b|\bW8A8\b|\b8[\s-]?bits?\b|(?:8|八)\s*位元"),
+    ("int4", r"\bINT[\s-]?4\b|\bW4A16\b|\b4[\s-]?bits?\b|(?:4|四)\s*位元"),
+    ("bf16", r"\bBF[\s-]?16\b|\bbfloat16\b|\bfull[\s-]precision\b|\bunquantized\b|\bno\s+quantization\b|"
              r"不量化|未量化|不做量化|全精度|原始精度"),
-    ("f16", r"\bFP16\b|\bF16\b|\bfloat16\b|\bhalf[\s-]precision\b|半精度"),
+    ("f16", r"\bFP[\s-]?16\b|\bF16\b|\bfloat16\b|\bhalf[\s-]precision\b|半精度"),
 ]
 EXL = r"\b(?P<fmt>EXL[23])\b[\s-]*(?:@\s*)?(?P<bpw>\d+(?:\.\d+)?)\s*(?:bpw|bits?|b)\b|\b(?P<bpw2>\d+(?:\.\d+)?)\s*bpw\s+(?P<fmt2>EXL[23])\b"
 
@@ -242,11 +242,15 @@ DONT_KNOW = [
 
 # What the question is about, beyond the situation (topic id → patterns). A topic is raised when
 # its subject is named, asked or stated ("does vLLM support speculative decoding?", "30 LoRAs").
-_FORMAT = (r"(?:GGUF|AWQ|GPTQ|EXL[23]|FP8|FP16|BF16|INT[48]|NVFP4|MXFP4|Q[2-8]_(?:K(?:_[SML])?|0)|Q[2-8]\b|bitsandbytes|bnb|HQQ"
-           r"|\d{1,2}[\s-]?bits?)")
+_FORMAT = (r"(?:GGUF|AWQ|GPTQ|EXL[23]|FP[\s-]?8|FP[\s-]?16|BF[\s-]?16|INT[\s-]?[48]|NVFP4|MXFP4|Q[2-8][_\s-]?(?:K(?:[_\s-]?[SML])?|0)\b|Q[2-8]\b"
+           r"|bitsandbytes|bnb|HQQ|\d{1,2}[\s-]?bits?)")
 # Formats offered as alternatives ("GGUF, AWQ or EXL2?", "AWQ vs GPTQ", "GGUF 跟 AWQ 要選哪個") are undecided.
 # A list needs a word of choice ("or", "vs", 還是); commas alone only separate clauses.
-FORMAT_ALTERNATIVES = (rf"{_FORMAT}(?:\s*,\s*{_FORMAT})*\s*(?:/|\bor\b|\bvs\.?|\bversus\b|還是|或是?|跟|和|與)\s*{_FORMAT}")
+# A comparison ("is AWQ better than GPTQ", "FP8 比 INT8 快嗎") and a list closed by a question of choice
+# ("AWQ、GPTQ、FP8 該選哪個") offer them too.
+FORMAT_ALTERNATIVES = (rf"{_FORMAT}(?:\s*[,、]\s*{_FORMAT})*\s*(?:/|\bor\b|\bvs\.?|\bversus\b|還是|或是?|或者|跟|和|與|比"
+                       rf"|\b(?:better|faster|slower|worse|cheaper|more\s+accurate)\s+than\b|\bcompared\s+(?:to|with)\b|\bover\b)\s*{_FORMAT}"
+                       rf"|{_FORMAT}(?:\s*[,、]\s*{_FORMAT})+(?=[^。.!?？]{{0,8}}(?:選|哪|which|what))")
 TOPICS = {
     "speculative-decoding": [r"\bspec(?:ulative)?[\s-]*decod", r"\bspeculat(?:ion|ive|e)\b", r"\bdraft[\s-]+model", r"\bEAGLE(?:-?\d)?\b",
                              r"\bMedusa\b", r"\bMTP\b", r"\blookahead\s+decoding\b", r"\bsuffix\s+decoding\b", r"\bn-?gram\s+spec",
@@ -263,7 +267,8 @@ TOPICS = {
                 r"\bspill(?:s|ing)?\s+(?:over\s+)?to\b", r"\bhost[\s-]RAM\b", r"卸載到", r"放到\s*CPU", r"放到\s*(?:系統)?記憶體", r"CPU\s*offload"],
     "kv-quantization": [r"\bKV[\s-]*cache[\s-]*(?:dtype|quant\w*|precision|compression|in\s+(?:FP8|INT8|INT4|Q8|Q4))",
                         r"\b(?:FP8|INT8|INT4|q8_0|q4_0|quantized|quantize[sd]?|\d-bit)\s+(?:the\s+)?KV(?:[\s-]*cache)?\b",
-                        r"\bquantiz\w*\s+(?:the\s+)?KV\b", r"\bKV[\s-]*cache\s+(?:be\s+|to\s+be\s+)?quantiz", r"\bkv[-_]cache[-_]dtype\b",
+                        r"\bquantiz\w*\s+(?:the\s+)?KV\b",
+                        r"\b(?:FP8|INT8|INT4|Q8_0|Q4_0|NVFP4|[48][\s-]?bit)\s*(?:的|for\s+(?:the\s+)?|on\s+the\s+)\s*KV\b", r"\bKV[\s-]*cache\s+(?:be\s+|to\s+be\s+)?quantiz", r"\bkv[-_]cache[-_]dtype\b",
                         r"KV\s*cache\s*(?:要|用|量化成?|改成?)?\s*(?:量化|FP8|INT8|INT4)", r"KV\s*量化", r"量化\s*KV",
                         r"\bKV(?:[\s-]*cache)?[^.,;?!。，；？]{0,16}?(?:\b|(?<=[\u4e00-\u9fff]))(?:FP8|INT8|INT4|Q8_0|Q4_0|FP4|NVFP4|8[\s-]?bit|4[\s-]?bit)\b"],
     "disaggregation": [r"\bdisaggregat", r"\bP/D\b", r"\bPD\s*(?:分離|分离|disagg|separation|split)", r"\bprefill\s*(?:/|and|-)\s*decode\s+(?:split|separation|disagg)",

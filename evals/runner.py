@@ -12,14 +12,17 @@ from evals.suite import SuiteReport
 SUITES = ("golden", "retrieval", "extraction", "estimator")
 
 
-def run_suites(names: list[str], cases_dir: Path | None = None, model: str | None = None) -> list[SuiteReport]:
-    """Run the named suites in order."""
+def run_suites(names: list[str], cases_dir: Path | None = None, model: str | None = None,
+               splits: tuple[str, ...] | None = None) -> list[SuiteReport]:
+    """Run the named suites in order (`splits`: only those splits of the extraction suite)."""
     reports = []
     for name in names:
         module = importlib.import_module(f"evals.suites.{name}")
         opts: dict[str, Any] = {"model": model}
         if name == "golden" and cases_dir is not None:
             opts["cases_dir"] = cases_dir
+        if name == "extraction" and splits:
+            opts["splits"] = splits
         reports.append(module.run(**opts))
     return reports
 
@@ -68,11 +71,12 @@ def to_json(reports: list[SuiteReport]) -> dict[str, Any]:
     }
 
 
-def main(suite: str, cases_dir: Path | None, json_path: Path | None, model: str | None, out: TextIO) -> int:
+def main(suite: str, cases_dir: Path | None, json_path: Path | None, model: str | None, out: TextIO,
+         splits: tuple[str, ...] | None = None) -> int:
     """Run, print and export; 0 only when no case failed."""
     names = list(SUITES) if suite == "all" else [suite]
     t0 = time.perf_counter()
-    reports = run_suites(names, cases_dir, model)
+    reports = run_suites(names, cases_dir, model, splits)
     print_report(reports, out, time.perf_counter() - t0)
     if json_path is not None:
         json_path.write_text(json.dumps(to_json(reports), ensure_ascii=False, indent=2, default=str), encoding="utf-8")

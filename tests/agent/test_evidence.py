@@ -106,3 +106,37 @@ def test_a_number_that_does_not_fit_the_field_is_refused(text, field, value, sai
 def test_a_number_that_fits_the_field_is_kept(text, field, value, said):
     kept, _, dropped = und.guard({field: value}, {field: said}, text, strict=True)
     assert kept == {field: value}, dropped
+
+
+# --- words must name the value, not negated (issue 14) -----------------------------------------
+@pytest.mark.parametrize("text, field, value, said", [
+    ("不在乎延遲，只在乎吞吐，4 張 4090", "priority", "latency", "不在乎延遲"),
+    ("latency is not a concern, throughput is; 8x H100", "priority", "latency", "latency is not a concern"),
+    ("8x H100, Llama 3.1 70B", "interconnect", "nvlink", "8x H100"),
+    ("4 張 4090 沒有 NVLink", "interconnect", "nvlink", "NVLink"),
+    ("Llama 3.3 70B AWQ on 4x 4090", "quantization", "fp8", "Llama 3.3 70B"),
+    ("Llama 3.3 70B 不要用 AWQ，4 張 4090", "quantization", "awq", "AWQ"),
+    ("RAG over our docs, 8x H100", "workload", "agent", "RAG over our docs"),
+    ("Streaming answers on 2x L40S", "streaming", False, "Streaming"),
+    ("輸出要符合 JSON schema，2 張 L40S", "structured_output", True, "2 張 L40S"),
+])
+def test_a_word_that_does_not_name_the_value_is_refused(text, field, value, said):
+    kept, _, dropped = und.guard({field: value}, {field: said}, text, strict=True)
+    assert kept == {} and dropped, dropped
+
+
+@pytest.mark.parametrize("text, field, value, said", [
+    ("不在乎延遲，只在乎吞吐，4 張 4090", "priority", "throughput", "只在乎吞吐"),
+    ("8x H100 with NVLink", "interconnect", "nvlink", "NVLink"),
+    ("4 張 4090 沒有 NVLink", "interconnect", "pcie", "沒有 NVLink"),
+    ("Llama 3.3 70B on 4x 4090, Q4", "quantization", "q4_k_m", "Q4"),
+    ("Llama 3.3 70B 用 AWQ 量化", "quantization", "awq", "AWQ"),
+    ("RAG 問答，8 張 H100", "workload", "rag", "RAG"),
+    ("for our team of 50 engineers", "serving_mode", "team", "our team of 50 engineers"),
+    ("everyone shares the same system prompt", "shared_prefix", True, "same system prompt"),
+    ("no streaming needed, batch jobs", "streaming", False, "no streaming"),
+    ("just one GPU, Qwen3 8B", "interconnect", "none", "one GPU"),
+])
+def test_a_word_that_names_the_value_is_kept(text, field, value, said):
+    kept, _, dropped = und.guard({field: value}, {field: said}, text, strict=True)
+    assert kept == {field: value}, dropped

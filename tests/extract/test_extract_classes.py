@@ -200,3 +200,91 @@ def test_normalisation_maps_evidence_back_to_the_original_characters():
     ex = extract(text)
     assert ex.values["count"] == 8 and ex.values["context_length"] == 64000
     assert all(words in text for words in ex.evidence.values())
+
+
+# --- classes closed from the dev split and the forum2 set ------------------------------------
+@pytest.mark.parametrize("text, expected", [
+    ("三片GeForceRTX 4080顯卡，跑 Qwen3 32B", {"hardware": "rtx4080", "count": 3}),
+    ("We have 6*GeForceRTX 4070 for a 14B model", {"hardware": "rtx4070", "count": 6}),
+    ("We have a RadeonRX 9070 and Mistral 7B", {"hardware": "rx9070", "count": 1}),
+    ("Running on g4dn.xlarge GPU x 8, a 70B model", {"hardware": "t4", "count": 8}),
+    ("手上有 p5.48xlarge（4 張），要上 Qwen3-14B", {"hardware": "h100_sxm", "count": 4}),
+    ("A800 SXM4 GPU x 4 available for Llama 3.1 70B", {"hardware": "a800_80g_sxm", "count": 4}),
+    ("I've got 3*9060XT, plain PCIe", {"hardware": "rx9060xt_16g", "count": 3}),
+])
+def test_device_names_are_read_whole(text, expected):
+    check(text, expected)
+
+
+@pytest.mark.parametrize("text, hardware", [
+    ("機器：Arc A770 8GB 共 2 張", "arc_a770_8g"),
+    ("two A100 PCIe 40GB cards, no NVLink", "a100_40g_pcie"),
+    ("8 張 A100（40G）跑 qwen 7B", "a100_40g_sxm"),
+    ("We're on one 4060 GPU for Qwen3 8B", "rtx4060"),
+])
+def test_memory_and_generic_words_after_a_name_pick_the_variant(text, hardware):
+    check(text, {"hardware": hardware})
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("用 2 台 H100*8 部署 DeepSeek R1", {"nodes": 2, "count": 8}),
+    ("two servers, each H100 x 8, DeepSeek R1", {"count": 8}),
+    ("2 nodes H100x8 for DeepSeek V3", {"nodes": 2, "count": 8}),
+])
+def test_machines_before_a_name_and_devices_after_it(text, expected):
+    check(text, expected)
+
+
+@pytest.mark.parametrize("text, model", [
+    ("機器：兩顆SPR，模型是phi3", "phi-3-mini-4k"),
+    ("八張GPU，跑Code-Llama-13B", "codellama-13b"),
+    ("TWO H200 NVL GPUS. FOR PHI3. PLAIN PCIE BETWEEN THE CARDS", "phi-3-mini-4k"),
+])
+def test_model_names_start_at_the_name_and_stop_at_a_sentence(text, model):
+    check(text, {"model": model})
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("sglang 推理時 context length 能一直撐到 128k 嗎？", {"context_length": 128000}),
+    ("大家一起用，一般 10 個人同時", {"concurrency": 10}),
+    ("一張 4090 一小時 2.5 美金", {"count": 1, "device_hour_usd": 2.5}),
+])
+def test_a_lone_one_inside_a_chinese_word_is_no_number(text, expected):
+    check(text, expected)
+
+
+@pytest.mark.parametrize("text", ["8x A100 80GB: do the GPUs need InfiniBand or NVLink?", "8 張 A100，要 NVLink 還是 PCIe 就好？"])
+def test_links_offered_as_alternatives_are_not_stated(text):
+    check(text, {"count": 8}, absent=("interconnect",))
+
+
+@pytest.mark.parametrize("text, quant", [
+    ("Llama 3.1 70B, INT-4, two H100s", "int4"), ("Llama 3.1 70B，四位元，兩張 H100", "int4"),
+    ("Llama 3.1 70B 八位元量化", "int8"), ("BF-16 Llama 3.1 8B on one 4090", "bf16"),
+    ("Llama 3.1 70B Q4-0 on 2x H100", "q4_0"), ("q4-k-m Llama 3.1 8B", "q4_k_m"),
+    ("GPTQ-Int8 Llama 3.1 70B on 2x H100", "int8"), ("Serving Phi 3.5 mini in Q4 on one 4090", "q4_k_m"),
+])
+def test_format_names_with_separators_and_chinese_bit_widths(text, quant):
+    check(text, {"quantization": quant})
+
+
+@pytest.mark.parametrize("text", ["Llama 3.1 8B in Q4 2025 on a 4090", "We launch in Q4, Llama 3.1 8B on a 4090",
+                                  "我們有 雙路 Altra Q80-30，想跑 Qwen3 8B"])
+def test_a_quarter_or_a_product_number_is_no_format(text):
+    check(text, {}, absent=("quantization",))
+
+
+@pytest.mark.parametrize("text, kv", [
+    ("2x H100, Llama 3.1 70B; we want FP8 for the KV cache", "fp8"),
+    ("2 張 H100 跑 Llama 3.1 70B，FP8 的 KV cache 值得嗎？", "fp8"),
+    ("Llama 3.1 70B: is KV cache quantization (FP8) safe?", "fp8"),
+    ("Llama 3.1 70B，KV 快取用 8-bit 可以嗎", "int8"),
+])
+def test_a_format_said_of_the_kv_cache_is_not_the_weights(text, kv):
+    check(text, {"kv_cache_dtype": kv}, absent=("quantization",))
+
+
+@pytest.mark.parametrize("text", ["Llama 3.1 70B: is AWQ better than GPTQ here?", "Llama 3.1 70B：AWQ、GPTQ、FP8 該選哪個？",
+                                  "Llama 3.1 70B，FP8 比 INT8 快嗎？"])
+def test_formats_compared_or_listed_for_a_choice_are_undecided(text):
+    check(text, {"model": "llama-3.1-70b"}, absent=("quantization",))

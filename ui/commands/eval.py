@@ -15,6 +15,9 @@ def add_parser(sub) -> None:
                    help="folder of golden case YAML files (default: the shipped evals/cases)")
     p.add_argument("--suite", choices=SUITE_CHOICES, default="golden",
                    help="which suite to run (default: golden)")
+    p.add_argument("--split", action="append", default=None, metavar="SPLIT",
+                   help="extraction suite only: score just this split (curated, dev, heldout, forum, forum2); "
+                        "repeat for several (default: all)")
     p.add_argument("--json", dest="json_path", default=None, metavar="FILE",
                    help="also write the results as JSON to FILE")
     p.add_argument("--model", default=None,
@@ -35,7 +38,14 @@ def run(args: argparse.Namespace) -> int:
         raise InputError(f"--cases: '{args.cases}' is not a folder")
     if cases is not None and args.suite not in ("golden", "all"):
         raise InputError("--cases applies to the golden suite only")
+    splits = tuple(args.split or ())
+    if splits and args.suite != "extraction":
+        raise InputError("--split applies to the extraction suite only")
+    from evals.suites.extraction import SPLITS
+    unknown = [s for s in splits if s not in SPLITS]
+    if unknown:
+        raise InputError(f"--split: unknown split '{unknown[0]}' (choose from {', '.join(SPLITS)})")
     json_path = Path(args.json_path) if args.json_path else None
     if json_path is not None and not json_path.parent.exists():
         raise InputError(f"--json: folder '{json_path.parent}' does not exist")
-    return runner.main(args.suite, cases, json_path, args.model, sys.stdout)
+    return runner.main(args.suite, cases, json_path, args.model, sys.stdout, splits or None)
