@@ -3,6 +3,8 @@
 Data (evals/data/, every row with its source):
 - measurements.csv        single-stream decode_tps / prefill_tps (copy of shared/reference)
 - measurements_depth.csv  single-stream rows at a cache depth (llama-bench `pp2048 @ d4096`, `tg32 @ d8192`)
+- measurements_llamabench.csv  llama-bench pp512..pp8192 / tg512..tg8192 on NVIDIA workstation and datacenter GPUs
+                          (`flash_attn` 0: run without flash attention, llama-bench's default then)
 - measurements_load.csv   at load: output_tps (aggregate), ttft_s (client-seen mean, queueing included),
                           tpot_ms (mean inter-token latency), decode_agg_tps (llama-batched-bench S_TG);
                           `mode` closed (N users), offline (all requests queued; N = request count),
@@ -28,6 +30,7 @@ from evals.suite import CaseOutcome, SuiteReport
 DATA = Path(__file__).resolve().parent.parent / "data"
 MEASUREMENTS = DATA / "measurements.csv"
 DEPTH = DATA / "measurements_depth.csv"
+BENCH = DATA / "measurements_llamabench.csv"
 LOAD = DATA / "measurements_load.csv"
 DECODE_PASS, PREFILL_PASS, BOUND_SLACK = 0.40, 0.50, 0.95
 LOAD_PASS = {"output_tps": 0.50, "decode_agg_tps": 0.50, "tpot_ms": 0.50, "ttft_s": 1.00}
@@ -58,7 +61,8 @@ def source_name(url: str) -> str:
     for needle, label in (("perf-overview", "trtllm-perf-overview"), ("nim/benchmarking", "nvidia-nim"),
                           ("oracle", "oci-mi300x-vllm"), ("dgx-spark", "llama.cpp-dgx-spark"),
                           ("pull/26284", "llama.cpp-rocm-pr"), ("discussions/4167", "llama.cpp-apple"),
-                          ("discussions/15013", "llama.cpp-cuda"), ("discussions/10879", "llama.cpp-vulkan")):
+                          ("discussions/15013", "llama.cpp-cuda"), ("discussions/10879", "llama.cpp-vulkan"),
+                          ("GPU-Benchmarks-on-LLM-Inference", "xiongjiedai-llama-bench")):
         if needle in u:
             return label
     return "other"
@@ -102,12 +106,13 @@ def _single_prediction(row: dict) -> tuple[float | None, float | None]:
     if row["metric"] == "decode_tps":
         est = estimate(**_common(row), input_tokens=depth, output_tokens=max(1, out), concurrency=1)
         return est.decode_tokens_per_s, est.decode_tokens_per_s_bound
-    if depth:
+    flash = row.get("flash_attn", "") != "0"  # blank = the engine's default (llama.cpp: on)
+    if depth or not flash:
         est = estimate(**_common(row), input_tokens=inp, output_tokens=1, concurrency=1)
         hw = catalog.hardware(row["hardware"])
         family = runtime(row.get("engine") or None, hw.hw_class)[0].family
         t = prefill_seconds(catalog.model(row["model"]), hw, est.quantization, inp,
-                            est.parallelism["tp"] * est.parallelism["ep"], est.engine, family, depth).value
+                            est.parallelism["tp"] * est.parallelism["ep"], est.engine, family, depth, flash).value
         return inp / t, None
     est = estimate(**_common(row), input_tokens=inp, output_tokens=out, concurrency=1)
     return est.prefill_tokens_per_s, None
@@ -237,7 +242,7 @@ def run(csv_path: str | Path | None = None, split: str = "all", **_: object) -> 
     single = Path(csv_path or os.environ.get("ADVISOR_MEASUREMENTS") or MEASUREMENTS)
     jobs = [(row, "single") for row in read_rows(single)]
     if csv_path is None:
-        jobs += [(row, "single") for row in read_rows(DEPTH)] + [(row, "load") for row in read_rows(LOAD)]
+        jobs += [(row, "single") for row in read_rows(DEPTH) + read_rows(BENCH)] + [(row, "load") for row in read_rows(LOAD)]
     if split != "all":
         jobs = [(row, kind) for row, kind in jobs if split_of(row) == split]
     cases = [evaluate_row(i, row, kind) for i, (row, kind) in enumerate(jobs, 1)]

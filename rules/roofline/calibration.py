@@ -58,12 +58,24 @@ PREFILL_EFFICIENCY = {
     "huawei-ascend": 0.5,  # not calibrated
 }
 # On NVIDIA workstation and datacenter parts the 16-bit tensor rate is not halved for FP32 accumulation,
-# and llama.cpp's 512-token ubatch kernels reach a small share of it.
-LOCAL_PRO_NVIDIA_PREFILL_EFFICIENCY = 0.26  # DGX Spark (GB10) llama-bench pp2048 rows
+# and llama.cpp's 512-token ubatches reach a share of it that depends on the architecture (CUDA compute
+# capability major.minor prefix). Its kernels issue mma.sync; Hopper's full rate needs wgmma, and the
+# 300-350 W Ada parts cannot hold the boost clock their peak is quoted at. F16 rows of the fit split:
+LOCAL_PRO_NVIDIA_PREFILL_EFFICIENCY = {
+    "8.": 0.40,   # Ampere: A100 PCIe/SXM, RTX A6000, A40 llama-bench pp512-pp1024 (XiongjieDai, fit split)
+    "8.9": 0.27,  # Ada: L40S, RTX 6000/5000/4000 Ada, same source
+    "9.": 0.21,   # Hopper: H100 PCIe, same source
+    "": 0.31,     # Blackwell and later: DGX Spark (GB10) llama-bench pp2048 rows (MXFP4/Q8_0, fit split)
+}
+# GGUF-quantized weights run llama.cpp's int8 MMQ kernels, slower than cuBLAS on F16 weights on these parts.
+NVIDIA_PRO_QUANT_PREFILL_FACTOR = 0.84  # Q4_K_M vs F16 pp512 on the same GPUs (XiongjieDai, fit split)
 # Weight-only quantized GEMMs dequantize on ALUs; GPUs without int matrix paths lose some rate.
 APPLE_QUANT_PREFILL_FACTOR = 0.84  # q4_0/q8_0 vs f16 medians on the Apple rows
 # Attention over the cache runs in its own kernels at a lower share of peak than the weight GEMMs.
-LOCAL_ATTENTION_FACTOR = 0.7   # DGX Spark llama-bench pp2048 @ depth 4K-32K rows (fit split)
+LOCAL_ATTENTION_FACTOR = 0.7   # flash attention (llama.cpp's default since -fa auto): DGX Spark -fa 1 rows at depth 4K-32K
+# Without flash attention the F32 score matrix (heads x tokens x position) is written and re-read by
+# separate softmax/mask kernels: long prompts cost several times their FLOPs.
+LOCAL_ATTENTION_FACTOR_NO_FA = 0.18  # XiongjieDai pp4096/pp8192 vs pp512 rows (llama-bench, fa off), fit split
 # Per token per MoE layer cost of routing, top-k and gathering activations in local engines' prefill (s).
 MOE_ROUTE_S = 3.0e-6  # gpt-oss-20b on RTX 3090/4090/5090 (llama.cpp) all leave ~2-3 us per token-layer
 
@@ -142,17 +154,27 @@ def prefill_efficiency(hw: Hardware, quant_family: str, family: str = "local", d
             eff *= tokens / (tokens + SERVER_GEMM_HALF_TOKENS)
         return eff * (SERVER_FP4_GEMM_FACTOR if dtype == "fp4" else 1.0)
     eff = PREFILL_EFFICIENCY[hw.platform]
+    quantized = quant_family in ("gguf", "int", "microscaling", "exl")
     if hw.platform == "nvidia-cuda" and hw.hw_class in ("datacenter", "workstation"):
-        eff = LOCAL_PRO_NVIDIA_PREFILL_EFFICIENCY
-    if hw.platform == "apple-silicon" and quant_family in ("gguf", "int", "microscaling", "exl"):
+        eff = pro_nvidia_prefill_efficiency(hw.cuda_cc or "")
+        eff *= NVIDIA_PRO_QUANT_PREFILL_FACTOR if quantized else 1.0
+    if hw.platform == "apple-silicon" and quantized:
         eff *= APPLE_QUANT_PREFILL_FACTOR
     return eff
 
 
-def attention_efficiency(hw: Hardware, quant_family: str, family: str = "local") -> float:
-    """Share of dense 16-bit TFLOPS attention over the cache reaches."""
-    factor = SERVER_ATTENTION_FACTOR if family in SERVER_FAMILIES else LOCAL_ATTENTION_FACTOR
-    return prefill_efficiency(hw, quant_family, family) * factor
+def pro_nvidia_prefill_efficiency(cuda_cc: str) -> float:
+    """llama.cpp's share of the 16-bit tensor peak on an NVIDIA workstation/datacenter part, by architecture."""
+    return next(v for k, v in sorted(LOCAL_PRO_NVIDIA_PREFILL_EFFICIENCY.items(), key=lambda kv: -len(kv[0]))
+                if cuda_cc.startswith(k))
+
+
+def attention_efficiency(hw: Hardware, quant_family: str, family: str = "local", flash: bool = True) -> float:
+    """Share of dense 16-bit TFLOPS attention over the cache reaches (attention runs on 16-bit K/V whatever
+    the weights' format; `flash` = fused flash-attention kernels, local engines only)."""
+    if family in SERVER_FAMILIES:
+        return prefill_efficiency(hw, quant_family, family) * SERVER_ATTENTION_FACTOR
+    return prefill_efficiency(hw, "float", family) * (LOCAL_ATTENTION_FACTOR if flash else LOCAL_ATTENTION_FACTOR_NO_FA)
 
 
 def moe_route_s(family: str) -> float:

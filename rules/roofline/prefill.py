@@ -95,12 +95,14 @@ def device_tflops(hw: Hardware, quant: str, engine: str | None) -> tuple[float, 
 
 
 def prefill_seconds(model: ModelSpec, hw: Hardware, quant: str, tokens: int, shard: int = 1,
-                    engine: str | None = None, family: str = "local", depth: int = 0) -> Figure:
-    """Expected seconds to prefill `tokens` (after `depth` cached ones) on `shard` devices working together."""
+                    engine: str | None = None, family: str = "local", depth: int = 0,
+                    flash_attention: bool = True) -> Figure:
+    """Expected seconds to prefill `tokens` (after `depth` cached ones) on `shard` devices working together
+    (`flash_attention`: local engines run fused attention kernels, llama.cpp's default since `-fa auto`)."""
     tflops, dtype = device_tflops(hw, quant, engine)
     qfam = quant_info(quant).family
     eff = cal.prefill_efficiency(hw, qfam, family, dtype, tokens)
-    att_eff = cal.attention_efficiency(hw, qfam, family)
+    att_eff = cal.attention_efficiency(hw, qfam, family, flash_attention)
     att_tf = hw.tflops.bf16 or hw.tflops.fp16 or tflops  # attention runs in 16-bit
     flops = prefill_flops(model, tokens, depth)
     att = attention_flops_at(model, tokens, depth)
