@@ -44,6 +44,13 @@ TOKEN_OVERHEAD_MS = {
     "huawei-ascend": 2.0,  # not calibrated
 }
 
+# Discrete NVIDIA datacenter/workstation cards run in servers and cloud hosts, whose CPUs clock lower than
+# desktop ones: llama.cpp's per-token host work (graph build, launches) takes longer. XiongjieDai tg512-tg8192
+# rows (8B vs 70B on the same GPU separate the fixed cost from the streaming time), fit split.
+PRO_NVIDIA_TOKEN_OVERHEAD_MS = 2.5
+# Ampere's HBM2e parts (A100) stream at a lower share than Hopper's in llama.cpp's decode kernels (same rows).
+AMPERE_HBM_BW_FACTOR = 0.85
+
 # Share of the dense 16-bit TFLOPS a local engine's prompt GEMMs reach, by software platform.
 PREFILL_EFFICIENCY = {
     "nvidia-cuda": 0.85,   # GeForce: the catalog's rates are FP32-accumulate ones; llama.cpp's int8 MMQ beats them
@@ -133,6 +140,8 @@ def bandwidth_efficiency(hw: Hardware, family: str = "local") -> tuple[float, st
         return eff, f"server-engine kernels on {cls} memory ({hw.platform}): {eff:.2f} of peak bandwidth"
     eff = ULTRA_BW_EFFICIENCY if cls == "apple" and "Ultra" in hw.name else BW_EFFICIENCY[cls]
     eff *= PLATFORM_BW_FACTOR.get(hw.platform, 1.0)
+    if cls == "hbm" and (hw.cuda_cc or "").startswith("8."):
+        eff *= AMPERE_HBM_BW_FACTOR
     return eff, f"{cls} memory on {hw.platform}: {eff:.2f} of peak bandwidth"
 
 
@@ -141,6 +150,8 @@ def token_overhead_s(hw: Hardware, family: str = "local", batch: int = 1) -> flo
     if family in SERVER_FAMILIES:
         return (SERVER_STEP_OVERHEAD_MS / _platform(PLATFORM_SERVER_BW_FACTOR, hw, family)) / 1000 \
             + SERVER_SEQ_OVERHEAD_US * 1e-6 * batch
+    if hw.platform == "nvidia-cuda" and hw.hw_class in ("datacenter", "workstation") and memory_class(hw) != "lpddr":
+        return PRO_NVIDIA_TOKEN_OVERHEAD_MS / 1000
     return TOKEN_OVERHEAD_MS[hw.platform] / 1000
 
 
