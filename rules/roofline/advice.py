@@ -24,6 +24,9 @@ def standing_assumptions(s) -> list[str]:
         out.append(f"{hw.id}: memory taken as the largest configuration ({hw.memory_gb:g} GB); pass the real size if smaller")
     if hw.usable_memory_fraction < 1:
         out.append(f"only {hw.usable_memory_fraction:.0%} of unified memory is GPU-usable by default (macOS wired limit)")
+    if spec.attention.linear_layers and not spec.attention.linear_state_values:
+        out.append(f"the fixed state of the {spec.attention.linear_layers} linear-attention layers is not counted "
+                   "(its size is not in the catalog); only the full-attention layers' KV cache is")
     if spec.architecture == "moe":
         out.append("MoE routing assumed uniform: a batch of b tokens touches 1-(1-k/E)^b of the experts")
     if s.layout.pp > 1:

@@ -1,7 +1,8 @@
 """Prefill: compute-bound time to process a prompt.
 
 FLOPs per prompt = 2 x linear params x tokens (+ lm_head for the last token) + attention
-4 x layers x q_heads x head_dim x (tokens^2 / 2) (causal; sliding layers see at most their window).
+4 x layers x q_heads x head_dim x (tokens^2 / 2) (causal; sliding layers see at most their window;
+linear-attention layers have no quadratic term).
 Time = GEMM FLOPs / (efficiency x dense TFLOPS of the compute dtype) + attention FLOPs / (attention
 efficiency x 16-bit TFLOPS) + MoE routing (local engines), never faster than streaming the weights
 once. A prompt that continues a cache of `depth` tokens attends over it as well.
@@ -60,7 +61,7 @@ def attention_flops_spread(model: ModelSpec, tokens: float, position: float) -> 
     """Attention FLOPs for `tokens` prompt tokens from many prompts, at average position `position`."""
     att = model.attention
     width = model.q_heads * model.head_dim
-    full = (model.layers - att.sliding_layers) * 4 * width * tokens * position
+    full = (model.layers - att.sliding_layers - att.linear_layers) * 4 * width * tokens * position
     sliding = att.sliding_layers * 4 * width * tokens * min(position, att.sliding_window or 0)
     return full + sliding
 
@@ -70,7 +71,7 @@ def attention_flops_at(model: ModelSpec, tokens: float, depth: float) -> float:
     earlier positions; sliding-window layers to at most their window)."""
     att = model.attention
     width = model.q_heads * model.head_dim
-    full = (model.layers - att.sliding_layers) * 4 * width * tokens * (depth + tokens / 2)
+    full = (model.layers - att.sliding_layers - att.linear_layers) * 4 * width * tokens * (depth + tokens / 2)
     window = min(depth + tokens / 2, att.sliding_window or 0)
     sliding = att.sliding_layers * 4 * width * tokens * window
     return full + sliding
