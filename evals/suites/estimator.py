@@ -62,7 +62,8 @@ def source_name(url: str) -> str:
                           ("oracle", "oci-mi300x-vllm"), ("dgx-spark", "llama.cpp-dgx-spark"),
                           ("pull/26284", "llama.cpp-rocm-pr"), ("discussions/4167", "llama.cpp-apple"),
                           ("discussions/15013", "llama.cpp-cuda"), ("discussions/10879", "llama.cpp-vulkan"),
-                          ("GPU-Benchmarks-on-LLM-Inference", "xiongjiedai-llama-bench")):
+                          ("GPU-Benchmarks-on-LLM-Inference", "xiongjiedai-llama-bench"),
+                          ("dstackai/benchmarks", "dstack-deepseek-r1")):
         if needle in u:
             return label
     return "other"
@@ -227,6 +228,10 @@ def summarize(cases: list[CaseOutcome]) -> dict[str, float]:
             vals = _apes(cases, kind="load", metric=m, source=src)
             if vals:
                 metrics[f"source.{src}.{m}_median_ape"] = statistics.median(vals)
+            held = _apes(cases, kind="load", metric=m, source=src, split="held-out")
+            if held:
+                metrics[f"held-out.source.{src}.{m}_median_ape"] = statistics.median(held)
+                metrics[f"held-out.source.{src}.{m}_rows"] = float(len(held))
     return metrics
 
 

@@ -100,6 +100,10 @@ SERVER_SEQ_OVERHEAD_US = 2.0     # per sequence per step: sampling, detokenising
 # Per token per MoE layer in server engines: top-k, permute/unpermute and the small grouped GEMMs'
 # tail, on every device of a TP group (TensorRT-LLM Qwen3 MoE rows, fit split).
 SERVER_MOE_ROUTE_S = 0.1e-6
+# Per MoE layer per engine step in server engines: router, top-k, permute and the grouped-GEMM launches
+# cost a fixed time whatever the batch (~10 kernels of ~10 us). Fit split of all server at-load rows
+# (TensorRT-LLM perf overview, NIM, OCI, dstack DeepSeek-R1): 1e-4 s is the best of 0-3e-4.
+SERVER_MOE_STEP_S = 1e-4
 # ROCm builds of vLLM (2024): OCI MI300X rows (fit split): bandwidth and GEMM rate both well below CUDA's
 PLATFORM_SERVER_BW_FACTOR = {"amd-rocm": 0.6}
 PLATFORM_SERVER_GEMM_FACTOR = {"amd-rocm": 0.3}

@@ -111,8 +111,9 @@ def prefill_seconds(model: ModelSpec, hw: Hardware, quant: str, tokens: int, sha
     compute = (gemm_seconds(model, hw, quant, tokens, 1, shard, engine, family, stream)
                + att / (att_eff * att_tf * 1e12 * shard))
     # routing runs for every token on every device of a TP group; llama.cpp splits layers, not tokens
-    route = (cal.moe_route_s(family) * (model.moe_layers or 0) * tokens / (1 if family in cal.SERVER_FAMILIES else shard)
-             if model.architecture == "moe" else 0.0)
+    server = family in cal.SERVER_FAMILIES
+    route = ((cal.moe_route_s(family) * tokens / (1 if server else shard) + (cal.SERVER_MOE_STEP_S if server else 0.0))
+             * (model.moe_layers or 0) if model.architecture == "moe" else 0.0)
     t = max(compute + route, stream)
     why = (f"{flops.why}: GEMMs at {eff:.2f} x {tflops:g} {dtype} TFLOPS, attention at {att_eff:.2f} x {att_tf:g} "
            f"16-bit TFLOPS, x {shard} devices" + (f" + MoE routing {route * 1e3:.1f} ms" if route else "")
