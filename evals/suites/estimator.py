@@ -32,6 +32,7 @@ MEASUREMENTS = DATA / "measurements.csv"
 DEPTH = DATA / "measurements_depth.csv"
 BENCH = DATA / "measurements_llamabench.csv"
 LOAD = DATA / "measurements_load.csv"
+DATA_FILES = (MEASUREMENTS, DEPTH, BENCH, LOAD)
 DECODE_PASS, PREFILL_PASS, BOUND_SLACK = 0.40, 0.50, 0.95
 LOAD_PASS = {"output_tps": 0.50, "decode_agg_tps": 0.50, "tpot_ms": 0.50, "ttft_s": 1.00}
 HELD_OUT_MODULUS = 3  # a row is held out when its hash is 0 modulo this
@@ -152,7 +153,7 @@ def evaluate_row(i: int, row: dict, kind: str = "single") -> CaseOutcome:
     measured = float(row["value"])
     base = {"kind": kind, "metric": row["metric"], "measured": measured, "split": split_of(row),
             "source": source_name(row.get("source", "")), "platform": _platform(row["hardware"]),
-            "engine": row.get("engine") or None, "ape": None, "signed": None}
+            "engine": row.get("engine") or None, "arch": _arch(row["model"]), "ape": None, "signed": None}
     try:
         if kind == "load":
             pred, bound = _load_prediction(row), None
@@ -175,6 +176,17 @@ def evaluate_row(i: int, row: dict, kind: str = "single") -> CaseOutcome:
     if bound is not None and bound < BOUND_SLACK * measured:
         failures.append(f"bound {bound:.1f} below {BOUND_SLACK} x measured {measured:.1f}")
     return CaseOutcome(case_id, not failures, failures, result=result)
+
+
+def _arch(model_id: str) -> str:
+    """'moe' or 'dense' (the at-load error band is reported per architecture)."""
+    from rules.catalog import model
+    from rules.errors import AdvisorError
+
+    try:
+        return model(model_id).architecture
+    except AdvisorError:
+        return "unknown"
 
 
 def _platform(hw_id: str) -> str:
@@ -215,6 +227,11 @@ def summarize(cases: list[CaseOutcome]) -> dict[str, float]:
             if vals:
                 metrics[f"{prefix}load.{m}_median_ape"] = statistics.median(vals)
                 metrics[f"{prefix}load.{m}_p90_ape"] = percentile(vals, 0.9)
+            for arch in ("dense", "moe"):
+                by_arch = _apes(cases, kind="load", metric=m, split=sp, arch=arch)
+                if by_arch:
+                    metrics[f"{prefix}load.{arch}.{m}_median_ape"] = statistics.median(by_arch)
+                    metrics[f"{prefix}load.{arch}.{m}_rows"] = float(len(by_arch))
     for plat in sorted({c.result.get("platform") for c in cases if c.result and c.result.get("kind") == "single"}):
         d, p = _apes(cases, kind="single", metric="decode_tps", platform=plat), _apes(cases, kind="single",
                                                                                       metric="prefill_tps", platform=plat)
@@ -270,6 +287,12 @@ def summary_lines(m: dict[str, float]) -> list[str]:
         out.append(f"{split:8} at load ({m.get(p + 'load.rows', 0):.0f} rows): throughput median {f('load.output_tps_median_ape')}"
                    f", TPOT median {f('load.tpot_ms_median_ape')}, TTFT median {f('load.ttft_s_median_ape')}, "
                    f"batched decode median {f('load.decode_agg_tps_median_ape')}")
+        for arch in ("dense", "moe"):
+            n = {k: m.get(f"{p}load.{arch}.{k}_rows", 0) for k in ("output_tps", "tpot_ms", "ttft_s")}
+            if any(n.values()):
+                out.append(f"{split:8}   {arch} models: throughput {f(f'load.{arch}.output_tps_median_ape')} "
+                           f"({n['output_tps']:.0f}), TPOT {f(f'load.{arch}.tpot_ms_median_ape')} ({n['tpot_ms']:.0f}), "
+                           f"TTFT {f(f'load.{arch}.ttft_s_median_ape')} ({n['ttft_s']:.0f})")
     return out
 
 

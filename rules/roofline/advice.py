@@ -170,13 +170,16 @@ def binding_constraint(s, fits: bool, bad: Infeasible | None, step, load, t_pf: 
     return f"{name} ({value / total:.0%} of a request's time at batch {batch})"
 
 
-def error_band(hw: Hardware, family: str = "local") -> ErrorBand:
-    """The estimator's measured error on this platform (single stream) and, for server engines, under load."""
+def error_band(hw: Hardware, family: str = "local", architecture: str = "dense") -> ErrorBand:
+    """The estimator's measured error on this platform (single stream) and, for server engines, under load
+    (on published rows of models of the same architecture, dense or MoE)."""
     load = {}
     if family != "local":
-        lb = cal.LOAD_ERROR_BAND
-        load = dict(load_basis=f"held-out error on {lb['rows']:.0f} published at-load rows (TensorRT-LLM, NIM, vLLM "
-                               "on H100/H200/B200/GB200/RTX PRO 6000/MI300X; llama.cpp batched on GB10)",
+        lb = cal.LOAD_ERROR_BAND["moe" if architecture == "moe" else "dense"]
+        which = ("MoE: Qwen3 on TensorRT-LLM, DeepSeek-R1 on vLLM/SGLang/TensorRT-LLM" if architecture == "moe"
+                 else "dense: Llama on TensorRT-LLM, NIM, vLLM")
+        load = dict(load_basis=f"held-out error on {lb['rows']:.0f} published at-load rows ({which}; H100/H200/B200/"
+                               "GB200/RTX PRO 6000/MI300X)",
                     load_throughput_p50_pct=lb["throughput_p50"], load_tpot_p50_pct=lb["tpot_p50"],
                     load_ttft_p50_pct=lb["ttft_p50"])
     band = cal.ERROR_BAND.get(hw.platform)

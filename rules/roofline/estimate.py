@@ -337,7 +337,7 @@ def estimate(model, hardware, count: int = 1, nodes: int = 1, quant: str | None 
                            total_ms=round(step.seconds * 1e3, 3)),
         in_service=load_fig.in_service * lay.dp, load=s.load, engine_profile=s.runtime.id,
         cost_per_1m_tokens=round(cost.value, 4) if cost else None, price_usd_per_hour=price, price_source=price_src,
-        infeasible=infeasible, error_band=advice.error_band(hw, s.runtime.family), formulas=formulas)
+        infeasible=infeasible, error_band=advice.error_band(hw, s.runtime.family, spec.architecture), formulas=formulas)
 
 
 def estimate_for_profile(profile, engine: str | None = None, parallelism: str | dict | None = None) -> Estimate | None:
