@@ -48,7 +48,7 @@ METRICS = [("single", "decode_tps"), ("single", "prefill_tps"), ("load", "output
 # ---------------------------------------------------------------- rows and the project's own estimators
 def rows_for(split: str) -> list[dict]:
     from evals.suites import estimator as E
-    jobs = [dict(r, kind="single") for p in (E.MEASUREMENTS, E.DEPTH) for r in E.read_rows(p)]
+    jobs = [dict(r, kind="single") for p in (E.MEASUREMENTS, E.DEPTH, E.BENCH) for r in E.read_rows(p)]
     jobs += [dict(r, kind="load") for r in E.read_rows(E.LOAD)]
     for i, r in enumerate(jobs):
         r["id"] = i

@@ -141,6 +141,9 @@ class Attention(_Strict):
     """Layers with a fixed-size state instead of a KV cache (linear attention, Mamba/SSM, DeltaNet)."""
     layer_pattern: str | None = None
     """The layer mix in words, from the config ("5 sliding (1024) : 1 full", "3 DeltaNet : 1 full")."""
+    linear_state_values: int | None = Field(default=None, gt=0)
+    """Values of fixed state one sequence keeps in each linear-state layer (recurrent state + convolution
+    window), from the config; None = not known (the estimate then says the state is not counted)."""
 
     @model_validator(mode="after")
     def _consistent(self) -> "Attention":
@@ -148,6 +151,8 @@ class Attention(_Strict):
             raise ValueError("MLA attention needs kv_lora_rank and qk_rope_head_dim")
         if self.sliding_layers and not self.sliding_window:
             raise ValueError("sliding_layers needs sliding_window")
+        if self.linear_state_values and not self.linear_layers:
+            raise ValueError("linear_state_values needs linear_layers")
         return self
 
 

@@ -154,6 +154,12 @@ def _fit_check(facts: dict[str, Any], t: _Tally, rule: Rule, values: dict[str, A
               f"留給它的 {display.number(f.room_gb)} GB，而它無法把放不下的層放到系統記憶體上跑")
         t.add_avoid(engine, en, rule.id, zh)
         out.append(engine)
+    raise_mb = next((f.wired_limit_mb for f in found.values() if f.fits and f.wired_limit_mb), None)
+    if raise_mb:
+        t.warn(f"This fits only once macOS lets the GPU use more of the unified memory than its default: run "
+               f"`sudo sysctl iogpu.wired_limit_mb={raise_mb}` (resets at reboot) and leave the rest to the system.",
+               f"這要先放寬 macOS 預設的 GPU 可用記憶體上限才放得下：執行 `sudo sysctl iogpu.wired_limit_mb={raise_mb}`"
+               f"（重開機後會還原），其餘留給系統。")
     values["does_not_fit"], values["offload"] = sorted(out), sorted(offload)
     return {"exclude": sorted(out), "offload": sorted(offload)}
 

@@ -4,7 +4,9 @@ An engine is never recommended for a setup its own estimate says does not fit: t
 engine's own format (a bare "4-bit" is Q4_K_M on llama.cpp, AWQ on vLLM), plus one sequence's KV
 cache, must fit the devices' usable memory after that engine's runtime reserve. Engines that run the
 layers or experts that do not fit on the CPU from system RAM (llama.cpp, Ollama) still run a model
-larger than the GPUs for one person or a small group, at system-memory speed.
+larger than the GPUs for one person or a small group, at system-memory speed. On Apple silicon a model
+that exceeds the GPU's default wired-memory share but fits the raised one (sudo sysctl
+iogpu.wired_limit_mb=...) fits, and says the limit must be raised.
 """
 from __future__ import annotations
 
@@ -53,11 +55,22 @@ class Fit:
     fits: bool
     offload: bool
     """Does not fit the devices but runs with the rest in system RAM (hybrid CPU engines)."""
+    wired_limit_mb: int | None = None
+    """Fits only once macOS lets the GPU wire more memory: the iogpu.wired_limit_mb to set (Apple)."""
 
 
-def _room(hw, profile: Profile, engine: str, devices: int) -> float:
-    usable = memory.usable_bytes(hw, device_memory(hw, profile.memory_gb)[0]).value
-    return (usable - memory.reserve_bytes(hw, engine, usable).value) * devices
+def _room(hw, profile: Profile, engine: str, devices: int, raised: bool = False) -> float:
+    stated = device_memory(hw, profile.memory_gb)[0]
+    fig = memory.raised_usable_bytes(hw, stated) if raised else memory.usable_bytes(hw, stated)
+    if fig is None:
+        return 0.0
+    return (fig.value - memory.reserve_bytes(hw, engine, fig.value).value) * devices
+
+
+def wired_limit_mb(hw, profile: Profile) -> int | None:
+    """The iogpu.wired_limit_mb that lets an Apple GPU wire the raised share of memory (None elsewhere)."""
+    fig = memory.raised_usable_bytes(hw, device_memory(hw, profile.memory_gb)[0])
+    return int(fig.value / 2**20) if fig else None
 
 
 def _small_audience(facts: dict[str, Any]) -> bool:
@@ -89,8 +102,12 @@ def fits(profile: Profile, facts: dict[str, Any]) -> dict[str, Fit]:
             continue
         room = _room(hw, profile, engine, facts["device_count"])
         ok = weights + kv_one <= room
+        limit = None
+        if not ok and weights + kv_one <= _room(hw, profile, engine, facts["device_count"], raised=True):
+            ok, limit = True, wired_limit_mb(hw, profile)   # Apple: runs once the wired limit is raised
+            room = _room(hw, profile, engine, facts["device_count"], raised=True)
         host = facts.get("host_memory_gb")
         spills = host is None or weights + kv_one <= room + host * 1e9 * HOST_RAM_SHARE
         offload = not ok and spec_e.hybrid_cpu.value and _small_audience(facts) and spills
-        out[engine] = Fit(engine, q, round(weights / 1e9, 1), round(room / 1e9, 1), ok, offload)
+        out[engine] = Fit(engine, q, round(weights / 1e9, 1), round(room / 1e9, 1), ok, offload, limit)
     return out

@@ -129,7 +129,18 @@ def _attention(cfg: dict, layers: int) -> Attention:
     heads, kv = _need(cfg, "num_attention_heads", "n_head"), _get(cfg, "num_key_value_heads", "multi_query_group_num")
     kind = "mha" if (kv or heads) == heads else "gqa"
     return Attention(kind=kind, sliding_window=window, sliding_layers=sliding, linear_layers=linear,
-                     layer_pattern=pattern)
+                     layer_pattern=pattern, linear_state_values=_linear_state(cfg) if linear else None)
+
+
+def _linear_state(cfg: dict) -> int | None:
+    """Gated DeltaNet state per layer (Qwen3-Next / Qwen3.5): value heads x key dim x value dim, plus the
+    short convolution's window over the q, k and v channels; None for other linear-state layouts."""
+    keys = ("linear_num_value_heads", "linear_key_head_dim", "linear_value_head_dim", "linear_num_key_heads",
+            "linear_conv_kernel_dim")
+    if not all(isinstance(cfg.get(k), int) for k in keys):
+        return None
+    hv, dk, dv, hk, conv = (cfg[k] for k in keys)
+    return hv * dk * dv + (2 * hk * dk + hv * dv) * (conv - 1)
 
 
 def _attention_params(cfg: dict, hidden: int, heads: int, kv: int, hd: int) -> float:

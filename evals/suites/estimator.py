@@ -3,6 +3,8 @@
 Data (evals/data/, every row with its source):
 - measurements.csv        single-stream decode_tps / prefill_tps (copy of shared/reference)
 - measurements_depth.csv  single-stream rows at a cache depth (llama-bench `pp2048 @ d4096`, `tg32 @ d8192`)
+- measurements_llamabench.csv  llama-bench pp512..pp8192 / tg512..tg8192 on NVIDIA workstation and datacenter GPUs
+                          (`flash_attn` 0: run without flash attention, llama-bench's default then)
 - measurements_load.csv   at load: output_tps (aggregate), ttft_s (client-seen mean, queueing included),
                           tpot_ms (mean inter-token latency), decode_agg_tps (llama-batched-bench S_TG);
                           `mode` closed (N users), offline (all requests queued; N = request count),
@@ -28,7 +30,9 @@ from evals.suite import CaseOutcome, SuiteReport
 DATA = Path(__file__).resolve().parent.parent / "data"
 MEASUREMENTS = DATA / "measurements.csv"
 DEPTH = DATA / "measurements_depth.csv"
+BENCH = DATA / "measurements_llamabench.csv"
 LOAD = DATA / "measurements_load.csv"
+DATA_FILES = (MEASUREMENTS, DEPTH, BENCH, LOAD)
 DECODE_PASS, PREFILL_PASS, BOUND_SLACK = 0.40, 0.50, 0.95
 LOAD_PASS = {"output_tps": 0.50, "decode_agg_tps": 0.50, "tpot_ms": 0.50, "ttft_s": 1.00}
 HELD_OUT_MODULUS = 3  # a row is held out when its hash is 0 modulo this
@@ -58,7 +62,9 @@ def source_name(url: str) -> str:
     for needle, label in (("perf-overview", "trtllm-perf-overview"), ("nim/benchmarking", "nvidia-nim"),
                           ("oracle", "oci-mi300x-vllm"), ("dgx-spark", "llama.cpp-dgx-spark"),
                           ("pull/26284", "llama.cpp-rocm-pr"), ("discussions/4167", "llama.cpp-apple"),
-                          ("discussions/15013", "llama.cpp-cuda"), ("discussions/10879", "llama.cpp-vulkan")):
+                          ("discussions/15013", "llama.cpp-cuda"), ("discussions/10879", "llama.cpp-vulkan"),
+                          ("GPU-Benchmarks-on-LLM-Inference", "xiongjiedai-llama-bench"),
+                          ("dstackai/benchmarks", "dstack-deepseek-r1")):
         if needle in u:
             return label
     return "other"
@@ -102,12 +108,13 @@ def _single_prediction(row: dict) -> tuple[float | None, float | None]:
     if row["metric"] == "decode_tps":
         est = estimate(**_common(row), input_tokens=depth, output_tokens=max(1, out), concurrency=1)
         return est.decode_tokens_per_s, est.decode_tokens_per_s_bound
-    if depth:
+    flash = row.get("flash_attn", "") != "0"  # blank = the engine's default (llama.cpp: on)
+    if depth or not flash:
         est = estimate(**_common(row), input_tokens=inp, output_tokens=1, concurrency=1)
         hw = catalog.hardware(row["hardware"])
         family = runtime(row.get("engine") or None, hw.hw_class)[0].family
         t = prefill_seconds(catalog.model(row["model"]), hw, est.quantization, inp,
-                            est.parallelism["tp"] * est.parallelism["ep"], est.engine, family, depth).value
+                            est.parallelism["tp"] * est.parallelism["ep"], est.engine, family, depth, flash).value
         return inp / t, None
     est = estimate(**_common(row), input_tokens=inp, output_tokens=out, concurrency=1)
     return est.prefill_tokens_per_s, None
@@ -146,7 +153,7 @@ def evaluate_row(i: int, row: dict, kind: str = "single") -> CaseOutcome:
     measured = float(row["value"])
     base = {"kind": kind, "metric": row["metric"], "measured": measured, "split": split_of(row),
             "source": source_name(row.get("source", "")), "platform": _platform(row["hardware"]),
-            "engine": row.get("engine") or None, "ape": None, "signed": None}
+            "engine": row.get("engine") or None, "arch": _arch(row["model"]), "ape": None, "signed": None}
     try:
         if kind == "load":
             pred, bound = _load_prediction(row), None
@@ -169,6 +176,17 @@ def evaluate_row(i: int, row: dict, kind: str = "single") -> CaseOutcome:
     if bound is not None and bound < BOUND_SLACK * measured:
         failures.append(f"bound {bound:.1f} below {BOUND_SLACK} x measured {measured:.1f}")
     return CaseOutcome(case_id, not failures, failures, result=result)
+
+
+def _arch(model_id: str) -> str:
+    """'moe' or 'dense' (the at-load error band is reported per architecture)."""
+    from rules.catalog import model
+    from rules.errors import AdvisorError
+
+    try:
+        return model(model_id).architecture
+    except AdvisorError:
+        return "unknown"
 
 
 def _platform(hw_id: str) -> str:
@@ -209,6 +227,11 @@ def summarize(cases: list[CaseOutcome]) -> dict[str, float]:
             if vals:
                 metrics[f"{prefix}load.{m}_median_ape"] = statistics.median(vals)
                 metrics[f"{prefix}load.{m}_p90_ape"] = percentile(vals, 0.9)
+            for arch in ("dense", "moe"):
+                by_arch = _apes(cases, kind="load", metric=m, split=sp, arch=arch)
+                if by_arch:
+                    metrics[f"{prefix}load.{arch}.{m}_median_ape"] = statistics.median(by_arch)
+                    metrics[f"{prefix}load.{arch}.{m}_rows"] = float(len(by_arch))
     for plat in sorted({c.result.get("platform") for c in cases if c.result and c.result.get("kind") == "single"}):
         d, p = _apes(cases, kind="single", metric="decode_tps", platform=plat), _apes(cases, kind="single",
                                                                                       metric="prefill_tps", platform=plat)
@@ -222,6 +245,10 @@ def summarize(cases: list[CaseOutcome]) -> dict[str, float]:
             vals = _apes(cases, kind="load", metric=m, source=src)
             if vals:
                 metrics[f"source.{src}.{m}_median_ape"] = statistics.median(vals)
+            held = _apes(cases, kind="load", metric=m, source=src, split="held-out")
+            if held:
+                metrics[f"held-out.source.{src}.{m}_median_ape"] = statistics.median(held)
+                metrics[f"held-out.source.{src}.{m}_rows"] = float(len(held))
     return metrics
 
 
@@ -237,7 +264,7 @@ def run(csv_path: str | Path | None = None, split: str = "all", **_: object) -> 
     single = Path(csv_path or os.environ.get("ADVISOR_MEASUREMENTS") or MEASUREMENTS)
     jobs = [(row, "single") for row in read_rows(single)]
     if csv_path is None:
-        jobs += [(row, "single") for row in read_rows(DEPTH)] + [(row, "load") for row in read_rows(LOAD)]
+        jobs += [(row, "single") for row in read_rows(DEPTH) + read_rows(BENCH)] + [(row, "load") for row in read_rows(LOAD)]
     if split != "all":
         jobs = [(row, kind) for row, kind in jobs if split_of(row) == split]
     cases = [evaluate_row(i, row, kind) for i, (row, kind) in enumerate(jobs, 1)]
@@ -260,6 +287,12 @@ def summary_lines(m: dict[str, float]) -> list[str]:
         out.append(f"{split:8} at load ({m.get(p + 'load.rows', 0):.0f} rows): throughput median {f('load.output_tps_median_ape')}"
                    f", TPOT median {f('load.tpot_ms_median_ape')}, TTFT median {f('load.ttft_s_median_ape')}, "
                    f"batched decode median {f('load.decode_agg_tps_median_ape')}")
+        for arch in ("dense", "moe"):
+            n = {k: m.get(f"{p}load.{arch}.{k}_rows", 0) for k in ("output_tps", "tpot_ms", "ttft_s")}
+            if any(n.values()):
+                out.append(f"{split:8}   {arch} models: throughput {f(f'load.{arch}.output_tps_median_ape')} "
+                           f"({n['output_tps']:.0f}), TPOT {f(f'load.{arch}.tpot_ms_median_ape')} ({n['tpot_ms']:.0f}), "
+                           f"TTFT {f(f'load.{arch}.ttft_s_median_ape')} ({n['ttft_s']:.0f})")
     return out
 
 

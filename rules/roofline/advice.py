@@ -25,6 +25,9 @@ def standing_assumptions(s) -> list[str]:
         out.append(f"{hw.id}: memory taken as the largest configuration ({hw.memory_gb:g} GB); pass the real size if smaller")
     if hw.usable_memory_fraction < 1:
         out.append(f"only {hw.usable_memory_fraction:.0%} of unified memory is GPU-usable by default (macOS wired limit)")
+    if spec.attention.linear_layers and not spec.attention.linear_state_values:
+        out.append(f"the fixed state of the {spec.attention.linear_layers} linear-attention layers is not counted "
+                   "(its size is not in the catalog); only the full-attention layers' KV cache is")
     if spec.architecture == "moe":
         out.append("MoE routing assumed uniform: a batch of b tokens touches 1-(1-k/E)^b of the experts")
     if s.layout.pp > 1:
@@ -185,13 +188,16 @@ def binding_constraint(s, fits: bool, bad: Infeasible | None, step, load, t_pf: 
     return Line(f"{en} ({share:.0%} of a request's time at batch {batch})", f"{zh}（批次 {batch} 時佔一個請求時間的 {share:.0%}）")
 
 
-def error_band(hw: Hardware, family: str = "local") -> ErrorBand:
-    """The estimator's measured error on this platform (single stream) and, for server engines, under load."""
+def error_band(hw: Hardware, family: str = "local", architecture: str = "dense") -> ErrorBand:
+    """The estimator's measured error on this platform (single stream) and, for server engines, under load
+    (on published rows of models of the same architecture, dense or MoE)."""
     load = {}
     if family != "local":
-        lb = cal.LOAD_ERROR_BAND
-        load = dict(load_basis=f"held-out error on {lb['rows']:.0f} published at-load rows (TensorRT-LLM, NIM, vLLM "
-                               "on H100/H200/B200/GB200/RTX PRO 6000/MI300X; llama.cpp batched on GB10)",
+        lb = cal.LOAD_ERROR_BAND["moe" if architecture == "moe" else "dense"]
+        which = ("MoE: Qwen3 on TensorRT-LLM, DeepSeek-R1 on vLLM/SGLang/TensorRT-LLM" if architecture == "moe"
+                 else "dense: Llama on TensorRT-LLM, NIM, vLLM")
+        load = dict(load_basis=f"held-out error on {lb['rows']:.0f} published at-load rows ({which}; H100/H200/B200/"
+                               "GB200/RTX PRO 6000/MI300X)",
                     load_throughput_p50_pct=lb["throughput_p50"], load_tpot_p50_pct=lb["tpot_p50"],
                     load_ttft_p50_pct=lb["ttft_p50"])
     band = cal.ERROR_BAND.get(hw.platform)

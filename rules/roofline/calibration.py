@@ -44,6 +44,13 @@ TOKEN_OVERHEAD_MS = {
     "huawei-ascend": 2.0,  # not calibrated
 }
 
+# Discrete NVIDIA datacenter/workstation cards run in servers and cloud hosts, whose CPUs clock lower than
+# desktop ones: llama.cpp's per-token host work (graph build, launches) takes longer. XiongjieDai tg512-tg8192
+# rows (8B vs 70B on the same GPU separate the fixed cost from the streaming time), fit split.
+PRO_NVIDIA_TOKEN_OVERHEAD_MS = 2.5
+# Ampere's HBM2e parts (A100) stream at a lower share than Hopper's in llama.cpp's decode kernels (same rows).
+AMPERE_HBM_BW_FACTOR = 0.85
+
 # Share of the dense 16-bit TFLOPS a local engine's prompt GEMMs reach, by software platform.
 PREFILL_EFFICIENCY = {
     "nvidia-cuda": 0.85,   # GeForce: the catalog's rates are FP32-accumulate ones; llama.cpp's int8 MMQ beats them
@@ -58,12 +65,24 @@ PREFILL_EFFICIENCY = {
     "huawei-ascend": 0.5,  # not calibrated
 }
 # On NVIDIA workstation and datacenter parts the 16-bit tensor rate is not halved for FP32 accumulation,
-# and llama.cpp's 512-token ubatch kernels reach a small share of it.
-LOCAL_PRO_NVIDIA_PREFILL_EFFICIENCY = 0.26  # DGX Spark (GB10) llama-bench pp2048 rows
+# and llama.cpp's 512-token ubatches reach a share of it that depends on the architecture (CUDA compute
+# capability major.minor prefix). Its kernels issue mma.sync; Hopper's full rate needs wgmma, and the
+# 300-350 W Ada parts cannot hold the boost clock their peak is quoted at. F16 rows of the fit split:
+LOCAL_PRO_NVIDIA_PREFILL_EFFICIENCY = {
+    "8.": 0.40,   # Ampere: A100 PCIe/SXM, RTX A6000, A40 llama-bench pp512-pp1024 (XiongjieDai, fit split)
+    "8.9": 0.27,  # Ada: L40S, RTX 6000/5000/4000 Ada, same source
+    "9.": 0.21,   # Hopper: H100 PCIe, same source
+    "": 0.31,     # Blackwell and later: DGX Spark (GB10) llama-bench pp2048 rows (MXFP4/Q8_0, fit split)
+}
+# GGUF-quantized weights run llama.cpp's int8 MMQ kernels, slower than cuBLAS on F16 weights on these parts.
+NVIDIA_PRO_QUANT_PREFILL_FACTOR = 0.84  # Q4_K_M vs F16 pp512 on the same GPUs (XiongjieDai, fit split)
 # Weight-only quantized GEMMs dequantize on ALUs; GPUs without int matrix paths lose some rate.
 APPLE_QUANT_PREFILL_FACTOR = 0.84  # q4_0/q8_0 vs f16 medians on the Apple rows
 # Attention over the cache runs in its own kernels at a lower share of peak than the weight GEMMs.
-LOCAL_ATTENTION_FACTOR = 0.7   # DGX Spark llama-bench pp2048 @ depth 4K-32K rows (fit split)
+LOCAL_ATTENTION_FACTOR = 0.7   # flash attention (llama.cpp's default since -fa auto): DGX Spark -fa 1 rows at depth 4K-32K
+# Without flash attention the F32 score matrix (heads x tokens x position) is written and re-read by
+# separate softmax/mask kernels: long prompts cost several times their FLOPs.
+LOCAL_ATTENTION_FACTOR_NO_FA = 0.18  # XiongjieDai pp4096/pp8192 vs pp512 rows (llama-bench, fa off), fit split
 # Per token per MoE layer cost of routing, top-k and gathering activations in local engines' prefill (s).
 MOE_ROUTE_S = 3.0e-6  # gpt-oss-20b on RTX 3090/4090/5090 (llama.cpp) all leave ~2-3 us per token-layer
 
@@ -81,6 +100,10 @@ SERVER_SEQ_OVERHEAD_US = 2.0     # per sequence per step: sampling, detokenising
 # Per token per MoE layer in server engines: top-k, permute/unpermute and the small grouped GEMMs'
 # tail, on every device of a TP group (TensorRT-LLM Qwen3 MoE rows, fit split).
 SERVER_MOE_ROUTE_S = 0.1e-6
+# Per MoE layer per engine step in server engines: router, top-k, permute and the grouped-GEMM launches
+# cost a fixed time whatever the batch (~10 kernels of ~10 us). Fit split of all server at-load rows
+# (TensorRT-LLM perf overview, NIM, OCI, dstack DeepSeek-R1): 1e-4 s is the best of 0-3e-4.
+SERVER_MOE_STEP_S = 1e-4
 # ROCm builds of vLLM (2024): OCI MI300X rows (fit split): bandwidth and GEMM rate both well below CUDA's
 PLATFORM_SERVER_BW_FACTOR = {"amd-rocm": 0.6}
 PLATFORM_SERVER_GEMM_FACTOR = {"amd-rocm": 0.3}
@@ -121,6 +144,8 @@ def bandwidth_efficiency(hw: Hardware, family: str = "local") -> tuple[float, st
         return eff, f"server-engine kernels on {cls} memory ({hw.platform}): {eff:.2f} of peak bandwidth"
     eff = ULTRA_BW_EFFICIENCY if cls == "apple" and "Ultra" in hw.name else BW_EFFICIENCY[cls]
     eff *= PLATFORM_BW_FACTOR.get(hw.platform, 1.0)
+    if cls == "hbm" and (hw.cuda_cc or "").startswith("8."):
+        eff *= AMPERE_HBM_BW_FACTOR
     return eff, f"{cls} memory on {hw.platform}: {eff:.2f} of peak bandwidth"
 
 
@@ -129,6 +154,8 @@ def token_overhead_s(hw: Hardware, family: str = "local", batch: int = 1) -> flo
     if family in SERVER_FAMILIES:
         return (SERVER_STEP_OVERHEAD_MS / _platform(PLATFORM_SERVER_BW_FACTOR, hw, family)) / 1000 \
             + SERVER_SEQ_OVERHEAD_US * 1e-6 * batch
+    if hw.platform == "nvidia-cuda" and hw.hw_class in ("datacenter", "workstation") and memory_class(hw) != "lpddr":
+        return PRO_NVIDIA_TOKEN_OVERHEAD_MS / 1000
     return TOKEN_OVERHEAD_MS[hw.platform] / 1000
 
 
@@ -142,17 +169,27 @@ def prefill_efficiency(hw: Hardware, quant_family: str, family: str = "local", d
             eff *= tokens / (tokens + SERVER_GEMM_HALF_TOKENS)
         return eff * (SERVER_FP4_GEMM_FACTOR if dtype == "fp4" else 1.0)
     eff = PREFILL_EFFICIENCY[hw.platform]
+    quantized = quant_family in ("gguf", "int", "microscaling", "exl")
     if hw.platform == "nvidia-cuda" and hw.hw_class in ("datacenter", "workstation"):
-        eff = LOCAL_PRO_NVIDIA_PREFILL_EFFICIENCY
-    if hw.platform == "apple-silicon" and quant_family in ("gguf", "int", "microscaling", "exl"):
+        eff = pro_nvidia_prefill_efficiency(hw.cuda_cc or "")
+        eff *= NVIDIA_PRO_QUANT_PREFILL_FACTOR if quantized else 1.0
+    if hw.platform == "apple-silicon" and quantized:
         eff *= APPLE_QUANT_PREFILL_FACTOR
     return eff
 
 
-def attention_efficiency(hw: Hardware, quant_family: str, family: str = "local") -> float:
-    """Share of dense 16-bit TFLOPS attention over the cache reaches."""
-    factor = SERVER_ATTENTION_FACTOR if family in SERVER_FAMILIES else LOCAL_ATTENTION_FACTOR
-    return prefill_efficiency(hw, quant_family, family) * factor
+def pro_nvidia_prefill_efficiency(cuda_cc: str) -> float:
+    """llama.cpp's share of the 16-bit tensor peak on an NVIDIA workstation/datacenter part, by architecture."""
+    return next(v for k, v in sorted(LOCAL_PRO_NVIDIA_PREFILL_EFFICIENCY.items(), key=lambda kv: -len(kv[0]))
+                if cuda_cc.startswith(k))
+
+
+def attention_efficiency(hw: Hardware, quant_family: str, family: str = "local", flash: bool = True) -> float:
+    """Share of dense 16-bit TFLOPS attention over the cache reaches (attention runs on 16-bit K/V whatever
+    the weights' format; `flash` = fused flash-attention kernels, local engines only)."""
+    if family in SERVER_FAMILIES:
+        return prefill_efficiency(hw, quant_family, family) * SERVER_ATTENTION_FACTOR
+    return prefill_efficiency(hw, "float", family) * (LOCAL_ATTENTION_FACTOR if flash else LOCAL_ATTENTION_FACTOR_NO_FA)
 
 
 def moe_route_s(family: str) -> float:
@@ -164,9 +201,13 @@ def moe_route_s(family: str) -> float:
 # splits), by platform. Recomputed by evals/suites/estimator.py; tests/roofline checks they stay in step.
 ERROR_BAND: dict[str, dict[str, float]] = {
     "amd-rocm": {"rows": 7, "decode_p50": 5.8, "decode_p90": 32.4, "prefill_p50": 3.1},
-    "apple-silicon": {"rows": 81, "decode_p50": 4.0, "decode_p90": 8.2, "prefill_p50": 9.2},
+    "apple-silicon": {"rows": 81, "decode_p50": 4.0, "decode_p90": 8.2, "prefill_p50": 9.3},
     "intel-gpu": {"rows": 3, "decode_p50": 5.4, "decode_p90": 5.4, "prefill_p50": 19.8},
-    "nvidia-cuda": {"rows": 63, "decode_p50": 4.5, "decode_p90": 13.5, "prefill_p50": 8.8},
+    "nvidia-cuda": {"rows": 251, "decode_p50": 5.2, "decode_p90": 12.6, "prefill_p50": 7.1},
 }
-# Median absolute % error at load on the HELD-OUT rows of evals/data/measurements_load.csv.
-LOAD_ERROR_BAND: dict[str, float] = {"rows": 112, "throughput_p50": 13.8, "tpot_p50": 11.4, "ttft_p50": 6.8}
+# Median absolute % error at load on the HELD-OUT rows of evals/data/measurements_load.csv, per model
+# architecture (the MoE rows include DeepSeek-R1 on early-2025 vLLM/SGLang/TensorRT-LLM, far off).
+LOAD_ERROR_BAND: dict[str, dict[str, float]] = {
+    "dense": {"rows": 68, "throughput_p50": 12.0, "tpot_p50": 11.4, "ttft_p50": 6.3},
+    "moe": {"rows": 90, "throughput_p50": 24.6, "tpot_p50": 62.1, "ttft_p50": 98.5},
+}

@@ -98,7 +98,8 @@ def decode_step(model: ModelSpec, hw: Hardware, quant: str, batch: int, context:
     compute = (gemm_seconds(model, hw, quant, batch + prefill_tokens, batch, layout.shard, engine, family, w.value / bw)
                if tflops else 0.0)
     if model.architecture == "moe" and family in cal.SERVER_FAMILIES:  # local engines: in the per-step overhead
-        compute += cal.moe_route_s(family) * (model.moe_layers or 0) * (batch + prefill_tokens)
+        compute += (cal.moe_route_s(family) * (model.moe_layers or 0) * (batch + prefill_tokens)
+                    + cal.SERVER_MOE_STEP_S * (model.moe_layers or 0))
     attn = 0.0
     if prefill_tokens and tflops:
         att_tf = (hw.tflops.bf16 or hw.tflops.fp16 or tflops) * 1e12

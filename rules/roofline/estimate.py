@@ -15,8 +15,8 @@ from rules.roofline import advice, comm
 from rules.roofline.decode import compute_tflops, decode_step, step_flops
 from rules.roofline.figure import gb
 from rules.roofline.layout import Layout, build_layout, layout_from_plan
-from rules.roofline.memory import (kv_bytes, kv_bytes_per_token, kv_tokens_held, raised_usable_bytes, reserve_bytes,
-                                   usable_bytes, weight_bytes)
+from rules.roofline.memory import (capacity_bytes, kv_bytes, kv_bytes_per_token, kv_tokens_held, raised_usable_bytes,
+                                   reserve_bytes, usable_bytes, weight_bytes)
 from rules.roofline.prefill import prefill_seconds
 from rules.roofline.result import Estimate, MemoryBreakdown, StepBreakdown
 from rules.roofline.runtime import Runtime, runtime
@@ -309,7 +309,7 @@ def estimate(model, hardware, count: int = 1, nodes: int = 1, quant: str | None 
     fits = weights_fit and mem.per_replica_cap >= 1
     held_dev = mem.free / max(1, mem.in_service_cap) if mem.in_service_cap else mem.kv_dev
     kv_in_service = min(mem.kv_dev * batch, held_dev * batch) if fits else mem.kv_dev
-    memory = MemoryBreakdown(devices=lay.devices, capacity_gb=round(s.memory_gb or hw.memory_gb, 2),
+    memory = MemoryBreakdown(devices=lay.devices, capacity_gb=round(gb(capacity_bytes(hw, s.memory_gb).value), 2),
                              usable_gb=round(gb(mem.usable), 2), weights_gb=round(gb(mem.weights_dev), 2),
                              kv_gb=round(gb(kv_in_service), 3), reserve_gb=round(gb(mem.reserve), 2),
                              free_gb=round(gb(mem.free - kv_in_service), 2))
@@ -338,7 +338,7 @@ def estimate(model, hardware, count: int = 1, nodes: int = 1, quant: str | None 
                            total_ms=round(step.seconds * 1e3, 3)),
         in_service=load_fig.in_service * lay.dp, load=s.load, engine_profile=s.runtime.id,
         cost_per_1m_tokens=round(cost.value, 4) if cost else None, price_usd_per_hour=price, price_source=price_src,
-        infeasible=infeasible, error_band=advice.error_band(hw, s.runtime.family), formulas=formulas)
+        infeasible=infeasible, error_band=advice.error_band(hw, s.runtime.family, spec.architecture), formulas=formulas)
 
 
 def estimate_for_profile(profile, engine: str | None = None, parallelism: str | dict | None = None) -> Estimate | None:

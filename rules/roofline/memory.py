@@ -1,7 +1,9 @@
 """Memory: weight bytes by quantization, KV-cache bytes per token, runtime reserve, fit per device.
 
-Conventions: GB = 10^9 bytes. Weights are split evenly over the devices that hold them (TP x PP, or
-EP for routed experts). The input embedding table is stored but only one row is read per token.
+Conventions: every figure is in GB = 10^9 bytes. Device memory is sold in binary units (an "80 GB"
+H100 has 81,559 MiB, a "192 GB" Mac 192 GiB), so a catalog or stated capacity of N GB is N x 2^30
+bytes. Weights are split evenly over the devices that hold them (TP x PP, or EP for routed experts).
+The input embedding table is stored but only one row is read per token.
 """
 from __future__ import annotations
 
@@ -80,12 +82,23 @@ def kv_bytes_per_token(model: ModelSpec, kv_dtype: str | None = None) -> Figure:
         per = model.layers * (att.kv_lora_rank + att.qk_rope_head_dim) * b
         why = f"MLA {model.layers} layers x ({att.kv_lora_rank} + {att.qk_rope_head_dim}) x {b:g} B"
     else:
-        full = model.layers - att.sliding_layers
+        full = model.layers - att.sliding_layers - att.linear_layers
         per = 2 * full * model.kv_heads * model.head_dim * b
         why = f"2 x {full} layers x {model.kv_heads} KV heads x {model.head_dim} dims x {b:g} B"
         if att.sliding_layers:
             why += f" (the {att.sliding_layers} sliding-window layers stop at {att.sliding_window} tokens)"
+        if att.linear_layers:
+            why += f" (the {att.linear_layers} linear-attention layers keep a fixed state instead)"
     return Figure(per, f"{why} = {per:,.0f} B/token")
+
+
+STATE_BYTES = 2  # linear-attention state in the model's 16-bit dtype (vLLM's mamba_ssm_cache_dtype 'auto')
+
+
+def linear_state_bytes(model: ModelSpec) -> float:
+    """Fixed bytes one sequence keeps in the linear-attention layers, whatever its length (0 if unknown)."""
+    att = model.attention
+    return float(att.linear_layers * (att.linear_state_values or 0) * STATE_BYTES)
 
 
 def kv_bytes(model: ModelSpec, tokens: int, kv_dtype: str | None = None) -> Figure:
@@ -96,8 +109,12 @@ def kv_bytes(model: ModelSpec, tokens: int, kv_dtype: str | None = None) -> Figu
     capped = 0.0
     if att.sliding_layers and att.kind != "mla":
         capped = 2 * att.sliding_layers * model.kv_heads * model.head_dim * b * min(tokens, att.sliding_window)
-    total = growing + capped
-    return Figure(total, f"{tokens:,} tokens -> {gb(total):.3f} GB of KV cache per sequence")
+    state = linear_state_bytes(model)
+    total = growing + capped + state
+    why = f"{tokens:,} tokens -> {gb(total):.3f} GB of KV cache per sequence"
+    if state:
+        why += f" (incl. {gb(state):.3f} GB of fixed linear-attention state)"
+    return Figure(total, why)
 
 
 def reserve_bytes(hw: Hardware, engine: str | None, capacity: float) -> Figure:
@@ -110,11 +127,20 @@ def reserve_bytes(hw: Hardware, engine: str | None, capacity: float) -> Figure:
                      f"between {LOCAL_RESERVE_MIN_GB} and {LOCAL_RESERVE_MAX_GB} GB)")
 
 
+GIB = 2**30
+
+
+def capacity_bytes(hw: Hardware, memory_gb: float | None = None) -> Figure:
+    """Bytes of one device's memory: its nominal size (catalog or stated) in binary units."""
+    mem = memory_gb or hw.memory_gb
+    return Figure(mem * GIB, f"{mem:g} GB as sold (binary units: {mem:g} GiB) = {mem * GIB / 1e9:.1f} GB")
+
+
 def usable_bytes(hw: Hardware, memory_gb: float | None = None) -> Figure:
     """Bytes one device can use: memory x usable fraction (Apple GPUs wire only part of unified memory)."""
-    mem = memory_gb or hw.memory_gb
-    usable = mem * 1e9 * hw.usable_memory_fraction
-    why = f"{mem:g} GB"
+    cap = capacity_bytes(hw, memory_gb)
+    usable = cap.value * hw.usable_memory_fraction
+    why = cap.why
     if hw.usable_memory_fraction < 1:
         why += f" x {hw.usable_memory_fraction:.2f} GPU-wirable by default"
     return Figure(usable, f"{why} = {gb(usable):.1f} GB usable per device")
@@ -147,7 +173,7 @@ def raised_usable_bytes(hw: Hardware, memory_gb: float | None = None) -> Figure 
     None where the device has no such limit."""
     if hw.platform != "apple-silicon" or hw.usable_memory_fraction >= APPLE_RAISED_FRACTION:
         return None
-    mem = memory_gb or hw.memory_gb
-    usable = mem * 1e9 * APPLE_RAISED_FRACTION
-    return Figure(usable, f"{mem:g} GB x {APPLE_RAISED_FRACTION:.2f} with iogpu.wired_limit_mb raised = "
+    cap = capacity_bytes(hw, memory_gb)
+    usable = cap.value * APPLE_RAISED_FRACTION
+    return Figure(usable, f"{cap.why} x {APPLE_RAISED_FRACTION:.2f} with iogpu.wired_limit_mb raised = "
                           f"{gb(usable):.1f} GB usable")

@@ -1,7 +1,8 @@
 """Prefill: compute-bound time to process a prompt.
 
 FLOPs per prompt = 2 x linear params x tokens (+ lm_head for the last token) + attention
-4 x layers x q_heads x head_dim x (tokens^2 / 2) (causal; sliding layers see at most their window).
+4 x layers x q_heads x head_dim x (tokens^2 / 2) (causal; sliding layers see at most their window;
+linear-attention layers have no quadratic term).
 Time = GEMM FLOPs / (efficiency x dense TFLOPS of the compute dtype) + attention FLOPs / (attention
 efficiency x 16-bit TFLOPS) + MoE routing (local engines), never faster than streaming the weights
 once. A prompt that continues a cache of `depth` tokens attends over it as well.
@@ -60,7 +61,7 @@ def attention_flops_spread(model: ModelSpec, tokens: float, position: float) -> 
     """Attention FLOPs for `tokens` prompt tokens from many prompts, at average position `position`."""
     att = model.attention
     width = model.q_heads * model.head_dim
-    full = (model.layers - att.sliding_layers) * 4 * width * tokens * position
+    full = (model.layers - att.sliding_layers - att.linear_layers) * 4 * width * tokens * position
     sliding = att.sliding_layers * 4 * width * tokens * min(position, att.sliding_window or 0)
     return full + sliding
 
@@ -70,7 +71,7 @@ def attention_flops_at(model: ModelSpec, tokens: float, depth: float) -> float:
     earlier positions; sliding-window layers to at most their window)."""
     att = model.attention
     width = model.q_heads * model.head_dim
-    full = (model.layers - att.sliding_layers) * 4 * width * tokens * (depth + tokens / 2)
+    full = (model.layers - att.sliding_layers - att.linear_layers) * 4 * width * tokens * (depth + tokens / 2)
     window = min(depth + tokens / 2, att.sliding_window or 0)
     sliding = att.sliding_layers * 4 * width * tokens * window
     return full + sliding
@@ -95,12 +96,14 @@ def device_tflops(hw: Hardware, quant: str, engine: str | None) -> tuple[float, 
 
 
 def prefill_seconds(model: ModelSpec, hw: Hardware, quant: str, tokens: int, shard: int = 1,
-                    engine: str | None = None, family: str = "local", depth: int = 0) -> Figure:
-    """Expected seconds to prefill `tokens` (after `depth` cached ones) on `shard` devices working together."""
+                    engine: str | None = None, family: str = "local", depth: int = 0,
+                    flash_attention: bool = True) -> Figure:
+    """Expected seconds to prefill `tokens` (after `depth` cached ones) on `shard` devices working together
+    (`flash_attention`: local engines run fused attention kernels, llama.cpp's default since `-fa auto`)."""
     tflops, dtype = device_tflops(hw, quant, engine)
     qfam = quant_info(quant).family
     eff = cal.prefill_efficiency(hw, qfam, family, dtype, tokens)
-    att_eff = cal.attention_efficiency(hw, qfam, family)
+    att_eff = cal.attention_efficiency(hw, qfam, family, flash_attention)
     att_tf = hw.tflops.bf16 or hw.tflops.fp16 or tflops  # attention runs in 16-bit
     flops = prefill_flops(model, tokens, depth)
     att = attention_flops_at(model, tokens, depth)
@@ -108,8 +111,9 @@ def prefill_seconds(model: ModelSpec, hw: Hardware, quant: str, tokens: int, sha
     compute = (gemm_seconds(model, hw, quant, tokens, 1, shard, engine, family, stream)
                + att / (att_eff * att_tf * 1e12 * shard))
     # routing runs for every token on every device of a TP group; llama.cpp splits layers, not tokens
-    route = (cal.moe_route_s(family) * (model.moe_layers or 0) * tokens / (1 if family in cal.SERVER_FAMILIES else shard)
-             if model.architecture == "moe" else 0.0)
+    server = family in cal.SERVER_FAMILIES
+    route = ((cal.moe_route_s(family) * tokens / (1 if server else shard) + (cal.SERVER_MOE_STEP_S if server else 0.0))
+             * (model.moe_layers or 0) if model.architecture == "moe" else 0.0)
     t = max(compute + route, stream)
     why = (f"{flops.why}: GEMMs at {eff:.2f} x {tflops:g} {dtype} TFLOPS, attention at {att_eff:.2f} x {att_tf:g} "
            f"16-bit TFLOPS, x {shard} devices" + (f" + MoE routing {route * 1e3:.1f} ms" if route else "")

@@ -46,7 +46,7 @@ class Runtime:
 
 
 def _tier(tiers: tuple[tuple[float, int | None], ...], hw: Hardware) -> int | None:
-    gib = hw.memory_gb * 1e9 / 2**30
+    gib = hw.memory_gb  # sold in binary units: "80 GB" = 80 GiB
     if "A100" in hw.name:  # vLLM keeps its small defaults on A100s (larger budgets measured slower there)
         gib = min(gib, BIG_GPU_GB - 1)
     return next((v for low, v in tiers if gib >= low), None)

