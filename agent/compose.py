@@ -79,7 +79,7 @@ def _short(text: str, limit: int = REASON_CHARS) -> str:
     """`text` cut after the last sentence end before `limit` (whole when it is short or has none)."""
     if len(text) <= limit:
         return text
-    ends = [m.end() for m in re.finditer(r"[.;。；](?=\s|$)|[。；]", text[:limit])]
+    ends = [m.end() for m in re.finditer(r"[.;](?=\s|$)|[。；]", text) if m.end() <= limit]
     return text[:ends[-1]].rstrip() if ends else text
 
 
@@ -132,7 +132,7 @@ def _headline(advice: "Advice", lab: dict, lang: str) -> str:
     if est is not None:
         fit = lab["fits"] if est.fits else lab["nofit"]
         bits.append(f"{fit} ({lab['weights']} {fmt(est.weights_gb)} GB)" if lang == "en" else f"{fit}（{lab['weights']} {fmt(est.weights_gb)} GB）")
-        if est.decode_tokens_per_s:
+        if est.decode_tokens_per_s and est.fits:   # speed of a setup that does not fit is not a figure to act on
             speed = f"~{fmt(est.decode_tokens_per_s)} tok/s {lab['per_stream']}" if lang == "en" else \
                 f"{lab['per_stream']}約 {fmt(est.decode_tokens_per_s)} tok/s"
             if est.ttft_s is not None:

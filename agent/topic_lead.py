@@ -191,11 +191,20 @@ def _offload(c: Ctx) -> list[str]:
     hybrid = [display(e) for e, spec in all_engines().items() if spec.hybrid_cpu.value]
     links = [f"[{display(e)}]({spec.hybrid_cpu.source})" for e, spec in all_engines().items() if spec.hybrid_cpu.value][:2]
     sep = c.t(", ", "、")
+    est, here = c.advice.estimate, ""
+    if est is not None and est.memory and not est.fits:
+        room = max(0.0, est.memory.usable_gb - est.memory.reserve_gb) * est.count
+        spill = max(0.0, est.weights_gb - room)
+        here = c.t(f" Here {c.model or 'the model'} at {est.quantization} needs about {_fmt(est.weights_gb)} GB of weights "
+                   f"against {_fmt(room)} GB usable on {c.setup}, so about {_fmt(spill)} GB "
+                   "would live in system RAM.",
+                   f"這裡 {c.model or '這個模型'} 以 {est.quantization} 計約需 {_fmt(est.weights_gb)} GB 權重，{c.setup}"
+                   f"可用約 {_fmt(room)} GB，約 {_fmt(spill)} GB 得放在系統記憶體。")
     return [c.t("Offload keeps attention and the KV cache on the GPU and puts the layers, or just a MoE model's expert "
                 "weights, that do not fit in system RAM; it runs, but decode then follows the system RAM bandwidth, "
-                "far below VRAM.",
+                "far below VRAM." + here,
                 "卸載（offload）把 attention 與 KV cache 留在 GPU，放不下的層（或 MoE 模型的專家權重）放到系統記憶體（RAM）；"
-                "能跑，但 decode 速度會被遠低於顯存的系統記憶體頻寬拖住。"),
+                "能跑，但 decode 速度會被遠低於顯存的系統記憶體頻寬拖住。" + here),
             c.t("For MoE models only the few active experts are read per token, which is why keeping experts in RAM "
                 "(llama.cpp --n-cpu-moe / --override-tensor) works far better than offloading whole layers of a dense model.",
                 "MoE 模型每個 token 只讀少數幾個啟用的專家，所以把專家放在 RAM（llama.cpp 的 --n-cpu-moe / --override-tensor）"
@@ -266,7 +275,9 @@ def _parallel(c: Ctx) -> list[str]:
     if par and par.strategy:
         dims = par.degrees() or c.t("one device", "單一裝置")
         link = c.advice.profile.summary.interconnect
-        over = c.t(f" over {link}", f"（互連：{link}）") if link and link not in ("none", "unified") else ""
+        from agent.names import value_text
+        shown = value_text("interconnect", link, c.lang) if link else ""
+        over = c.t(f" ({shown})", f"（互連：{shown}）") if link and link not in ("none", "unified") else ""
         here = c.t(f" For {c.setup or 'this setup'}{over} the plan is {par.strategy.upper()} ({dims}).",
                    f"{c.setup or '這個配置'}{over}的規劃是 {par.strategy.upper()}（{dims}）。")
     return [c.t("Tensor parallelism (TP) splits every layer across devices and all-reduces on every token, so it wants "
