@@ -216,7 +216,7 @@ _CJK = re.compile(r"[\u3400-\u9fff]")
 _SENTENCE = re.compile(r"(?<=[.!?])\s+|(?<=[。！？])")
 
 
-def _chunk_lang(text: str) -> str:
+def chunk_lang(text: str) -> str:
     """zh when a fair share of the letters are CJK (a Chinese note with English terms), else en."""
     cjk = len(_CJK.findall(text))
     return "zh" if cjk >= 0.2 * max(1, len(re.findall(r"\w", text))) else "en"
@@ -266,7 +266,7 @@ def _explanation(advice: "Advice", lab: dict, lang: str, led: bool = False) -> l
     sharing the question's words), cited; chunks that match best first."""
     from agent.topic_lead import pattern
     rx, terms = pattern(advice), _terms(advice.question)
-    mine = [(n, c) for n, c in enumerate(advice.citations, start=1) if _chunk_lang(c.text) == lang]
+    mine = [(n, c) for n, c in enumerate(advice.citations, start=1) if chunk_lang(c.text) == lang]
 
     def relevance(nc) -> tuple:
         text = nc[1].title + " " + nc[1].text
