@@ -80,7 +80,10 @@ def _short(text: str, limit: int = REASON_CHARS) -> str:
     if len(text) <= limit:
         return text
     ends = [m.end() for m in re.finditer(r"[.;](?=\s|$)|[。；]", text) if m.end() <= limit]
-    return text[:ends[-1]].rstrip() if ends else text
+    if not ends:
+        return text
+    cut = text[:ends[-1]].rstrip()
+    return cut[:-1] + ("。" if cut.endswith("；") else ".") if cut.endswith((";", "；")) else cut
 
 
 def _estimate_lines(est: dict, lab: dict, lang: str) -> list[str]:

@@ -127,7 +127,8 @@ def _specdec(c: Ctx) -> list[str]:
                 f"（估計每條約 {_fmt(est.decode_tokens_per_s)} tok/s）") if est and est.decode_tokens_per_s else ""
     where = c.t(f" on {c.setup}", f"在 {c.setup} 上") if c.setup else ""
     if c.concurrency <= 4:
-        first = c.t(f"With {c.concurrency} stream(s){where} decode is bound by memory bandwidth{speed}, which is where "
+        streams = "one stream" if c.concurrency == 1 else f"{c.concurrency} streams"
+        first = c.t(f"With {streams}{where} decode is bound by memory bandwidth{speed}, which is where "
                     "speculative decoding pays: a draft model or EAGLE heads propose several tokens and the target model "
                     "verifies them in one pass, so each read of the weights yields more than one token.",
                     f"{where}只有 {c.concurrency} 條串流時，decode 受記憶體頻寬限制{speed}，正是推測解碼（speculative decoding）"
@@ -238,8 +239,8 @@ def _kvq(c: Ctx) -> list[str]:
 
 def _disagg(c: Ctx) -> list[str]:
     where = c.t(f"On {c.setup}", f"在 {c.setup} 上") if c.setup else c.t("Here", "在這個配置上")
-    scale = (c.t(f"{where}, across {c.nodes} nodes, it is worth testing once the TTFT and TPOT targets conflict.",
-                 f"{where}、跨 {c.nodes} 個節點，當 TTFT 與 TPOT 目標互相牽制時值得實測。") if c.nodes > 1 else
+    scale = (c.t(f"{where} it is worth testing once the TTFT and TPOT targets conflict.",
+                 f"{where}（跨 {c.nodes} 個節點），當 TTFT 與 TPOT 目標互相牽制時值得實測。") if c.nodes > 1 else
              c.t(f"{where} (one node) start with chunked prefill and prefix caching; disaggregation pays off at "
                  "multi-node scale.", f"{where}（單一節點）先用 chunked prefill 與前綴快取；分離式部署在多節點規模才划算。"))
     return [c.t("Prefill/decode disaggregation runs the compute-bound prefill and the bandwidth-bound decode on separate "

@@ -146,3 +146,19 @@ def test_an_explain_answer_quotes_sentences_on_the_question_not_whole_excerpts(t
     for line in lines:
         assert re.search(r"prefill|decode|預填充|解碼", line, re.I), line
         assert len(line) < 600
+
+
+def test_a_long_reason_is_cut_at_a_sentence_end_in_the_summary():
+    from agent.compose import REASON_CHARS, _short
+    long = "First point holds here. " * 6 + "Second part runs on; " * 6 + "end"
+    cut = _short(long)
+    assert len(cut) <= REASON_CHARS and cut.endswith(".") and long.startswith(cut[:-1])
+    zh = "第一點成立。" * 20 + "第二點；" * 40
+    assert _short(zh).endswith("。") and len(_short(zh)) <= REASON_CHARS
+    assert _short("short enough") == "short enough"
+
+
+@pytest.mark.parametrize("n, shown", [(131072, "128K"), (128000, "128K"), (32768, "32K"), (1500, "1,500"), (8192, "8K")])
+def test_token_counts_read_as_people_write_them(n, shown):
+    from agent.topic_lead import _tokens
+    assert _tokens(n) == shown
