@@ -258,6 +258,8 @@ class Advice(_Strict):
     """Words that looked like a device, model or number but were not placed in the profile."""
     topics: list[str] = Field(default_factory=list)
     """What the user asked about beyond the situation (agent.extract_topics ids), for the answer to address."""
+    question: str = ""
+    """The user's message this answer responds to (its words pick the sentences of an explain answer)."""
     profile_change: ProfileChange | None = None
     """Whether this request started a new profile or amended the previous one (None: the thread's first)."""
     tool_notes: list[str] = Field(default_factory=list)

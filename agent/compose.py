@@ -79,8 +79,11 @@ def _short(text: str, limit: int = REASON_CHARS) -> str:
     """`text` cut after the last sentence end before `limit` (whole when it is short or has none)."""
     if len(text) <= limit:
         return text
-    ends = [m.end() for m in re.finditer(r"[.;。；](?=\s|$)|[。；]", text[:limit])]
-    return text[:ends[-1]].rstrip() if ends else text
+    ends = [m.end() for m in re.finditer(r"[.;](?=\s|$)|[。；]", text) if m.end() <= limit]
+    if not ends:
+        return text
+    cut = text[:ends[-1]].rstrip()
+    return cut[:-1] + ("。" if cut.endswith("；") else ".") if cut.endswith((";", "；")) else cut
 
 
 def _estimate_lines(est: dict, lab: dict, lang: str) -> list[str]:
@@ -132,7 +135,7 @@ def _headline(advice: "Advice", lab: dict, lang: str) -> str:
     if est is not None:
         fit = lab["fits"] if est.fits else lab["nofit"]
         bits.append(f"{fit} ({lab['weights']} {fmt(est.weights_gb)} GB)" if lang == "en" else f"{fit}（{lab['weights']} {fmt(est.weights_gb)} GB）")
-        if est.decode_tokens_per_s:
+        if est.decode_tokens_per_s and est.fits:   # speed of a setup that does not fit is not a figure to act on
             speed = f"~{fmt(est.decode_tokens_per_s)} tok/s {lab['per_stream']}" if lang == "en" else \
                 f"{lab['per_stream']}約 {fmt(est.decode_tokens_per_s)} tok/s"
             if est.ttft_s is not None:
@@ -216,37 +219,67 @@ _CJK = re.compile(r"[\u3400-\u9fff]")
 _SENTENCE = re.compile(r"(?<=[.!?])\s+|(?<=[。！？])")
 
 
-def _chunk_lang(text: str) -> str:
+def chunk_lang(text: str) -> str:
     """zh when a fair share of the letters are CJK (a Chinese note with English terms), else en."""
     cjk = len(_CJK.findall(text))
     return "zh" if cjk >= 0.2 * max(1, len(re.findall(r"\w", text))) else "en"
 
 
-def _gist(text: str, rx: "re.Pattern | None" = None, limit: int = 260) -> str:
-    """The sentences of a chunk that bear on the question (those matching `rx`, else its opening ones),
-    up to `limit` characters, Markdown emphasis removed."""
+_STOP = frozenset("what which when where does with from that this there their about between difference much many "
+                  "should would could have into than them then they your need".split())
+
+
+_FUNCTION_ZH = frozenset("是什麼為嗎呢的了要需它我你們怎如何哪個有沒能可以和跟與在這那會嗎還就都")
+
+
+def _terms(question: str) -> set[str]:
+    """The words of a question that can pick sentences: Latin words of 3+ letters, CJK character pairs."""
+    low = question.lower()
+    latin = {w for w in re.findall(r"[a-z][a-z0-9.+-]{2,}", low) if w not in _STOP}
+    cjk = {m.group(1) for m in re.finditer(r"(?=([\u3400-\u9fff]{2}))", question) if not set(m.group(1)) & _FUNCTION_ZH}
+    return latin | cjk
+
+
+def _score(sentence: str, terms: set[str]) -> int:
+    low = sentence.lower()
+    return sum(1 for t in terms if t in low)
+
+
+def _gist(text: str, terms: set[str], rx: "re.Pattern | None" = None, limit: int = 260) -> str:
+    """The sentences of a chunk that bear on the question (on the asked topic, else sharing the most of
+    its words, else its opening ones), in their order, up to `limit` characters, emphasis removed."""
     clean = re.sub(r"\*\*|__|`", "", " ".join(text.split()))
-    sentences = [x for x in _SENTENCE.split(clean) if x.strip()]
+    sentences = [x.strip().lstrip("-•* ").strip() for x in _SENTENCE.split(clean) if x.strip().lstrip("-•* ")]
     if rx is not None and any(rx.search(x) for x in sentences):
         sentences = [x for x in sentences if rx.search(x)]
+    elif terms and any(_score(x, terms) for x in sentences):
+        best = max(_score(x, terms) for x in sentences)
+        sentences = [x for x in sentences if _score(x, terms) >= max(1, best - 1)]
     out = ""
     for sentence in sentences:
         if out and len(out) + len(sentence) > limit:
             break
-        out += ("" if not out or out.endswith(("。", "！", "？")) else " ") + sentence.strip()
-    return out.strip() or clean[:limit]
+        out += ("" if not out or out.endswith(("。", "！", "？")) else " ") + sentence
+    out = out.strip() or clean[:limit]
+    return out if len(out) <= 2 * limit else out[:2 * limit].rsplit(" ", 1)[0] + " …"
 
 
-def _explanation(advice: "Advice", lab: dict, lang: str) -> list[str]:
-    """An explain answer from the chunks in the user's language: the sentences on the asked topic, cited."""
+def _explanation(advice: "Advice", lab: dict, lang: str, led: bool = False) -> list[str]:
+    """An explain answer from the chunks in the user's language: the sentences on the asked topic (or
+    sharing the question's words), cited; chunks that match best first."""
     from agent.topic_lead import pattern
-    rx = pattern(advice)
-    mine = [(n, c) for n, c in enumerate(advice.citations, start=1) if _chunk_lang(c.text) == lang]
-    if rx is not None:   # chunks on the asked topic first
-        mine.sort(key=lambda nc: not rx.search(nc[1].text))
+    rx, terms = pattern(advice), _terms(advice.question)
+    mine = [(n, c) for n, c in enumerate(advice.citations, start=1) if chunk_lang(c.text) == lang]
+
+    def relevance(nc) -> tuple:
+        text = nc[1].title + " " + nc[1].text
+        return (not (rx and rx.search(text)), -max([_score(x, terms) for x in _SENTENCE.split(text)] or [0]))
+    mine.sort(key=relevance)
+    if terms or rx is not None:   # only chunks that bear on the question
+        mine = [nc for nc in mine if relevance(nc) < (True, 0)]
     if not mine:
-        return [lab["kb_other"] if advice.citations else lab["kb_none"]]
-    return [f"**{lab['explain']}{_colon(lang).rstrip()}**", *[f"- {_gist(c.text, rx)} [{n}]" for n, c in mine[:3]]]
+        return [] if led else [lab["kb_other"] if advice.citations else lab["kb_none"]]
+    return [f"**{lab['explain']}{_colon(lang).rstrip()}**", *[f"- {_gist(c.text, terms, rx)} [{n}]" for n, c in mine[:3]]]
 
 
 def sources_block(advice: "Advice") -> list[str]:
@@ -280,9 +313,10 @@ def template_answer(advice: "Advice") -> str:
              if spec else [])
     out: list[str] = [f"> {lab['steer']}", ""] if advice.injection else []
     out += understanding_lines(advice)
-    out += lead(advice)
+    opening = lead(advice)
+    out += opening
     if intent == "explain":
-        blocks = [_explanation(advice, lab, lang)]
+        blocks = [_explanation(advice, lab, lang, led=bool(opening))]
     else:
         details = _details(advice, index, lab, lang)
         first = {"estimate": est, "benchmark": bench, "size": _sizing_lines(advice)}.get(intent)

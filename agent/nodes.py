@@ -18,6 +18,7 @@ LLM_CALLS_PER_TURN = 2
 MAX_RULE_CHUNKS = 8
 KEY_RULE_CHUNKS = 4    # rule chunks listed before the search hits
 SEARCH_K = 3
+EXPLAIN_K = 20         # an explain answer is written from the chunks: look wider, keep the user's language first
 MAX_CITATIONS = 10
 
 
@@ -259,8 +260,13 @@ def retrieve(state: AgentState, tools: Tools) -> dict[str, Any]:
     queries = [state.get("text") or ""]
     if state.get("intent") == "benchmark":
         queries.append(_plan_query(state))
-    hits = [_citation(h) for q in queries if q.strip() for h in tools.search(q, k=SEARCH_K)]
-    if state.get("intent") == "explain":
+    explain = state.get("intent") == "explain"
+    hits = [_citation(h) for q in queries if q.strip() for h in tools.search(q, k=EXPLAIN_K if explain else SEARCH_K)]
+    if explain:
+        from agent.compose import chunk_lang
+        lang = (state.get("profile") or {}).get("language") or state.get("language") or "en"
+        mine = [c for c in hits if chunk_lang(c.get("text") or "") == lang][:SEARCH_K]
+        hits = mine + [c for c in hits if c not in mine][:SEARCH_K]   # best in the user's language, then the best
         ordered = hits + found
     else:   # the strongest rule chunks, then the question's matches, then the remaining rule chunks
         ordered = found[:KEY_RULE_CHUNKS] + hits + found[KEY_RULE_CHUNKS:]

@@ -201,6 +201,7 @@ def build_advice(state: AgentState, answer: str = "", composer: str = "template"
         citations=[Citation(**c) for c in state.get("citations") or []],
         not_understood=_not_understood(state),
         topics=list(state.get("topics") or []), profile_change=state.get("profile_change"),
+        question=state.get("text") or "",
         tool_notes=list(state.get("tool_notes") or []),
         injection=bool(state.get("injection")), answer=answer, composer=composer,
         llm_calls=state.get("llm_calls") or 0)

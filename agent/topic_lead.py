@@ -127,7 +127,8 @@ def _specdec(c: Ctx) -> list[str]:
                 f"（估計每條約 {_fmt(est.decode_tokens_per_s)} tok/s）") if est and est.decode_tokens_per_s else ""
     where = c.t(f" on {c.setup}", f"在 {c.setup} 上") if c.setup else ""
     if c.concurrency <= 4:
-        first = c.t(f"With {c.concurrency} stream(s){where} decode is bound by memory bandwidth{speed}, which is where "
+        streams = "one stream" if c.concurrency == 1 else f"{c.concurrency} streams"
+        first = c.t(f"With {streams}{where} decode is bound by memory bandwidth{speed}, which is where "
                     "speculative decoding pays: a draft model or EAGLE heads propose several tokens and the target model "
                     "verifies them in one pass, so each read of the weights yields more than one token.",
                     f"{where}只有 {c.concurrency} 條串流時，decode 受記憶體頻寬限制{speed}，正是推測解碼（speculative decoding）"
@@ -191,11 +192,20 @@ def _offload(c: Ctx) -> list[str]:
     hybrid = [display(e) for e, spec in all_engines().items() if spec.hybrid_cpu.value]
     links = [f"[{display(e)}]({spec.hybrid_cpu.source})" for e, spec in all_engines().items() if spec.hybrid_cpu.value][:2]
     sep = c.t(", ", "、")
+    est, here = c.advice.estimate, ""
+    if est is not None and est.memory and not est.fits:
+        room = max(0.0, est.memory.usable_gb - est.memory.reserve_gb) * est.count
+        spill = max(0.0, est.weights_gb - room)
+        here = c.t(f" Here {c.model or 'the model'} at {est.quantization} needs about {_fmt(est.weights_gb)} GB of weights "
+                   f"against {_fmt(room)} GB usable on {c.setup}, so about {_fmt(spill)} GB "
+                   "would live in system RAM.",
+                   f"這裡 {c.model or '這個模型'} 以 {est.quantization} 計約需 {_fmt(est.weights_gb)} GB 權重，{c.setup}"
+                   f"可用約 {_fmt(room)} GB，約 {_fmt(spill)} GB 得放在系統記憶體。")
     return [c.t("Offload keeps attention and the KV cache on the GPU and puts the layers, or just a MoE model's expert "
                 "weights, that do not fit in system RAM; it runs, but decode then follows the system RAM bandwidth, "
-                "far below VRAM.",
+                "far below VRAM." + here,
                 "卸載（offload）把 attention 與 KV cache 留在 GPU，放不下的層（或 MoE 模型的專家權重）放到系統記憶體（RAM）；"
-                "能跑，但 decode 速度會被遠低於顯存的系統記憶體頻寬拖住。"),
+                "能跑，但 decode 速度會被遠低於顯存的系統記憶體頻寬拖住。" + here),
             c.t("For MoE models only the few active experts are read per token, which is why keeping experts in RAM "
                 "(llama.cpp --n-cpu-moe / --override-tensor) works far better than offloading whole layers of a dense model.",
                 "MoE 模型每個 token 只讀少數幾個啟用的專家，所以把專家放在 RAM（llama.cpp 的 --n-cpu-moe / --override-tensor）"
@@ -229,8 +239,8 @@ def _kvq(c: Ctx) -> list[str]:
 
 def _disagg(c: Ctx) -> list[str]:
     where = c.t(f"On {c.setup}", f"在 {c.setup} 上") if c.setup else c.t("Here", "在這個配置上")
-    scale = (c.t(f"{where}, across {c.nodes} nodes, it is worth testing once the TTFT and TPOT targets conflict.",
-                 f"{where}、跨 {c.nodes} 個節點，當 TTFT 與 TPOT 目標互相牽制時值得實測。") if c.nodes > 1 else
+    scale = (c.t(f"{where} it is worth testing once the TTFT and TPOT targets conflict.",
+                 f"{where}（跨 {c.nodes} 個節點），當 TTFT 與 TPOT 目標互相牽制時值得實測。") if c.nodes > 1 else
              c.t(f"{where} (one node) start with chunked prefill and prefix caching; disaggregation pays off at "
                  "multi-node scale.", f"{where}（單一節點）先用 chunked prefill 與前綴快取；分離式部署在多節點規模才划算。"))
     return [c.t("Prefill/decode disaggregation runs the compute-bound prefill and the bandwidth-bound decode on separate "
@@ -266,7 +276,9 @@ def _parallel(c: Ctx) -> list[str]:
     if par and par.strategy:
         dims = par.degrees() or c.t("one device", "單一裝置")
         link = c.advice.profile.summary.interconnect
-        over = c.t(f" over {link}", f"（互連：{link}）") if link and link not in ("none", "unified") else ""
+        from agent.names import value_text
+        shown = value_text("interconnect", link, c.lang) if link else ""
+        over = c.t(f" ({shown})", f"（互連：{shown}）") if link and link not in ("none", "unified") else ""
         here = c.t(f" For {c.setup or 'this setup'}{over} the plan is {par.strategy.upper()} ({dims}).",
                    f"{c.setup or '這個配置'}{over}的規劃是 {par.strategy.upper()}（{dims}）。")
     return [c.t("Tensor parallelism (TP) splits every layer across devices and all-reduces on every token, so it wants "
