@@ -116,3 +116,21 @@ def test_a_device_word_not_placed_is_quoted_in_the_question(text, word, said):
     q = first_question(text)
     assert q is not None and "hardware" in q["fields"]
     assert word in q["question"] and said in q["question"]
+
+
+PREVIOUS = {"hardware": "h100_sxm", "count": 8, "model": "llama-3.1-70b", "quantization": "fp8", "concurrency": 64,
+            "serving_mode": "team"}
+
+
+@pytest.mark.parametrize("text, kind", [
+    ("What about 4 H100s instead?", "amended"), ("換成 Qwen3 32B 呢？", "amended"), ("And with 100 users?", "amended"),
+    ("Actually it's 16 H100s, not 8.", "amended"), ("Same setup but 200 concurrent users", "amended"),
+    ("Switch the model to Qwen3 235B", "amended"), ("其他不變，併發改成 200", "amended"),
+    ("New question: 8x MI300X, DeepSeek V3, 200 users", "new"), ("另外一個案子：兩台 Mac Studio M3 Ultra，跑 DeepSeek R1", "new"),
+    ("Different box: a single RTX 4090 with Qwen3 8B for myself.", "new"), ("我們另一個團隊有 4 張 4090，跑 Qwen3 32B，20 人", "new"),
+    ("And for a second customer: 2x L40S with Mistral 7B, 10 users", "new"), ("再問一個：一張 4090 跑 Qwen3 8B 自己用", "new"),
+])
+def test_a_new_situation_or_a_follow_up_is_told_apart(text, kind):
+    from agent.extract import extract
+    from agent.understand import profile_change
+    assert profile_change(PREVIOUS, extract(text).values, text) == kind
