@@ -137,7 +137,13 @@ def next_round(profile: Any, intent: str, asked: list[str], rounds: int,
         # A latency problem is diagnosed from the load: its concurrency is asked even when the engine
         # would not change, because the estimate and the bottleneck the answer explains depend on it.
         keep = {"concurrency"} if getattr(profile, "priority", None) == "latency" else set()
-        needed = [f for f in needed if f in keep or changes_decision(f, profile, decide)]
+        chosen: list[str] = []
+        for f in needed:   # probing stops once the round is full (each probe runs the rule engine)
+            if f in keep or changes_decision(f, profile, decide):
+                chosen.append(f)
+                if len(chosen) == FIELDS_PER_ROUND:
+                    break
+        return chosen
     return needed[:FIELDS_PER_ROUND]
 
 
