@@ -288,3 +288,30 @@ def test_a_format_said_of_the_kv_cache_is_not_the_weights(text, kv):
                                   "Llama 3.1 70B，FP8 比 INT8 快嗎？"])
 def test_formats_compared_or_listed_for_a_choice_are_undecided(text):
     check(text, {"model": "llama-3.1-70b"}, absent=("quantization",))
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("4张V100-32G 跑 Qwen 72B", {"hardware": "v100_sxm2_32g", "count": 4}),
+    ("服务器是 8 张 L20，并发 50", {"hardware": "l20", "count": 8, "concurrency": 50}),
+    ("显卡 4090 两张", {"hardware": "rtx4090", "count": 2}),
+])
+def test_simplified_forms_read_like_traditional(text, expected):
+    check(text, expected)
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("a 24GB 3090 for Qwen3 8B", {"hardware": "rtx3090", "count": 1}),
+    ("two 24GB 4090s, Qwen3 32B", {"hardware": "rtx4090", "count": 2}),
+])
+def test_memory_between_count_and_name(text, expected):
+    check(text, expected)
+
+
+@pytest.mark.parametrize("text, count", [
+    ("CUDA_VISIBLE_DEVICES=0,1,2,3 vllm serve Qwen2-72B on A100s", 4),
+    ("vllm serve with --tensor-parallel-size 4 on 4090s", 4),
+    ("--tensor-parallel-size 2 --pipeline-parallel-size 2 on A100s", 4),
+    ("8x H100 with --tensor-parallel-size 4", 8),
+])
+def test_a_launch_command_states_the_device_count_when_the_words_do_not(text, count):
+    check(text, {"count": count})
