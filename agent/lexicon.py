@@ -145,7 +145,8 @@ SHARED_PREFIX = (
 STRUCTURED = (
     [r"\bJSON\s+(?:schema|mode|output|outputs|responses?)\b", r"\bstructured\s+(?:output|outputs|generation|decoding|JSON|responses?)\b",
      r"\b(?:function|tool)[\s-]calling\b", r"\btool\s+use\b", r"\bgrammar[\s-](?:constrained|based)\b",
-     r"結構化輸出", r"結構化", r"輸出\s*JSON", r"JSON\s*格式", r"\bconstrained\s+decoding\b", r"\bregex[\s-]constrained\b"],
+     r"結構化輸出", r"結構化", r"輸出\s*JSON", r"JSON\s*格式", r"\bconstrained\s+decoding\b", r"\bregex[\s-]constrained\b",
+     r"\bguided_(?:json|regex|choice|grammar)\b", r"\bjson[_\s-](?:schema|object)\b"],
     [r"\bno\s+(?:structured|JSON)\b", r"不需要\s*(?:結構化|JSON)"],
 )
 STREAMING = (
@@ -262,7 +263,9 @@ TOPICS = {
     "structured-output": [r"\bstructured\s+(?:outputs?|generation|decoding|JSON|responses?)\b", r"\bJSON\s*(?:schema|mode|outputs?|format)\b",
                           r"\bguided\s*(?:/\s*structured\s+)?(?:decoding|generation|json|choice|regex)\b", r"\bgrammar[\s-](?:constrained|based|forced)\b",
                           r"\bconstrained\s+(?:decoding|generation|output)\b", r"\bxgrammar\b", r"\boutlines\b", r"\blm-format-enforcer\b",
-                          r"\b(?:function|tool)[\s-]calling\b", r"結構化輸出", r"結構化", r"JSON\s*格式", r"輸出\s*JSON", r"符合\s*JSON"],
+                          r"\b(?:function|tool)[\s-]calling\b", r"結構化輸出", r"結構化", r"JSON\s*格式", r"輸出\s*JSON", r"符合\s*JSON",
+                          # the API's own parameter names: guided_json, response_format, json_schema, json_object
+                          r"\bguided_(?:json|regex|choice|grammar|decoding)\b", r"\bresponse[_\s-]format\b", r"\bjson[_\s-](?:schema|object)\b"],
     "offload": [r"\boffload", r"\b(?:n-)?cpu[\s-]moe\b", r"\bexperts?\b[^.?!。？]{0,30}\b(?:CPU|system\s+RAM|host\s+RAM|RAM|system\s+memory)\b",
                 r"\bspill(?:s|ing)?\s+(?:over\s+)?to\b", r"\bhost[\s-]RAM\b", r"卸載到", r"放到\s*CPU", r"放到\s*(?:系統)?記憶體", r"CPU\s*offload"],
     "kv-quantization": [r"\bKV[\s-]*cache[\s-]*(?:dtype|quant\w*|precision|compression|in\s+(?:FP8|INT8|INT4|Q8|Q4))",
@@ -275,8 +278,8 @@ TOPICS = {
                        r"\b(?:separate|split|separating|splitting)\s+(?:the\s+)?prefill\b", r"\bremote[\s-]prefill\b",
                        r"prefill\s*(?:跟|和|與)\s*decode\s*分開", r"分離式(?:部署|推論|推理)", r"\b(?:prefill|decode)[\s-](?:only\s+)?(?:workers?|nodes?|instances?)\b",
                        r"\bprefill\b[^.?!。？]{0,30}\bdecode\b[^.?!。？]{0,30}\b(?:separate|split|different|dedicated|apart|own)\b"],
-    "cost-per-token": [r"(?:cost|price|\$)\s*(?:per|/)\s*(?:1\s*)?(?:M|million)\s*(?:tokens?|tok)\b", r"\$\s*/\s*(?:1\s*)?M(?:tok)?\b",
-                       r"\bper\s+(?:1\s*)?(?:million|M)\s+tokens?\b", r"\bcost\s+per\s+(?:output\s+)?token\b", r"\btokens?\s+per\s+dollar\b",
+    "cost-per-token": [r"(?:cost|price|\$)\s*(?:per|/)\s*(?:1\s*)?(?:M|million)\s*(?:(?:output|input|generated|prompt)\s+)?(?:tokens?|tok)\b",
+                       r"\$\s*/\s*(?:1\s*)?M(?:tok)?\b", r"\bper\s+(?:1\s*)?(?:million|M)\s+(?:(?:output|input|generated|prompt)\s+)?tokens?\b", r"\bcost\s+per\s+(?:output\s+)?token\b", r"\btokens?\s+per\s+dollar\b",
                        r"每\s*(?:百萬|1\s*M|一百萬)\s*(?:個\s*)?tokens?", r"(?:每|per)\s*1\s*M\s*tokens?", r"token\s*(?:的)?\s*成本",
                        r"\b(?:cost|price)\s+per\s+(?:1k|thousand|1,000)\s+tokens?\b",
                        r"\bmillion\s+tokens?\b[^.?!]{0,24}\b(?:cost|price|pay)", r"\b(?:cost|price|pay)\b[^.?!]{0,30}\bmillion\s+tokens?\b",

@@ -315,3 +315,17 @@ def test_memory_between_count_and_name(text, expected):
 ])
 def test_a_launch_command_states_the_device_count_when_the_words_do_not(text, count):
     check(text, {"count": count})
+
+
+@pytest.mark.parametrize("text, topic", [
+    ("guided_json is very slow on 2x L40S", "structured-output"),
+    ("response_format json_schema makes TTFT worse", "structured-output"),
+    ("What is the cost per million output tokens on H100?", "cost-per-token"),
+    ("Is there a way to run SGLang on AMD MI250?", "platform-support"),
+])
+def test_topics_named_by_api_parameters_and_engine_questions(text, topic):
+    assert topic in extract(text).topics
+
+
+def test_a_device_of_a_platform_vendor_alone_raises_no_platform_question():
+    assert "platform-support" not in extract("We have 2x Intel Arc B580 for Qwen3 8B").topics
