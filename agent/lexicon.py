@@ -85,7 +85,8 @@ PRIORITY = {
                 r"低延遲", r"延遲敏感", r"\bresponsive(?:ness)?\b", r"\breal[\s-]?time\b", r"即時", r"快速回應",
                 r"回應要快", r"\bsnappy\b", r"\bfast\s+(?:responses|replies|first\s+token)\b"],
     "throughput": [r"\bhigh(?:er|est)?[\s-]throughput\b", r"\bmaximi[sz]e\s+(?:the\s+)?throughput\b",
-                   r"\bthroughput[\s-](?:oriented|first|bound)\b", r"高吞吐", r"吞吐量?優先", r"\btokens?\s+per\s+dollar\b"],
+                   r"\bthroughput[\s-](?:oriented|first|bound)\b", r"高吞吐", r"吞吐量?優先", r"\btokens?\s+per\s+dollar\b",
+                   r"\bmax(?:imum|imi[sz]e)?\s+(?:(?:aggregate|total|overall)\s+)?(?:tokens?\s*/\s*s|tok/s|tokens?\s+per\s+second)\b"],
     "cost": [r"\bcheap(?:er|est|ly)?\b", r"\bbudget\b", r"便宜", r"省錢", r"預算", r"\bTCO\b",
              r"\bcost[\s-](?:effective|efficient|sensitive|conscious)\b", r"\blow(?:er)?[\s-]cost\b", r"低成本",
              r"\bkeep\s+costs?\s+down\b", r"\b(?:minimi[sz]e|reduce|cut)\s+(?:the\s+)?costs?\b", r"降低成本", r"省成本",
@@ -107,7 +108,7 @@ PRIORITY = {
                   r"快速上手", r"簡單部署", r"好部署", r"\bminimal\s+ops\b"],
 }
 PRIORITY_TOPIC = {
-    "latency": [r"\blatency\b", r"延遲", r"\bTTFT\b", r"\bp9[59]\b", r"回應速度", r"反應速度",
+    "latency": [r"\blatency\b", r"延遲", r"\bTTFT\b", r"\bp9[59]\b", r"回應速度", r"反應速度", r"\btime[\s-]to[\s-]first[\s-]token\b", r"首字",
                 r"(?<!dev\s)(?<!development\s)\bspeed\b", r"(?<!開發)速度"],
     "throughput": [r"\bthroughput\b", r"吞吐量?", r"\bQPS\b"],
     "cost": [r"\bcosts?\b", r"成本", r"花費", r"\bspend\b"],
@@ -116,7 +117,8 @@ STANCE = (r"\bonly\b|\bcounts\b|只(?:看|要|在乎|在意)?|\bking\b|\bpush\b|
           r"\bmatters?\b|\bcare\b|\bimportant\b|\bpriorit|\bcritical\b|\bkey\b|\bfocus|\boptimi[sz]|\bminimi[sz]|\bmaximi[sz]"
           r"|\bfirst\b|\bmost\b|\bmain\b|\btop\b|\bconcern|\bsensitive\b|\blow(?:er|est)?\b|\bhigh(?:er|est)?\b|\bunder\b|\bbelow\b"
           r"|<|\bwithin\b|\bless\s+than\b|\bbound\b|\bsecond(?:ary)?\b|\beverything\b|\ball\s+that\s+matters\b|\bthen\b|\bas\s+well\b"
-          r"|重要|優先|在意|重視|在乎|要低|要高|最|敏感|考量|控制|降低|壓低|提高|拉高|省|主要|關鍵|以內|之內|低於|小於|為主|其次|次要")
+          r"|重要|優先|在意|重視|在乎|要低|要高|最|敏感|考量|控制|降低|壓低|提高|拉高|省|主要|關鍵|以內|之內|低於|小於|為主|其次|次要"
+          r"|越(?:低|快|高|多|少|便宜)越好|才是|太慢|太高|太久|\btoo\s+(?:slow|high|long)\b|(?:秒|毫秒|ms)\s*內")
 
 # Interconnect words. NVLink negated ("no NVLink") means the cards talk over PCIe.
 INTERCONNECT = {
