@@ -20,7 +20,7 @@ _PER_DEVICE_WORD = re.compile(r"-?\s*(?:way|cards?|GPUs?|pcs?|pieces|units)\b", 
 _BRAND = r"(?:NVIDIA|GeForce|AMD|Radeon|Instinct|Apple|Intel|Mac\s*Studios?(?:\s+with)?|Mac\s*Pros?|Mac\s*minis?|MacBook\s*Pros?|Macs?|的|of|the)"
 # A count written before the device name: "8×", "8 x ", "4 張 ", "two ", "a single ", "an ".
 _PREFIX = re.compile(rf"(?:(?P<num>{COUNT})\s*(?P<cls>{_CLS})?|(?P<one>\ban?\b|[單单]\s*{_CLS})|(?P<two>雙路|双路|\bdual[\s-]socket))"
-                     rf"[\s-]*(?:{_BRAND}[\s-]*)*$", _F)
+                     rf"[\s-]*(?:\d{{1,3}}\s?(?:GB|G)\s+)?(?:{_BRAND}[\s-]*)*$", _F)   # "two 24GB 4090s"
 # ... or after it: "H100 x 8", "H100×8", "4090 兩張", "(x2)".
 _SUFFIX = re.compile(rf"(?:\s*(?:Ti|SUPER)\b)?(?:\s*[(\[]\s*\d+\s?[GT]B?\s*[)\]]|\s+\d+\s?(?:GB|G|TB)\b)?(?:\s*(?:GPUs?|cards?|顯卡))?\s*(?:[(\[]\s*)?(?:共\s*|,\s*)?"
                      rf"(?:[x×*]\s*(?P<num>\d{{1,4}}|{COUNT})(?![\w]|\.\d)|(?P<num2>{COUNT})\s*(?:張|片|塊|卡|顆)"
@@ -229,6 +229,29 @@ def _number_span(m: re.Match) -> tuple[int, int]:
                 m.span())
 
 
+# Devices named by a launch command: "CUDA_VISIBLE_DEVICES=0,1,2,3" (four), "--tensor-parallel-size 4",
+# "tp=8", "8-way tensor parallel" (times a pipeline size when one is given).
+_VISIBLE = re.compile(r"CUDA_VISIBLE_DEVICES\s*=\s*[\"']?(?P<ids>\d+(?:\s*,\s*\d+)*)", _F)
+_TP = re.compile(r"(?:--?tensor[-_]parallel[-_]size|--?tp(?:[-_]size)?)(?:\s*=\s*|\s+)(?P<n>\d{1,3})\b|\bTP\s*=\s*(?P<n2>\d{1,3})\b"
+                 r"|\b(?P<n3>\d{1,3})[\s-]way\s+tensor[\s-]parallel", _F)
+_PP = re.compile(r"(?:--?pipeline[-_]parallel[-_]size|--?pp(?:[-_]size)?)(?:\s*=\s*|\s+)(?P<n>\d{1,3})\b|\bPP\s*=\s*(?P<n2>\d{1,3})\b", _F)
+
+
+def _launch_count(text: str) -> list[Finding]:
+    """The device count a launch command states, when the words state none."""
+    m = _VISIBLE.search(text)
+    if m:
+        return [Finding("count", len(m.group("ids").split(",")), m.start(), m.end())]
+    tp = _TP.search(text)
+    if not tp:
+        return []
+    n = int(tp.group("n") or tp.group("n2") or tp.group("n3"))
+    pp = _PP.search(text)
+    n *= int(pp.group("n") or pp.group("n2")) if pp else 1
+    start, end = (min(tp.start(), pp.start()), max(tp.end(), pp.end())) if pp else tp.span()
+    return [Finding("count", n, start, end)] if 1 <= n <= 1024 else []
+
+
 def find(text: str) -> list[Finding]:
     """All hardware findings in `text` (already normalised to half-width)."""
     hits = hardware_index().find(text)
@@ -251,6 +274,8 @@ def find(text: str) -> list[Finding]:
                     and not _PER_HOUR.match(text, m.end()):
                 out.append(Finding("count", n, m.start(), m.end()))
                 break
+    if not any(f.field == "count" for f in out):
+        out += _launch_count(text)
     _per_node(text, out)
     mem = _memory(text, hits, device)
     if mem:

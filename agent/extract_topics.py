@@ -19,6 +19,7 @@ _RES = {t: re.compile("|".join(p), _F) for t, p in lexicon.TOPICS.items() if p}
 _PLATFORM = re.compile(lexicon.PLATFORMS, _F)
 _SUPPORT = re.compile(lexicon.SUPPORT_CUES, _F)
 _RUN_ON = re.compile(lexicon.RUN_ON, _F)
+_ENGINE = re.compile(r"\b(?:vllm|sglang|tensorrt(?:-llm)?|trt-?llm|ollama|llama\.?cpp|llama-server|mlx(?:-lm)?|exllama\w*|openvino|dynamo|tgi|lmdeploy)\b", _F)
 _CLAUSES = re.compile(r"(?:[^.?!。？！\n;,，；]|\.(?!\s|$))+(?:[.?!。？！;,，；]|$)", _F)
 _QUESTION = re.compile(r"[?？]|嗎|吗|是否|能不能|可不可以|有沒有|^\s*(?:does|do|can|could|will|is|are|has|have)\b", _F)
 
@@ -34,7 +35,10 @@ def _platform_support(text: str) -> bool:
         for m in _CLAUSES.finditer(part):
             s = m.group(0)
             a = offset + m.start()
-            platform = any(not any(ns <= a + p.start() < ne for ns, ne in names) for p in _PLATFORM.finditer(s))
+            # a platform word inside a device name ("Arc B580") counts only when a named engine is asked
+            # about in the same clause ("can SGLang run on an AMD MI250?")
+            engine = bool(_ENGINE.search(s))
+            platform = any(engine or not any(ns <= a + p.start() < ne for ns, ne in names) for p in _PLATFORM.finditer(s))
             if platform and (_SUPPORT.search(s) or (_RUN_ON.search(s) and _QUESTION.search(s))):
                 return True
     return False

@@ -134,7 +134,16 @@ def next_round(profile: Any, intent: str, asked: list[str], rounds: int,
         return []
     needed = questions_needed(profile, intent, asked)
     if decide is not None and intent in ("recommend", "benchmark"):
-        needed = [f for f in needed if changes_decision(f, profile, decide)]
+        # A latency problem is diagnosed from the load: its concurrency is asked even when the engine
+        # would not change, because the estimate and the bottleneck the answer explains depend on it.
+        keep = {"concurrency"} if getattr(profile, "priority", None) == "latency" else set()
+        chosen: list[str] = []
+        for f in needed:   # probing stops once the round is full (each probe runs the rule engine)
+            if f in keep or changes_decision(f, profile, decide):
+                chosen.append(f)
+                if len(chosen) == FIELDS_PER_ROUND:
+                    break
+        return chosen
     return needed[:FIELDS_PER_ROUND]
 
 

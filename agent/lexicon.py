@@ -85,7 +85,8 @@ PRIORITY = {
                 r"低延遲", r"延遲敏感", r"\bresponsive(?:ness)?\b", r"\breal[\s-]?time\b", r"即時", r"快速回應",
                 r"回應要快", r"\bsnappy\b", r"\bfast\s+(?:responses|replies|first\s+token)\b"],
     "throughput": [r"\bhigh(?:er|est)?[\s-]throughput\b", r"\bmaximi[sz]e\s+(?:the\s+)?throughput\b",
-                   r"\bthroughput[\s-](?:oriented|first|bound)\b", r"高吞吐", r"吞吐量?優先", r"\btokens?\s+per\s+dollar\b"],
+                   r"\bthroughput[\s-](?:oriented|first|bound)\b", r"高吞吐", r"吞吐量?優先", r"\btokens?\s+per\s+dollar\b",
+                   r"\bmax(?:imum|imi[sz]e)?\s+(?:(?:aggregate|total|overall)\s+)?(?:tokens?\s*/\s*s|tok/s|tokens?\s+per\s+second)\b"],
     "cost": [r"\bcheap(?:er|est|ly)?\b", r"\bbudget\b", r"便宜", r"省錢", r"預算", r"\bTCO\b",
              r"\bcost[\s-](?:effective|efficient|sensitive|conscious)\b", r"\blow(?:er)?[\s-]cost\b", r"低成本",
              r"\bkeep\s+costs?\s+down\b", r"\b(?:minimi[sz]e|reduce|cut)\s+(?:the\s+)?costs?\b", r"降低成本", r"省成本",
@@ -107,7 +108,7 @@ PRIORITY = {
                   r"快速上手", r"簡單部署", r"好部署", r"\bminimal\s+ops\b"],
 }
 PRIORITY_TOPIC = {
-    "latency": [r"\blatency\b", r"延遲", r"\bTTFT\b", r"\bp9[59]\b", r"回應速度", r"反應速度",
+    "latency": [r"\blatency\b", r"延遲", r"\bTTFT\b", r"\bp9[59]\b", r"回應速度", r"反應速度", r"\btime[\s-]to[\s-]first[\s-]token\b", r"首字",
                 r"(?<!dev\s)(?<!development\s)\bspeed\b", r"(?<!開發)速度"],
     "throughput": [r"\bthroughput\b", r"吞吐量?", r"\bQPS\b"],
     "cost": [r"\bcosts?\b", r"成本", r"花費", r"\bspend\b"],
@@ -116,7 +117,8 @@ STANCE = (r"\bonly\b|\bcounts\b|只(?:看|要|在乎|在意)?|\bking\b|\bpush\b|
           r"\bmatters?\b|\bcare\b|\bimportant\b|\bpriorit|\bcritical\b|\bkey\b|\bfocus|\boptimi[sz]|\bminimi[sz]|\bmaximi[sz]"
           r"|\bfirst\b|\bmost\b|\bmain\b|\btop\b|\bconcern|\bsensitive\b|\blow(?:er|est)?\b|\bhigh(?:er|est)?\b|\bunder\b|\bbelow\b"
           r"|<|\bwithin\b|\bless\s+than\b|\bbound\b|\bsecond(?:ary)?\b|\beverything\b|\ball\s+that\s+matters\b|\bthen\b|\bas\s+well\b"
-          r"|重要|優先|在意|重視|在乎|要低|要高|最|敏感|考量|控制|降低|壓低|提高|拉高|省|主要|關鍵|以內|之內|低於|小於|為主|其次|次要")
+          r"|重要|優先|在意|重視|在乎|要低|要高|最|敏感|考量|控制|降低|壓低|提高|拉高|省|主要|關鍵|以內|之內|低於|小於|為主|其次|次要"
+          r"|越(?:低|快|高|多|少|便宜)越好|才是|太慢|太高|太久|\btoo\s+(?:slow|high|long)\b|(?:秒|毫秒|ms)\s*內")
 
 # Interconnect words. NVLink negated ("no NVLink") means the cards talk over PCIe.
 INTERCONNECT = {
@@ -145,7 +147,8 @@ SHARED_PREFIX = (
 STRUCTURED = (
     [r"\bJSON\s+(?:schema|mode|output|outputs|responses?)\b", r"\bstructured\s+(?:output|outputs|generation|decoding|JSON|responses?)\b",
      r"\b(?:function|tool)[\s-]calling\b", r"\btool\s+use\b", r"\bgrammar[\s-](?:constrained|based)\b",
-     r"結構化輸出", r"結構化", r"輸出\s*JSON", r"JSON\s*格式", r"\bconstrained\s+decoding\b", r"\bregex[\s-]constrained\b"],
+     r"結構化輸出", r"結構化", r"輸出\s*JSON", r"JSON\s*格式", r"\bconstrained\s+decoding\b", r"\bregex[\s-]constrained\b",
+     r"\bguided_(?:json|regex|choice|grammar)\b", r"\bjson[_\s-](?:schema|object)\b"],
     [r"\bno\s+(?:structured|JSON)\b", r"不需要\s*(?:結構化|JSON)"],
 )
 STREAMING = (
@@ -262,7 +265,9 @@ TOPICS = {
     "structured-output": [r"\bstructured\s+(?:outputs?|generation|decoding|JSON|responses?)\b", r"\bJSON\s*(?:schema|mode|outputs?|format)\b",
                           r"\bguided\s*(?:/\s*structured\s+)?(?:decoding|generation|json|choice|regex)\b", r"\bgrammar[\s-](?:constrained|based|forced)\b",
                           r"\bconstrained\s+(?:decoding|generation|output)\b", r"\bxgrammar\b", r"\boutlines\b", r"\blm-format-enforcer\b",
-                          r"\b(?:function|tool)[\s-]calling\b", r"結構化輸出", r"結構化", r"JSON\s*格式", r"輸出\s*JSON", r"符合\s*JSON"],
+                          r"\b(?:function|tool)[\s-]calling\b", r"結構化輸出", r"結構化", r"JSON\s*格式", r"輸出\s*JSON", r"符合\s*JSON",
+                          # the API's own parameter names: guided_json, response_format, json_schema, json_object
+                          r"\bguided_(?:json|regex|choice|grammar|decoding)\b", r"\bresponse[_\s-]format\b", r"\bjson[_\s-](?:schema|object)\b"],
     "offload": [r"\boffload", r"\b(?:n-)?cpu[\s-]moe\b", r"\bexperts?\b[^.?!。？]{0,30}\b(?:CPU|system\s+RAM|host\s+RAM|RAM|system\s+memory)\b",
                 r"\bspill(?:s|ing)?\s+(?:over\s+)?to\b", r"\bhost[\s-]RAM\b", r"卸載到", r"放到\s*CPU", r"放到\s*(?:系統)?記憶體", r"CPU\s*offload"],
     "kv-quantization": [r"\bKV[\s-]*cache[\s-]*(?:dtype|quant\w*|precision|compression|in\s+(?:FP8|INT8|INT4|Q8|Q4))",
@@ -275,8 +280,8 @@ TOPICS = {
                        r"\b(?:separate|split|separating|splitting)\s+(?:the\s+)?prefill\b", r"\bremote[\s-]prefill\b",
                        r"prefill\s*(?:跟|和|與)\s*decode\s*分開", r"分離式(?:部署|推論|推理)", r"\b(?:prefill|decode)[\s-](?:only\s+)?(?:workers?|nodes?|instances?)\b",
                        r"\bprefill\b[^.?!。？]{0,30}\bdecode\b[^.?!。？]{0,30}\b(?:separate|split|different|dedicated|apart|own)\b"],
-    "cost-per-token": [r"(?:cost|price|\$)\s*(?:per|/)\s*(?:1\s*)?(?:M|million)\s*(?:(?:output|input|generated)\s+)?(?:tokens?|tok)\b", r"\$\s*/\s*(?:1\s*)?M(?:tok)?\b",
-                       r"\bper\s+(?:1\s*)?(?:million|M)\s+tokens?\b", r"\bcost\s+per\s+(?:output\s+)?token\b", r"\btokens?\s+per\s+dollar\b",
+    "cost-per-token": [r"(?:cost|price|\$)\s*(?:per|/)\s*(?:1\s*)?(?:M|million)\s*(?:(?:output|input|generated|prompt)\s+)?(?:tokens?|tok)\b",
+                       r"\$\s*/\s*(?:1\s*)?M(?:tok)?\b", r"\bper\s+(?:1\s*)?(?:million|M)\s+(?:(?:output|input|generated|prompt)\s+)?tokens?\b", r"\bcost\s+per\s+(?:output\s+)?token\b", r"\btokens?\s+per\s+dollar\b",
                        r"每\s*(?:百萬|1\s*M|一百萬)\s*(?:個\s*)?tokens?", r"(?:每|per)\s*1\s*M\s*tokens?", r"token\s*(?:的)?\s*成本",
                        r"\b(?:cost|price)\s+per\s+(?:1k|thousand|1,000)\s+tokens?\b",
                        r"\bmillion\s+tokens?\b[^.?!]{0,24}\b(?:cost|price|pay)", r"\b(?:cost|price|pay)\b[^.?!]{0,30}\bmillion\s+tokens?\b",

@@ -288,3 +288,60 @@ def test_a_format_said_of_the_kv_cache_is_not_the_weights(text, kv):
                                   "Llama 3.1 70B，FP8 比 INT8 快嗎？"])
 def test_formats_compared_or_listed_for_a_choice_are_undecided(text):
     check(text, {"model": "llama-3.1-70b"}, absent=("quantization",))
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("4张V100-32G 跑 Qwen 72B", {"hardware": "v100_sxm2_32g", "count": 4}),
+    ("服务器是 8 张 L20，并发 50", {"hardware": "l20", "count": 8, "concurrency": 50}),
+    ("显卡 4090 两张", {"hardware": "rtx4090", "count": 2}),
+])
+def test_simplified_forms_read_like_traditional(text, expected):
+    check(text, expected)
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("a 24GB 3090 for Qwen3 8B", {"hardware": "rtx3090", "count": 1}),
+    ("two 24GB 4090s, Qwen3 32B", {"hardware": "rtx4090", "count": 2}),
+])
+def test_memory_between_count_and_name(text, expected):
+    check(text, expected)
+
+
+@pytest.mark.parametrize("text, count", [
+    ("CUDA_VISIBLE_DEVICES=0,1,2,3 vllm serve Qwen2-72B on A100s", 4),
+    ("vllm serve with --tensor-parallel-size 4 on 4090s", 4),
+    ("--tensor-parallel-size 2 --pipeline-parallel-size 2 on A100s", 4),
+    ("8x H100 with --tensor-parallel-size 4", 8),
+])
+def test_a_launch_command_states_the_device_count_when_the_words_do_not(text, count):
+    check(text, {"count": count})
+
+
+@pytest.mark.parametrize("text, topic", [
+    ("guided_json is very slow on 2x L40S", "structured-output"),
+    ("response_format json_schema makes TTFT worse", "structured-output"),
+    ("What is the cost per million output tokens on H100?", "cost-per-token"),
+    ("Is there a way to run SGLang on AMD MI250?", "platform-support"),
+])
+def test_topics_named_by_api_parameters_and_engine_questions(text, topic):
+    assert topic in extract(text).topics
+
+
+def test_a_device_of_a_platform_vendor_alone_raises_no_platform_question():
+    assert "platform-support" not in extract("We have 2x Intel Arc B580 for Qwen3 8B").topics
+
+
+@pytest.mark.parametrize("text, priority", [
+    ("we want maximum tokens/s overall on 8x H100", "throughput"),
+    ("延遲越低越好，4 張 4090", "latency"),
+    ("首字延遲要在 2 秒內", "latency"),
+    ("time to first token is too slow on our 2x L40S", "latency"),
+    ("低延遲不是重點，成本才是", "cost"),
+])
+def test_priorities_said_as_comparisons_complaints_and_bounds(text, priority):
+    check(text, {"priority": priority})
+
+
+@pytest.mark.parametrize("text", ["8x H100, Llama 3.1 70B, what's the TTFT?", "vLLM startup is too slow on 8x H100"])
+def test_a_bare_latency_word_or_another_complaint_is_no_priority(text):
+    check(text, {}, absent=("priority",))
