@@ -71,8 +71,8 @@ def test_moe_reads_active_experts_at_batch_one_and_more_as_batch_grows():
 
 
 def test_apple_usable_fraction_and_reserve():
-    assert memory.usable_bytes(M3U).value == pytest.approx(512e9 * 0.75)
-    assert memory.usable_bytes(M3U, 256).value == pytest.approx(256e9 * 0.75)
+    assert memory.usable_bytes(M3U).value == pytest.approx(512 * 2**30 * 0.75)
+    assert memory.usable_bytes(M3U, 256).value == pytest.approx(256 * 2**30 * 0.75)
     assert memory.reserve_bytes(H100, "vllm", 80e9).value == pytest.approx(8e9)
     assert memory.reserve_bytes(R4090, "llama.cpp", 24e9).value == pytest.approx(1.2e9)
 

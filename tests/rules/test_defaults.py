@@ -92,8 +92,9 @@ def test_quantization_starts_from_the_native_format(model, hardware, count, quan
 
 
 def test_does_not_fit_is_never_said_of_a_format_that_fits():
-    # 70B at 4-bit on 2x L4 (37 GB of 48): over the 75 % headroom but within memory -> never "does not fit".
-    note = default_for("quantization", build_profile(dict(hardware="l4", count=2, model="llama-3.1-70b"))).note
+    # 70B at 4-bit on 2x RTX 4000 Ada (~37 GB of 2 x 20 GiB): over the 75 % headroom but within memory ->
+    # never "does not fit".
+    note = default_for("quantization", build_profile(dict(hardware="rtx4000ada", count=2, model="llama-3.1-70b"))).note
     assert "fits" in note and "not fit" not in note
     note = default_for("quantization", build_profile(dict(hardware="h100_sxm", count=8, model="deepseek-v3"))).note
     assert "not fit" in note and "native" in note
