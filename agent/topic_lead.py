@@ -280,7 +280,7 @@ def _parallel(c: Ctx) -> list[str]:
         shown = value_text("interconnect", link, c.lang) if link else ""
         over = c.t(f" ({shown})", f"（互連：{shown}）") if link and link not in ("none", "unified") else ""
         here = c.t(f" For {c.setup or 'this setup'}{over} the plan is {par.strategy.upper()} ({dims}).",
-                   f"{c.setup or '這個配置'}{over}的規劃是 {par.strategy.upper()}（{dims}）。")
+                   f"{c.setup or '這個配置'}{over or ' '}的規劃是 {par.strategy.upper()}（{dims}）。")
     return [c.t("Tensor parallelism (TP) splits every layer across devices and all-reduces on every token, so it wants "
                 "NVLink-class links; pipeline parallelism (PP) gives each device a block of layers and talks only at "
                 "stage boundaries, so it tolerates PCIe but does not make one stream faster.",
