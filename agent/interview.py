@@ -196,13 +196,29 @@ def _unknown_note(unknown: list[dict], lang: str) -> str:
     return f"I did not recognise {words} as a device I know.{near} "
 
 
+_BRIDGES = {"amd-rocm": "Infinity Fabric (XGMI)"}
+"""The bridge a PCIe card's vendor sells under another name than NVIDIA's NVLink."""
+
+
+def _bridge_named(text: str, profile: Any) -> str:
+    """The bridge question names the bridge of the card's own vendor (no NVLink for an AMD card)."""
+    from rules import catalog
+    from rules.errors import AdvisorError
+    try:
+        bridge = _BRIDGES.get(catalog.hardware(profile.hardware).platform)
+    except (AdvisorError, AttributeError):
+        bridge = None
+    return text.replace("NVLink", bridge) if bridge else text
+
+
 def phrase(fields: list[str], language: str, unknown: list[dict] | None = None, profile: Any = None) -> str:
     """One concise question covering `fields`, in English or Traditional Chinese; device words we did
     not recognise are quoted first, with the closest catalog devices. With the profile, the
     interconnect question offers only the links this hardware can have."""
     lang = "zh" if language == "zh" else "en"
     keys = [(link_question(profile) or f) if f == "interconnect" and profile is not None else f for f in fields]
-    parts = [PHRASES[k][lang] for k in keys]
+    parts = [_bridge_named(PHRASES[k][lang], profile) if k == "interconnect_bridge" else PHRASES[k][lang]
+             for k in keys]
     note = _unknown_note(unknown, lang) if unknown and "hardware" in fields else ""
     if lang == "zh":
         return note + "請問" + "；".join(parts) + "？"

@@ -162,12 +162,16 @@ def quant_ladder(hw, native: str | None) -> list[str]:
     return ([native] if _runs_here(native, hw) or not lower else []) + lower
 
 
-def _runs_here(quant: str, hw) -> bool:
-    """Some engine that runs on this hardware has a kernel for the format (FP8 runs on no Mac engine)."""
+def _runs_here(quant: str, hw, serving: bool = False) -> bool:
+    """Some engine that runs on this hardware has a kernel for the format (FP8 runs on no Mac engine);
+    with `serving`, a production-stance serving engine (vLLM has no 4-bit kernel on ROCm)."""
     from rules import engines
     from rules.ids import ENGINES
     for engine in ENGINES:
-        if engines.engine(engine).kind == "orchestrator" or not engines.verdict(engine, hw).ok:
+        spec = engines.engine(engine)
+        if spec.kind == "orchestrator" or not engines.verdict(engine, hw).ok:
+            continue
+        if serving and spec.production.stance != "production":
             continue
         if engines.quant_kernel(engine, quant, hw.platform, hw.cuda_cc) is not None:
             return True
@@ -185,7 +189,11 @@ def _tries(p: Profile, ladder: list[str]) -> list[tuple[str, int]]:
     facts, _ = derive_facts(p)
     if facts.get("fast_interconnect") or facts.get("serving_mode") in (None, "personal") or (facts.get("load") or 1) <= 1:
         return everything
-    return [(q, 1) for q in ladder] + everything
+    hw = _hw(p)
+    # On server GPUs a one-card format only helps if their serving engines run it there.
+    one_card = [(q, 1) for q in ladder
+                if hw is None or hw.hw_class not in _SERVER_CLASSES or _runs_here(q, hw, serving=True)]
+    return one_card + everything
 
 
 def _native(p: Profile) -> str | None:

@@ -200,3 +200,10 @@ def test_a_latency_problem_read_from_words_asks_concurrency_first():
         p = build_profile(ex.values)
         assert p.priority == "latency", text
         assert policy.questions_needed(p, "recommend")[0] == "concurrency", text
+
+
+def test_an_amd_card_is_asked_about_its_own_bridge_not_nvlink():
+    p = profile(hardware="mi210", count=4, model="llama-3.1-70b", serving_mode="team")
+    for lang in ("en", "zh"):
+        text = policy.phrase(["interconnect"], lang, profile=p)
+        assert "NVLink" not in text and "Infinity Fabric" in text

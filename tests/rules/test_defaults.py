@@ -119,3 +119,13 @@ def test_a_native_format_no_engine_runs_here_is_skipped():
     # DeepSeek V3 ships in FP8, which no Mac engine runs: the Mac starts at MLX 4-bit.
     p = build_profile(dict(hardware="m3_ultra", model="deepseek-v3"))
     assert default_for("quantization", p).value == "int4"
+
+
+def test_a_one_card_format_no_serving_engine_runs_there_is_not_preferred():
+    # 4x MI210 serving 70B to a team: vLLM has no 4-bit kernel on ROCm and SGLang's ROCm builds skip
+    # gfx90a, so Q4 on one card would leave no serving engine; BF16 over the four cards keeps vLLM.
+    team = build_profile(dict(hardware="mi210", count=4, interconnect="pcie", model="llama-3.1-70b", concurrency=8))
+    assert default_for("quantization", team).value == "bf16"
+    d = decide(apply_defaults(team, ["quantization"]))
+    assert d.primary == "vllm" and "sglang" not in d.alternatives
+    assert "hw-amd-datacenter-older" in d.rules and "hw-amd-datacenter" not in d.rules
