@@ -72,7 +72,8 @@ LOCAL_PRO_NVIDIA_PREFILL_EFFICIENCY = {
     "8.": 0.40,   # Ampere: A100 PCIe/SXM, RTX A6000, A40 llama-bench pp512-pp1024 (XiongjieDai, fit split)
     "8.9": 0.27,  # Ada: L40S, RTX 6000/5000/4000 Ada, same source
     "9.": 0.21,   # Hopper: H100 PCIe, same source
-    "": 0.31,     # Blackwell and later: DGX Spark (GB10) llama-bench pp2048 rows (MXFP4/Q8_0, fit split)
+    "": 0.31,     # Blackwell: DGX Spark (GB10) llama-bench pp2048 rows (MXFP4/Q8_0, fit split); pre-Ampere
+                  # parts (V100, T4) fall back to it uncalibrated
 }
 # GGUF-quantized weights run llama.cpp's int8 MMQ kernels, slower than cuBLAS on F16 weights on these parts.
 NVIDIA_PRO_QUANT_PREFILL_FACTOR = 0.84  # Q4_K_M vs F16 pp512 on the same GPUs (XiongjieDai, fit split)
