@@ -55,6 +55,11 @@ class PostgresSeen:
                                (key,))
             return cur.rowcount == 1
 
+    def forget(self, key: str) -> None:
+        """Drop `key` (its delivery was never handled, so a retry may be)."""
+        with self._pool.connection() as conn:
+            conn.execute("DELETE FROM advisor_slack_seen WHERE key = %s", (key,))
+
 
 class PostgresTranscripts:
     """What the web page showed per thread, shared by every web replica (order = insertion)."""

@@ -40,6 +40,11 @@ class SqliteSeen:
             cur = self._db.execute("INSERT OR IGNORE INTO seen(key) VALUES (?)", (key,))
             return cur.rowcount == 1
 
+    def forget(self, key: str) -> None:
+        """Drop `key` (its delivery was never handled, so a retry may be)."""
+        with self._lock, self._db:
+            self._db.execute("DELETE FROM seen WHERE key = ?", (key,))
+
 
 class SqliteTranscripts:
     """Append-only chat messages per thread id: what a page displayed, for reloads and restarts."""

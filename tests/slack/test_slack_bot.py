@@ -101,7 +101,10 @@ def test_errors_reach_the_user_in_the_thread(slack_api, web_client, tmp_path):
                     process_before_response=True)
     app.dispatch(signed(mention("anything", "4.000100")))
     posts = slack_api.posts("4.000100")
-    assert len(posts) == 1 and "store unavailable" in posts[0]["text"]
+    assert len(posts) == 1 and "try again" in posts[0]["text"], "a generic line with what to do"
+    assert "store unavailable" not in posts[0]["text"], "internal exception text stays in the log"
+    app.dispatch(signed(mention("   ", "4.000200", event_id="Ev2")))   # the user's own mistake is named
+    assert "empty" in slack_api.posts("4.000200")[0]["text"]
 
 
 def test_long_answers_are_split_within_limits():

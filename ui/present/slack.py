@@ -33,6 +33,12 @@ def _chunks(text: str, limit: int = SECTION_LIMIT) -> list[str]:
     return [c for c in out if c.strip()]
 
 
+def escape(text: str) -> str:
+    """`text` shown as written: Slack's control characters escaped, so `<!channel>`, `<@U…>` and
+    `<url|label>` in it are text, never mentions or links."""
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
 def mrkdwn(md: str) -> str:
     """GitHub-flavoured Markdown → Slack mrkdwn (bold, headings, links)."""
     md = re.sub(r"^#{1,6}\s*(.+)$", r"*\1*", md, flags=re.M)
