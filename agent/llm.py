@@ -2,10 +2,10 @@
 
 `LLM.structured` asks for JSON matching a pydantic schema: one call, and at most one retry that
 either shows the model its validation error or switches the response_format form the provider
-rejected. `LLM.prose` is one plain call. Callers pass the calls they may still spend this turn, and the
-turn's deadline (`turn_deadline()`, epoch seconds): no call outlives it, however the endpoint
-behaves (slow, trickling, hung), because each call runs in a worker thread that the turn stops
-waiting for. After the deadline, calls raise `DeadlineExceeded` without touching the network.
+rejected. `LLM.prose` is one plain call. Callers pass the calls they may still spend this turn, and
+a deadline (epoch seconds) from the turn's LLM time (`deadline_budget()`): no call outlives it,
+however the endpoint behaves (slow, trickling, hung), because each call runs in a worker thread
+that the turn stops waiting for. After the deadline, calls raise `DeadlineExceeded` at once.
 """
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ from pydantic import BaseModel, ValidationError
 _OBJECT_FORM_PREFIXES = ("hosted_vllm/", "ollama/", "ollama_chat/", "llamafile/", "lm_studio/")
 # Chat templates without a system role (Gemma's): the instructions go into the first user turn.
 _NO_SYSTEM_ROLE = ("gemma",)
-DEFAULT_DEADLINE_S = 20.0   # LLM time per turn (extraction + composition); $ADVISOR_LLM_DEADLINE_S
+DEFAULT_DEADLINE_S = 30.0   # LLM time per turn (extraction + composition); $ADVISOR_LLM_DEADLINE_S
 _FENCE = re.compile(r"^```(?:json)?\s*|\s*```$", re.IGNORECASE)
 
 
@@ -32,17 +32,12 @@ class DeadlineExceeded(TimeoutError):
 
 
 def deadline_budget() -> float:
-    """Seconds of LLM time per turn ($ADVISOR_LLM_DEADLINE_S, default 20)."""
+    """Seconds of LLM time per turn ($ADVISOR_LLM_DEADLINE_S, default 30)."""
     try:
         value = float(os.environ.get("ADVISOR_LLM_DEADLINE_S") or DEFAULT_DEADLINE_S)
     except ValueError:
         return DEFAULT_DEADLINE_S
     return value if 0 < value < 3600 else DEFAULT_DEADLINE_S
-
-
-def turn_deadline() -> float:
-    """The deadline (epoch seconds) of a turn starting now."""
-    return time.time() + deadline_budget()
 
 
 def _remaining(deadline: float | None) -> float | None:
