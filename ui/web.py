@@ -136,7 +136,8 @@ def build_app(advisor: Advisor | None = None) -> gr.Blocks:
             return ("", history, thread, *_panels(last_advice(thread), advisor.pending(key(thread)), thread,
                                                   _lang(message), tab))
         lang = out.advice.language if out.advice else _lang(message)
-        reply = out.question["question"] if out.question else (present_md.answer(out.advice) if out.advice else "")
+        reply = present_md.safe(out.question["question"], set()) if out.question else \
+            (present_md.answer(out.advice) if out.advice else "")   # inert markup: it can quote the user or a document
         log.append(key(thread), "user", message)
         log.append(key(thread), "assistant", reply)
         history = [*history, {"role": "user", "content": message}, {"role": "assistant", "content": reply}]
