@@ -37,8 +37,10 @@ _INVISIBLE = re.compile("[\u200b-\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029\uf
 # A recommendation stated as a label ("Recommendation: X", "建議：X"): its first engine must be the pick.
 _REC_LABEL = re.compile(r"(?:recommend(?:ation|ed(?: engine)?)?|our pick|best choice|建議|推薦|首選)\s*\**\s*[:：]"
                         r"\s*\**\s*([^\n]{0,80})", re.I)
-_REC_CUE = re.compile(r"\b(?:recommend\w*|suggest\w*|go with|go for|pick|choose|best (?:choice|option|fit)|"
-                      r"use|try|deploy|switch to|run it on)\b|建議|推薦|首選|選用|改用|使用", re.I)
+# Recommending in words: a strong cue anywhere in the sentence, or a verb right before the engine
+# ("use Ollama", not "Ollama is for personal use").
+_REC_CUE = re.compile(r"\b(?:recommend\w*|suggest\w*|best (?:choice|option|fit))\b|建議|推薦|首選|選用|改用", re.I)
+_REC_VERB = re.compile(r"\b(?:use|try|deploy|switch to|go with|go for|pick|choose|run it on)\b|使用", re.I)
 _NEGATION = re.compile(r"\b(?:avoid\w*|not|never|no|instead of|rather than|over|unsuitable|skip|against|than)\b|n't|"
                        r"避免|不要|不建議|不適合|而非|不是|別", re.I)
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+|[。！？\n]")   # "llama.cpp" and "3.5" stay whole
@@ -176,9 +178,12 @@ def contradictions(prose: str, result: dict[str, Any]) -> list[str]:
         if named and named != primary:
             issues.append(f"presents {named} as the recommendation (the decision: {primary or 'none'})")
     for sentence in _SENTENCE_END.split(prose):
-        if not _REC_CUE.search(sentence) or _NEGATION.search(sentence):
+        if _NEGATION.search(sentence):
             continue
-        bad = engines_named(sentence) & avoided
+        pushed = engines_named(sentence) if _REC_CUE.search(sentence) else set()
+        for verb in _REC_VERB.finditer(sentence):
+            pushed |= engines_named(sentence[verb.end():verb.end() + 40])
+        bad = pushed & avoided
         if bad:
             issues.append(f"recommends {', '.join(sorted(bad))}, which the decision avoids")
     return list(dict.fromkeys(issues))

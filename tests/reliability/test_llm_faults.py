@@ -210,3 +210,15 @@ def test_faulty_endpoint_still_answers_on_time(fake, baseline, case):
     if skipped:
         assert "language model" in advice.answer.lower() and "skipped" in advice.answer.lower(), \
             "the answer says the LLM was skipped"
+
+
+def test_a_chat_turn_keeps_the_same_deadline(fake, baseline):
+    """The persisted conversation path (langgraph, Advisor.turn) carries the turn's LLM time too."""
+    from agent.api import Advisor
+    fake.compose = ("sleep", 60)
+    start = time.monotonic()
+    out = Advisor(model="openai/fake-model").turn("fault-chat", QUESTION)
+    took = time.monotonic() - start
+    assert out.advice is not None and out.advice.decision.primary == baseline.decision.primary
+    assert took < TURN_LIMIT_S, f"took {took:.1f} s"
+    assert "skipped" in out.advice.answer.lower()
