@@ -73,8 +73,9 @@ class SlackAdvisor:
 
         `key` identifies the message (default channel:ts, the same in a retry and in the app_mention
         and message events of one message): it is handled once, and a retry whose first delivery
-        never arrived is handled like a first one. In a direct message the channel is the
-        conversation (`dm`)."""
+        never arrived — or whose handler died before answering (its claim outlived the store's
+        lease) — is handled like a first one. In a direct message the channel is the conversation
+        (`dm`)."""
         key = key or f"{channel}:{ts}"
         if not self.seen.first_time(key):
             return
@@ -83,10 +84,18 @@ class SlackAdvisor:
         reply_ts = thread_ts if dm else root
         with _STRIPES[zlib.crc32(tid.encode()) % len(_STRIPES)]:
             if require_known_thread and not self._known(tid):
+                self._done(key)
                 return
-            self._turn(client, channel, reply_ts, tid, key, MENTION.sub("", text or "").strip())
+            if self._turn(client, channel, reply_ts, tid, key, MENTION.sub("", text or "").strip()):
+                self._done(key)
 
-    def _turn(self, client: WebClient, channel: str, reply_ts: str | None, tid: str, key: str, text: str) -> None:
+    def _done(self, key: str) -> None:
+        done = getattr(self.seen, "done", None)
+        if done is not None:
+            done(key)
+
+    def _turn(self, client: WebClient, channel: str, reply_ts: str | None, tid: str, key: str, text: str) -> bool:
+        """One turn and its reply; False when nothing reached the user and the claim was dropped."""
         answered = False
         try:
             if not text:
@@ -107,6 +116,8 @@ class SlackAdvisor:
                 log.warning("could not tell the user in %s: %s", tid, type(post_exc).__name__)
                 if not answered and hasattr(self.seen, "forget"):
                     self.seen.forget(key)   # nothing happened: let Slack's retry try again
+                    return False
+        return True
 
     def _known(self, tid: str) -> bool:
         """True when the thread is a conversation the advisor has (so replies continue it)."""
