@@ -111,7 +111,8 @@ def understand(state: AgentState, tools: Tools) -> dict[str, Any]:
         "intent": getattr(ext, "intent", None) or "recommend", "language": profile.language,
         "injection": bool(getattr(ext, "injection", False)), "profile": now,
         "transcript": [text], "questions": [], "asked": [], "assumptions": [], "dropped": dropped + rejected,
-        "interview_done": False, "llm_calls": calls, "llm_time_left": time_left, "draft": None, "advice": None, "tool_notes": [],
+        "interview_done": False, "llm_calls": calls, "llm_time_left": time_left, "draft": None, "advice": None,
+        "tool_notes": [],
         "not_understood": _unplaced(ext), "topics": list(getattr(ext, "topics", None) or []), "profile_change": change,
         "unknown_devices": unknown,
     }
