@@ -7,6 +7,7 @@
     advise_profile(profile, model=None) -> Advice                          a profile, no interview
     ask(...) / ask_profile(...) -> dict                                    the same, as `ask --json`
     render_answer(result) -> str                                           the Markdown answer
+    client_thread(surface, client_id) -> str                               a client's thread, scoped
 
 `ask` and `ask_profile` walk the same nodes in-process (agent.runner): nothing to persist, and a
 cold one-shot does not pay for importing langgraph. Every function also takes `tools=` (a
@@ -15,6 +16,8 @@ cold one-shot does not pay for importing langgraph. Every function also takes `t
 from __future__ import annotations
 
 import difflib
+import hashlib
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -26,6 +29,21 @@ if TYPE_CHECKING:
     from agent.advice import Advice
 
 DONT_KNOW = "I don't know, please assume typical values."
+_CLIENT_ID = re.compile(r"[A-Za-z0-9_.:-]{1,100}")
+
+
+def client_thread(surface: str, client_id: str) -> str:
+    """The conversation id of a thread a client names, inside its surface's namespace: a web
+    client cannot name a Slack conversation (Slack's ids are `slack-…`) or any other surface's.
+    Ids the surface issued itself (`<surface>-<16 hex>`) keep their form, so conversations saved
+    before scoping still open; anything else becomes `<surface>:<id>`, and an id that is long or
+    has unusual characters is replaced by its digest (a thread id is a key, never a path)."""
+    cid = str(client_id or "")
+    if re.fullmatch(rf"{re.escape(surface)}-[0-9a-f]{{16}}", cid):
+        return cid
+    if not _CLIENT_ID.fullmatch(cid):
+        cid = "#" + hashlib.sha256(cid.encode("utf-8", "surrogatepass")).hexdigest()[:32]
+    return f"{surface}:{cid}"
 
 
 @dataclass

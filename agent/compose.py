@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
-from agent.names import bottleneck_label, display
+from agent.names import bottleneck_label, display, source_label
 
 if TYPE_CHECKING:
     from agent.advice import Advice
@@ -288,7 +288,7 @@ def sources_block(advice: "Advice") -> list[str]:
         return []
     lab = LABELS["zh" if advice.language == "zh" else "en"]
     return ["", f"**{lab['sources']}:**",
-            *[f"[{n}] {c.title} — {c.source} (`{c.id}`)" for n, c in enumerate(advice.citations, 1)]]
+            *[f"[{n}] {c.title} — {source_label(c.source)} (`{c.id}`)" for n, c in enumerate(advice.citations, 1)]]
 
 
 def understanding_lines(advice: "Advice") -> list[str]:

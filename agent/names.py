@@ -160,3 +160,14 @@ def value_text(field: str, value: Any, lang: str | None = "en") -> str:
     if isinstance(value, list):
         return ", ".join(value_text(field, v, lang) for v in value)
     return VALUES.get(field, {}).get(lang, {}).get(str(value), str(value))
+
+
+def source_label(source: str | None) -> str:
+    """A citation source as shown to people: a web address as is; anything else (a local file an
+    ingested document came from) by its file name only, never its path on this machine."""
+    text = str(source or "").strip()
+    if re.match(r"https?://", text, re.I):
+        return text
+    if text.lower().startswith("file:"):
+        text = text[5:]
+    return re.split(r"[\\/]", text.rstrip("\\/"))[-1]

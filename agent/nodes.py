@@ -5,6 +5,7 @@ The interview node re-runs from its top when resumed, so nothing before `interru
 """
 from __future__ import annotations
 
+import time
 from typing import Any, Callable
 
 from agent import interview as policy
@@ -20,22 +21,41 @@ KEY_RULE_CHUNKS = 4    # rule chunks listed before the search hits
 SEARCH_K = 3
 EXPLAIN_K = 20         # an explain answer is written from the chunks: look wider, keep the user's language first
 MAX_CITATIONS = 10
+# Said above the deterministic answer when the LLM ran out of time this turn.
+SKIPPED = {"en": "> The language model was skipped: it did not answer within {s} s, so this is the advisor's "
+                 "deterministic answer (the decision is the same either way).\n\n",
+           "zh": "> 已略過語言模型：它沒有在 {s} 秒內回覆，以下是顧問的確定性答案（建議本身不受影響）。\n\n"}
 
 
 def _profile(state: AgentState) -> Profile:
     return build_profile(state.get("profile") or {})
 
 
-def _read(tools: Tools, text: str, extraction: Any, asked: list[str] | None) -> tuple[dict, dict, list[str], int]:
-    """Values and evidence from both extractors behind the guard; (values, evidence, dropped, llm calls)."""
+def _llm_time(tools: Tools) -> float | None:
+    """The LLM time of a turn that starts now (None in deterministic mode)."""
+    if tools.llm is None:
+        return None
+    from agent.llm import deadline_budget
+    return deadline_budget()
+
+
+def _read(tools: Tools, text: str, extraction: Any, asked: list[str] | None,
+          time_left: float | None = None) -> tuple[dict, dict, list[str], int, float | None]:
+    """Values and evidence from both extractors behind the guard; (values, evidence, dropped, llm calls,
+    the turn's LLM time left after extraction)."""
     values, evidence, dropped = und.guard(*und.extraction_parts(extraction), text, strict=False)
     if tools.llm is None:
-        return values, evidence, dropped, 0
-    items, calls, error = und.llm_extract(tools.llm, text, asked, max_calls=LLM_CALLS_PER_TURN)
+        return values, evidence, dropped, 0, time_left
+    getattr(tools.llm, "warm", lambda: None)()
+    start = time.monotonic()
+    deadline = None if time_left is None else time.time() + time_left
+    items, calls, error = und.llm_extract(tools.llm, text, asked, max_calls=LLM_CALLS_PER_TURN, deadline=deadline)
+    if time_left is not None:
+        time_left = max(0.0, time_left - (time.monotonic() - start))
     lv, le, llm_dropped = und.pick(items, text)
     values, evidence, conflicts = und.merge((values, evidence), (lv, le))
     notes = [f"LLM extractor gave up: {error}"] if error else []
-    return values, evidence, dropped + [f"LLM {d}" for d in llm_dropped] + conflicts + notes, calls
+    return values, evidence, dropped + [f"LLM {d}" for d in llm_dropped] + conflicts + notes, calls, time_left
 
 
 def _unplaced(ext: Any) -> list[dict[str, str]]:
@@ -74,7 +94,7 @@ def understand(state: AgentState, tools: Tools) -> dict[str, Any]:
     or amends the previous one; the result says which (`profile_change`)."""
     text = state["text"]
     ext = tools.extract(text)
-    values, evidence, dropped, calls = _read(tools, text, ext, None)
+    values, evidence, dropped, calls, time_left = _read(tools, text, ext, None, _llm_time(tools))
     previous = state.get("profile") or {}
     kind = und.profile_change(previous, values, text)
     base = {} if kind == "new" else previous
@@ -92,7 +112,8 @@ def understand(state: AgentState, tools: Tools) -> dict[str, Any]:
         "intent": getattr(ext, "intent", None) or "recommend", "language": profile.language,
         "injection": bool(getattr(ext, "injection", False)), "profile": now,
         "transcript": [text], "questions": [], "asked": [], "assumptions": [], "dropped": dropped + rejected,
-        "interview_done": False, "llm_calls": calls, "draft": None, "advice": None, "tool_notes": [],
+        "interview_done": False, "llm_calls": calls, "llm_time_left": time_left, "draft": None, "advice": None,
+        "tool_notes": [],
         "not_understood": _unplaced(ext), "topics": list(getattr(ext, "topics", None) or []), "profile_change": change,
         "unknown_devices": unknown,
     }
@@ -141,7 +162,8 @@ def interview(state: AgentState, tools: Tools, pause: Callable[[dict], Any] = _i
     answer = str(pause(payload) or "").strip()
     # --- resumed: a new user turn starts here ---
     ext = tools.extract_answer(answer, fields)
-    values, evidence, dropped, calls = _read(tools, answer, ext, fields) if answer else ({}, {}, [], 0)
+    values, evidence, dropped, calls, time_left = _read(tools, answer, ext, fields, _llm_time(tools)) if answer \
+        else ({}, {}, [], 0, _llm_time(tools))
     profile, rejected = und.apply(profile, values, evidence)
     profile, still_unknown = _unknown_devices(answer, profile) if answer else (profile, [])
     profile, assumed = _assume(tools, profile, fields)
@@ -150,7 +172,7 @@ def interview(state: AgentState, tools: Tools, pause: Callable[[dict], Any] = _i
         "asked": [*asked, *fields], "transcript": [*(state.get("transcript") or []), answer],
         "assumptions": [*(state.get("assumptions") or []), *assumed],
         "dropped": [*(state.get("dropped") or []), *dropped, *rejected], "llm_calls": calls,
-        "not_understood": _still_not_understood(state, profile, _unplaced(ext)),
+        "llm_time_left": time_left, "not_understood": _still_not_understood(state, profile, _unplaced(ext)),
         "unknown_devices": [] if profile.hardware else [*(state.get("unknown_devices") or []), *still_unknown],
     }
 
@@ -285,13 +307,21 @@ def compose(state: AgentState, tools: Tools) -> dict[str, Any]:
     template = template_answer(advice)
     calls = state.get("llm_calls") or 0
 
-    def done(composer: str = "template", draft: str | None = None, llm_calls: int = calls) -> dict[str, Any]:
-        final = advice.model_copy(update={"answer": template, "composer": composer, "llm_calls": llm_calls})
+    def done(composer: str = "template", draft: str | None = None, llm_calls: int = calls,
+             note: str = "") -> dict[str, Any]:
+        final = advice.model_copy(update={"answer": note + template, "composer": composer, "llm_calls": llm_calls})
         return {"template": template, "draft": draft, "composer": composer, "llm_calls": llm_calls,
                 "advice": final.dump()}
 
     if tools.llm is None:
         return done()
+    from agent.llm import DeadlineExceeded, deadline_budget
+    left = state.get("llm_time_left")
+    left = deadline_budget() if left is None else left   # a profile run has no understand step
+    skipped = SKIPPED["zh" if advice.language == "zh" else "en"].format(s=f"{deadline_budget():g}")
+    deadline = time.time() + left
+    if left <= 0.05:
+        return done("template (LLM skipped: the turn's LLM time was spent)", note=skipped)
     if calls >= LLM_CALLS_PER_TURN:
         return done("template (LLM call budget of this turn spent on extraction)")
     from agent.names import display
@@ -304,7 +334,9 @@ def compose(state: AgentState, tools: Tools) -> dict[str, Any]:
                                    engines=", ".join(display(e) for e in engines) or "none")
     user = COMPOSE_USER.format(intent=advice.intent, facts=facts_json, sources=sources)
     try:
-        draft = tools.llm.prose(system, user)
+        draft = tools.llm.prose(system, user, deadline=deadline)
+    except DeadlineExceeded:
+        return done("template (LLM skipped: no reply within the turn's LLM time)", llm_calls=calls + 1, note=skipped)
     except Exception as exc:  # provider down or refusing: the template stands
         return done(f"template (LLM composer failed: {type(exc).__name__})", llm_calls=calls + 1)
     return done(draft=draft, llm_calls=calls + 1)

@@ -76,5 +76,7 @@ class AgentState(TypedDict, total=False):
     composer: str
     llm_calls: int
     """LLM calls spent in the current user turn (budget: 2)."""
+    llm_time_left: float | None
+    """Seconds of LLM time the current turn has left (budget $ADVISOR_LLM_DEADLINE_S; None: deterministic)."""
     advice: dict[str, Any] | None
     """`Advice.dump()` once the request is answered (`Advice.load` rebuilds it)."""

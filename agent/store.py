@@ -3,7 +3,9 @@
     open_store(home=None, url=None) -> SqliteStore | PostgresStore
     store.checkpointer           langgraph's checkpoint saver (what each thread knows)
     store.turn_lock(thread_id)   one turn at a time per thread, across threads and processes
-    store.seen.first_time(key)   Slack de-duplication: a delivery is answered once
+    store.seen.first_time(key)   Slack de-duplication: claims a message (False: handled or in hand)
+    store.seen.done(key)         ... and marks it handled; a claim never marked done (its process
+                                 died) is taken over by a retry after SEEN_LEASE_S
     store.transcripts            what a page displayed per thread (`append`, `history`)
     store.checks()               readiness: {"conversation_store": ..., "checkpointer": ...}
 
@@ -19,6 +21,9 @@ from pathlib import Path
 from typing import Any
 
 from rules.errors import AdvisorError
+
+
+SEEN_LEASE_S = 120.0   # longer than any turn (LLM time 30 s + the tools); Slack retries after 1 and 5 min
 
 
 class StoreUnavailable(AdvisorError):

@@ -16,7 +16,7 @@ import logging
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from agent.store import StoreUnavailable, ThreadBusy, redact
+from agent.store import SEEN_LEASE_S, StoreUnavailable, ThreadBusy, redact
 
 log = logging.getLogger("advisor.store")
 
@@ -29,6 +29,8 @@ SETUP_LOCK = 0x616476697365   # advisory-lock key for creating tables ("advise")
 TABLES = (
     "CREATE TABLE IF NOT EXISTS advisor_slack_seen ("
     " key TEXT PRIMARY KEY, seen_at TIMESTAMPTZ NOT NULL DEFAULT now())",
+    "CREATE TABLE IF NOT EXISTS advisor_slack_claims ("
+    " key TEXT PRIMARY KEY, at TIMESTAMPTZ NOT NULL DEFAULT now())",
     "CREATE TABLE IF NOT EXISTS advisor_transcripts ("
     " id BIGSERIAL PRIMARY KEY, thread TEXT NOT NULL, role TEXT NOT NULL, content TEXT NOT NULL,"
     " at TIMESTAMPTZ NOT NULL DEFAULT now())",
@@ -43,17 +45,33 @@ def lock_key(thread_id: str) -> int:
 
 
 class PostgresSeen:
-    """Handled Slack deliveries, shared by every bot replica."""
+    """Slack de-duplication shared by every bot replica: handled messages, and claims of the ones
+    in hand (a claim older than the lease, never marked done, is taken over by a retry)."""
 
-    def __init__(self, pool):
-        self._pool = pool
+    def __init__(self, pool, lease_s: float = SEEN_LEASE_S):
+        self._pool, self.lease_s = pool, lease_s
 
     def first_time(self, key: str) -> bool:
-        """True the first time any replica sees `key` (and records it)."""
+        """True when no replica has handled `key` or holds it (and claims it)."""
         with self._pool.connection() as conn:
-            cur = conn.execute("INSERT INTO advisor_slack_seen (key) VALUES (%s) ON CONFLICT DO NOTHING",
-                               (key,))
+            if conn.execute("SELECT 1 FROM advisor_slack_seen WHERE key = %s", (key,)).fetchone():
+                return False
+            cur = conn.execute("INSERT INTO advisor_slack_claims (key) VALUES (%s) ON CONFLICT (key) DO UPDATE "
+                               "SET at = now() WHERE advisor_slack_claims.at < now() - make_interval(secs => %s)",
+                               (key, self.lease_s))
             return cur.rowcount == 1
+
+    def done(self, key: str) -> None:
+        """`key` was handled: every later delivery of it is dropped."""
+        with self._pool.connection() as conn:
+            conn.execute("INSERT INTO advisor_slack_seen (key) VALUES (%s) ON CONFLICT DO NOTHING", (key,))
+            conn.execute("DELETE FROM advisor_slack_claims WHERE key = %s", (key,))
+
+    def forget(self, key: str) -> None:
+        """Drop `key` (its delivery was never handled, so a retry may be)."""
+        with self._pool.connection() as conn:
+            conn.execute("DELETE FROM advisor_slack_claims WHERE key = %s", (key,))
+            conn.execute("DELETE FROM advisor_slack_seen WHERE key = %s", (key,))
 
 
 class PostgresTranscripts:

@@ -9,12 +9,15 @@ from __future__ import annotations
 
 import sqlite3
 import threading
+import time
 import zlib
 from collections.abc import Iterator
 from contextlib import contextmanager
 from functools import cached_property
 from pathlib import Path
 from typing import Any
+
+from agent.store import SEEN_LEASE_S
 
 # Striped locks: bounded memory however many threads there are; two conversations that share a
 # stripe only wait for each other's turn, they never mix.
@@ -27,18 +30,37 @@ def _connect(path: Path) -> sqlite3.Connection:
 
 
 class SqliteSeen:
-    """Persistent set of handled keys (Slack channel:ts): duplicate deliveries are dropped."""
+    """Persistent Slack de-duplication (keys: channel:ts): `seen` holds handled messages, `seen_claims`
+    the ones in hand. A duplicate delivery is dropped; a retry of a message whose handler died
+    (a claim older than the lease, never marked done) is handled."""
 
-    def __init__(self, path: Path):
+    def __init__(self, path: Path, lease_s: float = SEEN_LEASE_S):
         self._db = _connect(path)
         self._db.execute("CREATE TABLE IF NOT EXISTS seen (key TEXT PRIMARY KEY)")
-        self._lock = threading.Lock()
+        self._db.execute("CREATE TABLE IF NOT EXISTS seen_claims (key TEXT PRIMARY KEY, at REAL NOT NULL)")
+        self._lock, self.lease_s = threading.Lock(), lease_s
 
     def first_time(self, key: str) -> bool:
-        """True the first time `key` is seen (and records it)."""
+        """True when `key` is neither handled nor in hand (and claims it)."""
+        now = time.time()
         with self._lock, self._db:
-            cur = self._db.execute("INSERT OR IGNORE INTO seen(key) VALUES (?)", (key,))
+            if self._db.execute("SELECT 1 FROM seen WHERE key = ?", (key,)).fetchone():
+                return False
+            cur = self._db.execute("INSERT INTO seen_claims(key, at) VALUES (?, ?) ON CONFLICT(key) DO UPDATE "
+                                   "SET at = excluded.at WHERE seen_claims.at < ?", (key, now, now - self.lease_s))
             return cur.rowcount == 1
+
+    def done(self, key: str) -> None:
+        """`key` was handled: every later delivery of it is dropped."""
+        with self._lock, self._db:
+            self._db.execute("INSERT OR IGNORE INTO seen(key) VALUES (?)", (key,))
+            self._db.execute("DELETE FROM seen_claims WHERE key = ?", (key,))
+
+    def forget(self, key: str) -> None:
+        """Drop `key` (its delivery was never handled, so a retry may be)."""
+        with self._lock, self._db:
+            self._db.execute("DELETE FROM seen_claims WHERE key = ?", (key,))
+            self._db.execute("DELETE FROM seen WHERE key = ?", (key,))
 
 
 class SqliteTranscripts:

@@ -5,10 +5,11 @@ deterministic one missed, never override them, and only with evidence in the use
 """
 from __future__ import annotations
 
+import math
 import re
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from agent import evidence as ev
 from agent import lexicon
@@ -39,6 +40,14 @@ class LLMValue(BaseModel):
     value: str | int | float | bool
     evidence: str = Field(max_length=MAX_EVIDENCE_CHARS)
 
+    @field_validator("value")
+    @classmethod
+    def _finite(cls, v: Any) -> Any:
+        """A model may write 1e999 or NaN: no profile value is infinite or not a number."""
+        if isinstance(v, float) and not math.isfinite(v):
+            raise ValueError("must be a finite number")
+        return v
+
 
 class LLMExtraction(BaseModel):
     """The LLM extractor's reply."""
@@ -60,10 +69,11 @@ def extraction_prompt(text: str, asked: list[str] | None) -> tuple[str, str]:
     return system, user
 
 
-def llm_extract(llm: Any, text: str, asked: list[str] | None, max_calls: int) -> tuple[list[tuple], int, str | None]:
+def llm_extract(llm: Any, text: str, asked: list[str] | None, max_calls: int,
+                deadline: float | None = None) -> tuple[list[tuple], int, str | None]:
     """The LLM's (field, value, evidence) items (unguarded), the calls spent, and why it gave up."""
     system, user = extraction_prompt(text, asked)
-    reply = llm.structured(system, user, LLMExtraction, max_calls=max_calls)
+    reply = llm.structured(system, user, LLMExtraction, max_calls=max_calls, deadline=deadline)
     if reply.value is None:
         return [], reply.calls, reply.error
     return [(i.field, i.value, i.evidence) for i in reply.value.values], reply.calls, None
@@ -91,7 +101,7 @@ def guard(values: dict, evidence: dict, text: str, strict: bool) -> tuple[dict, 
             continue
         try:
             value = ev.coerce(field, raw) if strict else raw
-        except (ValueError, AdvisorError) as exc:
+        except (ValueError, TypeError, ArithmeticError, AdvisorError) as exc:
             dropped.append(f"{field}={raw!r}: {exc}")
             continue
         why = ev.check(field, value, evidence.get(field), text, strict=strict)

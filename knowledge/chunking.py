@@ -125,7 +125,9 @@ def chunk_doc(doc: Doc) -> list[Chunk]:
         while unique in seen:
             unique, n = f"{slug}-{n}", n + 1
         seen.add(unique)
-        url = _URL.search(body)
+        # A shipped note names each section's source in its text; in a user's document a link in
+        # the text is just text (it could be anything), so the source is what the document declares.
+        url = _URL.search(body) if doc.origin == "corpus" else None
         source = url.group(0).rstrip(".,;:") if url else default_source
         chunk = Chunk(id=f"{doc.doc_id}#{unique}", doc_id=doc.doc_id, title=doc.title,
                       heading=sec.heading, text=body, source=source, lang=doc.lang,

@@ -3,7 +3,10 @@ benchmark spec and citations; MCP tools for other agents. A thin adapter over ag
 """
 from __future__ import annotations
 
+import atexit
+import hashlib
 import os
+import shutil
 import tempfile
 import uuid
 from pathlib import Path
@@ -15,9 +18,10 @@ offline.apply()
 
 import gradio as gr  # noqa: E402  (after the offline switches)
 
-from agent.api import Advisor  # noqa: E402
+from agent.api import Advisor, client_thread  # noqa: E402
 from rules.errors import AdvisorError  # noqa: E402
 from ui import mcp_tools, plots  # noqa: E402
+from ui.present import markdown as present_md  # noqa: E402
 from ui.present import spec as spec_text  # noqa: E402
 from ui.present import web as present  # noqa: E402
 
@@ -58,10 +62,19 @@ def _lang(text: str) -> str:
     return "zh" if any("\u4e00" <= ch <= "\u9fff" for ch in text) else "en"
 
 
+_SPEC_DIR: Path | None = None
+
+
 def _download(text: str, thread: str) -> str | None:
+    """The spec as a file to download: in this process's private folder (0700, removed at exit),
+    named by a digest of the thread id, which comes from the client and is never part of a path."""
+    global _SPEC_DIR
     if not text:
         return None
-    path = Path(tempfile.gettempdir()) / f"benchspec-{thread}.yaml"
+    if _SPEC_DIR is None:
+        _SPEC_DIR = Path(tempfile.mkdtemp(prefix="advisor-benchspec-"))
+        atexit.register(shutil.rmtree, _SPEC_DIR, True)
+    path = _SPEC_DIR / f"benchspec-{hashlib.sha256(thread.encode('utf-8', 'surrogatepass')).hexdigest()[:16]}.yaml"
     path.write_text(text, encoding="utf-8")
     return str(path)
 
@@ -105,24 +118,28 @@ def build_app(advisor: Advisor | None = None) -> gr.Blocks:
     advisor = advisor or Advisor()
     log = advisor.store.transcripts   # shared by replicas when the store is PostgreSQL
 
+    def key(thread: str) -> str:   # the client's thread id, scoped to the web (never a Slack thread)
+        return client_thread("web", thread)
+
     def last_advice(thread: str) -> Any:
-        return advisor.advice(thread)
+        return advisor.advice(key(thread))
 
     def send(message: str, history: list[dict], thread: str | None, tab: str | None = None):
         message = (message or "").strip()
         thread = thread or f"web-{uuid.uuid4().hex[:16]}"
         if not message:
-            return ("", history, thread, *_panels(last_advice(thread), advisor.pending(thread), thread, "en", tab))
+            return ("", history, thread, *_panels(last_advice(thread), advisor.pending(key(thread)), thread, "en", tab))
         try:
-            out = advisor.turn(thread, message)
+            out = advisor.turn(key(thread), message)
         except AdvisorError as exc:   # bad input: say so in the chat, lose nothing
             history = [*history, {"role": "user", "content": message}, {"role": "assistant", "content": f"⚠️ {exc}"}]
-            return ("", history, thread, *_panels(last_advice(thread), advisor.pending(thread), thread,
+            return ("", history, thread, *_panels(last_advice(thread), advisor.pending(key(thread)), thread,
                                                   _lang(message), tab))
         lang = out.advice.language if out.advice else _lang(message)
-        reply = out.question["question"] if out.question else (out.advice.answer if out.advice else "")
-        log.append(thread, "user", message)
-        log.append(thread, "assistant", reply)
+        reply = present_md.safe(out.question["question"], set()) if out.question else \
+            (present_md.answer(out.advice) if out.advice else "")   # inert markup: it can quote the user or a document
+        log.append(key(thread), "user", message)
+        log.append(key(thread), "assistant", reply)
         history = [*history, {"role": "user", "content": message}, {"role": "assistant", "content": reply}]
         return ("", history, thread, *_panels(out.advice or last_advice(thread), out.question, thread, lang, tab))
 
@@ -130,8 +147,8 @@ def build_app(advisor: Advisor | None = None) -> gr.Blocks:
         if not thread:
             thread = f"web-{uuid.uuid4().hex[:16]}"
             return ([], thread, *_panels(None, None, thread, "en"))
-        history = log.history(thread)
-        pending = advisor.pending(thread)
+        history = log.history(key(thread))
+        pending = advisor.pending(key(thread))
         advice = last_advice(thread)
         lang = advice.language if advice else _lang(" ".join(m["content"] for m in history))
         return (history, thread, *_panels(advice, pending, thread, lang, "recommendation"))

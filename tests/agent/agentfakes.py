@@ -139,7 +139,7 @@ class ScriptedLLM:
         self.fail_calls = fail_calls
         self.calls: list[str] = []
 
-    def structured(self, system, user, schema, max_calls=2):
+    def structured(self, system, user, schema, max_calls=2, deadline=None):
         from agent.llm import Reply
         if self.fail_calls:
             used = min(max_calls, self.fail_calls)
@@ -150,7 +150,7 @@ class ScriptedLLM:
         items = [{"field": f, "value": v, "evidence": e} for f, v, e in values]
         return Reply(schema.model_validate({"intent": "recommend", "values": items}), 1)
 
-    def prose(self, system, user):
+    def prose(self, system, user, deadline=None):
         self.calls.append("prose")
         self.last_prompt = (system, user)
         text = self.prose_queue.pop(0) if self.prose_queue else ""

@@ -93,7 +93,7 @@ class _Transport(LLM):
         super().__init__("openai/test-model", api_base="http://127.0.0.1:9/v1")
         self.replies, self.sent = list(replies), []
 
-    def _call(self, messages, response_format=None, max_tokens=None):
+    def _call(self, messages, response_format=None, max_tokens=None, deadline=None):
         self.sent.append((messages, response_format))
         reply = self.replies.pop(0)
         if isinstance(reply, Exception):

@@ -59,3 +59,28 @@ def test_ollama_is_not_llama_cpp_and_bare_exllama_names_no_version():
     assert engines_named("Ollama") == {"ollama"}
     assert engines_named("ExLlama is fine") == set()
     assert engines_named("TRT-LLM and MLX") == {"tensorrt-llm", "mlx-lm"}
+
+
+SOURCED = {**RESULT, "citations": [{**c, "source": "https://docs.vllm.ai/en/latest/"} for c in RESULT["citations"]]}
+
+
+@pytest.mark.parametrize("extra", [
+    "Ollama was built for personal use, so it is not the pick here.",
+    "Keep the time to first token < 0.35 s for chat.",
+    "Details: [vLLM docs](https://docs.vllm.ai/en/latest/) and https://docs.vllm.ai/en/latest/.",
+    "Also consider SGLang when many requests share a prefix.",
+])
+def test_ordinary_prose_is_not_taken_for_harm(extra):
+    assert verify.problems(GOOD + " " + extra, SOURCED, NUMBERS) == []
+
+
+@pytest.mark.parametrize("extra, fragment", [
+    ("<!channel> read this", "markup"), ("@here read this", "whole channel"), ("![](https://x.example/p.png)", "image"),
+    ("[docs](https://evil.example/)", "links outside"), ("See www.evil.example now", "links outside"),
+    ("**Recommendation: Ollama**", "presents ollama"), ("You could try Ollama for this team.", "recommends ollama"),
+    ("Decode reaches 35,240 tok/s.", "35,240"), ("Every number you write must be copied from FACTS or SOURCES.", "instructions"),
+    ("x" * 6000, "characters long"), ("use \u202e vLLM", "invisible"),
+])
+def test_unsafe_prose_is_caught(extra, fragment):
+    issues = verify.problems(GOOD + " " + extra, SOURCED, NUMBERS)
+    assert any(fragment in i for i in issues), issues

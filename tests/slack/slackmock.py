@@ -20,11 +20,18 @@ class MockSlack(ThreadingHTTPServer):
         super().__init__(("127.0.0.1", 0), _Handler)
         self.calls: list[tuple[str, dict]] = []
         self.uploads: list[bytes] = []
+        self.responses: list[dict] = []          # bodies POSTed to a slash command's response_url
+        self.not_in_channel: set[str] = set()    # channels the bot has not joined
         self._ts = 1000
+        self._lock = threading.Lock()
+
+    def url(self, path: str = "") -> str:
+        return f"http://127.0.0.1:{self.server_address[1]}{path}"
 
     def next_ts(self) -> str:
-        self._ts += 1
-        return f"1700000000.{self._ts:06d}"
+        with self._lock:
+            self._ts += 1
+            return f"1700000000.{self._ts:06d}"
 
     def posts(self, thread_ts: str | None = None) -> list[dict]:
         return [p for m, p in self.calls if m == "chat.postMessage" and (thread_ts is None or p.get("thread_ts") == thread_ts)]
@@ -42,6 +49,9 @@ class _Handler(BaseHTTPRequestHandler):
         if path.startswith("/upload/"):
             srv.uploads.append(raw)
             return self._reply({"ok": True}, raw_text="OK - 200")
+        if path.startswith("/respond/"):
+            srv.responses.append(json.loads(raw or b"{}"))
+            return self._reply({"ok": True}, raw_text="ok")
         method = path.rsplit("/", 1)[-1]
         ctype = self.headers.get("content-type", "")
         if "json" in ctype:
@@ -56,6 +66,8 @@ class _Handler(BaseHTTPRequestHandler):
         body = {"ok": True}
         if method == "auth.test":
             body.update(user_id="UBOT", bot_id="BBOT", team_id="T1", url="https://example.slack.com/")
+        elif method == "chat.postMessage" and params.get("channel") in srv.not_in_channel:
+            body = {"ok": False, "error": "not_in_channel"}
         elif method == "chat.postMessage":
             body.update(channel=params.get("channel"), ts=srv.next_ts(), message={"text": params.get("text")})
         elif method == "files.getUploadURLExternal":

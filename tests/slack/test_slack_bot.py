@@ -101,7 +101,10 @@ def test_errors_reach_the_user_in_the_thread(slack_api, web_client, tmp_path):
                     process_before_response=True)
     app.dispatch(signed(mention("anything", "4.000100")))
     posts = slack_api.posts("4.000100")
-    assert len(posts) == 1 and "store unavailable" in posts[0]["text"]
+    assert len(posts) == 1 and "try again" in posts[0]["text"], "a generic line with what to do"
+    assert "store unavailable" not in posts[0]["text"], "internal exception text stays in the log"
+    app.dispatch(signed(mention("   ", "4.000200", event_id="Ev2")))   # the user's own mistake is named
+    assert "empty" in slack_api.posts("4.000200")[0]["text"]
 
 
 def test_long_answers_are_split_within_limits():
@@ -122,3 +125,19 @@ def test_tokens_never_logged(slack_api, web_client, tmp_path, caplog):
     app = make_app(web_client, tmp_path)
     app.dispatch(signed(mention("one RTX 4090, Qwen3 8B, just me, chat", "5.000100")))
     assert "xoxb-test-token" not in caplog.text
+
+
+def test_answer_text_cannot_mention_or_link_in_slack():
+    """Whatever an answer holds (verified prose, a quoted document), Slack gets it as inert text."""
+    from agent.advice import Advice, Citation, ProfileSummary, ProfileView
+    answer = ("Use vLLM [1]. <!channel> <@U024BE7LH> <http://evil.example|docs> ![](http://evil.example/p.png) "
+              "[portal](http://evil.example/login) https://evil.example/x [guide](https://docs.vllm.ai/x)")
+    advice = Advice(profile=ProfileView(summary=ProfileSummary()), answer=answer,
+                    citations=[Citation(id="d#1", title="T <!here>", source="https://docs.vllm.ai/x", text="t"),
+                               Citation(id="d#2", title="Local", source="/home/me/private/notes.md", text="t")])
+    texts = [b["text"]["text"] if b["type"] == "section" else b["elements"][0]["text"] for b in slack_blocks.blocks(advice)]
+    joined = "\n".join(texts)
+    assert "<!channel>" not in joined and "<@U" not in joined and "<!here>" not in joined
+    import re
+    assert set(re.findall(r"<([^>|]+)", joined)) == {"https://docs.vllm.ai/x"}, joined
+    assert "/home/me" not in joined

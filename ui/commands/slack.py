@@ -11,11 +11,17 @@ def add_parser(sub) -> None:
                                    "(Socket Mode) or SLACK_SIGNING_SECRET (HTTP mode, POST /slack/events). "
                                    "Create the app from ui/slack_manifest.yaml.")
     p.add_argument("--port", type=int, default=3000, help="HTTP mode port (default 3000)")
+    p.add_argument("--host", default="127.0.0.1",
+                   help="HTTP mode address to bind (default 127.0.0.1; put a TLS proxy in front for Slack)")
 
 
 def run(args: argparse.Namespace) -> int:
     """Serve until interrupted."""
     from ui import slack_bot
 
-    slack_bot.serve(port=args.port)
+    from rules.errors import InputError
+
+    if not 1 <= args.port <= 65535:
+        raise InputError("--port must be between 1 and 65535")
+    slack_bot.serve(port=args.port, host=args.host)
     return 0

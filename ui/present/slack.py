@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 from agent.names import display
 from ui.present.labels import labels
-from ui.present.markdown import body
+from ui.present.markdown import allowed_urls, body, safe
 
 if TYPE_CHECKING:
     from agent.advice import Advice
@@ -33,8 +33,17 @@ def _chunks(text: str, limit: int = SECTION_LIMIT) -> list[str]:
     return [c for c in out if c.strip()]
 
 
-def mrkdwn(md: str) -> str:
-    """GitHub-flavoured Markdown → Slack mrkdwn (bold, headings, links)."""
+def escape(text: str) -> str:
+    """`text` shown as written: Slack's control characters escaped, so `<!channel>`, `<@U…>` and
+    `<url|label>` in it are text, never mentions or links."""
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def mrkdwn(md: str, allowed: set[str] | None = None) -> str:
+    """GitHub-flavoured Markdown → Slack mrkdwn (bold, headings, links). The text is escaped first,
+    so nothing in it acts as a mention or a link; images, links and bare addresses other than the
+    `allowed` ones (the cited sources) lose their target."""
+    md = safe(md.replace("&", "&amp;").replace("<", "&lt;"), allowed or set(), lt="<")
     md = re.sub(r"^#{1,6}\s*(.+)$", r"*\1*", md, flags=re.M)
     md = re.sub(r"\*\*(.+?)\*\*", r"*\1*", md)
     return re.sub(r"\[([^\]]+)\]\((https?://[^)]+)\)", r"<\2|\1>", md)
@@ -48,8 +57,8 @@ def section(text: str) -> dict[str, Any]:
 def _sources(advice: "Advice") -> list[dict[str, Any]]:
     items = []
     for n, c in enumerate(advice.citations, 1):
-        label = f"[{n}] {c.title or c.id}"
-        items.append(f"<{c.source}|{label}>" if c.source.startswith("http") else f"{label} ({c.id})")
+        label = escape(f"[{n}] {c.title or c.id}").replace("|", "¦")
+        items.append(f"<{c.source}|{label}>" if re.match(r"https?://[^\s<>|]+$", c.source) else f"{label} ({escape(c.id)})")
     if not items:
         return []
     head = f"*{labels(advice.language)['sources']}:* "
@@ -59,7 +68,7 @@ def _sources(advice: "Advice") -> list[dict[str, Any]]:
 
 def blocks(advice: "Advice") -> list[dict[str, Any]]:
     """The answer (once) as sections, then the cited sources as context links."""
-    return [*(section(c) for c in _chunks(mrkdwn(body(advice)))), *_sources(advice)]
+    return [*(section(c) for c in _chunks(mrkdwn(body(advice, raw=True), allowed_urls(advice)))), *_sources(advice)]
 
 
 def split_messages(all_blocks: list[dict[str, Any]]) -> list[list[dict[str, Any]]]:
@@ -72,4 +81,4 @@ def fallback_text(advice: "Advice") -> str:
     primary = advice.decision.primary
     if primary:
         return f"{labels(advice.language)['recommended_engine']}: {display(primary)}"
-    return body(advice)[:300]
+    return mrkdwn(body(advice, raw=True), allowed_urls(advice))[:300]

@@ -5,16 +5,22 @@ table helpers below format that data for the components the app uses today.
 """
 from __future__ import annotations
 
+import html
+import re
 from typing import TYPE_CHECKING
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from agent.names import bottleneck_label, display, field_label, value_text
+from agent.names import bottleneck_label, display, field_label, source_label, value_text
 from ui.present.figures import fit_text, key_figures, layout_text, number
 from ui.present.labels import labels
+from ui.present.markdown import safe
 
 if TYPE_CHECKING:
     from agent.advice import Advice, ProfileField
+
+
+_WEB = re.compile(r"https?://[^\s<>()\[\]]+$", re.I)
 
 
 class _Strict(BaseModel):
@@ -142,7 +148,8 @@ def view(advice: "Advice") -> WebView:
     """The whole web view of an Advice."""
     return WebView(language=advice.language, summary=summary(advice), profile=profile_rows(advice),
                    options=option_rows(advice),
-                   citations=[CitationItem(n=n, **c.model_dump()) for n, c in enumerate(advice.citations, 1)])
+                   citations=[CitationItem(n=n, **(c.model_dump() | {"source": source_label(c.source)}))
+                              for n, c in enumerate(advice.citations, 1)])
 
 
 # --- formatting the view for today's Gradio components ------------------------------------------------
@@ -188,11 +195,15 @@ def options_headers(lang: str) -> list[str]:
 
 
 def citations_markdown(v: WebView) -> str:
-    """Citations as expandable blocks with their sources."""
+    """Citations as expandable blocks with their sources. Titles and text may come from ingested
+    documents: their markup is escaped and their links kept only to the cited sources; a local
+    file is named, never its path."""
+    allowed = {c.source.rstrip("/") for c in v.citations if _WEB.match(c.source)}
     out = []
     for c in v.citations:
-        text = c.text.strip().replace("\n", " ")
-        link = f"[{c.source}]({c.source})" if c.source.startswith("http") else c.source
-        out.append(f"<details><summary>[{c.n}] {c.title} <code>{c.id}</code></summary>\n\n"
+        text = safe(c.text.strip().replace("\n", " "), allowed)
+        source = source_label(c.source)
+        link = f"[{source}]({source})" if _WEB.match(source) else html.escape(source)
+        out.append(f"<details><summary>[{c.n}] {html.escape(c.title)} <code>{html.escape(c.id)}</code></summary>\n\n"
                    f"{text}\n\n{labels(v.language)['sources']}: {link}\n</details>")
     return "\n".join(out)
