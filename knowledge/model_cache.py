@@ -68,8 +68,10 @@ class SortedPrefixes:
     @classmethod
     def of(cls, pieces: list[str], order) -> "SortedPrefixes":
         """From the tokenizer's pieces and the saved sorting permutation of their ids."""
-        ids = [int(i) for i in order]
-        return cls([pieces[i] for i in ids], ids)
+        from operator import itemgetter
+
+        ids = order.tolist()                            # C loops: 128k entries in a few ms
+        return cls(list(itemgetter(*ids)(pieces)), ids)
 
     @staticmethod
     def order(pieces: list[str]):
