@@ -31,7 +31,16 @@ class Domain(BaseModel):
     hardware: str
     devices: int = Field(ge=1)
     needs_stated_link: bool = False
+    unit: int | None = Field(default=None, ge=1)
+    """Devices bought at once; None = the domain (or one card when the fabric is a bridge)."""
     source: str = Field(min_length=10)
+
+    @property
+    def purchase_unit(self) -> int:
+        """How many devices one purchase brings (an NVL72 rack, an 8-GPU board, one bridged card)."""
+        if self.unit is not None:
+            return self.unit
+        return 1 if self.needs_stated_link else self.devices
 
 
 @lru_cache(maxsize=1)
