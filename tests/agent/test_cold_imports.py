@@ -20,10 +20,10 @@ ALLOWED_THIRD_PARTY = {
     "yaml", "platformdirs",
 }
 """Third-party top-level packages a deterministic `advisor ask` may import."""
-NOT_NEEDED = ("rules.benchspec.readers", "rules.benchspec.reconcile", "knowledge.remote", "knowledge.ingest",
+NOT_NEEDED = ("knowledge.remote", "knowledge.ingest",
               "knowledge.readers", "knowledge.store", "agent.graph", "agent.store_postgres", "agent.store_sqlite",
               "ui.web", "ui.mcp_tools", "ui.slack_bot", "ui.plots", "evals")
-"""Project modules for other commands (reading harness results, a Chroma server, ingest, the LLM, the web)."""
+"""Project modules for other commands (a Chroma server, ingest, the conversation store, the web, Slack)."""
 
 PROBE = """
 import json, sys
