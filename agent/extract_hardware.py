@@ -93,6 +93,42 @@ def count_of(text: str, start: int, end: int) -> list[Finding]:
 
 _MACHINES_TIMES = re.compile(rf"(?P<num>{COUNT})\s*[x×*]\s*$", _F)
 
+# Rack-scale systems: "GB200 NVL72" names a rack whose 72 GPUs share one NVLink domain, so "4 racks of
+# GB200 NVL72" or "4x GB200 NVL72" are 4 racks of 72 devices (nodes x count), not 4 GPUs.
+_NVL = re.compile(r"[\s-]*NVL\s*(?P<size>\d{2,3})(?![\d])", _F)
+_RACK_WORD = r"(?:racks?|機櫃|机柜|機架|机架)"
+_RACKS_BEFORE = re.compile(rf"(?P<num>{COUNT})\s*(?:個|个|台|座)?\s*{_RACK_WORD}\s*(?:of\s+)?(?:the\s+)?$", _F)
+_SOME_RACKS = re.compile(rf"(?:好幾|幾|數|数|多)\s*(?:個|个|台|座)?\s*{_RACK_WORD}|\bracks\b", _F)
+_RACKS_AFTER = re.compile(rf"\s*(?:[x×*]\s*(?P<times>\d{{1,3}})(?![\w.])|{_RACK_WORD})", _F)
+
+
+def _rack(text: str, hit: AliasHit, before: tuple[int, int, bool] | None) -> list[Finding]:
+    """count (devices per rack) and nodes (racks) for a rack-scale system named by its NVL size."""
+    inside = _NVL.search(text, hit.start, hit.end)
+    nvl = inside or _NVL.match(text, hit.end)
+    if not nvl or hardware_class(hit.id) != "datacenter":
+        return []
+    size = int(nvl.group("size"))
+    if not 8 <= size <= 576:
+        return []
+    racks, start, end = 1, hit.start, max(hit.end, nvl.end())
+    word = _RACKS_BEFORE.search(text, max(0, hit.start - 24), hit.start)
+    after = _RACKS_AFTER.match(text, end)
+    if word and word.end() == hit.start:
+        racks, start = parse_int(word.group("num")) or 1, word.start()
+    elif before and before[0] >= size and before[0] % size == 0:   # "144 GB200 NVL72": a device total
+        racks, start = before[0] // size, before[1]
+    elif before:                                                   # "4x GB200 NVL72", "4 台 … 機櫃"
+        racks, start = before[0], before[1]
+    elif after and after.group("times"):                           # "GB200 NVL72 x4"
+        racks, end = int(after.group("times")), after.end()
+    elif _SOME_RACKS.search(text, max(0, hit.start - 30), min(len(text), end + 30)):
+        return []    # "several racks of GB200 NVL72": how many is unknown, so neither count nor nodes is said
+    out = [Finding("count", size, start, end)]
+    if racks > 1:
+        out.append(Finding("nodes", racks, start, end))
+    return out
+
 
 def _machines_before(text: str, start: int, end: int) -> list[Finding]:
     """"2 × 8 H800": two machines of eight devices (the number before the device count's multiplier)."""
@@ -118,6 +154,9 @@ def _device(text: str, hit: AliasHit) -> list[Finding]:
     dgx = _DGX.search(text, max(0, hit.start - 6), hit.start)
     boxed = text[hit.start:hit.end].upper().startswith(("DGX", "HGX")) and hardware_class(hit.id) == "datacenter"
     machine = hardware_class(hit.id) in ("apple", "edge") or hit.id.startswith("dgx_spark")
+    rack = _rack(text, hit, before)
+    if rack:
+        return out + rack
     if (dgx or boxed) and hardware_class(hit.id) == "datacenter":
         start = dgx.start() if dgx else hit.start
         out.append(Finding("count", 8, start, hit.end))

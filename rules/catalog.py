@@ -106,13 +106,17 @@ def hardware_file(hw_id: str) -> str:
 @functools.cache
 def all_models() -> dict[str, ModelSpec]:
     """Every model entry, by id, from one file per family (rules/catalog/models/<family>.yaml)."""
-    table: dict[str, ModelSpec] = {}
-    files = sorted(p.name for p in (CATALOG_DIR / "models").glob("*.yaml"))
-    if not files:
+    paths = sorted((CATALOG_DIR / "models").glob("*.yaml"))
+    if not paths:
         raise DataError("rules/catalog/models", None, None, "no model catalog files")
-    for name in files:
-        _load(f"models/{name}", "models", ModelSpec, into=table, defaults={"family": name[:-5]})
-    return table
+
+    def build() -> dict[str, ModelSpec]:
+        table: dict[str, ModelSpec] = {}
+        for path in paths:
+            _load(f"models/{path.name}", "models", ModelSpec, into=table, defaults={"family": path.stem})
+        return table
+    from rules.catalog_cache import cached
+    return cached("model-catalog", paths, build)
 
 
 def hardware(hw_id: str) -> Hardware:

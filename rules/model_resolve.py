@@ -24,6 +24,8 @@ from pathlib import Path
 
 import yaml
 
+_SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)   # libyaml when present: ~10x faster
+
 _QUANT = re.compile(
     r"(?i)(?<![a-z0-9])(?:i?q\d(?:_k)?(?:_[a-z0-9]+)*|\d+-?bits?|int\d|u?fp\d+|bf16|f16|fp16|mxfp4|nvfp4|w\d+a\d+|"
     r"exl\d(?:-[\d.]+)?(?:bpw)?|[\d.]+bpw|gguf|awq|gptq|mlx|dynamic|static|per-?tensor|qat|ud|hf|latest|"
@@ -98,7 +100,7 @@ def _size_b(tok: str) -> float:
 @functools.cache
 def _finetunes() -> list[tuple[tuple[str, ...], str]]:
     path = Path(__file__).with_name("catalog") / "finetunes.yaml"
-    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    data = yaml.load(path.read_text(encoding="utf-8"), Loader=_SAFE_LOADER)
     return [(tuple(t for _, t in _tokens(f["name"])), f["base"]) for f in data["finetunes"]]
 
 

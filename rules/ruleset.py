@@ -20,6 +20,8 @@ from rules.errors import DataError
 from rules.facts import Facts
 from rules.ids import BOTTLENECKS, EngineId, Strategy
 
+_SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)   # libyaml when present: ~10x faster
+
 RULES_DIR = Path(__file__).parent / "rules"
 Check = Literal["hardware_support", "quant_kernel", "fit"]
 
@@ -140,7 +142,7 @@ def _rule_error(path: Path, raw: Any, exc: ValidationError) -> DataError:
 def load_file(path: Path) -> list[Rule]:
     """Load and validate one rule file."""
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
+        data = yaml.load(path.read_text(encoding="utf-8"), Loader=_SAFE_LOADER)
     except (OSError, yaml.YAMLError) as exc:
         raise DataError(path.name, None, None, f"cannot read rule file: {exc}") from None
     if not isinstance(data, dict) or not isinstance(data.get("rules"), list):

@@ -55,6 +55,20 @@ def _plan(profile: Profile, decision: Any, notes: list[str]) -> tuple[dict | Non
     return plan.model_dump(mode="json"), est
 
 
+def _at_plan_precision(profile: Profile, plan: dict | None) -> Profile:
+    """The profile at the precision the plan settled on: when no layout served the load as asked, the
+    planner stores the KV cache in 8 bits or (for a format the user left open) lowers the weights, and
+    the benchmark measures that deployment, not the one that did not fit."""
+    chosen = (plan or {}).get("chosen") or {}
+    if not chosen.get("tier"):
+        return profile
+    for field, value in (("quantization", chosen.get("quantization")), ("kv_cache_dtype", chosen.get("kv_cache_dtype"))):
+        if value and value != getattr(profile, field):
+            profile = profile.with_value(field, value, assumed=True, note="the deployment plan's precision",
+                                         note_zh="部署計畫採用的精度")
+    return profile
+
+
 def _predictions(profile: Profile, workload: Workload, engine: str | None, estimate: Any,
                  notes: list[str], layout: dict | None = None) -> tuple[dict | None, dict | None, dict | None]:
     """Roofline estimates: single stream and peak at the main run's lengths, and at the stated
@@ -87,6 +101,7 @@ def build_spec(profile: Profile, decision: Any = None, estimate: Any = None,
     if plan is None and estimate is None:
         plan, planned = _plan(profile, decision, notes)
     plan = prediction.as_dict(plan)
+    profile = _at_plan_precision(profile, plan)
     scenario = build_scenario(profile, decision, notes)
     workload = build_workload(profile, notes)
     engine = (plan or {}).get("engine") or (scenario.engines[0].id if scenario.engines else None)

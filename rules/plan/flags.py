@@ -19,6 +19,11 @@ Flag names were checked against each engine's own documentation:
   total shared by the slots, --cache-type-k/-v; a quantized V cache needs --flash-attn on).
 - Ollama FAQ: https://github.com/ollama/ollama/blob/main/docs/faq.md (OLLAMA_NUM_PARALLEL,
   OLLAMA_KV_CACHE_TYPE with OLLAMA_FLASH_ATTENTION=1).
+- TabbyAPI (the server for ExLlamaV2/V3): its CLI arguments are the config.yml model fields with
+  dashes (common/args.py, common/config_models.py in theroyallab/tabbyAPI): --model-name, --backend
+  exllamav2|exllamav3, --max-seq-len, --max-batch-size, --tensor-parallel; CLI values override config.yml.
+- mlx_lm.server: https://github.com/ml-explore/mlx-lm/blob/main/mlx_lm/server.py (--model,
+  --decode-concurrency: requests decoded together).
 - Dynamo workers take their backend's engine arguments: python -m dynamo.vllm / dynamo.sglang,
   https://docs.nvidia.com/dynamo/latest/user-guides/disaggregated-serving
 """
@@ -35,6 +40,9 @@ SOURCES = {
     "llama.cpp": "https://github.com/ggml-org/llama.cpp/blob/master/tools/server/README.md",
     "ollama": "https://github.com/ollama/ollama/blob/main/docs/faq.md",
     "dynamo": "https://docs.nvidia.com/dynamo/latest/user-guides/disaggregated-serving",
+    "exllamav2": "https://github.com/theroyallab/tabbyAPI/blob/main/common/config_models.py",
+    "exllamav3": "https://github.com/theroyallab/tabbyAPI/blob/main/common/config_models.py",
+    "mlx-lm": "https://github.com/ml-explore/mlx-lm/blob/main/mlx_lm/server.py",
 }
 """Where each engine documents the flags used in its command."""
 DOCUMENTED = {
@@ -49,6 +57,9 @@ DOCUMENTED = {
     "llama.cpp": {"-m", "-ngl", "--split-mode", "--tensor-split", "--parallel", "--ctx-size", "--flash-attn",
                   "--cache-type-k", "--cache-type-v"},
     "ollama": set(),
+    "exllamav2": {"--model-name", "--backend", "--max-seq-len", "--max-batch-size", "--tensor-parallel"},
+    "exllamav3": {"--model-name", "--backend", "--max-seq-len", "--max-batch-size", "--tensor-parallel"},
+    "mlx-lm": {"--model", "--decode-concurrency"},
 }
 """Every flag the commands may use, as checked in the documentation above (tests hold them to it)."""
 
@@ -83,6 +94,11 @@ NOTES = {
                "zh": "kv.yaml 內容：kv_cache_config: {{dtype: fp8}}（新版以 --config 傳入）"},
     "multi-node": {"en": "run the same command on each of the {span} nodes with its --node-rank",
                    "zh": "在 {span} 個節點上各執行同一指令，帶各自的 --node-rank"},
+    "tabby": {"en": "run it from a TabbyAPI checkout (the server for ExLlama); models/{folder} holds a {quant} "
+                    "quant of {model}",
+              "zh": "在 TabbyAPI（ExLlama 的伺服器）目錄下執行；models/{folder} 放 {model} 的 {quant} 量化版本"},
+    "mlx": {"en": "--model takes an MLX conversion of {model} at {quant} (a folder or a Hugging Face repo)",
+            "zh": "--model 請指向 {model} 的 MLX 轉換版（{quant}；本機資料夾或 Hugging Face repo）"},
 }
 
 
@@ -204,6 +220,25 @@ def llama_cpp(c: Candidate, spec: ModelSpec, ctx: int, seqs: int) -> tuple[str, 
     return " ".join(parts), (_instances(c) if lay.dp > 1 else []) + notes
 
 
+def tabby(engine: str, c: Candidate, spec: ModelSpec, ctx: int, seqs: int) -> tuple[str, list[Note]]:
+    """TabbyAPI serving an EXL2/EXL3 quant; layers are split over the GPUs by its autosplit unless TP."""
+    lay = c.layout
+    folder = f"<model>-exl{engine[-1]}"   # exllamav2 loads EXL2 quants, exllamav3 EXL3
+    parts = [f"python main.py --model-name {folder} --backend {engine} --max-seq-len {ctx} --max-batch-size {seqs}"]
+    if lay.tp > 1:
+        parts.append("--tensor-parallel True")
+    notes: list[Note] = [("tabby", {"folder": folder, "quant": c.quantization, "model": spec.name})]
+    return " ".join(parts), (_instances(c) if lay.dp > 1 else []) + notes
+
+
+def mlx_lm(c: Candidate, spec: ModelSpec, seqs: int) -> tuple[str, list[Note]] | None:
+    """mlx_lm.server on one Mac (a model split over several Macs is started with mlx.launch: not written here)."""
+    if c.layout.replica_devices > 1:
+        return None
+    cmd = f"mlx_lm.server --model {_repo(spec)} --decode-concurrency {seqs}"
+    return cmd, (_instances(c) if c.layout.dp > 1 else []) + [("mlx", {"model": spec.name, "quant": c.quantization})]
+
+
 def ollama(c: Candidate, seqs: int) -> tuple[str, list[Note]]:
     env = [f"OLLAMA_NUM_PARALLEL={seqs}"]
     if c.kv_cache_dtype == "q8_0":
@@ -226,6 +261,10 @@ def command(engine: str, c: Candidate, spec: ModelSpec, ctx: int, load: int, nod
         return llama_cpp(c, spec, ctx, seqs)
     if engine == "ollama":
         return ollama(c, seqs)
+    if engine in ("exllamav2", "exllamav3"):
+        return tabby(engine, c, spec, ctx, seqs)
+    if engine == "mlx-lm":
+        return mlx_lm(c, spec, seqs)
     if engine == "dynamo":
         inner, notes = vllm(c, spec, ctx, seqs, nodes)
         return inner.replace("vllm serve ", "python -m dynamo.vllm --model ", 1), notes

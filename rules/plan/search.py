@@ -79,12 +79,14 @@ def _score_tiers(req: Request, topo: Topology) -> tuple[list[Candidate], dict[in
 
 
 def _closest(scored: list[Candidate], objective: str) -> Candidate:
-    """When nothing serves the load: the best as-given candidate that at least fits (its figures
-    include the queueing of what it cannot hold), else the one nearest to fitting."""
-    pool = [c for c in scored if c.tier == 0] or scored
-    fitting = [c for c in pool if c.figures.fits]
+    """When nothing serves the load: the best candidate that at least fits, over every precision
+    tier tried (its figures include the queueing of what it cannot hold, so an 8-bit KV cache that
+    holds twice the requests ranks ahead of a 16-bit one that makes half of them wait), else the
+    as-given candidate nearest to fitting."""
+    fitting = [c for c in scored if c.figures.fits]
     if fitting:
         return ranking.ranked(fitting, objective)[0]
+    pool = [c for c in scored if c.tier == 0] or scored
     return max(pool, key=lambda c: c.layout.replica_devices)
 
 

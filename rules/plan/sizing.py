@@ -41,6 +41,8 @@ class SizingRequest(BaseModel):
     workload: str | None = None
     hardware: tuple[str, ...] = ()
     """Restrict to these devices (empty = every serving-class device)."""
+    prices: dict[str, float] = Field(default_factory=dict)
+    """USD per device-hour the user gave, by hardware id (over the catalog's own price, if any)."""
     max_devices: int = Field(default=MAX_DEVICES, ge=1, le=4096)
 
 
@@ -68,18 +70,24 @@ def candidates(req: SizingRequest) -> list[Hardware]:
 
 
 def node_size(hw: Hardware) -> int:
-    """Devices per node (or per rack-scale fabric)."""
+    """Devices per node: an 8-GPU board or a rack-scale fabric (NVL72) as built, else a PCIe chassis."""
     entry = domains().get(hw.id)
-    if entry and not entry.needs_stated_link:
+    if entry and not entry.needs_stated_link and entry.devices >= PCIE_NODE:
         return entry.devices
     return 1 if hw.interconnect == "ethernet" else PCIE_NODE
 
 
+def purchase_unit(hw: Hardware) -> int:
+    """Devices bought at once (domains.yaml `unit`): a GB200 NVL72 rack is 72, an HGX board 8, a card 1."""
+    entry = domains().get(hw.id)
+    return entry.purchase_unit if entry else 1
+
+
 def counts(hw: Hardware, limit: int) -> list[tuple[int, int]]:
-    """(devices per node, nodes) to try, smallest first."""
+    """(devices per node, nodes) to try, smallest first, in whole purchase units."""
     size = node_size(hw)
     out = []
-    n = 1
+    n = purchase_unit(hw)
     while n < size and n <= limit:
         out.append((n, 1))
         n *= 2
@@ -97,7 +105,14 @@ def _request(req: SizingRequest, hw: Hardware, per_node: int, nodes: int) -> Req
                    quant_stated=req.quantization is not None, engine=ENGINE, input_tokens=req.input_tokens,
                    output_tokens=req.output_tokens, context_length=req.context_length, load=req.concurrency,
                    objective=objective, objective_basis=basis, engines=(ENGINE,), disaggregation=False,
-                   workload=req.workload, priority=req.priority, price=hw.price_usd_per_hour)
+                   workload=req.workload, priority=req.priority, price=price_of(req, hw)[0])
+
+
+def price_of(req: SizingRequest, hw: Hardware) -> tuple[float | None, str | None]:
+    """(USD per device-hour, where it comes from): the user's price, else the catalog's."""
+    if hw.id in req.prices:
+        return req.prices[hw.id], "the price you gave"
+    return hw.price_usd_per_hour, hw.price_source
 
 
 def misses(p: Plan, req: SizingRequest) -> list[str]:
@@ -121,11 +136,11 @@ def _option(req: SizingRequest, hw: Hardware) -> SizingOption | None:
             continue
         p, _ = plan(_request(req, hw, per_node, nodes))
         miss = misses(p, req)
-        price = hw.price_usd_per_hour
+        price, source = price_of(req, hw)
         last = SizingOption(hardware=hw.id, name=hw.name, count=per_node, nodes=nodes, plan=p.chosen,
                             meets_targets=not miss, misses=miss,
                             cost_per_hour=round(price * devices, 2) if price else None,
-                            cost_per_1m_tokens=p.chosen.figures.cost_per_1m_tokens, price_source=hw.price_source)
+                            cost_per_1m_tokens=p.chosen.figures.cost_per_1m_tokens, price_source=source)
         if not miss:
             return last
     return last
@@ -148,8 +163,8 @@ def size(req: SizingRequest) -> SizingResult:
     pool = meeting or options
     by_cost = bool(pool) and all(o.cost_per_hour is not None for o in pool)
     pool.sort(key=lambda o: _rank_key(o, by_cost))
-    ranked = ({"en": "options that keep the weight precision first, then cost per hour (catalog prices)",
-               "zh": "保留原權重精度的選項優先，其次是每小時成本（型錄價格）"} if by_cost else
+    ranked = ({"en": "options that keep the weight precision first, then cost per hour (the prices you gave, else the catalog's)",
+               "zh": "保留原權重精度的選項優先，其次是每小時成本（您提供的價格，否則用型錄價格）"} if by_cost else
               {"en": "options that keep the weight precision first, then the fewest devices, then the time to a "
                      "whole answer (the catalog has no prices for these devices)",
                "zh": "保留原權重精度的選項優先，其次是裝置數最少，再其次是完整回答所需時間（型錄中沒有這些裝置的價格）"})

@@ -17,6 +17,8 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from rules.catalog_schema import Hardware
 from rules.errors import DataError
 
+_SAFE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)   # libyaml when present: ~10x faster
+
 DOMAINS_FILE = Path(__file__).with_name("domains.yaml")
 FAST_LINKS = ("nvlink", "infinity-fabric")
 NETWORKS = ("infiniband", "ethernet")
@@ -29,13 +31,22 @@ class Domain(BaseModel):
     hardware: str
     devices: int = Field(ge=1)
     needs_stated_link: bool = False
+    unit: int | None = Field(default=None, ge=1)
+    """Devices bought at once; None = the domain (or one card when the fabric is a bridge)."""
     source: str = Field(min_length=10)
+
+    @property
+    def purchase_unit(self) -> int:
+        """How many devices one purchase brings (an NVL72 rack, an 8-GPU board, one bridged card)."""
+        if self.unit is not None:
+            return self.unit
+        return 1 if self.needs_stated_link else self.devices
 
 
 @lru_cache(maxsize=1)
 def domains() -> dict[str, Domain]:
     """Scale-up domain sizes by hardware id (validated; DataError names the entry)."""
-    raw = yaml.safe_load(DOMAINS_FILE.read_text(encoding="utf-8"))
+    raw = yaml.load(DOMAINS_FILE.read_text(encoding="utf-8"), Loader=_SAFE_LOADER)
     out: dict[str, Domain] = {}
     for i, entry in enumerate(raw.get("domains") or []):
         try:

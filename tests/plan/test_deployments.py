@@ -9,6 +9,7 @@ from planhelp import MARGIN, deployments, planned, reference, shortfall
 from rules.roofline import estimate
 
 CASES = deployments()
+HELD_OUT = deployments("deployments_heldout.yaml")
 
 
 def test_the_set_covers_what_the_issue_asks():
@@ -53,3 +54,25 @@ def test_plan_estimate_is_the_estimate_of_its_layout(entry):
     assert est.parallelism == lay.parallelism()
     assert (est.ttft_s, est.tpot_ms) == (plan.chosen.figures.ttft_s, plan.chosen.figures.tpot_ms)
     assert (again.ttft_s, again.tpot_ms, again.max_concurrency) == (est.ttft_s, est.tpot_ms, est.max_concurrency)
+
+
+@pytest.mark.parametrize("entry", HELD_OUT, ids=[c["id"] for c in HELD_OUT])
+def test_held_out_plan_is_feasible_whenever_a_layout_is(entry):
+    """The held-out set: where the exhaustive search finds a feasible layout at the plan's precision,
+    the plan is feasible and within 20 % of the best; where none exists (more requests in flight
+    than any layout holds at the stated precision), the plan fits, says how much of the load it
+    holds, and no layout at its precision holds more."""
+    req, plan, _ = planned(entry)
+    feasible = reference(req, plan)
+    if feasible:
+        assert plan.feasible, f"{entry['id']}: {plan.chosen.rejected}"
+        gap = max(shortfall(plan, c) for c in feasible)
+        assert gap <= MARGIN, f"{entry['id']}: {plan.chosen.layout.describe()} is {gap:.0%} behind"
+        return
+    assert not plan.feasible and plan.chosen.figures.fits
+    assert any(str(plan.chosen.figures.max_concurrency) in line for line in plan.why["en"])
+    from rules.plan.search import _topology, legal_layouts
+    from rules.plan.scoring import score
+    held = [score(req, _topology(req), lay, plan.chosen.tier, plan.chosen.quantization, plan.chosen.kv_cache_dtype)[0]
+            for lay in legal_layouts(req, _topology(req), plan.chosen.quantization)]
+    assert max(c.figures.max_concurrency for c in held if c.figures.fits) <= plan.chosen.figures.max_concurrency * 1.2

@@ -36,3 +36,30 @@ def test_every_shortlisted_engine_that_offers_the_splits_gets_a_command():
     _, plan, _ = planned({"id": "x", "hardware": "h100_sxm", "count": 8, "model": "llama-3.1-70b",
                           "quantization": "fp8", "concurrency": 64, "context_length": 8192, "serving_mode": "production"})
     assert {"vllm", "sglang", "tensorrt-llm"} <= set(plan.flags)
+
+
+@pytest.mark.parametrize("entry, engine, expect", [
+    ({"hardware": "rtx4090", "count": 1, "model": "qwen2.5-coder-14b", "quantization": "exl2-6.0", "concurrency": 1,
+      "context_length": 16384}, "exllamav2", {"--backend": "exllamav2", "--max-seq-len": "16384"}),
+    ({"hardware": "rtx3090", "count": 2, "interconnect": "pcie", "model": "llama-3.1-70b", "quantization": "exl3-4.0",
+      "concurrency": 2, "context_length": 8192}, "exllamav3", {"--backend": "exllamav3"}),
+    ({"hardware": "m3_ultra", "count": 1, "model": "llama-3.1-70b", "quantization": "q4_k_m", "concurrency": 4,
+      "context_length": 8192}, "mlx-lm", {"--decode-concurrency": "4"}),
+])
+def test_single_host_engines_get_a_command_too(entry, engine, expect):
+    """ExLlamaV2/V3 are served by TabbyAPI and MLX-LM by mlx_lm.server: the recommended engine gets a
+    command the user can paste, with documented flags only."""
+    from rules.decide import decide
+    from planhelp import profile_of
+    from rules.plan import plan_for_profile
+    profile = profile_of(entry)
+    decision = decide(profile).model_dump(mode="json")
+    decision["primary"], decision["alternatives"] = engine, []
+    plan, _ = plan_for_profile(profile, decision)
+    cmd = plan.flags[engine]
+    flags = flag_values(cmd)
+    assert set(flags) <= DOCUMENTED[engine], (engine, set(flags) - DOCUMENTED[engine])
+    assert all(flags.get(k) == v for k, v in expect.items()), cmd
+    if plan.chosen.layout.tp > 1:
+        assert flags.get("--tensor-parallel") == "True"
+    assert plan.launch_notes[engine]["en"] and plan.launch_notes[engine]["zh"]

@@ -77,3 +77,28 @@ def test_mcp_tools_report_the_same_plan(answer):
     for plan in (rec["plan"], spec["plan"], est["plan"]):
         assert _chosen(plan) == _chosen(answer["plan"])
     assert {k: est[k] for k in FIGURES} == {k: answer["estimate"][k] for k in FIGURES}
+
+
+FLEET_TEXTS = [
+    "4 racks of GB200 NVL72, DeepSeek V3, 1000 concurrent users, chat",
+    "two nodes of 8x H100 with InfiniBand, Llama 3.1 405B FP8, 200 concurrent requests",
+    "2x H100 PCIe, Llama 3.1 70B FP8, 30 users",
+    "16x H100, Llama 3.1 70B BF16, 100 concurrent requests",
+    "8x MI300X, Mixtral 8x22B, 300 concurrent users, throughput first",
+]
+
+
+@pytest.mark.parametrize("text", FLEET_TEXTS)
+def test_every_surface_reports_the_plan_of_ask(text, capsys):
+    """Racks, multi-node, PCIe, MoE: ask --json, benchspec and the MCP estimate tool agree."""
+    answer = ask(text)
+    spec = _cli(capsys, "benchspec", text, "--format", "json")
+    assert _chosen(spec["plan"]) == _chosen(answer["plan"])
+    pytest.importorskip("gradio")
+    from ui.mcp_tools import make_tools
+    p = answer["profile"]
+    est = json.loads(make_tools(None)["estimate"](
+        p["model"], p["hardware"], count=p["count"], nodes=p["nodes"], quant=p["quantization"] or "",
+        input_tokens=p["input_tokens"] or 0, output_tokens=p["output_tokens"] or 0,
+        concurrency=answer["plan"]["load"], context=p["context_length"] or 0, interconnect=p["interconnect"] or ""))
+    assert _chosen(est["plan"]) == _chosen(answer["plan"])

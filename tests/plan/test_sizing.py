@@ -81,3 +81,31 @@ def test_missing_facts_are_one_line_errors(text, message, capsys):
         size_text(text)
     assert main(["size", text]) == 2
     assert message in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("hw, unit", [("gb200", 72), ("gb300", 72), ("h100_sxm", 8), ("b200", 8), ("b300", 8),
+                                      ("mi300x", 8), ("mi355x", 8), ("h100_nvl", 2), ("l40s", 1), ("h100_pcie", 1)])
+def test_counts_are_what_can_be_bought(hw, unit):
+    """A GB200 NVL72 is bought as a rack of 72, HGX/DGX boards as 8, PCIe cards one at a time."""
+    tried = [n * k for n, k in counts(catalog.hardware(hw), 288)]
+    assert tried and all(d % unit == 0 for d in tried), tried
+    assert tried[0] == unit
+
+
+def test_options_are_whole_units_with_cost_when_a_price_is_given():
+    req = SizingRequest(model="llama-3.1-405b", concurrency=200, ttft_ms=2000, tpot_ms=60, quantization="fp8",
+                        hardware=("gb200", "h100_sxm", "l40s"), prices={"h100_sxm": 2.5})
+    res = size(req)
+    by_hw = {o.hardware: o for o in res.options}
+    assert by_hw["gb200"].count % 72 == 0
+    assert by_hw["h100_sxm"].count * by_hw["h100_sxm"].nodes % 8 == 0
+    h100 = by_hw["h100_sxm"]
+    assert h100.cost_per_hour == pytest.approx(2.5 * h100.count * h100.nodes)
+    assert h100.plan.figures.cost_per_1m_tokens and by_hw["gb200"].cost_per_hour is None
+
+
+def test_a_price_in_the_question_reaches_the_options():
+    req, _, _ = sizing_request("H100 SXM at $2.50 per GPU-hour: what do we need for Llama 3.3 70B, 100 concurrent requests?")
+    assert req.prices == {"h100_sxm": 2.5}
+    [opt] = size(req).options
+    assert opt.cost_per_hour == pytest.approx(2.5 * opt.count * opt.nodes)
