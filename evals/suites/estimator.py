@@ -64,7 +64,7 @@ def source_name(url: str) -> str:
                           ("pull/26284", "llama.cpp-rocm-pr"), ("discussions/4167", "llama.cpp-apple"),
                           ("discussions/15013", "llama.cpp-cuda"), ("discussions/10879", "llama.cpp-vulkan"),
                           ("GPU-Benchmarks-on-LLM-Inference", "xiongjiedai-llama-bench"),
-                          ("dstackai/benchmarks", "dstack-deepseek-r1")):
+                          ("dstackai/benchmarks", "dstack-deepseek-r1"), ("inferencex", "inferencex-deepseek-r1")):
         if needle in u:
             return label
     return "other"
@@ -96,6 +96,12 @@ def _common(row: dict) -> dict:
                 kv_cache_dtype=(row.get("kv_dtype") or None))
 
 
+def _serving(row: dict) -> dict:
+    """Engine configuration an at-load row's source states: attention data-parallel, chunked prefill off."""
+    cp = (row.get("chunked_prefill") or "").strip()
+    return dict(attention_dp=(row.get("attention_dp") or "").strip() == "1", chunked_prefill=None if not cp else cp == "1")
+
+
 def _single_prediction(row: dict) -> tuple[float | None, float | None]:
     """(expected, pure bound) for a single-stream row; rows at a cache depth run the formulas at that depth."""
     from rules import catalog
@@ -125,7 +131,7 @@ def _load_prediction(row: dict) -> float | None:
     from rules.roofline import estimate
 
     static = row["mode"] == "batch"
-    est = estimate(**_common(row), input_tokens=int(row["input"]), output_tokens=int(row["output"]),
+    est = estimate(**_common(row), **_serving(row), input_tokens=int(row["input"]), output_tokens=int(row["output"]),
                    concurrency=int(row["concurrency"]), load="static" if static else "closed")
     metric = row["metric"]
     if metric == "output_tps":

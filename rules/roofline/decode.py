@@ -16,7 +16,7 @@ from rules.quant import compute_dtype, quant_info
 from rules.roofline import calibration as cal
 from rules.roofline.figure import Figure, gb
 from rules.roofline.layout import Layout
-from rules.roofline.memory import kv_bytes, step_weight_bytes
+from rules.roofline.memory import attention_weight_bytes, kv_bytes, step_weight_bytes
 
 
 @dataclass(frozen=True)
@@ -76,15 +76,29 @@ def decode_tokens_per_s_bound(model: ModelSpec, hw: Hardware, quant: str, contex
     return Figure(tps, f"{shard} x {hw.mem_bw_gbs:g} GB/s / {gb(total):.2f} GB per token = {tps:.1f} tokens/s")
 
 
+def kv_read_split(model: ModelSpec, layout: Layout, attention_dp: bool = False) -> int:
+    """Devices of a TP/EP group that each read a distinct part of the KV cache in a step: KV heads split up
+    to kv_heads; an MLA latent is one head every device holds and reads whole. With attention data-parallel
+    each device keeps and reads only its own requests' cache."""
+    if attention_dp:
+        return layout.shard
+    if model.attention.kind == "mla":
+        return 1
+    return min(layout.shard, model.kv_heads or layout.shard)
+
+
 def decode_step(model: ModelSpec, hw: Hardware, quant: str, batch: int, context: int, layout: Layout,
                 kv_dtype: str | None = None, engine: str | None = None, comm_s: float = 0.0,
-                prefill_tokens: float = 0.0, prefill_context: int = 0, family: str = "local") -> Step:
+                prefill_tokens: float = 0.0, prefill_context: int = 0, family: str = "local",
+                attention_dp: bool = False) -> Step:
     """Expected engine step (per-stream token time) for `batch` sequences on one model replica,
     carrying `prefill_tokens` prompt tokens (average position `prefill_context`) besides the decodes.
 
     With pipeline parallelism the batch runs as min(pp, batch) micro-batches, each in a different
     stage at once: a token still crosses every stage (weights read once per token, so single-stream
     speed does not improve), but each stage only handles its micro-batch's KV and compute.
+    With `attention_dp` (attention data-parallel over the TP/EP group) every device holds and reads the whole
+    attention projections for its own requests, and only its own requests' KV cache.
     """
     from rules.roofline.prefill import attention_flops_spread, gemm_seconds
     micro = max(1, min(layout.pp, batch))
@@ -93,6 +107,11 @@ def decode_step(model: ModelSpec, hw: Hardware, quant: str, batch: int, context:
     w, kv = step_bytes(model, quant, batch, context, kv_dtype, engine)
     eff, eff_why = cal.bandwidth_efficiency(hw, family)
     bw = eff * hw.mem_bw_gbs * 1e9 * layout.shard  # pp stages run one after another
+    # every device reads the KV heads it holds: an MLA latent (one shared head) or GQA heads fewer than the
+    # TP group are replicated, so each device streams the whole (or a larger share of the) cache
+    kv_bw = eff * hw.mem_bw_gbs * 1e9 * kv_read_split(model, layout, attention_dp)
+    # attention data-parallel: each device streams the full attention projections, not 1/shard of them
+    att_extra = attention_weight_bytes(model, quant, engine) * (layout.shard - 1) / bw if attention_dp else 0.0
     tflops = compute_tflops(hw, quant, engine)
     qfam = quant_info(quant).family
     compute = (gemm_seconds(model, hw, quant, batch + prefill_tokens, batch, layout.shard, engine, family, w.value / bw)
@@ -110,9 +129,12 @@ def decode_step(model: ModelSpec, hw: Hardware, quant: str, batch: int, context:
         notes += (f"each step also carries {prefill_tokens:,.0f} prompt tokens of newly admitted requests",)
     if micro > 1:
         notes += (f"pipeline: {micro} micro-batches of {batch} in flight",)
+    if att_extra:
+        notes += (f"attention data-parallel: each device reads all {attention_weight_bytes(model, quant, engine) / 1e9:.1f} GB "
+                  f"of attention weights (+{att_extra * 1e3:.2f} ms) and only its own requests' KV cache",)
     # a token crosses every pipeline stage, and each stage's step pays its own launch overhead
     overhead = cal.token_overhead_s(hw, family, batch) * layout.pp
-    return Step(weights_s=w.value / bw, kv_s=kv.value / bw, compute_s=compute,
+    return Step(weights_s=w.value / bw + att_extra, kv_s=kv.value / kv_bw, compute_s=compute,
                 overhead_s=overhead, comm_s=comm_s, bytes_read=w.value + kv.value,
                 notes=notes, prefill_attention_s=attn)
 

@@ -12,12 +12,12 @@ from rules.catalog_schema import Hardware, ModelSpec
 from rules.errors import InputError, MissingFactError, ProfileError
 from rules.quant import quant_info
 from rules.roofline import advice, comm
-from rules.roofline.decode import compute_tflops, decode_step, step_flops
+from rules.roofline.decode import compute_tflops, decode_step, kv_read_split, step_flops
 from rules.roofline.figure import gb
 from rules.roofline.layout import Layout, build_layout, layout_from_plan
-from rules.roofline.memory import (capacity_bytes, kv_bytes, kv_bytes_per_token, kv_tokens_held, raised_usable_bytes,
+from rules.roofline.memory import (attention_weight_bytes, capacity_bytes, kv_bytes, kv_bytes_per_token, kv_tokens_held, raised_usable_bytes,
                                    reserve_bytes, usable_bytes, weight_bytes)
-from rules.roofline.prefill import prefill_seconds
+from rules.roofline.prefill import attention_dp_extra_s, prefill_seconds
 from rules.roofline.result import Estimate, MemoryBreakdown, StepBreakdown
 from rules.roofline.runtime import Runtime, runtime
 from rules.roofline.serving import cost_per_1m_tokens, max_concurrency, static_batch, under_load
@@ -49,6 +49,9 @@ class Setup:
     engine_label: str | None
     """The engine id as asked (an id the catalog does not know runs as generic; `engine` is then None)."""
     load: str = "closed"
+    attention_dp: bool = False
+    """Attention data-parallel over the TP/EP group (SGLang --enable-dp-attention, TensorRT-LLM
+    enable_attention_dp): each device runs attention for its own requests; experts stay sharded."""
 
 
 def _spec(model: str | ModelSpec) -> ModelSpec:
@@ -73,8 +76,12 @@ def _check_numbers(count: int, nodes: int, inp: int, out: int, ctx: int | None, 
 
 def resolve_setup(model, hardware, count=1, nodes=1, quant=None, engine=None, parallelism=None,
                   input_tokens=None, output_tokens=None, context_length=None, concurrency=1,
-                  kv_cache_dtype=None, memory_gb=None, interconnect=None, price_per_hour=None, load="closed"):
-    """Validate and default the inputs; returns (Setup, assumptions)."""
+                  kv_cache_dtype=None, memory_gb=None, interconnect=None, price_per_hour=None, load="closed",
+                  attention_dp=False, chunked_prefill=None):
+    """Validate and default the inputs; returns (Setup, assumptions).
+
+    `chunked_prefill` False: the engine runs prompts as separate prefill passes between decode steps
+    (e.g. vLLM 0.7's V0 engine turns chunked prefill off for MLA models); None = the engine's default."""
     notes: list[str] = []
     spec, hw = _spec(model), _hw(hardware)
     room = context_length if context_length and context_length > 1 else DEFAULT_INPUT + DEFAULT_OUTPUT
@@ -95,6 +102,9 @@ def resolve_setup(model, hardware, count=1, nodes=1, quant=None, engine=None, pa
     if unknown_note:
         notes.append(unknown_note)
         engine = None
+    if chunked_prefill is False and (rt.mixed or rt.token_budget(hw)):
+        rt = replace(rt, mixed=False, step_tokens=((0.0, None),))
+        notes.append("chunked prefill off: each prompt runs as its own prefill pass between decode steps")
     q = quant or spec.native_dtype
     if quant is None:
         notes.append(f"weights in the model's native format ({q}) assumed")
@@ -120,8 +130,12 @@ def resolve_setup(model, hardware, count=1, nodes=1, quant=None, engine=None, pa
         layout = build_layout(parallelism, count, nodes, _devices_to_fit(spec, hw, q, engine, memory_gb))
     if parallelism is None and layout.devices > 1:
         notes.append(f"parallel layout {layout.describe()} assumed (TP inside a node, PP across nodes)")
+    attention_dp = bool(attention_dp) and layout.shard > 1
+    if attention_dp:
+        notes.append(f"attention data-parallel over {layout.shard} devices: each holds the full attention weights and "
+                     "only its own requests' KV cache; a prompt's attention runs on one device")
     return Setup(spec, hw, layout, q, kv_cache_dtype, engine, inp, out, ctx, concurrency, memory_gb, interconnect,
-                 rt, label, load), notes
+                 rt, label, load, attention_dp), notes
 
 
 def _devices_to_fit(spec: ModelSpec, hw: Hardware, quant: str, engine: str | None, memory_gb: float | None) -> int:
@@ -134,9 +148,10 @@ def _devices_to_fit(spec: ModelSpec, hw: Hardware, quant: str, engine: str | Non
     return n
 
 
-def _kv_split(spec: ModelSpec, layout: Layout) -> int:
-    """Devices one sequence's KV cache is spread over (heads split up to kv_heads; MLA latent is not)."""
-    heads = 1 if spec.attention.kind == "mla" else min(layout.shard, spec.kv_heads or layout.shard)
+def _kv_split(spec: ModelSpec, layout: Layout, attention_dp: bool = False) -> int:
+    """Devices one sequence's KV cache is spread over (heads split up to kv_heads; MLA latent is not;
+    attention data-parallel: the group's devices each hold whole sequences, so capacity adds up)."""
+    heads = kv_read_split(spec, layout, attention_dp)
     return layout.pp * heads
 
 
@@ -175,7 +190,9 @@ def _memory_with(s: Setup, usable_value: float, usable_why: str, raised: bool) -
     w = weight_bytes(s.spec, s.quant, s.engine)
     reserve = reserve_bytes(s.hw, s.engine, usable_value)
     w_dev = w.value / s.layout.replica_devices
-    split = _kv_split(s.spec, s.layout)
+    if s.attention_dp:  # every device of the group keeps the whole attention projections
+        w_dev += attention_weight_bytes(s.spec, s.quant, s.engine) * (1 - 1 / s.layout.shard)
+    split = _kv_split(s.spec, s.layout, s.attention_dp)
     kv_seq = kv_bytes(s.spec, s.context, s.kv_dtype)
     kv_dev = kv_seq.value / split
     free = usable_value - reserve.value - w_dev
@@ -214,6 +231,10 @@ def _prefill_s(s: Setup, tokens: int, notes: list[str], formulas: list[str]) -> 
         notes.append(f"prefill not estimated: {exc}")
         return None
     formulas.append(pf.why)
+    if s.attention_dp:
+        extra = attention_dp_extra_s(s.spec, s.hw, s.quant, n, s.layout.shard, s.engine, s.runtime.family)
+        formulas.append(f"attention data-parallel: the prompt's attention runs on one device, +{extra * 1e3:.1f} ms")
+        pf = pf._replace(value=pf.value + extra)
     return (pf.value + comm.tp_step_s(s.spec.hidden, s.spec.layers, n, s.layout.shard, s.hw, s.interconnect).value
             + comm.pp_step_s(s.spec.hidden, n, s.layout.pp, s.hw, s.interconnect).value)
 
@@ -239,7 +260,7 @@ def _stepper(s: Setup, context: int, t_pf: float | None):
         mixed = s.runtime.mixed and prompt_tokens > 0
         st = decode_step(s.spec, s.hw, s.quant, batch, context, s.layout, s.kv_dtype, s.engine, comm_s,
                          prefill_tokens=prompt_tokens if mixed else 0.0, prefill_context=s.input_tokens // 2,
-                         family=s.runtime.family)
+                         family=s.runtime.family, attention_dp=s.attention_dp)
         if prompt_tokens > 0 and not mixed:
             st = replace(st, prefill_attention_s=prompt_tokens * per_prompt_token,
                          notes=st.notes + (f"{prompt_tokens:,.0f} prompt tokens per step run as separate prefill passes",))
@@ -256,14 +277,18 @@ def estimate(model, hardware, count: int = 1, nodes: int = 1, quant: str | None 
              parallelism: str | dict | None = None, input_tokens: int | None = None, output_tokens: int | None = None,
              context_length: int | None = None, concurrency: int = 1, kv_cache_dtype: str | None = None,
              price_per_hour: float | None = None, memory_gb: float | None = None,
-             interconnect: str | None = None, load: str = "closed") -> Estimate:
+             interconnect: str | None = None, load: str = "closed", attention_dp: bool = False,
+             chunked_prefill: bool | None = None) -> Estimate:
     """Roofline estimate for `model` on `count` x `hardware` (ids, aliases or specs).
 
     `load`: 'closed' = `concurrency` users each sending a new request when the last one finishes
     (continuous batching, queueing included: what a benchmark client at fixed concurrency sees);
-    'static' = `concurrency` requests started together, no arrivals (offline batch jobs)."""
+    'static' = `concurrency` requests started together, no arrivals (offline batch jobs).
+    `attention_dp`: attention data-parallel over the TP/EP group; `chunked_prefill` False: prompts run as
+    separate prefill passes (None = the engine's default)."""
     s, notes = resolve_setup(model, hardware, count, nodes, quant, engine, parallelism, input_tokens, output_tokens,
-                             context_length, concurrency, kv_cache_dtype, memory_gb, interconnect, price_per_hour, load)
+                             context_length, concurrency, kv_cache_dtype, memory_gb, interconnect, price_per_hour, load,
+                             attention_dp, chunked_prefill)
     spec, hw, lay = s.spec, s.hw, s.layout
     formulas: list[str] = []
     notes += advice.standing_assumptions(s)

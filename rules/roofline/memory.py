@@ -48,6 +48,24 @@ def weight_bytes(model: ModelSpec, quant: str, engine: str | None = None) -> Fig
     return Figure(total, why)
 
 
+def attention_params(model: ModelSpec) -> float:
+    """Attention projection parameters (q/k/v/o, MLA down- and up-projections): what is left of the dense
+    weights after embeddings, dense MLPs and shared experts (gated MLPs: 3 x hidden x intermediate)."""
+    emb = model.embedding_params_b * 1e9
+    tables = emb if model.tied_embeddings else 2 * emb
+    dense = model.params_b * 1e9 - model.routed_expert_params_b * 1e9 - tables
+    moe_layers = (model.moe_layers or 0) if model.architecture == "moe" else 0
+    mlp = (model.layers - moe_layers) * 3 * model.hidden * (model.intermediate or 0)
+    if moe_layers and model.moe_intermediate:
+        mlp += moe_layers * (model.shared_experts or 0) * 3 * model.hidden * model.moe_intermediate
+    return max(0.0, dense - mlp)
+
+
+def attention_weight_bytes(model: ModelSpec, quant: str, engine: str | None = None) -> float:
+    """Bytes of the attention projections (stored at the non-expert bits)."""
+    return attention_params(model) * expert_bits(model, quant, engine)[0] / 8
+
+
 def experts_touched(model: ModelSpec, batch: int) -> Figure:
     """Expected share of routed experts a decode step reads: 1 - (1 - k/E)^batch (uniform routing)."""
     if model.architecture != "moe":

@@ -14,7 +14,7 @@ from rules.errors import MissingFactError
 from rules.quant import compute_dtype, quant_info
 from rules.roofline import calibration as cal
 from rules.roofline.figure import Figure
-from rules.roofline.memory import weight_bytes
+from rules.roofline.memory import attention_params, weight_bytes
 
 
 def linear_params(model: ModelSpec) -> float:
@@ -119,6 +119,21 @@ def prefill_seconds(model: ModelSpec, hw: Hardware, quant: str, tokens: int, sha
            f"16-bit TFLOPS, x {shard} devices" + (f" + MoE routing {route * 1e3:.1f} ms" if route else "")
            + f" = {t:.3f} s")
     return Figure(t, why)
+
+
+def attention_dp_extra_s(model: ModelSpec, hw: Hardware, quant: str, tokens: int, shard: int,
+                         engine: str | None = None, family: str = "server") -> float:
+    """Extra seconds one prompt takes when attention runs data-parallel (SGLang --enable-dp-attention,
+    TensorRT-LLM enable_attention_dp): its attention projections and scores run on the one device that owns
+    the request instead of being split over the `shard` devices of the group (the experts still are)."""
+    if shard <= 1:
+        return 0.0
+    tflops, dtype = device_tflops(hw, quant, engine)
+    qfam = quant_info(quant).family
+    gemm = 2 * attention_params(model) * tokens / (cal.prefill_efficiency(hw, qfam, family, dtype, tokens) * tflops * 1e12)
+    att_tf = hw.tflops.bf16 or hw.tflops.fp16 or tflops
+    core = attention_flops_at(model, tokens, 0) / (cal.attention_efficiency(hw, qfam, family) * att_tf * 1e12)
+    return (gemm + core) * (1 - 1 / shard)
 
 
 def prefill_tokens_per_s(model: ModelSpec, hw: Hardware, quant: str, tokens: int, shard: int = 1,
