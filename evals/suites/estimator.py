@@ -99,7 +99,8 @@ def _common(row: dict) -> dict:
 def _serving(row: dict) -> dict:
     """Engine configuration an at-load row's source states: attention data-parallel, chunked prefill off."""
     cp = (row.get("chunked_prefill") or "").strip()
-    return dict(attention_dp=(row.get("attention_dp") or "").strip() == "1", chunked_prefill=None if not cp else cp == "1")
+    return dict(attention_dp=(row.get("attention_dp") or "").strip() == "1",
+                chunked_prefill=None if not cp else cp == "1")
 
 
 def _single_prediction(row: dict) -> tuple[float | None, float | None]:

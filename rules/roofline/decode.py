@@ -6,6 +6,8 @@ prompt tokens of requests being admitted. The weight GEMMs are memory- or comput
 is slower; attention runs in its own kernels (decode: reading the KV cache; prompt tokens: FLOPs):
     step = max(weight bytes / (eff x BW), GEMM FLOPs of all tokens / (eff x TFLOPS))
            + KV bytes / (eff x BW) + prompt attention FLOPs / (eff x TFLOPS) + overhead + communication
+Weights and compute split over the TP/EP group; the KV cache only as far as its heads do (an MLA latent is
+one head: every device of a TP group reads all of it).
 """
 from __future__ import annotations
 
@@ -130,8 +132,8 @@ def decode_step(model: ModelSpec, hw: Hardware, quant: str, batch: int, context:
     if micro > 1:
         notes += (f"pipeline: {micro} micro-batches of {batch} in flight",)
     if att_extra:
-        notes += (f"attention data-parallel: each device reads all {attention_weight_bytes(model, quant, engine) / 1e9:.1f} GB "
-                  f"of attention weights (+{att_extra * 1e3:.2f} ms) and only its own requests' KV cache",)
+        notes += (f"attention data-parallel: each device reads all {gb(attention_weight_bytes(model, quant, engine)):.1f}"
+                  f" GB of attention weights (+{att_extra * 1e3:.2f} ms) and only its own requests' KV cache",)
     # a token crosses every pipeline stage, and each stage's step pays its own launch overhead
     overhead = cal.token_overhead_s(hw, family, batch) * layout.pp
     return Step(weights_s=w.value / bw + att_extra, kv_s=kv.value / kv_bw, compute_s=compute,

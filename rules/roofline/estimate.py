@@ -15,8 +15,8 @@ from rules.roofline import advice, comm
 from rules.roofline.decode import compute_tflops, decode_step, kv_read_split, step_flops
 from rules.roofline.figure import gb
 from rules.roofline.layout import Layout, build_layout, layout_from_plan
-from rules.roofline.memory import (attention_weight_bytes, capacity_bytes, kv_bytes, kv_bytes_per_token, kv_tokens_held, raised_usable_bytes,
-                                   reserve_bytes, usable_bytes, weight_bytes)
+from rules.roofline.memory import (attention_weight_bytes, capacity_bytes, kv_bytes, kv_bytes_per_token,
+                                   kv_tokens_held, raised_usable_bytes, reserve_bytes, usable_bytes, weight_bytes)
 from rules.roofline.prefill import attention_dp_extra_s, prefill_seconds
 from rules.roofline.result import Estimate, MemoryBreakdown, StepBreakdown
 from rules.roofline.runtime import Runtime, runtime
