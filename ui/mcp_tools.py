@@ -28,13 +28,11 @@ def _guard(fn):
 
 
 def _answers(text: str) -> dict[str, str]:
-    if not text.strip():
-        return {}
     from rules.errors import InputError
-    try:
-        data = yaml.safe_load(text)
-    except yaml.YAMLError as exc:
-        raise InputError(f"answers_yaml is not valid YAML: {exc}") from None
+    from rules.inputs import load_yaml
+    if not isinstance(text, str) or not text.strip():
+        return {}
+    data = load_yaml(text, "answers_yaml")   # no aliases (YAML bombs), size and depth capped
     if not isinstance(data, dict):
         raise InputError("answers_yaml must map field ids to answers, e.g. 'interconnect: PCIe only'")
     return {str(k): str(v) for k, v in data.items()}

@@ -67,7 +67,8 @@ def run(args) -> int:
     kinds = [args.kind] if args.kind else list(KINDS)
     if args.json:
         data = {k: [v.model_dump(mode="json") for v in tables[k].values()] for k in kinds}
-        print(json.dumps(data[args.kind] if args.kind else data, ensure_ascii=False, indent=1))
+        from ui.output import print_json
+        print_json(data[args.kind] if args.kind else data, indent=1)
     elif args.kind:
         print(render(args.kind, tables[args.kind]))
     else:

@@ -44,7 +44,8 @@ def run(args) -> int:
     query = " ".join(args.query).strip()
     hits = search(query, k=args.k)
     if args.json:
-        print(json.dumps([h.model_dump() for h in hits], ensure_ascii=False, indent=1))
+        from ui.output import print_json
+        print_json([h.model_dump() for h in hits], indent=1)
         return 0
     if not hits:
         print("no matches")

@@ -29,5 +29,9 @@ def run(args) -> int:
     if not (args.text or "").strip():
         raise InputError("nothing to size: describe the model and the load")
     result = size_text(args.text)
-    print(json.dumps(result, ensure_ascii=False, indent=2) if args.json else render(result), end="" if not args.json else "\n")
+    if args.json:
+        from ui.output import print_json
+        print_json(result)
+    else:
+        print(render(result), end="")
     return 0
