@@ -104,9 +104,9 @@ def search(query: str, k: int = 5, root: Path | None = None) -> list[Hit]:
     query = clean_text(query, "the search query", MAX_FIELD_CHARS)
     if not query.strip():
         raise InputError("the search query is empty")
-    if isinstance(k, bool) or not isinstance(k, (int, float)) or k != k or k in (float("inf"), float("-inf")):
-        raise InputError(f"k must be a whole number between 1 and {MAX_K}")
-    if not 1 <= int(k) <= MAX_K:
+    from rules.inputs import whole_number
+    k = whole_number(k, "k")
+    if not 1 <= k <= MAX_K:
         raise InputError(f"k must be between 1 and {MAX_K} (got {k})")
     url = None if root else _remote()
     if url:

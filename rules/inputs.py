@@ -177,3 +177,22 @@ def dumps(obj: Any, **kwargs: Any) -> str:
     kwargs.setdefault("ensure_ascii", False)
     kwargs.setdefault("default", str)
     return json.dumps(finite(obj), allow_nan=False, **kwargs)
+
+
+def whole_number(value: Any, what: str) -> int:
+    """`value` as an int (a client may send 8, 8.0, "8", NaN or 1e999); InputError naming `what`
+    for anything that is not a finite whole number."""
+    if isinstance(value, bool):
+        raise InputError(f"{what} must be a whole number (got {value})")
+    if isinstance(value, str):
+        try:
+            value = float(value.strip()) if value.strip() else 0
+        except ValueError:
+            raise InputError(f"{what} must be a whole number (got '{clean_text(value, what, 10_000)[:40]}')") from None
+    if isinstance(value, float):
+        if not math.isfinite(value) or value != int(value):
+            raise InputError(f"{what} must be a finite whole number (got {value})")
+        value = int(value)
+    if not isinstance(value, int):
+        raise InputError(f"{what} must be a whole number (got {type(value).__name__})")
+    return value

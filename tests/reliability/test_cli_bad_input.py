@@ -1,0 +1,80 @@
+"""Real `advisor` subprocesses fed bad input: one line on stderr, exit 2, no traceback; `--json`
+is always valid JSON (issue 17). Few and cheap: each run costs an interpreter start."""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from fuzz_corpus import BILLION_LAUGHS
+from fuzzkit import TALLIES, Tally
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _advisor(args: list, env_home: Path) -> subprocess.CompletedProcess:
+    env = {**os.environ, "ADVISOR_HOME": str(env_home), "PYTHONPATH": str(ROOT)}
+    argv = [sys.executable.encode(), b"-m", b"ui.cli", *[a if isinstance(a, bytes) else a.encode() for a in args]]
+    tally = TALLIES.setdefault("cli (subprocess)", Tally())
+    tally.tried += 1
+    out = subprocess.run(argv, capture_output=True, env=env, cwd=ROOT, timeout=240)
+    if b"Traceback" in out.stderr:
+        tally.crashes.append(out.stderr.decode(errors="replace")[-300:])
+    return out
+
+
+@pytest.fixture
+def files(tmp_path):
+    (tmp_path / "bomb.yaml").write_text(BILLION_LAUGHS)
+    (tmp_path / "latin1.yaml").write_bytes(b"interconnect: PCIe \xe9\xff")
+    (tmp_path / "deep.yaml").write_text("[" * 5000 + "]" * 5000)
+    (tmp_path / "profile.yaml").write_text("hardware: h100_sxm\ncount: 1000000000\nmodel: llama-3.1-70b\n")
+    (tmp_path / "nan.yaml").write_text("hardware: h100_sxm\ncount: .nan\nmodel: llama-3.1-70b\n")
+    return tmp_path
+
+
+BAD = [
+    ["ask", "10^9 H100 Llama 3.1 70B", "--json"],
+    ["ask", "-5 H100 Llama 3.1 70B"],
+    ["ask", "x" * 100_000],
+    ["ask", "8x H100", "--answers", "{files}/bomb.yaml"],
+    ["ask", "8x H100", "--answers", "{files}/latin1.yaml"],
+    ["ask", "8x H100", "--answers", "{files}/deep.yaml"],
+    ["ask", "--profile", "{files}/profile.yaml", "--json"],
+    ["ask", "--profile", "{files}/nan.yaml"],
+    ["ask", "--profile", "{files}"],
+    ["estimate", "--model", "llama-3.1-70b", "--hardware", "h100_sxm", "--count", "1000000000", "--json"],
+    ["estimate", "--model", "llama-3.1-70b", "--hardware", "h100_sxm", "--memory-gb", "1e999"],
+    ["estimate", "--model-config", "{files}/deep.yaml", "--hardware", "h100_sxm"],
+    ["benchspec", "--profile", "{files}/bomb.yaml"],
+    ["search", "pipeline", "--k", "99999999999999999999"],
+    ["ingest", "{files}/latin1.yaml"],
+]
+
+
+@pytest.mark.parametrize("args", BAD, ids=range(len(BAD)))
+def test_bad_input_is_one_line_and_exit_2(args, files):
+    argv = [a.replace("{files}", str(files)) if isinstance(a, str) else a for a in args]
+    out = _advisor(argv, files / "home")
+    err = out.stderr.decode(errors="replace").strip()
+    assert out.returncode == 2, (out.returncode, err[-400:])
+    assert "Traceback" not in err and len(err.splitlines()) == 1, err[-400:]
+    assert out.stdout.strip() == b""          # nothing half-printed on stdout, JSON or not
+
+
+def test_invalid_utf8_in_argv_is_read_not_a_crash(files):
+    out = _advisor(["ask", b"8x H100 \xff\xfe Llama 3.1 70B", "--json"], files / "home")   # lone surrogates in argv
+    assert out.returncode == 0 and b"Traceback" not in out.stderr, out.stderr[-400:]
+    assert json.loads(out.stdout)["profile"]["hardware"] == "h100_sxm"
+
+
+def test_json_output_is_strict_json(files):
+    out = _advisor(["ask", "8x H100, Llama 3.1 70B, 50 users", "--json"], files / "home")
+    assert out.returncode == 0, out.stderr[-400:]
+    json.loads(out.stdout, parse_constant=lambda c: pytest.fail(f"{c} in --json output"))
+    out = _advisor(["catalog", "hardware", "--json"], files / "home")
+    json.loads(out.stdout, parse_constant=lambda c: pytest.fail(f"{c} in --json output"))
