@@ -146,7 +146,7 @@ def read_text(path: str | Path, what: str, limit: int = MAX_YAML_BYTES) -> str:
     shown = clean_text(str(p), "path", limit=10_000)
     try:
         if not p.exists():
-            raise InputError(f"{what} file not found: {shown}")
+            raise InputError(f"{what} file not found: {shown} (cannot read it)")
         if p.is_dir():
             raise InputError(f"{what} {shown} is a folder, not a file")
         size = p.stat().st_size

@@ -151,3 +151,31 @@ def test_no_call_over_the_cpu_limit():
     slow = [s for t in TALLIES.values() for s in t.slow]
     assert not slow, slow
     assert all(math.isfinite(t.max_cpu) and t.max_cpu <= CPU_LIMIT_S for t in TALLIES.values())
+
+
+def test_llm_values_that_are_not_finite_are_dropped():
+    from agent.understand import guard
+    kept, _, dropped = call("llm values", guard, {"concurrency": float("inf"), "context_length": float("nan"),
+                                                  "count": "1e999"},
+                            {"concurrency": "1e999", "context_length": "NaN", "count": "1e999"},
+                            "1e999 users, NaN context, 1e999 GPUs", True)[1]
+    assert kept == {} and len(dropped) == 3
+
+
+def test_ingest_bad_files(tmp_path):
+    from knowledge.ingest import ingest
+    files = {
+        "latin1.md": "# Title\n\nCaf\xe9 \xff".encode("latin-1"),
+        "bomb.md": ("---\n" + BILLION_LAUGHS + "\n---\n# T\n\nbody text here\n").encode(),
+        "deep.md": ("---\nx: " + "[" * 3000 + "]" * 3000 + "\n---\n# T\n\nbody\n").encode(),
+        "empty.md": b"",
+        "binary.pdf": b"%PDF-1.4\n" + bytes(range(256)) * 20,
+        "nul.txt": b"\x00" * 1000,
+        "fm-list.md": b"---\n- a\n- b\n---\n# T\n\nbody\n",
+    }
+    for name, data in files.items():
+        (tmp_path / name).write_bytes(data)
+        out = call("ingest", ingest, [tmp_path / name])
+        assert_clean("ingest", out)
+        assert out[0] == "error", (name, out)
+    assert_clean("ingest", call("ingest", ingest, [tmp_path / "missing.md", tmp_path / "\udcff.md"]))
