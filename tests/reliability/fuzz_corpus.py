@@ -18,7 +18,7 @@ TEXTS = [
     "1a" * 4_500, "x" * 100_000, "10^9 H100 Llama 3.1 70B", "-5 H100 Llama 3.1 70B", "1e999 H100",
     "8x H100 with 1e999 users", "nan H100 inf users", "8x H100, 99999999999999999999999999 concurrent users",
     "Llama 3 70B on 999999999 GPUs", "8 H100, context 1e999 tokens", "𝟖x H100", "８×H100", "\u202e8x H100",
-    "8x H100, " + "context 80K, " * 700, "四張4090 " * 1_200, "", "   ", "\n\n\n",
+    "8x H100, " + "context 80K, " * 700, "One RTX " + "9" * 400 + " for chat", "四張4090 " * 1_200, "", "   ", "\n\n\n",
 ]
 ANSWERS = [
     {"interconnect": "\ud800"}, {"interconnect": ["a", "b"]}, {"interconnect": {"x": 1}}, {1: "a"},
