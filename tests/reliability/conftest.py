@@ -10,4 +10,5 @@ def pytest_terminal_summary(terminalreporter):
     terminalreporter.write_sep("-", "reliability: inputs tried / crashes / over 5 s CPU / slowest call")
     for suite, t in sorted(TALLIES.items()):
         terminalreporter.write_line(f"{suite:28s} {t.tried:5d} tried  {len(t.crashes)} crashes  "
-                                    f"{len(t.slow)} slow  max {t.max_cpu:.2f}s CPU")
+                                    f"{len(t.slow)} slow  max {t.max_cpu:.2f}s CPU"
+                                    + (f"  peak {t.max_rss_mb:.0f} MB" if t.max_rss_mb else ""))

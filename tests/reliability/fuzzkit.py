@@ -19,6 +19,8 @@ class Tally:
     crashes: list[str] = field(default_factory=list)
     slow: list[str] = field(default_factory=list)
     max_cpu: float = 0.0
+    max_rss_mb: float = 0.0
+    """Peak resident memory of a subprocess (CLI suites only)."""
 
 
 TALLIES: dict[str, Tally] = {}

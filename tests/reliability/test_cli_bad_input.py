@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import resource
 import subprocess
 import sys
 from pathlib import Path
@@ -21,7 +22,12 @@ def _advisor(args: list, env_home: Path) -> subprocess.CompletedProcess:
     argv = [sys.executable.encode(), b"-m", b"ui.cli", *[a if isinstance(a, bytes) else a.encode() for a in args]]
     tally = TALLIES.setdefault("cli (subprocess)", Tally())
     tally.tried += 1
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     out = subprocess.run(argv, capture_output=True, env=env, cwd=ROOT, timeout=240)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime   # the child's CPU, imports included
+    tally.max_cpu = max(tally.max_cpu, cpu)
+    tally.max_rss_mb = max(tally.max_rss_mb, after.ru_maxrss / 1024)
     if b"Traceback" in out.stderr:
         tally.crashes.append(out.stderr.decode(errors="replace")[-300:])
     return out
@@ -78,3 +84,24 @@ def test_json_output_is_strict_json(files):
     json.loads(out.stdout, parse_constant=lambda c: pytest.fail(f"{c} in --json output"))
     out = _advisor(["catalog", "hardware", "--json"], files / "home")
     json.loads(out.stdout, parse_constant=lambda c: pytest.fail(f"{c} in --json output"))
+
+
+def test_library_chatter_never_reaches_json_stdout(capsys, monkeypatch):
+    """What a library prints during a --json run (litellm's banners) goes to stderr."""
+    from agent import api
+    from ui.cli import main
+    real = api.advise
+
+    def chatty(*args, **kwargs):
+        print("Give Feedback / Get Help: https://github.com/BerriAI/litellm/issues/new")
+        return real(*args, **kwargs)
+    monkeypatch.setattr(api, "advise", chatty)
+    assert main(["ask", "8x H100, Llama 3.1 8B", "--json"]) == 0
+    out, err = capsys.readouterr()
+    assert json.loads(out)["profile"]["hardware"] == "h100_sxm" and "Give Feedback" in err
+
+
+def test_non_finite_numbers_print_as_null(capsys):
+    from ui.output import print_json
+    print_json({"a": float("inf"), "b": [float("nan"), 1.5]})
+    assert json.loads(capsys.readouterr().out) == {"a": None, "b": [None, 1.5]}

@@ -3,6 +3,7 @@ with one line, anything else is a crash; results are strict JSON (issue 17)."""
 from __future__ import annotations
 
 import json
+import time
 
 import pytest
 
@@ -23,6 +24,7 @@ def _call(tools, name, *args, **kwargs):
     """The guarded tool: gr.Error is the expected refusal; the JSON text must be strict JSON."""
     tally = TALLIES.setdefault("mcp tools", Tally())
     tally.tried += 1
+    start = time.process_time()
     try:
         text = tools[f"{name}!"](*args, **kwargs)
     except gr.Error as exc:
@@ -30,6 +32,8 @@ def _call(tools, name, *args, **kwargs):
     except Exception as exc:  # noqa: BLE001
         tally.crashes.append(f"{type(exc).__name__}: {exc}"[:200])
         return ("crash", exc)
+    finally:
+        tally.max_cpu = max(tally.max_cpu, time.process_time() - start)
     json.loads(text, parse_constant=lambda c: pytest.fail(f"{c} in {name} output"))
     return ("ok", text)
 
