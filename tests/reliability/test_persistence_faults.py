@@ -58,19 +58,20 @@ _TURN = textwrap.dedent("""
     from agent.api import Advisor
     advisor = Advisor(home=sys.argv[1])
     print("started", flush=True)
-    out = advisor.turn(sys.argv[2], sys.argv[3])
+    for text in sys.argv[3:]:
+        advisor.turn(sys.argv[2], text)
     print("done", flush=True)
 """)
 
 
-def _spawn(home: Path, thread: str, text: str) -> subprocess.Popen:
+def _spawn(home: Path, thread: str, *texts: str) -> subprocess.Popen:
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    return subprocess.Popen([sys.executable, "-c", _TURN, str(home), thread, text], stdout=subprocess.PIPE,
+    return subprocess.Popen([sys.executable, "-c", _TURN, str(home), thread, *texts], stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True, env=env, cwd=ROOT)
 
 
-def test_six_concurrent_turns_from_six_processes_are_all_kept(tmp_path):
-    procs = [_spawn(tmp_path, "shared", q) for q in QUESTIONS]
+def test_six_concurrent_turns_from_three_processes_are_all_kept(tmp_path):
+    procs = [_spawn(tmp_path, "shared", *QUESTIONS[i::3]) for i in range(3)]   # two turns each
     outs = [p.communicate(timeout=240) for p in procs]
     assert all(p.returncode == 0 for p in procs), [o[1][-500:] for o in outs]
     assert sorted(_lineage_texts(Advisor(home=tmp_path), "shared")) == sorted(QUESTIONS)
@@ -80,7 +81,7 @@ def test_kill_9_during_a_turn_never_loses_a_completed_turn(tmp_path):
     first = _spawn(tmp_path, "k", QUESTIONS[0])
     assert first.communicate(timeout=240) and first.returncode == 0
     killed = 0
-    for delay in (0.0, 0.3, 0.8):
+    for delay in (0.0, 0.5):
         proc = _spawn(tmp_path, "k", QUESTIONS[1])
         assert proc.stdout.readline().strip() == "started"
         time.sleep(delay)
