@@ -9,7 +9,6 @@ import json
 from typing import Any
 
 import gradio as gr
-import yaml
 
 from rules.errors import AdvisorError
 

@@ -61,8 +61,6 @@ def render(kind: str, table: dict) -> str:
 
 def run(args) -> int:
     """Print or export the catalogs."""
-    import json
-
     tables = _tables()
     kinds = [args.kind] if args.kind else list(KINDS)
     if args.json:

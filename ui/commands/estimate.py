@@ -111,8 +111,6 @@ def _band(band) -> str:
 
 def run(args) -> int:
     """Run the estimate and print it."""
-    import json
-
     from rules.roofline import estimate
 
     from rules.model_config import load_model_config

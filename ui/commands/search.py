@@ -37,8 +37,6 @@ def snippet(text: str, query: str, width: int = SNIPPET) -> str:
 
 def run(args) -> int:
     """Search and print the hits."""
-    import json
-
     from knowledge.retrieve import search
 
     query = " ".join(args.query).strip()

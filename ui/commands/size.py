@@ -22,8 +22,6 @@ def add_parser(sub) -> None:
 
 def run(args) -> int:
     """Size and print."""
-    import json
-
     from agent.sizing import render, size_text
     from rules.errors import InputError
     if not (args.text or "").strip():
