@@ -34,10 +34,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 def _tolerant_streams() -> None:
     """Text that cannot be encoded (a lone surrogate from invalid UTF-8 in argv or a file name) is
-    replaced on output instead of raising UnicodeEncodeError."""
-    for stream in (sys.stdout, sys.stderr):
-        try:
-            stream.reconfigure(errors="replace")
+    replaced on output instead of raising UnicodeEncodeError; invalid UTF-8 on stdin is read."""
+    for stream, errors in ((sys.stdout, "replace"), (sys.stderr, "replace"), (sys.stdin, "surrogateescape")):
+        try:   # stdin: invalid UTF-8 typed into `advisor chat` arrives as surrogates, cleaned per turn
+            stream.reconfigure(errors=errors)
         except (AttributeError, ValueError):
             pass
 
