@@ -64,6 +64,15 @@ def main(argv: list[str] | None = None) -> int:
     except AdvisorError as exc:
         print(f"advisor {args.command}: {_one_line(exc)}", file=sys.stderr)
         return 2
+    except BrokenPipeError:   # `advisor search … | head`: the reader left; not an error
+        import os
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
+    except OSError as exc:      # the environment, not a bug: a read-only or full data directory
+        where = f" ({exc.filename})" if getattr(exc, "filename", None) else ""
+        print(f"advisor {args.command}: {exc.strerror or type(exc).__name__}{where}; check that the data "
+              "directory (ADVISOR_HOME) is writable and has space", file=sys.stderr)
+        return 2
     except RecursionError:
         print(f"advisor {args.command}: the input is nested too deeply to read", file=sys.stderr)
         return 2
@@ -73,10 +82,6 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130
-    except BrokenPipeError:   # `advisor search … | head`: the reader left; not an error
-        import os
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return 0
 
 
 def _one_line(exc: BaseException) -> str:
