@@ -79,6 +79,12 @@ def _connect(path: Path, notices: list[str] | None = None) -> sqlite3.Connection
     return conn
 
 
+def _storable(text: Any) -> str:
+    """Text SQLite can encode: lone surrogates (which UTF-8 cannot hold) become U+FFFD."""
+    from rules.inputs import clean_text
+    return clean_text(text, "stored text", limit=10**8)
+
+
 def _create(db: sqlite3.Connection, path: Path, sql: str) -> None:
     try:
         with db:
@@ -122,6 +128,7 @@ class SqliteSeen:
 
     def first_time(self, key: str) -> bool:
         """True the first time `key` is seen (and records it)."""
+        key = _storable(key)
         with self._lock, self._db:
             cur = self._db.execute("INSERT OR IGNORE INTO seen(key) VALUES (?)", (key,))
             return cur.rowcount == 1
@@ -138,12 +145,14 @@ class SqliteTranscripts:
 
     def append(self, thread: str, role: str, content: str) -> None:
         """Add one message at the end of the thread."""
+        thread, role, content = _storable(thread), _storable(role), _storable(content)
         with self._lock, self._db:
             (n,) = self._db.execute("SELECT COUNT(*) FROM messages WHERE thread = ?", (thread,)).fetchone()
             self._db.execute("INSERT INTO messages VALUES (?, ?, ?, ?)", (thread, n, role, content))
 
     def history(self, thread: str) -> list[dict[str, str]]:
         """The thread's messages as chat messages ({"role", "content"}), oldest first."""
+        thread = _storable(thread)
         with self._lock:
             rows = self._db.execute("SELECT role, content FROM messages WHERE thread = ? ORDER BY seq", (thread,))
             return [{"role": r, "content": c} for r, c in rows.fetchall()]

@@ -141,3 +141,12 @@ def test_garbage_store_pointer_is_rebuilt(garbage, monkeypatch):
     assert search("pipeline parallel without NVLink", k=2)   # build the store
     (paths.store_dir() / "CURRENT").write_bytes(garbage)
     assert search("pipeline parallel without NVLink", k=2)   # rebuilt, not broken
+
+
+def test_side_files_take_any_text(tmp_path):
+    """A web message or Slack key with a lone surrogate (SQLite cannot encode it) is stored, not a crash."""
+    from agent.store_sqlite import SqliteStore
+    store = SqliteStore(tmp_path)
+    store.transcripts.append("t\ud800", "user", "8x H100 \udcff")
+    assert store.transcripts.history("t\ud800") == [{"role": "user", "content": "8x H100 \ufffd"}]
+    assert store.seen.first_time("C1:\ud800") and not store.seen.first_time("C1:\ud800")
