@@ -100,6 +100,7 @@ class Advisor:
             raise StoreUnavailable(f"the conversation store in {where} failed ({exc}); check that the folder is "
                                    "writable and has space, or point ADVISOR_HOME at another folder") from None
         return _turn_result(tid, out, notice)
+
     def state(self, thread_id: str) -> dict[str, Any]:
         """The thread's values (profile, intent, questions, result) and its pending question."""
         values = dict(self.graph.get_state(self._config(thread_id)).values or {})
