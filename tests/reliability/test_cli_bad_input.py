@@ -40,6 +40,8 @@ def files(tmp_path):
     (tmp_path / "deep.yaml").write_text("[" * 5000 + "]" * 5000)
     (tmp_path / "profile.yaml").write_text("hardware: h100_sxm\ncount: 1000000000\nmodel: llama-3.1-70b\n")
     (tmp_path / "nan.yaml").write_text("hardware: h100_sxm\ncount: .nan\nmodel: llama-3.1-70b\n")
+    (tmp_path / "deep.json").write_text("[" * 100_000 + "]" * 100_000)
+    (tmp_path / "latin1.json").write_bytes(b"\xff\xfe{}")
     return tmp_path
 
 
@@ -59,6 +61,8 @@ BAD = [
     ["benchspec", "--profile", "{files}/bomb.yaml"],
     ["search", "pipeline", "--k", "99999999999999999999"],
     ["ingest", "{files}/latin1.yaml"],
+    ["benchspec", "reconcile", "{files}/deep.json"],
+    ["benchspec", "reconcile", "{files}/latin1.json"],
 ]
 
 
