@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 from rules.errors import InputError
 from rules.ids import ASKABLE_FIELDS
+from rules.inputs import MAX_FIELD_CHARS, clean_text
 
 if TYPE_CHECKING:
     from agent.advice import Advice
@@ -53,6 +54,8 @@ class TurnResult:
     thread_id: str
     question: dict[str, Any] | None
     advice: "Advice | None"
+    notice: str | None = None
+    """Something the user must be told first (their conversation was lost, the store was rebuilt)."""
     _result: dict[str, Any] | None = field(default=None, repr=False)
 
     @property
@@ -78,9 +81,10 @@ class Advisor:
 
     @staticmethod
     def _config(thread_id: str) -> dict:
-        if not str(thread_id or "").strip():
+        thread_id = clean_text(thread_id, "thread id", 256)
+        if not thread_id.strip():
             raise InputError("thread id must not be empty")
-        return {"configurable": {"thread_id": str(thread_id)}}
+        return {"configurable": {"thread_id": thread_id}}
 
     def pending(self, thread_id: str) -> dict[str, Any] | None:
         """The question the thread is waiting on, or None."""
@@ -92,26 +96,34 @@ class Advisor:
 
     def turn(self, thread_id: str, text: str) -> TurnResult:
         """Send one user message: an answer to the pending question, or a new request."""
+        import sqlite3
+
         from langgraph.types import Command
-        text = (text or "").strip()
+        text = clean_text(text, "message").strip()
         if not text:
             raise InputError("empty message: write a question, or an answer to the last question")
         config = self._config(thread_id)
-        with self.store.turn_lock(str(thread_id)):   # a second turn waits and then sees this one
-            inp = Command(resume=text) if self.pending(thread_id) else {"mode": "chat", "text": text}
-            # Checkpoint when the run stops (answer or question), not after every node: a killed
-            # process loses at most the turn in flight, and a warm turn stays fast.
-            out = self.graph.invoke(inp, config, durability="exit")
-        interrupts = out.get("__interrupt__") or ()
-        if interrupts:
-            return TurnResult(str(thread_id), dict(interrupts[0].value), None)
-        return TurnResult(str(thread_id), None, _advice(out))
+        tid = config["configurable"]["thread_id"]
+        try:
+            with self.store.turn_lock(tid):   # a second turn (thread or process) waits and then sees this one
+                notice_of = getattr(self.store, "turn_notice", None)
+                notice = notice_of(tid) if notice_of else None
+                inp = Command(resume=text) if self.pending(tid) else {"mode": "chat", "text": text}
+                # Checkpoint when the run stops (answer or question), not after every node: a killed
+                # process loses at most the turn in flight, and a warm turn stays fast.
+                out = self.graph.invoke(inp, config, durability="exit")
+        except sqlite3.Error as exc:
+            from agent.store import StoreUnavailable
+            where = getattr(self.store, "home", "the data directory")
+            raise StoreUnavailable(f"the conversation store in {where} failed ({exc}); check that the folder is "
+                                   "writable and has space, or point ADVISOR_HOME at another folder") from None
+        return _turn_result(tid, out, notice)
 
     def state(self, thread_id: str) -> dict[str, Any]:
         """The thread's values (profile, intent, questions, result) and its pending question."""
         values = dict(self.graph.get_state(self._config(thread_id)).values or {})
         values["question"] = self.pending(thread_id)
-        values["thread_id"] = str(thread_id)
+        values["thread_id"] = self._config(thread_id)["configurable"]["thread_id"]
         return values
 
     def advice(self, thread_id: str) -> "Advice | None":
@@ -120,7 +132,22 @@ class Advisor:
 
     def forget(self, thread_id: str) -> None:
         """Delete a thread's checkpoints."""
-        self.checkpointer.delete_thread(str(thread_id))
+        self.checkpointer.delete_thread(self._config(thread_id)["configurable"]["thread_id"])
+
+
+def _turn_result(tid: str, out: dict[str, Any], notice: str | None) -> TurnResult:
+    """The TurnResult of a graph run; a notice (conversation lost, store rebuilt) goes first in
+    what every surface shows: the question's text or the answer."""
+    interrupts = out.get("__interrupt__") or ()
+    if interrupts:
+        question = dict(interrupts[0].value)
+        if notice:
+            question["question"] = f"{notice}\n\n{question.get('question', '')}"
+        return TurnResult(tid, question, None, notice=notice)
+    advice = _advice(out)
+    if notice and advice is not None and hasattr(advice, "answer"):
+        advice = advice.model_copy(update={"answer": f"{notice}\n\n{advice.answer}"})
+    return TurnResult(tid, None, advice, notice=notice)
 
 
 def _advice(state: dict[str, Any], strict: bool = True) -> "Advice | None":
@@ -136,14 +163,20 @@ def profile_query(profile: dict[str, Any]) -> str:
 
 def check_answers(answers: dict[str, Any] | None) -> dict[str, str]:
     """Answers keyed by askable field ids (unknown ids → InputError naming the closest)."""
+    if answers is not None and not isinstance(answers, dict):
+        raise InputError("answers must map field ids to answers, e.g. {'interconnect': 'PCIe only'}")
     out = {}
     for field, value in (answers or {}).items():
+        field = clean_text(field, "answer field id", MAX_FIELD_CHARS)
+        if isinstance(value, (dict, list)):
+            raise InputError(f"answers: the answer for '{field}' must be text, not a {type(value).__name__}")
         if field not in ASKABLE_FIELDS:
             close = difflib.get_close_matches(str(field), ASKABLE_FIELDS, n=3, cutoff=0.4)
             hint = f" Did you mean: {', '.join(close)}?" if close else f" Known: {', '.join(ASKABLE_FIELDS)}."
             raise InputError(f"unknown field id '{field}' in answers.{hint}")
-        if value is not None and str(value).strip():
-            out[field] = str(value).strip()
+        value = clean_text(value, f"answers: {field}", MAX_FIELD_CHARS)
+        if value.strip():
+            out[field] = value.strip()
     return out
 
 
@@ -169,7 +202,8 @@ def advise(text: str, answers: dict[str, Any] | None = None, model: str | None =
     `knowledge=False` skips retrieval (no citations): for callers that need the plan only."""
     from agent import runner
     known = check_answers(answers)
-    if not (text or "").strip():
+    text = clean_text(text, "question")
+    if not text.strip():
         raise InputError("empty question: say what you want to run and on what")
 
     def reply(question: dict) -> str:

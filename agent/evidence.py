@@ -65,8 +65,14 @@ def numbers_in(text: str) -> set[float]:
     return out
 
 
+_POWER = re.compile(r"\d\s*(?:[eE][+-]?\d|\^|\*\*)")
+
+
 def parse_number(text: str) -> float | None:
-    """The first number written in `text`, with a K/M/萬 multiplier applied (K = 1000)."""
+    """The first number written in `text`, with a K/M/萬 multiplier applied (K = 1000); None for
+    exponent or power notation ("1e999", "10^9"), which is never the number's leading digits."""
+    if _POWER.search(text):
+        return None
     for digits, suffix in _NUM.findall(normalize(text)):
         try:
             return float(digits.replace(",", "")) * _SCALE[suffix.lower()]
@@ -180,6 +186,8 @@ def coerce(field: str, value: Any) -> Any:
         num = float(value) if isinstance(value, (int, float)) else parse_number(str(value))
         if num is None:
             raise ValueError(f"'{value}' is not a number")
+        if num != num or num in (float("inf"), float("-inf")):   # an LLM's 1e999 or NaN: dropped, not a crash
+            raise ValueError(f"'{value}' is not a finite number")
         return int(num) if field in INT_FIELDS else float(num)
     raise ValueError(f"'{field}' is not a field the extractor may set")
 

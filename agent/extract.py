@@ -69,6 +69,21 @@ class Extraction(BaseModel):
     """Device-, model- or number-like words no field took (quoted back to the user)."""
 
 
+def _out_of_range(field: str, value: Any) -> bool:
+    """A number outside the Profile's own bounds for `field` (not a clash between two fields)."""
+    from rules.profile import field_range
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return False
+    lo, hi = field_range(field)
+    return value != value or not lo <= value <= hi
+
+
+def _range_text(field: str) -> str:
+    from rules.profile import field_range
+    lo, hi = field_range(field)
+    return f"{field} must be from {lo:,} to {hi:,}"
+
+
 def _consistent(values: dict[str, Any], evidence: dict[str, str]) -> None:
     """Drop values the Profile would reject (each named field in turn), keeping the rest."""
     for key, limit in (("input_tokens", "context_length"), ("active_params_b", "params_b")):
@@ -83,6 +98,9 @@ def _consistent(values: dict[str, Any], evidence: dict[str, str]) -> None:
             if field not in values:
                 values.clear(), evidence.clear()
                 return
+            if field in NUMBER_FIELDS and _out_of_range(field, values[field]):
+                raise ProfileError(field, f'"{evidence.get(field, values[field])}" is outside what the advisor can '
+                                          f"plan for ({_range_text(field)})") from None
             values.pop(field), evidence.pop(field)
 
 
@@ -156,6 +174,9 @@ def _answer_value(field: str, norm: str, ex: Extraction, spans: dict[str, tuple[
     if field in NUMBER_FIELDS:
         hit = _bare_number(norm, taken, field)
         ok = hit and (field not in ("context_length", "input_tokens") or hit[0] >= 256)
+        if ok and not (0 <= hit[0] < 1e15):   # "1e999", a 24-digit number: not a value, an error
+            raise ProfileError(field, f'"{norm[hit[1]:hit[2]][:40]}" is outside what the advisor can plan for '
+                                      f"({_range_text(field)})")
         return (int(round(hit[0])), hit[1], hit[2]) if ok else None
     if field == "quantization":
         m = _NO.search(norm)

@@ -12,6 +12,7 @@ from agent import lexicon
 from agent.extract_aliases import AliasHit, hardware_class, hardware_index
 from agent.extract_base import Finding, negated, negated_adjacent, negation_cue, overlaps
 from agent.extract_numbers import COUNT, parse_int
+from rules.errors import ProfileError
 
 _F = re.I | re.ASCII
 _CLS = (r"(?:[x×X*]|-?\s*way\b|-?\s*cards?\b|-GPUs?\b|pcs?\b(?:\s+of)?|pieces\s+of|units\s+of|張|片|塊|块|卡|台|顆|颗|枚|個|个)")
@@ -56,12 +57,34 @@ _SPLIT = re.compile(r"^[\s,]*(?:(?:GPUs?|cards?|devices|卡)\s*)?(?:split\s+|spr
 _INTERCONNECT = [(v, re.compile("|".join(p), _F)) for v, p in lexicon.INTERCONNECT.items()]
 
 
+# A number written right before a device that cannot be a device count: negative ("-5 H100"), a
+# power or exponent ("10^9 H100", "1e9 H100"), or more digits than any machine has devices.
+_BAD_COUNT = re.compile(rf"(?P<bad>(?<![\w.^])-\s*\d+(?:\.\d+)?|(?<![\w.])\d+(?:\.\d+)?\s*(?:\^|\*\*|[eE]\+?)\s*-?\d+"
+                        rf"|(?<![\w.,])\d{{5,}}|(?<![\w.,])\d{{1,3}}(?:,\d{{3}})+(?![\d,]))\s*(?P<cls>{_CLS})?[\s-]*(?:{_BRAND}[\s-]*)*$", _F)
+MAX_COUNT = 4096   # rules.profile.Profile.count's upper bound
+
+
+def _check_count(text: str, hit: AliasHit) -> None:
+    """ProfileError (naming the field and quoting the words) for an impossible device count."""
+    m = _BAD_COUNT.search(text, max(0, hit.start - 40), hit.start)
+    if m and m.end() == hit.start:
+        words = m.group("bad").strip()
+        if "," in words and int(words.replace(",", "")) <= MAX_COUNT:   # "2,048 H100": a count
+            return
+        raise ProfileError("count", f'"{words}" is not a possible number of devices '
+                                    f"(a whole number from 1 to {MAX_COUNT:,} per node)")
+
+
 def _count_before(text: str, hit: AliasHit) -> tuple[int, int, bool] | None:
     """(count, start of its words, written as a per-device multiplier "8x"/"8 張") right before a device name."""
+    _check_count(text, hit)
     m = _PREFIX.search(text, max(0, hit.start - 28), hit.start)
     if not m or m.end() != hit.start:
         return None
     n = 1 if m.group("one") else 2 if m.group("two") else parse_int(m.group("num"))
+    if n and n > MAX_COUNT:
+        raise ProfileError("count", f'"{m.group("num")}" devices is more than the advisor plans for '
+                                    f"(at most {MAX_COUNT:,} per node)")
     cls = (m.group("cls") or "").strip()
     per_device = bool(cls) and (cls in _PER_DEVICE or bool(_PER_DEVICE_WORD.fullmatch(cls))) or bool(m.group("two"))
     return (n, m.start(), per_device) if n and n <= 1024 else None

@@ -60,11 +60,44 @@ def normalize(text: str) -> Text:
     """NFKC per character (so offsets map back), dashes and tildes folded, every space a plain space."""
     whole = unicodedata.normalize("NFKC", text)
     if len(whole) == len(text):          # nothing expanded or merged: positions are unchanged
-        return Text(text, whole.translate(_TABLE), None)
+        return _collapse(Text(text, whole.translate(_TABLE), None))
     chars: list[str] = []
     origin: list[int] = []
     for i, ch in enumerate(text):
         out = _one(ch)
         chars.append(out)
         origin.extend([i] * len(out))
-    return Text(text, "".join(chars), tuple(origin))
+    return _collapse(Text(text, "".join(chars), tuple(origin)))
+
+
+MAX_DIGITS = 24
+_RUN = re.compile(rf"\s{{2,}}|\d{{{MAX_DIGITS + 1},}}")
+
+
+def _collapse(t: Text) -> Text:
+    """Runs of whitespace become one space (or one newline when the run holds one); a run of more
+    than MAX_DIGITS digits keeps its first MAX_DIGITS (still far beyond any valid value, and quoted
+    whole as evidence). Patterns read both the same, and neither a wall of blanks nor a 20,000-digit
+    number can make a pattern that retries inside a run scan quadratically."""
+    if not _RUN.search(t.norm):
+        return t
+    origin = t.origin or tuple(range(len(t.norm)))
+    chars: list[str] = []
+    where: list[int] = []
+    pos = 0
+    for m in _RUN.finditer(t.norm):
+        chars.append(t.norm[pos:m.start()])
+        where.extend(origin[pos:m.start()])
+        run = m.group(0)
+        if run[0].isdigit():
+            chars.append(run[:MAX_DIGITS])
+            where.extend(origin[m.start():m.start() + MAX_DIGITS - 1])
+            where.append(origin[m.end() - 1])     # the last digit maps to the run's end: quoted whole
+        else:
+            nl = run.find("\n")
+            chars.append("\n" if nl >= 0 else " ")
+            where.append(origin[m.start() + max(nl, 0)])
+        pos = m.end()
+    chars.append(t.norm[pos:])
+    where.extend(origin[pos:])
+    return Text(t.original, "".join(chars), tuple(where))

@@ -9,15 +9,9 @@ from rules.errors import InputError, UnknownIdError
 
 def load_mapping(path: str | Path, what: str) -> dict[str, Any]:
     """A YAML file that must hold a mapping; InputError naming the file otherwise."""
-    import yaml
+    from rules.inputs import clean_text, load_yaml, read_text
     p = Path(path)
-    if not p.is_file():
-        raise InputError(f"{what} file not found: {p}")
-    try:
-        data = yaml.safe_load(p.read_text(encoding="utf-8"))
-    except (yaml.YAMLError, UnicodeDecodeError) as exc:
-        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-        raise InputError(f"{what} file {p} is not valid YAML: {first}") from None
+    data = load_yaml(read_text(p, what), f"{what} file {clean_text(str(p), 'path', 10_000)}")
     if data is None:
         raise InputError(f"{what} file {p} is empty")
     if not isinstance(data, dict):

@@ -78,7 +78,12 @@ def size_for(profile: Profile, text: str) -> dict[str, Any]:
 
 def size_text(text: str) -> dict[str, Any]:
     """The `advisor size --json` object: ranked options, how they were ranked, assumptions."""
+    from rules.inputs import clean_text
     from rules.plan.sizing import size
+    text = clean_text(text, "question")
+    if not text.strip():
+        from rules.errors import InputError
+        raise InputError("empty question: name the model and the load, e.g. 'Llama 3.3 70B, 200 users'")
     req, notes, lang = sizing_request(text)
     result = size(req).model_dump(mode="json")
     result["assumptions"] = notes

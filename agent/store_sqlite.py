@@ -2,12 +2,21 @@
 
 `threads.sqlite` (langgraph's SqliteSaver), `slack_seen.sqlite` (Slack de-duplication) and
 `web_transcripts.sqlite` (what the web page showed), each opened on first use. Turns on one
-thread are serialised inside the process; several processes on one data directory are not the
-team setup (see agent.store_postgres).
+thread are serialised inside the process (striped locks) and between processes sharing the data
+directory (an flock'ed file per stripe), so two writers never fork a conversation.
+
+Faults are repaired or reported, never left to break every later call:
+- a file that is not a SQLite database is moved aside (`<name>.corrupt-<time>`) and recreated,
+  with one line on stderr and a notice on the next turn of each conversation;
+- `threads.sqlite` deleted or replaced while a process runs is noticed before the next turn: the
+  process reopens the new file and tells the user their conversation was lost;
+- a folder that cannot be written is a `StoreUnavailable` that says what to do.
 """
 from __future__ import annotations
 
+import os
 import sqlite3
+import sys
 import threading
 import time
 import zlib
@@ -24,9 +33,91 @@ from agent.store import SEEN_LEASE_S
 _STRIPES = tuple(threading.Lock() for _ in range(64))
 
 
-def _connect(path: Path) -> sqlite3.Connection:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    return sqlite3.connect(str(path), check_same_thread=False)
+BUSY_TIMEOUT_S = 30.0
+"""How long a writer waits for another process's transaction before giving up."""
+
+
+def _unavailable(path: Path, exc: BaseException):
+    from agent.store import StoreUnavailable
+    reason = getattr(exc, "strerror", None) or str(exc) or type(exc).__name__
+    return StoreUnavailable(f"cannot use the conversation store {path} ({reason}); make the folder writable "
+                            f"or point ADVISOR_HOME at a writable folder")
+
+
+def _open_checked(path: Path) -> sqlite3.Connection:
+    conn = sqlite3.connect(str(path), check_same_thread=False, timeout=BUSY_TIMEOUT_S)
+    try:
+        conn.execute("PRAGMA schema_version").fetchone()   # reads the header: "not a database" shows here
+        conn.execute("PRAGMA busy_timeout = %d" % int(BUSY_TIMEOUT_S * 1000))
+    except BaseException:
+        conn.close()
+        raise
+    return conn
+
+
+def _connect(path: Path, notices: list[str] | None = None) -> sqlite3.Connection:
+    """A connection to `path`; a damaged file is moved aside and recreated (said on stderr and
+    in `notices`); an unusable folder → StoreUnavailable naming it."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        return _open_checked(path)
+    except sqlite3.DatabaseError as exc:
+        if isinstance(exc, sqlite3.OperationalError) and "not a database" not in str(exc) \
+                and "malformed" not in str(exc):
+            raise _unavailable(path, exc) from None
+    except OSError as exc:
+        raise _unavailable(path, exc) from None
+    aside = path.with_name(f"{path.name}.corrupt-{time.strftime('%Y%m%d-%H%M%S')}-{os.getpid()}")
+    try:
+        os.replace(path, aside)
+        conn = _open_checked(path)
+    except (OSError, sqlite3.Error) as exc:
+        raise _unavailable(path, exc) from None
+    note = (f"The conversation store {path.name} was damaged and has been rebuilt (the old file is kept as "
+            f"{aside.name}); earlier conversations could not be recovered, so this one starts afresh.")
+    print(f"advisor: {note}", file=sys.stderr)
+    if notices is not None:
+        notices.append(note)
+    return conn
+
+
+def _storable(text: Any) -> str:
+    """Text SQLite can encode: lone surrogates (which UTF-8 cannot hold) become U+FFFD."""
+    from rules.inputs import clean_text
+    return clean_text(text, "stored text", limit=10**8)
+
+
+def _create(db: sqlite3.Connection, path: Path, sql: str) -> None:
+    try:
+        with db:
+            db.execute(sql)
+    except sqlite3.Error as exc:
+        raise _unavailable(path, exc) from None
+
+
+def _identity(path: Path) -> tuple[int, int] | None:
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    return st.st_dev, st.st_ino
+
+
+@contextmanager
+def _file_lock(path: Path) -> Iterator[None]:
+    """An exclusive flock on `path` (other processes wait); nothing when the folder is read-only."""
+    try:
+        import fcntl
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+    except (ImportError, OSError):
+        yield
+        return
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)      # closing releases the lock
 
 
 class SqliteSeen:
@@ -36,12 +127,13 @@ class SqliteSeen:
 
     def __init__(self, path: Path, lease_s: float = SEEN_LEASE_S):
         self._db = _connect(path)
-        self._db.execute("CREATE TABLE IF NOT EXISTS seen (key TEXT PRIMARY KEY)")
-        self._db.execute("CREATE TABLE IF NOT EXISTS seen_claims (key TEXT PRIMARY KEY, at REAL NOT NULL)")
+        _create(self._db, path, "CREATE TABLE IF NOT EXISTS seen (key TEXT PRIMARY KEY)")
+        _create(self._db, path, "CREATE TABLE IF NOT EXISTS seen_claims (key TEXT PRIMARY KEY, at REAL NOT NULL)")
         self._lock, self.lease_s = threading.Lock(), lease_s
 
     def first_time(self, key: str) -> bool:
         """True when `key` is neither handled nor in hand (and claims it)."""
+        key = _storable(key)
         now = time.time()
         with self._lock, self._db:
             if self._db.execute("SELECT 1 FROM seen WHERE key = ?", (key,)).fetchone():
@@ -52,12 +144,14 @@ class SqliteSeen:
 
     def done(self, key: str) -> None:
         """`key` was handled: every later delivery of it is dropped."""
+        key = _storable(key)
         with self._lock, self._db:
             self._db.execute("INSERT OR IGNORE INTO seen(key) VALUES (?)", (key,))
             self._db.execute("DELETE FROM seen_claims WHERE key = ?", (key,))
 
     def forget(self, key: str) -> None:
         """Drop `key` (its delivery was never handled, so a retry may be)."""
+        key = _storable(key)
         with self._lock, self._db:
             self._db.execute("DELETE FROM seen_claims WHERE key = ?", (key,))
             self._db.execute("DELETE FROM seen WHERE key = ?", (key,))
@@ -68,18 +162,20 @@ class SqliteTranscripts:
 
     def __init__(self, path: Path):
         self._db = _connect(path)
-        self._db.execute("CREATE TABLE IF NOT EXISTS messages (thread TEXT, seq INTEGER, role TEXT, content TEXT,"
-                         " PRIMARY KEY (thread, seq))")
+        _create(self._db, path, "CREATE TABLE IF NOT EXISTS messages (thread TEXT, seq INTEGER, role TEXT,"
+                                " content TEXT, PRIMARY KEY (thread, seq))")
         self._lock = threading.Lock()
 
     def append(self, thread: str, role: str, content: str) -> None:
         """Add one message at the end of the thread."""
+        thread, role, content = _storable(thread), _storable(role), _storable(content)
         with self._lock, self._db:
             (n,) = self._db.execute("SELECT COUNT(*) FROM messages WHERE thread = ?", (thread,)).fetchone()
             self._db.execute("INSERT INTO messages VALUES (?, ?, ?, ?)", (thread, n, role, content))
 
     def history(self, thread: str) -> list[dict[str, str]]:
         """The thread's messages as chat messages ({"role", "content"}), oldest first."""
+        thread = _storable(thread)
         with self._lock:
             rows = self._db.execute("SELECT role, content FROM messages WHERE thread = ? ORDER BY seq", (thread,))
             return [{"role": r, "content": c} for r, c in rows.fetchall()]
@@ -92,11 +188,54 @@ class SqliteStore:
 
     def __init__(self, home: Path):
         self.home = Path(home)
+        self.notices: list[str] = []
+        """Damage repaired since this store opened (shown once per conversation)."""
+        self._told: set[str] = set()
+        self._served: set[str] = set()
+        self._swap = threading.Lock()
+
+    @property
+    def threads_path(self) -> Path:
+        return self.home / "threads.sqlite"
 
     @cached_property
     def checkpointer(self) -> Any:
         from langgraph.checkpoint.sqlite import SqliteSaver
-        return SqliteSaver(_connect(self.home / "threads.sqlite"))
+        saver = SqliteSaver(_connect(self.threads_path, self.notices))
+        self._threads_id = _identity(self.threads_path)
+        return saver
+
+    def _reopen_if_replaced(self) -> bool:
+        """Reopen threads.sqlite when it was deleted or replaced under this process (True then)."""
+        saver = self.checkpointer
+        if _identity(self.threads_path) == self._threads_id:
+            return False
+        with self._swap, saver.lock:
+            if _identity(self.threads_path) == self._threads_id:
+                return False
+            old, saver.conn = saver.conn, _connect(self.threads_path, self.notices)
+            saver.is_setup = False
+            self._threads_id = _identity(self.threads_path)
+        try:
+            old.close()
+        except sqlite3.Error:
+            pass
+        return True
+
+    def turn_notice(self, thread_id: str) -> str | None:
+        """What the user must be told before this turn, if anything: their conversation was lost
+        (threads.sqlite deleted or replaced) or the store was rebuilt. Called inside turn_lock."""
+        lost = self._reopen_if_replaced() and thread_id in self._served
+        notice = None
+        if lost:
+            notice = ("Your earlier conversation was lost: the conversation file (threads.sqlite) was deleted "
+                      "or replaced. This message starts a new conversation; repeat any details it needs.")
+            self._told.add(thread_id)
+        elif self.notices and thread_id not in self._told:
+            notice = self.notices[-1]
+            self._told.add(thread_id)
+        self._served.add(thread_id)
+        return notice
 
     @cached_property
     def seen(self) -> SqliteSeen:
@@ -108,8 +247,10 @@ class SqliteStore:
 
     @contextmanager
     def turn_lock(self, thread_id: str) -> Iterator[None]:
-        """Hold the thread's lock for one turn (threads of this process wait their turn)."""
-        with _STRIPES[zlib.crc32(f"{self.home}\0{thread_id}".encode()) % len(_STRIPES)]:
+        """Hold the thread's lock for one turn: threads of this process and other processes on the
+        same data directory wait their turn (so each turn starts from the one before)."""
+        stripe = zlib.crc32(f"{self.home}\0{thread_id}".encode("utf-8", "replace")) % len(_STRIPES)
+        with _STRIPES[stripe], _file_lock(self.home / "locks" / f"turn-{stripe:02d}.lock"):
             yield
 
     def checks(self) -> dict[str, str]:

@@ -143,12 +143,10 @@ def split_front_matter(text: str, where: str) -> tuple[dict, str]:
     match = _FRONT_MATTER.match(text)
     if not match:
         return {}, text
-    import yaml  # only ingestion parses YAML
+    from rules.inputs import load_yaml
 
-    try:
-        meta = yaml.safe_load(match.group(1)) or {}
-    except yaml.YAMLError as exc:
-        raise InputError(f"{where}: front matter is not valid YAML ({exc.__class__.__name__})") from exc
+    # no aliases (a YAML bomb in a document must not exhaust memory), size and depth capped
+    meta = load_yaml(match.group(1), f"{where}: front matter") or {}
     if not isinstance(meta, dict):
         raise InputError(f"{where}: front matter must be a mapping")
     return meta, text[match.end():]

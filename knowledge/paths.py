@@ -16,10 +16,14 @@ def home() -> Path:
     else:
         from platformdirs import user_data_dir
         path = Path(user_data_dir("engine-advisor", appauthor=False))
+    from rules.errors import InputError
     if path.exists() and not path.is_dir():
-        from rules.errors import InputError
         raise InputError(f"the data directory {path} is a file; point ADVISOR_HOME at a folder")
-    path.mkdir(parents=True, exist_ok=True)
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise InputError(f"cannot create the data directory {path} ({exc.strerror or type(exc).__name__}); "
+                         "point ADVISOR_HOME at a writable folder") from None
     return path
 
 

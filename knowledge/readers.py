@@ -44,8 +44,12 @@ def read_file(path: Path) -> Doc:
 
 
 def _read_text(path: Path) -> str:
+    from rules.inputs import MAX_FILE_BYTES, clean_text
     try:
-        return path.read_text(encoding="utf-8-sig")
+        if path.stat().st_size > MAX_FILE_BYTES:
+            raise InputError(f"{path}: larger than {MAX_FILE_BYTES // 2**20} MB; split it into smaller files")
+        # control characters (a file of NULs) are not text; lone surrogates cannot occur after decoding
+        return clean_text(path.read_text(encoding="utf-8-sig"), str(path), limit=MAX_FILE_BYTES)
     except UnicodeDecodeError:
         raise InputError(f"{path}: not UTF-8 text") from None
     except OSError as exc:

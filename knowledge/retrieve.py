@@ -100,9 +100,13 @@ def all_chunk_ids(root: Path | None = None) -> list[str]:
 
 def search(query: str, k: int = 5, root: Path | None = None) -> list[Hit]:
     """The `k` chunks best matching `query`, best first (BM25 + vectors, rank-fused)."""
-    if not isinstance(query, str) or not query.strip():
+    from rules.inputs import MAX_FIELD_CHARS, clean_text
+    query = clean_text(query, "the search query", MAX_FIELD_CHARS)
+    if not query.strip():
         raise InputError("the search query is empty")
-    if not 1 <= int(k) <= MAX_K:
+    from rules.inputs import whole_number
+    k = whole_number(k, "k")
+    if not 1 <= k <= MAX_K:
         raise InputError(f"k must be between 1 and {MAX_K} (got {k})")
     url = None if root else _remote()
     if url:

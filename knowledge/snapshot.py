@@ -27,10 +27,10 @@ class SnapshotError(Exception):
 def live_dir(root: Path) -> Path | None:
     """The folder `CURRENT` points at, or None."""
     try:
-        name = (root / CURRENT).read_text().strip()
-    except OSError:
+        name = (root / CURRENT).read_bytes()[:64].decode("ascii").strip()
+    except (OSError, UnicodeDecodeError):   # unreadable or garbage: treated as corrupt, then rebuilt
         return None
-    return root / name if name.startswith("index-") else None
+    return root / name if name.startswith("index-") and name[6:].isdigit() else None
 
 
 def read_meta(root: Path) -> dict | None:

@@ -14,8 +14,18 @@ from __future__ import annotations
 import difflib
 
 
+MAX_MESSAGE = 400
+
+
 class AdvisorError(Exception):
-    """Base class: `str(err)` is the one line shown to the user."""
+    """Base class: `str(err)` is the one line shown to the user. Whatever a message quotes (a
+    user's text with newlines, a 100 KB name) is folded onto one line and shortened."""
+
+    def __init__(self, *args):
+        if args and isinstance(args[0], str):
+            line = " ".join(args[0].split())
+            args = (line if len(line) <= MAX_MESSAGE else line[:MAX_MESSAGE - 1] + "…", *args[1:])
+        super().__init__(*args)
 
 
 class InputError(AdvisorError):

@@ -525,20 +525,20 @@ def _sockets(toks: list[Token], first: int) -> int | None:
 
 # --- machines described by class --------------------------------------------------------------------
 def _cue_spans(toks: list[Token], phrases: list[str]) -> list[tuple[int, int]]:
+    """(first, last) token index of every occurrence of a phrase, punctuation between words skipped.
+    Linear in the tokens: a match starts only at a word, and words are compared on the word list
+    (skipping a run of punctuation from every start was quadratic on "[[[[...")."""
+    words_at = [i for i, t in enumerate(toks) if t.kind != "p"]
+    texts = [toks[i].text for i in words_at]
     spans = []
     for phrase in phrases:
         words = [t.text for t in tokenize(phrase) if t.kind != "p"]
-        for i in range(len(toks)):
-            k, m = i, 0
-            while k < len(toks) and m < len(words):
-                if toks[k].kind == "p":
-                    k += 1
-                    continue
-                if toks[k].text != words[m]:
-                    break
-                k, m = k + 1, m + 1
-            if m == len(words):
-                spans.append((i, k - 1))
+        if not words:
+            continue
+        n = len(words)
+        for j in range(len(texts) - n + 1):
+            if texts[j] == words[0] and texts[j:j + n] == words:
+                spans.append((words_at[j], words_at[j + n - 1]))
     return spans
 
 

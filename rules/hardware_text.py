@@ -51,6 +51,10 @@ def _normalised(text: str) -> tuple[str, list[int]]:
     return "".join(out), where
 
 
+MAX_DIGITS = 24
+"""A longer run of digits is read as its first MAX_DIGITS (still no device, and a finite float)."""
+
+
 def tokenize(text: str) -> list[Token]:
     """Tokens of `text`; a hyphen or underscore between two alphanumerics glues them ("A100-SXM4")."""
     norm, where = _normalised(str(text))
@@ -65,6 +69,8 @@ def tokenize(text: str) -> list[Token]:
             prev_end, hyphen = e, True   # the hyphen itself is dropped; the next token counts as glued
             continue
         glued = s == prev_end
+        if kind == "d" and len(t) > MAX_DIGITS:   # no device is numbered so; keeps float() finite
+            t = t[:MAX_DIGITS]
         out.append(Token(t, kind, where[s], where[e - 1] + 1, glued, hyphen and glued))
         prev_end, hyphen = e, False
     return out

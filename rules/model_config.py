@@ -225,20 +225,34 @@ def _max_context(cfg: dict) -> int:
 
 def load_model_config(src: str | Path | dict, name: str | None = None) -> ModelSpec:
     """A ModelSpec from a config.json path (or an already-parsed dict); one-line InputError when unusable."""
+    from rules.inputs import check_depth, clean_text, read_text
     if isinstance(src, dict):
-        return spec_from_config(src, name=name)
+        return spec_from_config(check_depth(src, "model config"), name=name)
+    if not isinstance(src, (str, Path)):
+        raise InputError(f"model config must be a config.json path or its JSON text (got {type(src).__name__})")
     if isinstance(src, str) and src.lstrip().startswith("{"):  # the JSON text itself (MCP, web upload)
-        try:
-            return spec_from_config(json.loads(src), name=name)
-        except json.JSONDecodeError as exc:
-            raise InputError(f"model config is not valid JSON (line {exc.lineno}: {exc.msg})") from None
+        return spec_from_config(_parse_json(clean_text(src, "model config", 1_000_000), "model config"), name=name)
+    shown = clean_text(str(src), "model config path", 10_000)
     path = Path(src).expanduser()
+    if not path.exists():
+        raise InputError(f"model config '{shown}' does not exist; give the path of a Hugging Face config.json")
+    raw = _parse_json(read_text(path, "model config", limit=10 * 1024 * 1024), f"model config '{shown}'")
+    return spec_from_config(raw, name=name or path.parent.name or path.stem, source=f"config.json at {shown}")
+
+
+def _parse_json(text: str, what: str) -> Any:
+    """JSON text → data; InputError for bad JSON, non-finite numbers, over-deep nesting or a non-object."""
+    from rules.inputs import check_depth
+
+    def no_constant(word: str):
+        raise InputError(f"{what} is not valid JSON ({word} is not a JSON number)")
     try:
-        raw = json.loads(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise InputError(f"model config '{src}' does not exist; give the path of a Hugging Face config.json") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InputError(f"cannot read model config '{src}': {exc.__class__.__name__}") from None
+        data = json.loads(text, parse_constant=no_constant)
     except json.JSONDecodeError as exc:
-        raise InputError(f"model config '{src}' is not valid JSON (line {exc.lineno}: {exc.msg})") from None
-    return spec_from_config(raw, name=name or path.parent.name or path.stem, source=f"config.json at {path}")
+        raise InputError(f"{what} is not valid JSON (line {exc.lineno}: {exc.msg})") from None
+    except RecursionError:
+        raise InputError(f"{what} is nested too deeply") from None
+    check_depth(data, what)
+    if not isinstance(data, dict):
+        raise InputError(f"{what} must be a JSON object (a Hugging Face config.json)")
+    return data

@@ -126,6 +126,27 @@ class Profile(BaseModel):
         return (self.count or 1) * self.nodes
 
 
+def field_range(field: str) -> tuple[float, float]:
+    """(lowest, highest) value the Profile accepts for a numeric field (from its declared bounds)."""
+    lo, hi = float("-inf"), float("inf")
+    for m in Profile.model_fields[field].metadata:
+        for bound in ("ge", "gt"):
+            lo = getattr(m, bound) if getattr(m, bound, None) is not None else lo
+        hi = getattr(m, "le", None) if getattr(m, "le", None) is not None else hi
+    return lo, hi
+
+
+def check_range(field: str, value: float | int | None, shown: str | None = None) -> None:
+    """ProfileError naming `field` when `value` is outside the Profile's bounds for it (the one
+    place those limits live: CLI options, MCP arguments and extracted words all use it)."""
+    if value is None:
+        return
+    lo, hi = field_range(field)
+    if value != value or not lo <= value <= hi or (lo == 0 and value == 0):
+        floor = "above 0" if lo == 0 else f"from {lo:,}"
+        raise ProfileError(field, f"{shown or value} is out of range ({floor} to {hi:,})")
+
+
 def build_profile(data: dict[str, Any]) -> Profile:
     """Validate a dict into a Profile; errors name the offending field."""
     try:

@@ -9,7 +9,6 @@ import json
 from typing import Any
 
 import gradio as gr
-import yaml
 
 from rules.errors import AdvisorError
 
@@ -28,13 +27,11 @@ def _guard(fn):
 
 
 def _answers(text: str) -> dict[str, str]:
-    if not text.strip():
-        return {}
     from rules.errors import InputError
-    try:
-        data = yaml.safe_load(text)
-    except yaml.YAMLError as exc:
-        raise InputError(f"answers_yaml is not valid YAML: {exc}") from None
+    from rules.inputs import load_yaml
+    if not isinstance(text, str) or not text.strip():
+        return {}
+    data = load_yaml(text, "answers_yaml")   # no aliases (YAML bombs), size and depth capped
     if not isinstance(data, dict):
         raise InputError("answers_yaml must map field ids to answers, e.g. 'interconnect: PCIe only'")
     return {str(k): str(v) for k, v in data.items()}
@@ -45,8 +42,16 @@ def _estimate_profile(model: str, hardware: str, count: int, nodes: int, quant: 
                       model_config: str = "") -> dict[str, Any]:
     """The tool's arguments as a profile (names resolved by the catalogs; 0 / "" = not given)."""
     from rules import catalog
-    data: dict[str, Any] = {"hardware": catalog.hardware(hardware).id, "count": int(count), "nodes": int(nodes),
-                            "concurrency": int(concurrency)}
+    from rules.inputs import MAX_FIELD_CHARS, clean_text, whole_number
+    count, nodes, concurrency, input_tokens, output_tokens, context = (
+        whole_number(v, name) for v, name in ((count, "count"), (nodes, "nodes"), (concurrency, "concurrency"),
+                                              (input_tokens, "input_tokens"), (output_tokens, "output_tokens"),
+                                              (context, "context")))
+    model, hardware, quant, interconnect = (clean_text(v, name, MAX_FIELD_CHARS) for v, name in (
+        (model, "model"), (hardware, "hardware"), (quant, "quant"), (interconnect, "interconnect")))
+    model_config = clean_text(model_config, "model_config", 1_000_000)
+    data: dict[str, Any] = {"hardware": catalog.hardware(hardware).id, "count": count, "nodes": nodes,
+                            "concurrency": concurrency}
     if model_config.strip():  # a model the catalog does not know, from its config.json text
         from rules.model_config import load_model_config
         spec = load_model_config(model_config)
@@ -148,7 +153,9 @@ def make_tools(advisor: Any) -> dict[str, Any]:
         """
         from knowledge.retrieve import search
         from rules.errors import InputError
-        if not 1 <= int(k) <= 20:
+        from rules.inputs import whole_number
+        k = whole_number(k, "k")
+        if not 1 <= k <= 20:
             raise InputError("k must be between 1 and 20")
         return [h.model_dump() if hasattr(h, "model_dump") else dict(h.__dict__) for h in search(query, k=int(k))]
 

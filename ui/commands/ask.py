@@ -49,8 +49,6 @@ def _print_human(advice, answers: dict[str, str]) -> None:
 
 def run(args) -> int:
     """Run one ask and print the answer (or the JSON object)."""
-    import json
-
     from agent import api
     from agent.profiles import load_mapping, profile_from_mapping
     _check(args)
@@ -62,8 +60,9 @@ def run(args) -> int:
         answers = api.check_answers(load_mapping(args.answers, "answers")) if args.answers else {}
         advice = api.advise(args.text, answers, model=args.model)
     if args.json:
+        from ui.output import print_json
         from ui.present import data
-        print(json.dumps(data.contract(advice), ensure_ascii=False, indent=2, default=str))
+        print_json(data.contract(advice))
     else:
         _print_human(advice, answers)
     return 0

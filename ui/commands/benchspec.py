@@ -50,7 +50,8 @@ def run(args) -> int:
         raise InputError("--json belongs to 'benchspec reconcile'; use --format json for the plan")
     advice = _advise(args.profile, " ".join(words))
     from ui.present import spec as spec_text
-    print(_dump(spec_text.with_harness(_spec(advice), args.harness), args.format))
+    from ui.output import print_text
+    print_text(_dump(spec_text.with_harness(_spec(advice), args.harness), args.format))
     return 0
 
 
@@ -84,7 +85,8 @@ def _reconcile(args, words: list[str]) -> int:
         advice = _advise(args.profile, text)
         spec, profile = _spec(advice), profile_of(advice)
     report = reconcile(results, spec=spec, profile=profile)
-    print(report.model_dump_json(indent=2) if args.json else reconcile_markdown(report))
+    from ui.output import print_text
+    print_text(report.model_dump_json(indent=2) if args.json else reconcile_markdown(report))
     return 0
 
 
@@ -103,18 +105,11 @@ def _advise(path: str | None, text: str):
 
 
 def _load_profile(path: str):
-    import yaml
-
     from rules.errors import InputError
+    from rules.inputs import load_yaml, read_text
     from rules.profile import build_profile
 
-    try:
-        with open(path, encoding="utf-8") as fh:
-            data = yaml.safe_load(fh)
-    except OSError as exc:
-        raise InputError(f"{path}: cannot read ({exc.strerror or exc})") from None
-    except yaml.YAMLError as exc:
-        raise InputError(f"{path}: not YAML or JSON ({str(exc).splitlines()[0]})") from None
+    data = load_yaml(read_text(path, "profile"), f"profile file {path}")
     if isinstance(data, dict) and isinstance(data.get("profile"), dict):
         data = data["profile"]  # an `advisor ask --json` object
     if not isinstance(data, dict):

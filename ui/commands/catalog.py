@@ -61,13 +61,12 @@ def render(kind: str, table: dict) -> str:
 
 def run(args) -> int:
     """Print or export the catalogs."""
-    import json
-
     tables = _tables()
     kinds = [args.kind] if args.kind else list(KINDS)
     if args.json:
         data = {k: [v.model_dump(mode="json") for v in tables[k].values()] for k in kinds}
-        print(json.dumps(data[args.kind] if args.kind else data, ensure_ascii=False, indent=1))
+        from ui.output import print_json
+        print_json(data[args.kind] if args.kind else data, indent=1)
     elif args.kind:
         print(render(args.kind, tables[args.kind]))
     else:

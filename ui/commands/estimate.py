@@ -111,12 +111,19 @@ def _band(band) -> str:
 
 def run(args) -> int:
     """Run the estimate and print it."""
-    import json
-
     from rules.roofline import estimate
 
     from rules.model_config import load_model_config
+    from rules.profile import check_range
 
+    # The profile's bounds, named by option ("--count 1000000000" is an error, not a setup that "fits").
+    for option, field, value in (("--count", "count", args.count), ("--nodes", "nodes", args.nodes),
+                                 ("--input", "input_tokens", args.input), ("--output", "output_tokens", args.output),
+                                 ("--context", "context_length", args.context),
+                                 ("--concurrency", "concurrency", args.concurrency),
+                                 ("--memory-gb", "memory_gb", args.memory_gb),
+                                 ("--price-per-hour", "device_hour_usd", args.price_per_hour)):
+        check_range(field, value, shown=f"{option} {value:,}" if value is not None else None)
     setup = dict(count=args.count, nodes=args.nodes, quant=args.quant, engine=args.engine,
                  input_tokens=args.input, output_tokens=args.output, context_length=args.context,
                  concurrency=args.concurrency, kv_cache_dtype=args.kv_cache_dtype,
@@ -131,7 +138,8 @@ def run(args) -> int:
         est = estimate(model, args.hardware, parallelism=args.parallelism, **setup)
     if args.json:
         out = est.model_dump() | ({"plan": plan.model_dump(mode="json")} if plan else {})
-        print(json.dumps(out, ensure_ascii=False, indent=2))
+        from ui.output import print_json
+        print_json(out)
     else:
         print(render(est) + (_plan_text(plan) if plan else ""))
     return 0

@@ -37,14 +37,13 @@ def snippet(text: str, query: str, width: int = SNIPPET) -> str:
 
 def run(args) -> int:
     """Search and print the hits."""
-    import json
-
     from knowledge.retrieve import search
 
     query = " ".join(args.query).strip()
     hits = search(query, k=args.k)
     if args.json:
-        print(json.dumps([h.model_dump() for h in hits], ensure_ascii=False, indent=1))
+        from ui.output import print_json
+        print_json([h.model_dump() for h in hits], indent=1)
         return 0
     if not hits:
         print("no matches")

@@ -22,12 +22,14 @@ def add_parser(sub) -> None:
 
 def run(args) -> int:
     """Size and print."""
-    import json
-
     from agent.sizing import render, size_text
     from rules.errors import InputError
     if not (args.text or "").strip():
         raise InputError("nothing to size: describe the model and the load")
     result = size_text(args.text)
-    print(json.dumps(result, ensure_ascii=False, indent=2) if args.json else render(result), end="" if not args.json else "\n")
+    if args.json:
+        from ui.output import print_json
+        print_json(result)
+    else:
+        print(render(result), end="")
     return 0

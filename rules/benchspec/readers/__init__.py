@@ -3,7 +3,6 @@ harness is detected."""
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Any
 
 from rules.benchspec.readers import aiperf, guidellm, sglang, vllm
@@ -19,16 +18,16 @@ __all__ = ["RunResult", "read_file", "read_results"]
 
 def _objects(path: str) -> list[Any]:
     """The JSON document, or every line of a JSON Lines file."""
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except OSError as exc:
-        raise InputError(f"{path}: cannot read ({exc.strerror or exc})") from None
+    from rules.inputs import read_text
+    text = read_text(path, "result", limit=512 * 2**20)   # not UTF-8, a folder, unreadable: one line
     if not text.strip():
         raise InputError(f"{path}: the file is empty")
     try:
         return [json.loads(text)]
     except json.JSONDecodeError:
         pass
+    except RecursionError:
+        raise InputError(f"{path}: JSON nested too deeply") from None
     out = []
     for n, line in enumerate(text.splitlines(), 1):
         if line.strip():
@@ -36,6 +35,8 @@ def _objects(path: str) -> list[Any]:
                 out.append(json.loads(line))
             except json.JSONDecodeError as exc:
                 raise InputError(f"{path}: not JSON or JSON Lines (line {n}: {exc.msg})") from None
+            except RecursionError:
+                raise InputError(f"{path}: JSON nested too deeply (line {n})") from None
     return out
 
 
