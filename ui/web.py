@@ -1,12 +1,18 @@
-"""The Gradio web app: chat with the advisor beside the profile, recommendation, plots,
-benchmark spec and citations; MCP tools for other agents. A thin adapter over agent.api.
+"""The Gradio web app: a chat with the advisor beside the profile as understood, plots, the benchmark
+plan and the sources; MCP tools for other agents. A thin adapter over agent.api and ui.present.
+
+    build_app(advisor) -> gr.Blocks      the page (no port bound)
+    create_app(advisor) -> FastAPI       the page + /healthz, /readyz + downloads (served from memory)
+    launch(port, host)                   serve create_app() until stopped
+
+Everything on the page follows the conversation's language (en / zh-Hant): the chat, the profile,
+the plots, the tab titles and the buttons.
 """
 from __future__ import annotations
 
 import os
-import tempfile
+import re
 import uuid
-from pathlib import Path
 from typing import Any
 
 from knowledge import offline
@@ -16,193 +22,311 @@ offline.apply()
 import gradio as gr  # noqa: E402  (after the offline switches)
 
 from agent.api import Advisor  # noqa: E402
+from agent.names import field_label  # noqa: E402
 from rules.errors import AdvisorError  # noqa: E402
 from ui import mcp_tools, plots  # noqa: E402
+from ui.present import replies as quick  # noqa: E402
 from ui.present import spec as spec_text  # noqa: E402
 from ui.present import web as present  # noqa: E402
+from ui.present.webtext import EXAMPLES, text  # noqa: E402
 
-QUICK_REPLIES = {
-    "en": {
-        "hardware": ["1× RTX 4090", "8× H100 SXM", "Mac Studio M3 Ultra", "Intel Xeon, no GPU"],
-        "interconnect": ["NVLink", "PCIe only, no NVLink", "InfiniBand between nodes"],
-        "serving_mode": ["Just me", "Demo for up to 10 people", "Internal team of 50–500", "External production"],
-        "concurrency": ["1 at a time", "10 concurrent", "50 concurrent", "200 concurrent"],
-        "workload": ["Chat", "RAG", "Coding agent", "Batch summarization"],
-        "_": ["I don't know"],
-    },
-    "zh": {
-        "hardware": ["一張 RTX 4090", "8 張 H100", "Mac Studio M3 Ultra", "Intel Xeon，沒有 GPU"],
-        "interconnect": ["有 NVLink", "只有 PCIe，沒有 NVLink", "節點之間 InfiniBand"],
-        "serving_mode": ["只有我自己用", "Demo，10 人以內", "內部團隊 50–500 人", "對外正式上線"],
-        "concurrency": ["一次一個", "10 個併發", "50 個併發", "200 個併發"],
-        "workload": ["聊天", "RAG", "程式 agent", "批次摘要"],
-        "_": ["不知道"],
-    },
-}
-N_BUTTONS = 5
 THREAD_KEY = "engine-advisor-thread"
+N_GROUPS = 3   # an interview question asks about at most three fields (agent.interview.FIELDS_PER_ROUND)
+DOWNLOAD_PATH = "advisor/download"
+CORRECTABLE = ("hardware", "count", "model", "quantization", "workload", "context_length", "users", "concurrency",
+               "serving_mode", "interconnect", "priority")
+_THREAD_RE = re.compile(r"^[A-Za-z0-9_-]{1,80}$")
+
+# Land on the start of the newest answer, not at the end of it (the chat does not autoscroll).
+SCROLL_JS = """() => {
+  const rows = document.querySelectorAll('#chat .message-row, #chat .message-wrap > div');
+  const last = rows[rows.length - 1];
+  if (last) last.scrollIntoView({block: 'start', behavior: 'instant'});
+}"""
+CSS = """
+#title h1 { margin: 0; font-size: 1.4rem; } #title p { margin: 0; opacity: .75; }
+.quick-reply .wrap { gap: 4px; } .quick-reply label { padding: 2px 8px !important; }
+#profile table { font-size: .9rem; } #profile td:nth-child(3) { opacity: .8; }
+@media (max-width: 640px) { #chat { height: 62vh !important; } .gradio-container { padding: 4px !important; } }
+"""
 
 
-def quick_replies(question: dict[str, Any] | None, lang: str) -> list[str]:
-    """Suggested answers for the fields a question asks about (plus "don't know")."""
-    if not question:
-        return []
-    table = QUICK_REPLIES["zh" if lang == "zh" else "en"]
-    out: list[str] = list(question.get("options") or [])   # e.g. devices closest to words we did not know
-    for field in question.get("fields", []):
-        out += table.get(field, [])
-    return (out[: N_BUTTONS - 1] + table["_"])[:N_BUTTONS]
+def _lang(message: str) -> str:
+    return "zh" if any("\u4e00" <= ch <= "\u9fff" for ch in message) else "en"
 
 
-def _lang(text: str) -> str:
-    return "zh" if any("\u4e00" <= ch <= "\u9fff" for ch in text) else "en"
+def _new_thread() -> str:
+    return f"web-{uuid.uuid4().hex[:16]}"
 
 
-def _download(text: str, thread: str) -> str | None:
-    if not text:
-        return None
-    path = Path(tempfile.gettempdir()) / f"benchspec-{thread}.yaml"
-    path.write_text(text, encoding="utf-8")
-    return str(path)
+def welcome(lang: str) -> str:
+    """The empty page's welcome (the example questions are the chat's example buttons)."""
+    return text(lang)["welcome"]
 
 
-NO_ADVICE = {"en": "No recommendation yet: answer the question in the chat.", "zh": "尚無建議：請先回答左側的問題。"}
+def examples() -> list[dict[str, str]]:
+    """Example questions in both languages (the page cannot know the user's yet)."""
+    return [{"text": q} for lang in ("en", "zh") for q in EXAMPLES[lang]]
 
 
-def _plots(advice: Any) -> list[Any]:
-    """The three plots: the answer's plan with one quantity varied (a few ms: drawn when shown)."""
-    return [plots.memory_plot(advice), plots.decode_plot(advice), plots.ttft_plot(advice)]
+def _example(ev: gr.SelectData) -> str:
+    """The text of the example question clicked on the empty page."""
+    return ev.value["text"] if isinstance(ev.value, dict) else str(ev.value)
 
 
-def _spec(advice: Any, thread: str) -> list[Any]:
-    """The spec as YAML (dumped once: shown and offered for download) and its harness commands."""
+def chat_message(advice: Any, question: dict[str, Any] | None) -> str:
+    """What the advisor says in the chat: the question, or the answer's summary with details folded."""
+    if question:
+        return question["question"]
+    return present.chat_markdown(advice) if advice is not None else ""
+
+
+def reply_groups(question: dict[str, Any] | None, profile: Any, lang: str) -> list[Any]:
+    """One radio group per open field (every field of the question), with only possible answers."""
+    groups = quick.groups(question, profile, lang)
+    out = []
+    for i in range(N_GROUPS):
+        if i < len(groups) and groups[i].replies:
+            g = groups[i]
+            choices = [r.text for r in g.replies] + [quick.DONT_KNOW["zh" if lang == "zh" else "en"]]
+            out.append(gr.update(choices=choices, value=None, label=g.label, visible=True))
+        else:
+            out.append(gr.update(choices=[], value=None, visible=False))
+    return out
+
+
+def bench_markdown(advice: Any, thread: str, lang: str) -> str:
+    """The benchmark plan's summary with download links (served from memory by `create_app`)."""
+    t = text(lang)
     spec = advice.benchmark if advice is not None else None
-    yaml_text = spec_text.yaml_text(spec) if spec is not None else ""
-    return [yaml_text, spec_text.harness_commands(spec), _download(yaml_text, thread)]
+    if spec is None:
+        return t["no_spec"]
+    levels = ", ".join(str(c) for c in spec.workload.concurrency)
+    from agent.names import display
+    engines = ", ".join(display(e) for e in getattr(spec, "engines", []) or [])
+    base = f"{DOWNLOAD_PATH}/{thread}"
+    lines = [f"#### {t['spec_title']}", f"{field_label('concurrency', lang)}: {levels}"]
+    if engines:
+        lines.append(engines)
+    lines.append(f"{t['download']}: [{t['download_yaml']}]({base}/benchspec.yaml) · "
+                 f"[{t['download_md']}]({base}/benchplan.md)")
+    return "\n\n".join(lines)
 
 
-def _panels(advice: Any, question: dict | None, thread: str, lang: str, tab: str | None = "all") -> list[Any]:
-    """Everything beside the chat, in the order of `outputs` below, from one Advice. The plots and
-    the spec are built only when their tab is the one shown (`tab`); otherwise left as they are
-    and built when the tab is opened."""
-    replies = quick_replies(question, lang)
-    buttons = [gr.update(value=replies[i], visible=True) if i < len(replies) else gr.update(visible=False)
-               for i in range(N_BUTTONS)]
-    view = present.view(advice) if advice is not None else None
-    fresh = advice is None or tab == "all"   # a cleared view clears every tab
+def _spec(advice: Any, thread: str, lang: str) -> list[Any]:
+    """[plan summary + links, YAML, harness commands]: the YAML is dumped only when the tab is shown."""
+    spec = advice.benchmark if advice is not None else None
+    t = text(lang)
+    return [bench_markdown(advice, thread, lang),
+            gr.update(value=spec_text.yaml_text(spec) if spec is not None else "", label=t["spec_yaml"]),
+            gr.update(value=spec_text.harness_commands(spec), label=t["commands"])]
+
+
+def _chrome(lang: str) -> list[Any]:
+    """Title, tab titles, buttons and labels in the conversation's language."""
+    t = text(lang)
+    return [f"# {t['title']}\n{t['subtitle']}", gr.update(label=t["tab_profile"]), gr.update(label=t["tab_plots"]),
+            gr.update(label=t["tab_bench"]), gr.update(label=t["tab_sources"]), gr.update(value=t["new"]),
+            gr.update(label=t["correct_value"]), gr.update(value=t["correct_btn"]), f"#### {t['correct']}"]
+
+
+def _profile(view: Any, lang: str) -> list[Any]:
+    """The profile table and the correction field choices."""
+    t = text(lang)
+    table = f"#### {t['profile_title']}\n\n" + present.profile_markdown(present.live_rows(view, lang), lang)
+    choices = [(field_label(f, lang), f) for f in CORRECTABLE]
+    return [table, gr.update(choices=choices, label=t["correct_field"])]
+
+
+def _panels(advice: Any, question: dict | None, thread: str, lang: str, tab: str | None = "all",
+            profile: Any = None) -> list[Any]:
+    """Everything beside the chat, in the order of `panels` in build_app, from one Advice — and,
+    mid-interview, the profile so far (`profile`, a rules Profile). Plots and spec are built only
+    when their tab is shown (`tab`), else left as they are and built when the tab is opened; a
+    cleared view (`advice` None, tab "all") clears every tab."""
+    if profile is not None:
+        from agent.result import profile_view
+        view = profile_view(profile)
+    else:
+        view = advice.profile if advice is not None else None
+    fresh = tab == "all"
+    cites = present.citations_markdown(present.view(advice)) if advice is not None else ""
     return [
-        {"data": present.profile_table(view) if view else [], "headers": present.profile_headers(lang)},
-        present.card_markdown(view) if view else NO_ADVICE["zh" if lang == "zh" else "en"],
-        *(_plots(advice) if fresh or tab == "plots" else [gr.skip()] * 3),
-        *(_spec(advice, thread) if fresh or tab == "benchmark" else [gr.skip()] * 3),
-        present.citations_markdown(view) if view else "",
-        *buttons,
+        *_profile(view, lang), *_chrome(lang),
+        *(plots.plots(advice, lang) if fresh or tab == "plots" else [gr.skip()] * 6),
+        *(_spec(advice, thread, lang) if fresh or tab == "benchmark" else [gr.skip()] * 3),
+        cites or text(lang)["no_sources"],
+        *reply_groups(question, profile, lang),
     ]
 
 
 def build_app(advisor: Advisor | None = None) -> gr.Blocks:
-    """The Blocks app; `advisor` is injectable for tests."""
+    """The Blocks app; `advisor` is injectable for tests. Binds no port."""
     advisor = advisor or Advisor()
     log = advisor.store.transcripts   # shared by replicas when the store is PostgreSQL
 
-    def last_advice(thread: str) -> Any:
-        return advisor.advice(thread)
+    def screen(thread: str, lang: str, tab: str | None, advice: Any = None, question: Any = None) -> list[Any]:
+        return _panels(advice, question, thread, lang, tab, advisor.profile(thread) if question else None)
 
-    def send(message: str, history: list[dict], thread: str | None, tab: str | None = None):
+    def send(message: str, history: list[dict], thread: str | None, tab: str | None = None,
+             lang: str | None = None):
         message = (message or "").strip()
-        thread = thread or f"web-{uuid.uuid4().hex[:16]}"
+        thread = thread if thread and _THREAD_RE.match(thread) else _new_thread()
+        lang = lang or _lang(message)
         if not message:
-            return ("", history, thread, *_panels(last_advice(thread), advisor.pending(thread), thread, "en", tab))
+            return ("", history, thread, lang, *screen(thread, lang, tab, advisor.advice(thread),
+                                                      advisor.pending(thread)))
         try:
             out = advisor.turn(thread, message)
         except AdvisorError as exc:   # bad input: say so in the chat, lose nothing
             history = [*history, {"role": "user", "content": message}, {"role": "assistant", "content": f"⚠️ {exc}"}]
-            return ("", history, thread, *_panels(last_advice(thread), advisor.pending(thread), thread,
-                                                  _lang(message), tab))
-        lang = out.advice.language if out.advice else _lang(message)
-        reply = out.question["question"] if out.question else (out.advice.answer if out.advice else "")
+            return ("", history, thread, lang, *screen(thread, lang, tab, advisor.advice(thread),
+                                                      advisor.pending(thread)))
+        # mid-interview the profile so far comes from the thread; an answer carries its own
+        profile = advisor.profile(thread) if out.question else None
+        lang = out.advice.language if out.advice else (profile.language if profile else _lang(message))
+        reply = chat_message(out.advice, out.question)
         log.append(thread, "user", message)
         log.append(thread, "assistant", reply)
         history = [*history, {"role": "user", "content": message}, {"role": "assistant", "content": reply}]
-        return ("", history, thread, *_panels(out.advice or last_advice(thread), out.question, thread, lang, tab))
+        return (gr.update(value="", placeholder=text(lang)["placeholder"]), history, thread, lang,
+                *_panels(out.advice or advisor.advice(thread), out.question, thread, lang, tab, profile))
 
-    def restore(thread: str | None):
-        if not thread:
-            thread = f"web-{uuid.uuid4().hex[:16]}"
-            return ([], thread, *_panels(None, None, thread, "en"))
+    def correct(field: str | None, value: str | None, history, thread, tab, lang):
+        """A correction turn: "<field>: <value>" in the conversation's language (the agent amends)."""
+        if not field or not (value or "").strip():
+            return ("", history, thread, lang, *screen(thread or _new_thread(), lang or "en", tab))
+        return send(f"{field_label(field, lang)}: {value.strip()}", history, thread, tab, lang)
+
+    def restore(saved: str | None, browser_lang: str | None):
+        lang = "zh" if (browser_lang or "").lower().startswith("zh") else "en"
+        thread = saved if saved and _THREAD_RE.match(saved) else _new_thread()
         history = log.history(thread)
-        pending = advisor.pending(thread)
-        advice = last_advice(thread)
-        lang = advice.language if advice else _lang(" ".join(m["content"] for m in history))
-        return (history, thread, *_panels(advice, pending, thread, lang, "recommendation"))
+        if not history:
+            return (gr.update(value=[], placeholder=welcome(lang)), thread, lang,
+                    *_panels(None, None, thread, lang, "all"))
+        advice, pending = advisor.advice(thread), advisor.pending(thread)
+        profile = advisor.profile(thread) if pending else None
+        lang = advice.language if advice else (profile.language if profile else lang)
+        return (gr.update(value=history, placeholder=welcome(lang)), thread, lang,
+                *_panels(advice, pending, thread, lang, "all", profile))
 
-    def show_plots(thread: str | None):
-        return _plots(last_advice(thread) if thread else None)
+    def new_conversation(lang: str | None):
+        """A new thread: nothing of the old situation carries over (the trash icon does the same)."""
+        thread, lang = _new_thread(), lang or "en"
+        return (gr.update(value=[], placeholder=welcome(lang)), thread, lang, *_panels(None, None, thread, lang, "all"))
 
-    def show_spec(thread: str | None):
-        return _spec(last_advice(thread) if thread else None, thread or "none")
+    def show_plots(thread: str | None, lang: str | None):
+        return plots.plots(advisor.advice(thread) if thread else None, lang or "en")
 
-    def new_conversation():
-        thread = f"web-{uuid.uuid4().hex[:16]}"
-        return ([], thread, *_panels(None, None, thread, "en"))
+    def show_spec(thread: str | None, lang: str | None):
+        return _spec(advisor.advice(thread) if thread else None, thread or "none", lang or "en")
 
-    with gr.Blocks(title="Engine Advisor") as demo:
+    def compose(lang, *choices):
+        return quick.compose(list(choices), lang or "en")
+
+    t = text("en")
+    with gr.Blocks(title="Engine Advisor", fill_width=True) as demo:
         saved = gr.BrowserState(None, storage_key=THREAD_KEY)   # survives a page reload
         thread = gr.Textbox(visible=False, elem_id="thread-id")    # explicit, so API clients hold their own
-        gr.Markdown("## Engine Advisor — hardware first, then workload, then serving mode")
-        with gr.Row():
-            with gr.Column(scale=5):
-                chat = gr.Chatbot(label="Conversation", height=520, elem_id="chat")
-                with gr.Row():
-                    buttons = [gr.Button(visible=False, size="sm", elem_classes=["quick-reply"]) for _ in range(N_BUTTONS)]
-                box = gr.Textbox(placeholder="e.g. 4× RTX 4090 without NVLink, Llama 3.3 70B for 50 colleagues",
-                                 show_label=False, elem_id="message", submit_btn=True)
-                new = gr.Button("New conversation", elem_id="new-conversation", variant="secondary")
-            with gr.Column(scale=6):
-                tab = gr.State("recommendation")   # the tab shown: plots and spec are built when shown
-                with gr.Tab("Recommendation") as rec_tab:
-                    card = gr.Markdown(elem_id="recommendation")
-                    profile = gr.Dataframe(headers=present.profile_headers("en"), label="Profile as understood",
-                                           interactive=False, wrap=True, elem_id="profile")
-                with gr.Tab("Plots") as plots_tab:
-                    mem = gr.BarPlot(label="Memory per device vs capacity", elem_id="memory-plot")
-                    dec = gr.LinePlot(label="Decode tokens/s vs concurrency", elem_id="decode-plot")
-                    ttft = gr.LinePlot(label="TTFT vs prompt length", elem_id="ttft-plot")
-                with gr.Tab("Benchmark") as bench_tab:
-                    spec = gr.Code(language="yaml", label="Benchmark spec")
-                    cmds = gr.Code(language="shell", label="Harness commands")
-                    dl = gr.File(label="Download the spec")
-                with gr.Tab("Citations") as cites_tab:
-                    cites = gr.Markdown(elem_id="citations")
-        panels = [profile, card, mem, dec, ttft, spec, cmds, dl, cites, *buttons]
-        box.submit(send, [box, chat, thread, tab], [box, chat, thread, *panels], api_name="send",
-                   api_visibility="undocumented")   # callable by API clients, not an MCP tool
-        for b in buttons:
-            b.click(send, [b, chat, thread, tab], [box, chat, thread, *panels], api_visibility="private")
-        rec_tab.select(lambda: "recommendation", None, tab, api_visibility="private")
+        lang = gr.Textbox("en", visible=False, elem_id="lang")
+        browser_lang = gr.Textbox(visible=False)
+        title = gr.Markdown(f"# {t['title']}\n{t['subtitle']}", elem_id="title")
+        with gr.Row(equal_height=False):
+            with gr.Column(scale=5, min_width=340):
+                chat = gr.Chatbot(elem_id="chat", height="62vh", min_height=360, autoscroll=False,
+                                  placeholder=welcome("en"), examples=examples(), show_label=False,
+                                  feedback_options=None, buttons=["copy"], group_consecutive_messages=False)
+                groups = [gr.Radio(visible=False, elem_classes=["quick-reply"], elem_id=f"reply-{i}",
+                                   interactive=True) for i in range(N_GROUPS)]
+                box = gr.Textbox(placeholder=t["placeholder"], show_label=False, elem_id="message", submit_btn=True,
+                                 lines=1, max_lines=6)
+                new = gr.Button(t["new"], elem_id="new-conversation", variant="secondary", size="sm")
+            with gr.Column(scale=6, min_width=340):
+                tab = gr.State("profile")   # the tab shown: plots and spec are built when shown
+                with gr.Tabs():
+                    with gr.Tab(t["tab_profile"], elem_id="tab-profile") as profile_tab:
+                        profile = gr.Markdown(elem_id="profile")
+                        fix_title = gr.Markdown(f"#### {t['correct']}")
+                        with gr.Row():
+                            fix_field = gr.Dropdown(label=t["correct_field"], elem_id="fix-field", min_width=140)
+                            fix_value = gr.Textbox(label=t["correct_value"], elem_id="fix-value", min_width=140)
+                        fix = gr.Button(t["correct_btn"], elem_id="fix-send", size="sm")
+                    with gr.Tab(t["tab_plots"], elem_id="tab-plots") as plots_tab:
+                        mem_note = gr.Markdown(elem_id="memory-note")
+                        mem = gr.BarPlot(show_label=False, elem_id="memory-plot", visible=False)
+                        dec_note = gr.Markdown(elem_id="decode-note")
+                        dec = gr.LinePlot(show_label=False, elem_id="decode-plot", visible=False)
+                        ttft_note = gr.Markdown(elem_id="ttft-note")
+                        ttft = gr.LinePlot(show_label=False, elem_id="ttft-plot", visible=False)
+                    with gr.Tab(t["tab_bench"], elem_id="tab-bench") as bench_tab:
+                        bench = gr.Markdown(elem_id="bench")
+                        spec = gr.Code(language="yaml", label=t["spec_yaml"], elem_id="spec", max_lines=30)
+                        cmds = gr.Code(language="shell", label=t["commands"], elem_id="commands")
+                    with gr.Tab(t["tab_sources"], elem_id="tab-sources") as cites_tab:
+                        cites = gr.Markdown(elem_id="citations")
+        panels = [profile, fix_field, title, profile_tab, plots_tab, bench_tab, cites_tab, new, fix_value, fix,
+                  fix_title, mem_note, mem, dec_note, dec, ttft_note, ttft, bench, spec, cmds, cites, *groups]
+        head = [box, chat, thread, lang]
+        sent = box.submit(send, [box, chat, thread, tab, lang], head + panels, api_name="send",
+                          api_visibility="undocumented")   # callable by API clients, not an MCP tool
+        sent.then(None, js=SCROLL_JS)
+        for g in groups:
+            g.input(compose, [lang, *groups], box, api_visibility="private")
+        chat.example_select(_example, None, box, api_visibility="private").then(
+            send, [box, chat, thread, tab, lang], head + panels, api_visibility="private").then(None, js=SCROLL_JS)
+        fix.click(correct, [fix_field, fix_value, chat, thread, tab, lang], head + panels,
+                  api_visibility="private").then(None, js=SCROLL_JS)
+        profile_tab.select(lambda: "profile", None, tab, api_visibility="private")
         cites_tab.select(lambda: "citations", None, tab, api_visibility="private")
         plots_tab.select(lambda: "plots", None, tab, api_visibility="private").then(
-            show_plots, thread, [mem, dec, ttft], api_name="plots", api_visibility="undocumented")
+            show_plots, [thread, lang], [mem_note, mem, dec_note, dec, ttft_note, ttft], api_name="plots",
+            api_visibility="undocumented")
         bench_tab.select(lambda: "benchmark", None, tab, api_visibility="private").then(
-            show_spec, thread, [spec, cmds, dl], api_name="benchmark", api_visibility="undocumented")
-        new.click(new_conversation, None, [chat, thread, *panels], api_visibility="private")
-        demo.load(restore, [saved], [chat, thread, *panels], api_visibility="private")
-        thread.change(lambda t: t, thread, saved, api_visibility="private")
+            show_spec, [thread, lang], [bench, spec, cmds], api_name="benchmark", api_visibility="undocumented")
+        new.click(new_conversation, [lang], [chat, thread, lang, *panels], api_visibility="private")
+        chat.clear(new_conversation, [lang], [chat, thread, lang, *panels], api_visibility="private")
+        demo.load(restore, [saved, browser_lang], [chat, thread, lang, *panels], api_visibility="private",
+                  js="(s, l) => [s, navigator.language || 'en']")
+        thread.change(lambda v: v, thread, saved, api_visibility="private")
         mcp_tools.register(advisor)
     return demo
 
 
-def launch(port: int = 7860, host: str = "127.0.0.1") -> None:
-    """Serve the app (MCP tools on) beside /healthz and /readyz (ui.health) until stopped."""
-    import uvicorn
+def _download(advisor: Advisor, thread: str, name: str) -> Any:
+    """The thread's benchmark spec (YAML) or plan (Markdown), rendered on request: no file is written."""
+    from fastapi import HTTPException
+    from fastapi.responses import Response
+    kinds = {"benchspec.yaml": ("application/yaml", spec_text.yaml_text),
+             "benchplan.md": ("text/markdown; charset=utf-8", spec_text.markdown_text)}
+    if name not in kinds or not _THREAD_RE.match(thread):
+        raise HTTPException(404, "no such download")
+    advice = advisor.advice(thread)
+    if advice is None or advice.benchmark is None:
+        raise HTTPException(404, "this conversation has no benchmark plan yet")
+    media, render = kinds[name]
+    return Response(render(advice.benchmark), media_type=media,
+                    headers={"Content-Disposition": f'attachment; filename="{name}"', "Cache-Control": "no-store"})
+
+
+def create_app(advisor: Advisor | None = None) -> Any:
+    """The FastAPI app `advisor web` serves: /healthz and /readyz, downloads, and the Gradio page with
+    its MCP tools at the root. Extra routers (a JSON API) can be included here before the mount."""
     from fastapi import FastAPI
 
     from ui import health
 
-    advisor = Advisor()
+    advisor = advisor or Advisor()
     demo = build_app(advisor)
     demo.queue(default_concurrency_limit=int(os.environ.get("ADVISOR_WEB_CONCURRENCY", "8")))
     app = FastAPI()
     health.add_routes(app, advisor)
-    app = gr.mount_gradio_app(app, demo, path="", mcp_server=True, show_error=True)
-    uvicorn.run(app, host=host, port=port, log_level="warning")
+    app.add_api_route(f"/{DOWNLOAD_PATH}/{{thread}}/{{name}}", lambda thread, name: _download(advisor, thread, name),
+                      methods=["GET"])
+    return gr.mount_gradio_app(app, demo, path="", mcp_server=True, show_error=True, css=CSS)
+
+
+def launch(port: int = 7860, host: str = "127.0.0.1") -> None:
+    """Serve the app (MCP tools on) until stopped."""
+    import uvicorn
+    uvicorn.run(create_app(), host=host, port=port, log_level="warning")

@@ -5,7 +5,7 @@ table helpers below format that data for the components the app uses today.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -14,7 +14,7 @@ from ui.present.figures import fit_text, key_figures, layout_text, number
 from ui.present.labels import labels
 
 if TYPE_CHECKING:
-    from agent.advice import Advice, ProfileField
+    from agent.advice import Advice, ProfileField, ProfileView
 
 
 class _Strict(BaseModel):
@@ -90,6 +90,10 @@ class WebView(_Strict):
     citations: list[CitationItem]
 
 
+KEY_FIELDS = ("hardware", "count", "model", "workload", "users", "concurrency", "serving_mode")
+"""Shown in the profile even before they are known, so people see what is still open."""
+
+
 def _source(f: "ProfileField", lang: str) -> str:
     lab = labels(lang)
     if f.origin == "said" and f.evidence:
@@ -101,9 +105,40 @@ def _source(f: "ProfileField", lang: str) -> str:
 
 def profile_rows(advice: "Advice") -> list[ProfileRow]:
     """Every known profile value with the user's words (or why it is assumed) beside it."""
-    lang = advice.language
+    return rows_of(advice.profile, advice.language)
+
+
+def rows_of(profile: "ProfileView", lang: str) -> list[ProfileRow]:
+    """The rows of a profile view, in the reading order of `PROFILE_ORDER`."""
     return [ProfileRow(field=f.field, label=field_label(f.field, lang), value=value_text(f.field, f.value, lang),
-                       source=_source(f, lang), origin=f.origin) for f in advice.profile.fields]
+                       source=_source(f, lang), origin=f.origin) for f in profile.fields]
+
+
+def live_rows(profile: "ProfileView | None", lang: str) -> list[ProfileRow]:
+    """The profile understood so far (also mid-interview), with the key fields that are still open
+    shown as not known yet."""
+    from agent.advice import PROFILE_ORDER
+    from ui.present.webtext import text
+    rows = rows_of(profile, lang) if profile is not None else []
+    seen = {r.field for r in rows}
+    missing = [ProfileRow(field=f, label=field_label(f, lang), value=text(lang)["not_known"], source="—",
+                          origin="missing") for f in KEY_FIELDS if f not in seen]
+    order = {f: i for i, f in enumerate(PROFILE_ORDER)}
+    return sorted(rows + missing, key=lambda r: order.get(r.field, len(order)))
+
+
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|").replace("\n", " ")
+
+
+def profile_markdown(rows: list[ProfileRow], lang: str) -> str:
+    """The profile as a three-column table: field, value, and the user's words (or why assumed)."""
+    lab = labels(lang)
+    lines = [f"| {lab['field']} | {lab['value']} | {lab['from']} |", "|---|---|---|"]
+    for r in rows:
+        value = f"*{r.value}*" if r.origin == "missing" else f"**{_cell(r.value)}**"
+        lines.append(f"| {r.label} | {value} | {_cell(r.source)} |")
+    return "\n".join(lines)
 
 
 def summary(advice: "Advice") -> Summary:
@@ -196,3 +231,50 @@ def citations_markdown(v: WebView) -> str:
         out.append(f"<details><summary>[{c.n}] {c.title} <code>{c.id}</code></summary>\n\n"
                    f"{text}\n\n{labels(v.language)['sources']}: {link}\n</details>")
     return "\n".join(out)
+
+
+def options_markdown(v: WebView) -> str:
+    """The alternatives as a small table: engine, plan, fits, TTFT, TPOT, tokens/s (primary in bold)."""
+    if len(v.options) < 2:
+        return ""
+    from ui.present.webtext import text
+    head = options_headers(v.language)
+    lines = [f"**{text(v.language)['options']}**", "", "| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for r in v.options:
+        name = f"**{r.engine_name}**" if r.role == "primary" else r.engine_name
+        lines.append("| " + " | ".join(_cell(x) for x in (name, r.plan, r.fits, r.ttft, r.tpot, r.tokens_per_s)) + " |")
+    return "\n".join(lines)
+
+
+def _first_paragraph(body: str, limit: int = 600) -> str:
+    """The answer's first paragraph (not a quote note), cut at a sentence end near `limit` characters."""
+    part = next((p.strip() for p in body.split("\n\n") if p.strip() and not p.lstrip().startswith(">")), "")
+    if len(part) <= limit:
+        return part
+    cut = max(part.rfind(end, 0, limit) for end in (". ", "。", "; ", "\n"))
+    return part[: cut + 1 if cut > limit // 3 else limit].rstrip() + " …"
+
+
+def chat_markdown(advice: "Advice") -> str:
+    """The answer as the chat shows it: a short summary people read first, the alternatives table,
+    and the whole answer folded under a details line (so a long answer is not a wall)."""
+    from agent.compose import understanding_lines
+    from ui.present.markdown import answer
+    from ui.present.webtext import text
+    v = view(advice)
+    s, lab = v.summary, labels(v.language)
+    if not s.engine and not s.figures:   # a concept answer or a sizing: its own first paragraph
+        lines = [_first_paragraph(advice.answer)]
+    else:
+        lines = [f"**{s.headline}**"]
+    head = " · ".join(x for x in (f"{lab['plan']}: {s.plan}" if s.plan else "", s.fit_text if s.plan else "") if x)
+    if head:
+        lines.append(head)
+    if s.figures:
+        lines.append(" · ".join(f"{f.label} {f.value}" for f in s.figures))
+    if s.bottleneck:
+        lines.append(f"{lab['bottleneck']}: {s.bottleneck}")
+    notes = [line for line in understanding_lines(advice) if line]
+    parts = ["\n\n".join(x for x in lines if x), *(["\n".join(notes)] if notes else []), options_markdown(v)]
+    details = f"<details><summary>{text(v.language)['details']}</summary>\n\n{answer(advice).strip()}\n\n</details>"
+    return "\n\n".join(p for p in parts if p) + "\n\n" + details
