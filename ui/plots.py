@@ -74,6 +74,11 @@ def why_not(advice: "Advice | None", lang: str) -> str:
         words = [n.text for n in advice.not_understood if n.kind == kind]
         if words:
             return t["no_plot"].format(why=t[key].format(words=words[0]))
+    s = advice.profile.summary
+    if s.model is None and s.params_b is None:
+        return t["no_plot"].format(why=t["why_no_model"])
+    if s.hardware is None and advice.profile.field("memory_gb") is None:
+        return t["no_plot"].format(why=t["why_no_device"])
     if advice.tool_notes:
         return t["no_plot"].format(why=advice.tool_notes[0])
     return t["no_plot"].format(why=t["why_no_estimate"])
@@ -117,7 +122,7 @@ def plots(advice: "Advice | None", lang: str) -> list[Any]:
     return [
         memory_note(advice, mem, lang),
         gr.update(value=mem, visible=mem is not None, x="part", y="GB per device", sort=order,
-                  x_title=t["x_part"], y_title=t["y_gb"]),
+                  x_title=t["x_part"], y_title=t["y_gb"], x_label_angle=-30),
         decode_note(advice, dec, lang),
         gr.update(value=dec, visible=dec is not None, x="concurrency", y="tokens/s", color="series",
                   x_title=t["x_conc"], y_title=t["y_tps"], color_title=t["series"]),

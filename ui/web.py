@@ -38,16 +38,19 @@ CORRECTABLE = ("hardware", "count", "model", "quantization", "workload", "contex
 _THREAD_RE = re.compile(r"^[A-Za-z0-9_-]{1,80}$")
 
 # Land on the start of the newest answer, not at the end of it (the chat does not autoscroll).
-SCROLL_JS = """() => {
-  const rows = document.querySelectorAll('#chat .message-row, #chat .message-wrap > div');
-  const last = rows[rows.length - 1];
-  if (last) last.scrollIntoView({block: 'start', behavior: 'instant'});
-}"""
+SCROLL_JS = """() => { setTimeout(() => {
+  const rows = document.querySelectorAll('#chat .message-row.bot-row');
+  const last = rows[rows.length - 1], box = document.querySelector('#chat .bubble-wrap');
+  if (last && box) box.scrollTop += last.getBoundingClientRect().top - box.getBoundingClientRect().top - 8;
+}, 60); }"""
 CSS = """
 #title h1 { margin: 0; font-size: 1.4rem; } #title p { margin: 0; opacity: .75; }
 .quick-reply .wrap { gap: 4px; } .quick-reply label { padding: 2px 8px !important; }
-#profile table { font-size: .9rem; } #profile td:nth-child(3) { opacity: .8; }
-@media (max-width: 640px) { #chat { height: 62vh !important; } .gradio-container { padding: 4px !important; } }
+#profile table, #chat table { font-size: .88rem; } #profile td, #profile th, #chat td, #chat th {
+  padding: 4px 6px !important; word-break: normal !important; overflow-wrap: normal !important; }
+#profile td:nth-child(3) { opacity: .8; }
+#chat table { display: block; overflow-x: auto; white-space: nowrap; max-width: 100%; }
+@media (max-width: 640px) { .gradio-container { padding: 4px !important; } #profile td:nth-child(3) { min-width: 9em; } }
 """
 
 

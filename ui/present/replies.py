@@ -21,7 +21,8 @@ COMMON_DEVICES = (("rtx4090", 1), ("rtx4090", 2), ("h100_sxm", 8), ("m3_ultra", 
 COMMON_MODELS = (("llama-3.1-8b", "Llama 3.1 8B"), ("qwen3-32b", "Qwen3 32B"), ("llama-3.1-70b", "Llama 3.3 70B"),
                  ("gpt-oss-120b", "gpt-oss-120b"))
 """Models offered when none is known, each by one of its catalog aliases."""
-CONTEXTS = (8192, 32768, 131072)
+CONTEXTS = (8000, 32000, 128000)
+"""As people write them: "32K" is read as 32,000 tokens."""
 PHRASES: dict[str, dict[str, dict[Any, str]]] = {
     "serving_mode": {"en": {"personal": "Just me", "demo": "A demo", "team": "Internal team",
                             "production": "External production"},
@@ -139,7 +140,7 @@ def _context(profile: Any, lang: str) -> list[Reply]:
         pass
     sizes = [c for c in CONTEXTS if top is None or c <= top] or [min(CONTEXTS)]
     word = "tokens" if lang == "en" else "token"
-    return [Reply(text=f"{c // 1024}K {word}", value=c) for c in sizes]
+    return [Reply(text=f"{c // 1000}K {word}", value=c) for c in sizes]
 
 
 def replies_for(field: str, profile: Any, question: dict[str, Any], lang: str) -> list[Reply]:

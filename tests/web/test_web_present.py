@@ -1,0 +1,87 @@
+"""What the web app shows, from the typed Advice: a short chat summary with the whole answer folded,
+the profile as understood (live, with the user's words), plots that say why they cannot be drawn,
+and the page's own words in both languages."""
+from __future__ import annotations
+
+import pytest
+
+from agent.api import Advisor, advise
+from ui import plots
+from ui.present import web as present
+from ui.present.webtext import TEXT
+
+TEAM = "I have 4 RTX 3090 cards and want to serve Llama 3.3 70B to my team."
+TEAM_ANSWERS = {"interconnect": "PCIe only", "serving_mode": "Internal team of 60", "concurrency": "20"}
+ZH = "4 張 RTX 4090 沒有 NVLink，Llama 3.3 70B，內部 60 人，20 個併發，聊天。"
+
+
+@pytest.fixture(scope="module")
+def team():
+    return advise(TEAM, TEAM_ANSWERS)
+
+
+def _shown(markdown: str) -> str:
+    """The part of a chat message visible before any details are opened."""
+    return markdown.split("<details>")[0]
+
+
+def test_the_chat_shows_a_summary_and_folds_the_whole_answer(team):
+    msg = present.chat_markdown(team)
+    shown = _shown(msg)
+    assert len(team.answer) > 3000 and len(shown) < 1500, (len(team.answer), len(shown))
+    assert shown.startswith(f"**Recommended: {present.display(team.decision.primary)}**")
+    assert team.answer.strip() in msg and "</details>" in msg           # nothing is lost, only folded
+    table = [line for line in shown.splitlines() if line.startswith("| ")]
+    assert table[0].split("|")[1:-1] == [" Engine ", " Plan ", " fits ", " TTFT ", " TPOT ", " Tokens/s "]
+    assert len(table) == 1 + 1 + len(team.plan.alternatives)              # header + primary + alternatives
+
+
+def test_a_zh_answer_is_summarised_in_zh():
+    advice = advise(ZH)
+    shown = _shown(present.chat_markdown(advice))
+    assert shown.startswith("**建議") and "此配置下的其他選擇" in shown and "| 引擎 |" in shown
+    assert "詳細內容" in present.chat_markdown(advice)
+
+
+def test_the_profile_is_live_during_the_interview_with_the_users_words(tmp_path):
+    advisor = Advisor(home=tmp_path)
+    out = advisor.turn("t", TEAM)
+    assert out.question is not None                                       # mid-interview: no answer yet
+    from agent.result import profile_view
+    rows = {r.field: r for r in present.live_rows(profile_view(advisor.profile("t")), "en")}
+    assert rows["hardware"].value == "NVIDIA GeForce RTX 3090" and rows["hardware"].source == "you said: “RTX 3090”"
+    assert rows["model"].source.startswith("you said") and rows["count"].value == "4"
+    for open_field in ("workload", "users", "serving_mode"):            # still open, and shown as open
+        assert rows[open_field].origin == "missing" and rows[open_field].value == "not known yet"
+    table = present.profile_markdown(list(rows.values()), "en")
+    assert "| Hardware | **NVIDIA GeForce RTX 3090** | you said: “RTX 3090” |" in table
+
+
+def test_the_answer_profile_shows_workload_and_users(team):
+    rows = {r.field: r for r in present.live_rows(team.profile, "en")}
+    assert rows["users"].value == "60" and rows["users"].source.startswith("you said")
+    assert rows["workload"].origin in ("assumed", "said") and rows["workload"].value
+
+
+def test_plots_explain_themselves_and_say_why_not():
+    advice = advise("Serve Frobnicator-X on 2 H100 SXM for 30 users, chat")
+    assert advice.estimate is None
+    for note in (plots.memory_note, plots.decode_note, plots.ttft_note):
+        text = note(advice, None, "en")
+        assert "cannot be drawn" in text and "no model I know was recognised" in text
+        assert "無法畫出" in note(advice, None, "zh")
+    assert "plots appear once" in plots.memory_note(None, None, "en")
+
+
+def test_plots_are_titled_in_the_conversations_language(team):
+    zh = plots.memory_frame(team, "zh")
+    assert list(zh["part"])[0] == "權重" and plots.memory_frame(team)["part"].iloc[0] == "weights"
+    note = plots.decode_note(team, plots.decode_frame(team), "en")
+    assert f"Your concurrency is {team.estimate.concurrency}." in note and note.startswith("#### Decode speed")
+
+
+def test_the_page_has_every_word_in_both_languages():
+    assert set(TEXT["en"]) == set(TEXT["zh"])
+    for key, en in TEXT["en"].items():
+        assert en.count("{") == TEXT["zh"][key].count("{"), key           # same placeholders
+        assert en.count("|") == TEXT["zh"][key].count("|"), key           # same category lists
