@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 import pandas as pd
 
 from agent import sweep
+from ui.present import web as present
 from ui.present.webtext import text
 
 if TYPE_CHECKING:
@@ -61,27 +62,16 @@ def ttft_frame(advice: "Advice | None", lang: str | None = None) -> pd.DataFrame
         return None
     top = max(est.context_length, 32768)   # show the curve past a short stated context
     lengths = [n for n in PROMPT_LEVELS if n + est.output_tokens <= top]
-    rows = [(n, e.ttft_s) for n, e in sweep.over_prompt(advice, lengths) if e.ttft_s is not None]
+    rows = [(n, e.ttft_s) for n, e in sweep.over_prompt(advice, lengths) if e.ttft_s is not None and e.fits]
     return pd.DataFrame(rows, columns=["prompt tokens", "TTFT (s)"]) if rows else None
 
 
 def why_not(advice: "Advice | None", lang: str) -> str:
-    """Why the answer has no estimate to draw, in words (unknown model or device first)."""
+    """Why there is no figure, in words."""
     t = text(lang)
     if advice is None:
         return t["no_plot_yet"]
-    for kind, key in (("model", "why_unknown_model"), ("device", "why_unknown_device")):
-        words = [n.text for n in advice.not_understood if n.kind == kind]
-        if words:
-            return t["no_plot"].format(why=t[key].format(words=words[0]))
-    s = advice.profile.summary
-    if s.model is None and s.params_b is None:
-        return t["no_plot"].format(why=t["why_no_model"])
-    if s.hardware is None and advice.profile.field("memory_gb") is None:
-        return t["no_plot"].format(why=t["why_no_device"])
-    if advice.tool_notes:
-        return t["no_plot"].format(why=advice.tool_notes[0])
-    return t["no_plot"].format(why=t["why_no_estimate"])
+    return t["no_plot"].format(why=present.why_not_estimated(advice, lang))
 
 
 def _note(title: str, read: str) -> str:
@@ -122,7 +112,8 @@ def plots(advice: "Advice | None", lang: str) -> list[Any]:
     return [
         memory_note(advice, mem, lang),
         gr.update(value=mem, visible=mem is not None, x="part", y="GB per device", sort=order,
-                  x_title=t["x_part"], y_title=t["y_gb"], x_label_angle=-30),
+                  x_title=t["x_part"], y_title=t["y_gb"], x_label_angle=-30,
+                  y_lim=[0, float(mem["GB per device"].max()) * 1.05] if mem is not None else None),
         decode_note(advice, dec, lang),
         gr.update(value=dec, visible=dec is not None, x="concurrency", y="tokens/s", color="series",
                   x_title=t["x_conc"], y_title=t["y_tps"], color_title=t["series"]),

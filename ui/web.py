@@ -50,7 +50,8 @@ CSS = """
   padding: 4px 6px !important; word-break: normal !important; overflow-wrap: normal !important; }
 #profile td:nth-child(3) { opacity: .8; }
 #chat table { display: block; overflow-x: auto; white-space: nowrap; max-width: 100%; }
-@media (max-width: 640px) { .gradio-container { padding: 4px !important; } #profile td:nth-child(3) { min-width: 9em; } }
+@media (max-width: 640px) { .gradio-container { padding: 4px !important; } #profile td:nth-child(3) { min-width: 9em; }
+  #chat .bot-row .flex-wrap, #chat .bot-row .message { max-width: 100% !important; width: 100%; } }
 """
 
 
@@ -67,9 +68,20 @@ def welcome(lang: str) -> str:
     return text(lang)["welcome"]
 
 
-def examples() -> list[dict[str, str]]:
-    """Example questions in both languages (the page cannot know the user's yet)."""
-    return [{"text": q} for lang in ("en", "zh") for q in EXAMPLES[lang]]
+def examples(lang: str = "en") -> list[dict[str, str]]:
+    """Example questions in both languages, the page's language first (the user's may be the other)."""
+    order = ("zh", "en") if lang == "zh" else ("en", "zh")
+    return [{"text": q} for code in order for q in EXAMPLES[code]]
+
+
+def _box(lang: str) -> Any:
+    """The message box, emptied, with its hint in the conversation's language."""
+    return gr.update(value="", placeholder=text(lang)["placeholder"])
+
+
+def empty_chat(lang: str) -> Any:
+    """The empty conversation: the welcome and the examples in the page's language."""
+    return gr.update(value=[], placeholder=welcome(lang), examples=examples(lang))
 
 
 def _example(ev: gr.SelectData) -> str:
@@ -192,7 +204,7 @@ def build_app(advisor: Advisor | None = None) -> gr.Blocks:
         log.append(thread, "user", message)
         log.append(thread, "assistant", reply)
         history = [*history, {"role": "user", "content": message}, {"role": "assistant", "content": reply}]
-        return (gr.update(value="", placeholder=text(lang)["placeholder"]), history, thread, lang,
+        return (_box(lang), history, thread, lang,
                 *_panels(out.advice or advisor.advice(thread), out.question, thread, lang, tab, profile))
 
     def correct(field: str | None, value: str | None, history, thread, tab, lang):
@@ -206,18 +218,17 @@ def build_app(advisor: Advisor | None = None) -> gr.Blocks:
         thread = saved if saved and _THREAD_RE.match(saved) else _new_thread()
         history = log.history(thread)
         if not history:
-            return (gr.update(value=[], placeholder=welcome(lang)), thread, lang,
-                    *_panels(None, None, thread, lang, "all"))
+            return (empty_chat(lang), thread, lang, _box(lang), *_panels(None, None, thread, lang, "all"))
         advice, pending = advisor.advice(thread), advisor.pending(thread)
         profile = advisor.profile(thread) if pending else None
         lang = advice.language if advice else (profile.language if profile else lang)
-        return (gr.update(value=history, placeholder=welcome(lang)), thread, lang,
-                *_panels(advice, pending, thread, lang, "all", profile))
+        return (gr.update(value=history, placeholder=welcome(lang), examples=examples(lang)), thread, lang,
+                _box(lang), *_panels(advice, pending, thread, lang, "all", profile))
 
     def new_conversation(lang: str | None):
         """A new thread: nothing of the old situation carries over (the trash icon does the same)."""
         thread, lang = _new_thread(), lang or "en"
-        return (gr.update(value=[], placeholder=welcome(lang)), thread, lang, *_panels(None, None, thread, lang, "all"))
+        return (empty_chat(lang), thread, lang, _box(lang), *_panels(None, None, thread, lang, "all"))
 
     def show_plots(thread: str | None, lang: str | None):
         return plots.plots(advisor.advice(thread) if thread else None, lang or "en")
@@ -287,9 +298,9 @@ def build_app(advisor: Advisor | None = None) -> gr.Blocks:
             api_visibility="undocumented")
         bench_tab.select(lambda: "benchmark", None, tab, api_visibility="private").then(
             show_spec, [thread, lang], [bench, spec, cmds], api_name="benchmark", api_visibility="undocumented")
-        new.click(new_conversation, [lang], [chat, thread, lang, *panels], api_visibility="private")
-        chat.clear(new_conversation, [lang], [chat, thread, lang, *panels], api_visibility="private")
-        demo.load(restore, [saved, browser_lang], [chat, thread, lang, *panels], api_visibility="private",
+        new.click(new_conversation, [lang], [chat, thread, lang, box, *panels], api_visibility="private")
+        chat.clear(new_conversation, [lang], [chat, thread, lang, box, *panels], api_visibility="private")
+        demo.load(restore, [saved, browser_lang], [chat, thread, lang, box, *panels], api_visibility="private",
                   js="(s, l) => [s, navigator.language || 'en']")
         thread.change(lambda v: v, thread, saved, api_visibility="private")
         mcp_tools.register(advisor)

@@ -71,6 +71,7 @@ def test_plots_explain_themselves_and_say_why_not():
         assert "cannot be drawn" in text and "no model I know was recognised" in text
         assert "無法畫出" in note(advice, None, "zh")
     assert "plots appear once" in plots.memory_note(None, None, "en")
+    assert "Not estimated: no model I know was recognised" in present.chat_markdown(advice)
 
 
 def test_plots_are_titled_in_the_conversations_language(team):

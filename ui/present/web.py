@@ -255,6 +255,22 @@ def _first_paragraph(body: str, limit: int = 600) -> str:
     return part[: cut + 1 if cut > limit // 3 else limit].rstrip() + " …"
 
 
+def why_not_estimated(advice: "Advice", lang: str) -> str:
+    """Why an answer has no estimate, in words: an unrecognised model or device first."""
+    from ui.present.webtext import text
+    t = text(lang)
+    for kind, key in (("model", "why_unknown_model"), ("device", "why_unknown_device")):
+        words = [n.text for n in advice.not_understood if n.kind == kind]
+        if words:
+            return t[key].format(words=words[0])
+    s = advice.profile.summary
+    if s.model is None and s.params_b is None:
+        return t["why_no_model"]
+    if s.hardware is None and advice.profile.field("memory_gb") is None:
+        return t["why_no_device"]
+    return advice.tool_notes[0] if advice.tool_notes else t["why_no_estimate"]
+
+
 def chat_markdown(advice: "Advice") -> str:
     """The answer as the chat shows it: a short summary people read first, the alternatives table,
     and the whole answer folded under a details line (so a long answer is not a wall)."""
@@ -274,6 +290,8 @@ def chat_markdown(advice: "Advice") -> str:
         lines.append(" · ".join(f"{f.label} {f.value}" for f in s.figures))
     if s.bottleneck:
         lines.append(f"{lab['bottleneck']}: {s.bottleneck}")
+    if advice.estimate is None and advice.intent != "explain" and s.engine:
+        lines.append(f"{lab['unknown_fit'].capitalize()}: {why_not_estimated(advice, v.language)}")
     notes = [line for line in understanding_lines(advice) if line]
     parts = ["\n\n".join(x for x in lines if x), *(["\n".join(notes)] if notes else []), options_markdown(v)]
     details = f"<details><summary>{text(v.language)['details']}</summary>\n\n{answer(advice).strip()}\n\n</details>"

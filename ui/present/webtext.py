@@ -20,7 +20,7 @@ TEXT: dict[str, dict[str, str]] = {
         "title": "Engine Advisor", "subtitle": "Which LLM inference engine, on your hardware, for your users",
         "welcome": "**Describe your setup and I will recommend an inference engine.**\n\n"
                    "Say what hardware you have, which model, and who will use it. I ask only what changes the "
-                   "answer, show what I understood on the right (correct anything there), and back every "
+                   "answer, show what I understood under “Profile” (correct anything there), and back every "
                    "figure with a source. Try one of these, or write your own (中文也可以):",
         "placeholder": "e.g. 4× RTX 4090 without NVLink, Llama 3.3 70B for 50 colleagues",
         "new": "New conversation", "tab_profile": "Profile", "tab_plots": "Plots", "tab_bench": "Benchmark",
@@ -62,7 +62,7 @@ TEXT: dict[str, dict[str, str]] = {
     "zh": {
         "title": "推論引擎顧問", "subtitle": "依您的硬體與使用者，建議 LLM 推論引擎",
         "welcome": "**描述您的環境，我來建議推論引擎。**\n\n"
-                   "請說明硬體、模型以及誰會使用。我只問會影響答案的問題，右側顯示我理解的內容（可直接更正），"
+                   "請說明硬體、模型以及誰會使用。我只問會影響答案的問題，在「情境」分頁顯示我理解的內容（可直接更正），"
                    "每個數字都附來源。試試以下範例，或直接輸入（English works too）：",
         "placeholder": "例如：4 張 RTX 4090 沒有 NVLink，Llama 3.3 70B，給 50 位同事使用",
         "new": "新對話", "tab_profile": "情境", "tab_plots": "圖表", "tab_bench": "測試計畫", "tab_sources": "來源",
