@@ -131,10 +131,8 @@ def bench_markdown(advice: Any, thread: str, lang: str) -> str:
 def _spec(advice: Any, thread: str, lang: str) -> list[Any]:
     """[plan summary + links, YAML, harness commands]: the YAML is dumped only when the tab is shown."""
     spec = advice.benchmark if advice is not None else None
-    t = text(lang)
-    return [bench_markdown(advice, thread, lang),
-            gr.update(value=spec_text.yaml_text(spec) if spec is not None else "", label=t["spec_yaml"]),
-            gr.update(value=spec_text.harness_commands(spec), label=t["commands"])]
+    return [bench_markdown(advice, thread, lang), spec_text.yaml_text(spec) if spec is not None else "",
+            spec_text.harness_commands(spec)]
 
 
 def _chrome(lang: str) -> list[Any]:
@@ -142,7 +140,8 @@ def _chrome(lang: str) -> list[Any]:
     t = text(lang)
     return [f"# {t['title']}\n{t['subtitle']}", gr.update(label=t["tab_profile"]), gr.update(label=t["tab_plots"]),
             gr.update(label=t["tab_bench"]), gr.update(label=t["tab_sources"]), gr.update(value=t["new"]),
-            gr.update(label=t["correct_value"]), gr.update(value=t["correct_btn"]), f"#### {t['correct']}"]
+            gr.update(label=t["correct_value"]), gr.update(value=t["correct_btn"]), f"#### {t['correct']}",
+            f"#### {t['commands']}", f"#### {t['spec_yaml']}"]
 
 
 def _profile(view: Any, lang: str) -> list[Any]:
@@ -243,7 +242,7 @@ def build_app(advisor: Advisor | None = None) -> gr.Blocks:
     with gr.Blocks(title="Engine Advisor", fill_width=True) as demo:
         saved = gr.BrowserState(None, storage_key=THREAD_KEY)   # survives a page reload
         thread = gr.Textbox(visible=False, elem_id="thread-id")    # explicit, so API clients hold their own
-        lang = gr.Textbox("en", visible=False, elem_id="lang")
+        lang = gr.State("en")   # the conversation's language: every word on the page follows it
         browser_lang = gr.Textbox(visible=False)
         title = gr.Markdown(f"# {t['title']}\n{t['subtitle']}", elem_id="title")
         with gr.Row(equal_height=False):
@@ -275,12 +274,14 @@ def build_app(advisor: Advisor | None = None) -> gr.Blocks:
                         ttft = gr.LinePlot(show_label=False, elem_id="ttft-plot", visible=False)
                     with gr.Tab(t["tab_bench"], elem_id="tab-bench") as bench_tab:
                         bench = gr.Markdown(elem_id="bench")
-                        spec = gr.Code(language="yaml", label=t["spec_yaml"], elem_id="spec", max_lines=30)
-                        cmds = gr.Code(language="shell", label=t["commands"], elem_id="commands")
+                        cmds_head = gr.Markdown(f"#### {t['commands']}")
+                        cmds = gr.Code(language="shell", show_label=False, elem_id="commands", max_lines=20)
+                        spec_head = gr.Markdown(f"#### {t['spec_yaml']}")
+                        spec = gr.Code(language="yaml", show_label=False, elem_id="spec", max_lines=30)
                     with gr.Tab(t["tab_sources"], elem_id="tab-sources") as cites_tab:
                         cites = gr.Markdown(elem_id="citations")
         panels = [profile, fix_field, title, profile_tab, plots_tab, bench_tab, cites_tab, new, fix_value, fix,
-                  fix_title, mem_note, mem, dec_note, dec, ttft_note, ttft, bench, spec, cmds, cites, *groups]
+                  fix_title, cmds_head, spec_head, mem_note, mem, dec_note, dec, ttft_note, ttft, bench, spec, cmds, cites, *groups]
         head = [box, chat, thread, lang]
         sent = box.submit(send, [box, chat, thread, tab, lang], head + panels, api_name="send",
                           api_visibility="undocumented")   # callable by API clients, not an MCP tool

@@ -90,7 +90,7 @@ def test_web_components(reference):
     assert message.startswith(f"**Recommended: {display(reference.decision.primary)}**")
     assert layout_text(reference) in message and reference.answer.strip() in message
     bench, spec_yaml, commands = web._spec(advice, "web-1", "en")
-    assert "concurrency:" in spec_yaml["value"] and "vllm bench serve" in spec_yaml["value"]
+    assert "concurrency:" in spec_yaml and "vllm bench serve" in spec_yaml and "vllm bench serve" in commands
     profile_table = web._panels(advice, None, "web-1", "en")[0]
     assert "| Hardware | **NVIDIA GeForce RTX 3090** |" in profile_table
 

@@ -65,7 +65,7 @@ def answer_with_quick_replies(page, until: str, max_turns: int = 4):
         for i in range(groups.count()):
             options = groups.nth(i).locator("label")
             options.nth(options.count() - 2).click()   # the last real option (the very last is "don't know")
-        assert page.locator("#message textarea").input_value(), "the picked replies compose the message"
+        page.wait_for_function("document.querySelector('#message textarea').value.length > 0", timeout=10_000)
         send(page, None)
     assert until in bot_messages(page).last.inner_text()
 

@@ -6,9 +6,9 @@ import time
 
 from gradio_client import Client
 
-# send() returns: box, chat, thread, language, then the panels (ui.web.build_app's `panels`):
-# profile table, ..., sources at CITES, and the three quick-reply groups
-CHAT, THREAD, LANG, PROFILE, CITES = 1, 2, 3, 4, 24
+# /send returns box, chat, thread, then the panels of ui.web.build_app (API clients get no State,
+# Tab or Button outputs): the profile table first, the sources at CITES, the three reply groups last
+CHAT, THREAD, PROFILE, CITES = 1, 2, 3, 19
 
 
 def text_of(content) -> str:
@@ -56,7 +56,7 @@ def test_multi_turn_conversation_reaches_a_cited_recommendation(web_url):
     assert reply.startswith("**Recommended: vLLM**") or reply.startswith("**Recommended: ExLlamaV3**")
     assert reply.index("<details>") < 1500                                # a summary first, details folded
     assert out[CITES].count("<details>") >= 2
-    bench, spec_yaml, commands = client.predict(thread, "en", api_name="/benchmark")   # built when opened
+    bench, spec_yaml, commands = client.predict(thread, api_name="/benchmark")   # built when its tab is opened
     assert "concurrency" in spec_yaml and "vllm bench serve" in commands
     assert f"advisor/download/{thread}/benchspec.yaml" in bench
     rows = {line.split("|")[1].strip(): [c.strip() for c in line.split("|")[1:-1]]
