@@ -51,7 +51,7 @@ CSS = """
 #profile td:nth-child(3) { opacity: .8; }
 #chat table { display: block; overflow-x: auto; white-space: nowrap; max-width: 100%; }
 @media (max-width: 640px) { .gradio-container { padding: 4px !important; } #profile td:nth-child(3) { min-width: 9em; }
-  #chat .bot-row .flex-wrap, #chat .bot-row .message { max-width: 100% !important; width: 100%; } }
+  #chat .message-row { max-width: 100% !important; margin: 6px 2px !important; } }
 """
 
 
@@ -221,8 +221,9 @@ def build_app(advisor: Advisor | None = None) -> gr.Blocks:
         advice, pending = advisor.advice(thread), advisor.pending(thread)
         profile = advisor.profile(thread) if pending else None
         lang = advice.language if advice else (profile.language if profile else lang)
+        # the page opens on the profile: plots and spec are built when their tab is opened
         return (gr.update(value=history, placeholder=welcome(lang), examples=examples(lang)), thread, lang,
-                _box(lang), *_panels(advice, pending, thread, lang, "all", profile))
+                _box(lang), *_panels(advice, pending, thread, lang, "profile", profile))
 
     def new_conversation(lang: str | None):
         """A new thread: nothing of the old situation carries over (the trash icon does the same)."""

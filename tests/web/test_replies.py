@@ -73,3 +73,19 @@ def test_a_question_gets_one_group_per_field_and_a_composed_answer_sets_them_all
     message = replies.compose([r.text for r in picked], lang)
     got = extract_answer(message, question["fields"]).values
     assert {g.field: got.get(g.field) for g in groups} == {g.field: r.value for g, r in zip(groups, picked)}
+
+
+def test_every_catalog_device_gets_readable_possible_replies():
+    """Every device of the catalog, alone, four in a box and two boxes of eight: the link and format
+    replies offered are ones the device has, and each reads back as its value."""
+    from rules import catalog
+    models = list(catalog.all_models())
+    for i, (hw_id, hw) in enumerate(catalog.all_hardware().items()):
+        for count, nodes in ((1, 1), (4, 1), (8, 2)):
+            profile = build_profile({"hardware": hw_id, "count": count, "nodes": nodes,
+                                     "model": models[i % len(models)]})
+            for field in ("interconnect", "quantization", "context_length"):
+                for reply in replies.replies_for(field, profile, {}, "en" if i % 2 else "zh"):
+                    assert extract_answer(reply.text, [field]).values.get(field) == reply.value, (hw_id, reply)
+                    assert reply.value not in ("nvlink", "infinity-fabric") or hw.scaleup_gbs, (hw_id, reply)
+                    assert reply.value != "fp8" or hw.tflops.fp8, (hw_id, reply)
