@@ -111,21 +111,25 @@ def reply_groups(question: dict[str, Any] | None, profile: Any, lang: str) -> li
 
 
 def bench_markdown(advice: Any, thread: str, lang: str) -> str:
-    """The benchmark plan's summary with download links (served from memory by `create_app`)."""
-    t = text(lang)
+    """The benchmark plan in a few lines (engines, levels, lengths) with download links; the files
+    are rendered from the stored answer when downloaded (`create_app`), never written."""
+    from agent.names import display
+    from ui.present.figures import number
+    from ui.present.labels import labels
+    t, lab = text(lang), labels(lang)
     spec = advice.benchmark if advice is not None else None
     if spec is None:
         return t["no_spec"]
-    levels = ", ".join(str(c) for c in spec.workload.concurrency)
-    from agent.names import display
-    engines = ", ".join(display(e) for e in getattr(spec, "engines", []) or [])
+    w = spec.workload
     base = f"{DOWNLOAD_PATH}/{thread}"
-    lines = [f"#### {t['spec_title']}", f"{field_label('concurrency', lang)}: {levels}"]
-    if engines:
-        lines.append(engines)
-    lines.append(f"{t['download']}: [{t['download_yaml']}]({base}/benchspec.yaml) · "
-                 f"[{t['download_md']}]({base}/benchplan.md)")
-    return "\n\n".join(lines)
+    lines = [f"#### {t['spec_title']}",
+             f"- {lab['engine']}: " + ", ".join(display(e.id) for e in spec.scenario.engines),
+             f"- {field_label('concurrency', lang)}: " + ", ".join(number(c) for c in w.concurrency),
+             f"- {field_label('input_tokens', lang)} / {field_label('output_tokens', lang)}: "
+             f"{number(w.input.mean)} / {number(w.output.mean)}",
+             "", f"{t['download']}: [{t['download_yaml']}]({base}/benchspec.yaml) · "
+             f"[{t['download_md']}]({base}/benchplan.md)"]
+    return "\n".join(lines)
 
 
 def _spec(advice: Any, thread: str, lang: str) -> list[Any]:

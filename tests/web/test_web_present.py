@@ -86,3 +86,10 @@ def test_the_page_has_every_word_in_both_languages():
     for key, en in TEXT["en"].items():
         assert en.count("{") == TEXT["zh"][key].count("{"), key           # same placeholders
         assert en.count("|") == TEXT["zh"][key].count("|"), key           # same category lists
+
+
+def test_people_see_names_not_ids(team):
+    import re
+    shown = _shown(present.chat_markdown(team)) + present.profile_markdown(present.live_rows(team.profile, "en"), "en")
+    for raw in ("rtx3090", "llama-3.1-70b", "serving_mode", "int8", "pcie", "vllm", "exllamav3"):
+        assert not re.search(rf"(?<![\w-]){re.escape(raw)}(?![\w-])", shown), raw
