@@ -11,8 +11,6 @@ the plots, the tab titles and the buttons.
 from __future__ import annotations
 
 import os
-import re
-import uuid
 from typing import Any
 
 from knowledge import offline
@@ -22,20 +20,17 @@ offline.apply()
 import gradio as gr  # noqa: E402  (after the offline switches)
 
 from agent.api import Advisor  # noqa: E402
-from agent.names import field_label  # noqa: E402
 from rules.errors import AdvisorError  # noqa: E402
 from ui import mcp_tools, plots  # noqa: E402
 from ui.present import replies as quick  # noqa: E402
 from ui.present import spec as spec_text  # noqa: E402
-from ui.present import web as present  # noqa: E402
-from ui.present.webtext import EXAMPLES, text  # noqa: E402
+from ui.present.webtext import text  # noqa: E402
+from ui.web_panels import (  # noqa: E402,F401  (chat_message, _panels, _spec: also used by tests and evals/bench)
+    DOWNLOAD_PATH, N_GROUPS, THREAD_RE, _box, _example, _lang, _new_thread, _panels, _spec, chat_message,
+    empty_chat, examples, welcome,
+)
 
 THREAD_KEY = "engine-advisor-thread"
-N_GROUPS = 3   # an interview question asks about at most three fields (agent.interview.FIELDS_PER_ROUND)
-DOWNLOAD_PATH = "advisor/download"
-CORRECTABLE = ("hardware", "count", "model", "quantization", "workload", "context_length", "users", "concurrency",
-               "serving_mode", "interconnect", "priority")
-_THREAD_RE = re.compile(r"^[A-Za-z0-9_-]{1,80}$")
 
 # Land on the start of the newest answer, not at the end of it (the chat does not autoscroll).
 SCROLL_JS = """() => { setTimeout(() => {
@@ -55,129 +50,6 @@ CSS = """
 """
 
 
-def _lang(message: str) -> str:
-    return "zh" if any("\u4e00" <= ch <= "\u9fff" for ch in message) else "en"
-
-
-def _new_thread() -> str:
-    return f"web-{uuid.uuid4().hex[:16]}"
-
-
-def welcome(lang: str) -> str:
-    """The empty page's welcome (the example questions are the chat's example buttons)."""
-    return text(lang)["welcome"]
-
-
-def examples(lang: str = "en") -> list[dict[str, str]]:
-    """Example questions in both languages, the page's language first (the user's may be the other)."""
-    order = ("zh", "en") if lang == "zh" else ("en", "zh")
-    return [{"text": q} for code in order for q in EXAMPLES[code]]
-
-
-def _box(lang: str) -> Any:
-    """The message box, emptied, with its hint in the conversation's language."""
-    return gr.update(value="", placeholder=text(lang)["placeholder"])
-
-
-def empty_chat(lang: str) -> Any:
-    """The empty conversation: the welcome and the examples in the page's language."""
-    return gr.update(value=[], placeholder=welcome(lang), examples=examples(lang))
-
-
-def _example(ev: gr.SelectData) -> str:
-    """The text of the example question clicked on the empty page."""
-    return ev.value["text"] if isinstance(ev.value, dict) else str(ev.value)
-
-
-def chat_message(advice: Any, question: dict[str, Any] | None) -> str:
-    """What the advisor says in the chat: the question, or the answer's summary with details folded."""
-    if question:
-        return question["question"]
-    return present.chat_markdown(advice) if advice is not None else ""
-
-
-def reply_groups(question: dict[str, Any] | None, profile: Any, lang: str) -> list[Any]:
-    """One radio group per open field (every field of the question), with only possible answers."""
-    groups = quick.groups(question, profile, lang)
-    out = []
-    for i in range(N_GROUPS):
-        if i < len(groups) and groups[i].replies:
-            g = groups[i]
-            choices = [r.text for r in g.replies] + [quick.DONT_KNOW["zh" if lang == "zh" else "en"]]
-            out.append(gr.update(choices=choices, value=None, label=g.label, visible=True))
-        else:
-            out.append(gr.update(choices=[], value=None, visible=False))
-    return out
-
-
-def bench_markdown(advice: Any, thread: str, lang: str) -> str:
-    """The benchmark plan in a few lines (engines, levels, lengths) with download links; the files
-    are rendered from the stored answer when downloaded (`create_app`), never written."""
-    from agent.names import display
-    from ui.present.figures import number
-    from ui.present.labels import labels
-    t, lab = text(lang), labels(lang)
-    spec = advice.benchmark if advice is not None else None
-    if spec is None:
-        return t["no_spec"]
-    w = spec.workload
-    base = f"{DOWNLOAD_PATH}/{thread}"
-    lines = [f"#### {t['spec_title']}",
-             f"- {lab['engine']}: " + ", ".join(display(e.id) for e in spec.scenario.engines),
-             f"- {field_label('concurrency', lang)}: " + ", ".join(number(c) for c in w.concurrency),
-             f"- {field_label('input_tokens', lang)} / {field_label('output_tokens', lang)}: "
-             f"{number(w.input.mean)} / {number(w.output.mean)}",
-             "", f"{t['download']}: [{t['download_yaml']}]({base}/benchspec.yaml) · "
-             f"[{t['download_md']}]({base}/benchplan.md)"]
-    return "\n".join(lines)
-
-
-def _spec(advice: Any, thread: str, lang: str) -> list[Any]:
-    """[plan summary + links, YAML, harness commands]: the YAML is dumped only when the tab is shown."""
-    spec = advice.benchmark if advice is not None else None
-    return [bench_markdown(advice, thread, lang), spec_text.yaml_text(spec) if spec is not None else "",
-            spec_text.harness_commands(spec)]
-
-
-def _chrome(lang: str) -> list[Any]:
-    """Title, tab titles, buttons and labels in the conversation's language."""
-    t = text(lang)
-    return [f"# {t['title']}\n{t['subtitle']}", gr.update(label=t["tab_profile"]), gr.update(label=t["tab_plots"]),
-            gr.update(label=t["tab_bench"]), gr.update(label=t["tab_sources"]), gr.update(value=t["new"]),
-            gr.update(label=t["correct_value"]), gr.update(value=t["correct_btn"]), f"#### {t['correct']}",
-            f"#### {t['commands']}", f"#### {t['spec_yaml']}"]
-
-
-def _profile(view: Any, lang: str) -> list[Any]:
-    """The profile table and the correction field choices."""
-    t = text(lang)
-    table = f"#### {t['profile_title']}\n\n" + present.profile_markdown(present.live_rows(view, lang), lang)
-    choices = [(field_label(f, lang), f) for f in CORRECTABLE]
-    return [table, gr.update(choices=choices, label=t["correct_field"])]
-
-
-def _panels(advice: Any, question: dict | None, thread: str, lang: str, tab: str | None = "all",
-            profile: Any = None) -> list[Any]:
-    """Everything beside the chat, in the order of `panels` in build_app, from one Advice — and,
-    mid-interview, the profile so far (`profile`, a rules Profile). Plots and spec are built only
-    when their tab is shown (`tab`), else left as they are and built when the tab is opened; a
-    cleared view (`advice` None, tab "all") clears every tab."""
-    if profile is not None:
-        from agent.result import profile_view
-        view = profile_view(profile)
-    else:
-        view = advice.profile if advice is not None else None
-    fresh = tab == "all"
-    cites = present.citations_markdown(present.view(advice)) if advice is not None else ""
-    return [
-        *_profile(view, lang), *_chrome(lang),
-        *(plots.plots(advice, lang) if fresh or tab == "plots" else [gr.skip()] * 6),
-        *(_spec(advice, thread, lang) if fresh or tab == "benchmark" else [gr.skip()] * 3),
-        cites or text(lang)["no_sources"],
-        *reply_groups(question, profile, lang),
-    ]
-
-
 def build_app(advisor: Advisor | None = None) -> gr.Blocks:
     """The Blocks app; `advisor` is injectable for tests. Binds no port."""
     advisor = advisor or Advisor()
@@ -189,7 +61,7 @@ def build_app(advisor: Advisor | None = None) -> gr.Blocks:
     def send(message: str, history: list[dict], thread: str | None, tab: str | None = None,
              lang: str | None = None):
         message = (message or "").strip()
-        thread = thread if thread and _THREAD_RE.match(thread) else _new_thread()
+        thread = thread if thread and THREAD_RE.match(thread) else _new_thread()
         lang = lang or _lang(message)
         if not message:
             return ("", history, thread, lang, *screen(thread, lang, tab, advisor.advice(thread),
@@ -214,11 +86,19 @@ def build_app(advisor: Advisor | None = None) -> gr.Blocks:
         """A correction turn: "<field>: <value>" in the conversation's language (the agent amends)."""
         if not field or not (value or "").strip():
             return ("", history, thread, lang, *screen(thread or _new_thread(), lang or "en", tab))
-        return send(f"{field_label(field, lang)}: {value.strip()}", history, thread, tab, lang)
+        return send(quick.correction(field, value, lang or "en"), history, thread, tab, lang)
+
+    def current(field: str | None, thread: str | None, lang: str | None):
+        """The picked field's value now, as the new-value box's hint."""
+        from agent.names import value_text
+        profile = advisor.profile(thread) if field and thread and THREAD_RE.match(thread) else None
+        value = getattr(profile, field, None) if profile is not None else None
+        shown = value_text(field, value, lang) if value not in (None, []) else text(lang)["not_known"]
+        return gr.update(value="", placeholder=f"{text(lang)['now']}: {shown}" if field else "")
 
     def restore(saved: str | None, browser_lang: str | None):
         lang = "zh" if (browser_lang or "").lower().startswith("zh") else "en"
-        thread = saved if saved and _THREAD_RE.match(saved) else _new_thread()
+        thread = saved if saved and THREAD_RE.match(saved) else _new_thread()
         history = log.history(thread)
         if not history:
             return (empty_chat(lang), thread, lang, _box(lang), *_panels(None, None, thread, lang, "all"))
@@ -255,6 +135,7 @@ def build_app(advisor: Advisor | None = None) -> gr.Blocks:
                 chat = gr.Chatbot(elem_id="chat", height="62vh", min_height=360, autoscroll=False,
                                   placeholder=welcome("en"), examples=examples(), show_label=False,
                                   feedback_options=None, buttons=["copy"], group_consecutive_messages=False)
+                quick_hint = gr.Markdown(visible=False, elem_id="quick-hint")
                 groups = [gr.Radio(visible=False, elem_classes=["quick-reply"], elem_id=f"reply-{i}",
                                    interactive=True) for i in range(N_GROUPS)]
                 box = gr.Textbox(placeholder=t["placeholder"], show_label=False, elem_id="message", submit_btn=True,
@@ -286,7 +167,8 @@ def build_app(advisor: Advisor | None = None) -> gr.Blocks:
                     with gr.Tab(t["tab_sources"], elem_id="tab-sources") as cites_tab:
                         cites = gr.Markdown(elem_id="citations")
         panels = [profile, fix_field, title, profile_tab, plots_tab, bench_tab, cites_tab, new, fix_value, fix,
-                  fix_title, cmds_head, spec_head, mem_note, mem, dec_note, dec, ttft_note, ttft, bench, spec, cmds, cites, *groups]
+                  fix_title, cmds_head, spec_head, mem_note, mem, dec_note, dec, ttft_note, ttft, bench, spec, cmds,
+                  cites, *groups, quick_hint]
         head = [box, chat, thread, lang]
         sent = box.submit(send, [box, chat, thread, tab, lang], head + panels, api_name="send",
                           api_visibility="undocumented")   # callable by API clients, not an MCP tool
@@ -295,6 +177,7 @@ def build_app(advisor: Advisor | None = None) -> gr.Blocks:
             g.input(compose, [lang, *groups], box, api_visibility="private")
         chat.example_select(_example, None, box, api_visibility="private").then(
             send, [box, chat, thread, tab, lang], head + panels, api_visibility="private").then(None, js=SCROLL_JS)
+        fix_field.input(current, [fix_field, thread, lang], fix_value, api_visibility="private")
         fix.click(correct, [fix_field, fix_value, chat, thread, tab, lang], head + panels,
                   api_visibility="private").then(None, js=SCROLL_JS)
         profile_tab.select(lambda: "profile", None, tab, api_visibility="private")
@@ -319,7 +202,7 @@ def _download(advisor: Advisor, thread: str, name: str) -> Any:
     from fastapi.responses import Response
     kinds = {"benchspec.yaml": ("application/yaml", spec_text.yaml_text),
              "benchplan.md": ("text/markdown; charset=utf-8", spec_text.markdown_text)}
-    if name not in kinds or not _THREAD_RE.match(thread):
+    if name not in kinds or not THREAD_RE.match(thread):
         raise HTTPException(404, "no such download")
     advice = advisor.advice(thread)
     if advice is None or advice.benchmark is None:

@@ -89,3 +89,20 @@ def test_every_catalog_device_gets_readable_possible_replies():
                     assert extract_answer(reply.text, [field]).values.get(field) == reply.value, (hw_id, reply)
                     assert reply.value not in ("nvlink", "infinity-fabric") or hw.scaleup_gbs, (hw_id, reply)
                     assert reply.value != "fp8" or hw.tflops.fp8, (hw_id, reply)
+
+
+CORRECTIONS = {"hardware": ("RTX 4090", "rtx4090"), "count": ("8", 8), "model": ("Qwen3 32B", "qwen3-32b"),
+               "quantization": ("FP8", "fp8"), "workload": ("RAG", "rag"), "context_length": ("32K", 32000),
+               "users": ("100", 100), "concurrency": ("40", 40), "interconnect": ("NVLink", "nvlink")}
+WORDS = {"serving_mode": {"en": ("external production", "production"), "zh": ("對外正式上線", "production")},
+         "priority": {"en": ("latency", "latency"), "zh": ("延遲", "latency")}}
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_correction_from_the_profile_panel_is_read_as_that_field(lang):
+    from agent.extract import extract
+    cases = {**CORRECTIONS, **{f: words[lang] for f, words in WORDS.items()}}
+    assert set(cases) == set(replies.CORRECTABLE)
+    for field, (typed, value) in cases.items():
+        text = replies.correction(field, typed, lang)
+        assert extract(text).values.get(field) == value, (text, extract(text).values)

@@ -173,3 +173,18 @@ def compose(choices: list[str | None], lang: str) -> str:
     """The message the chosen replies make (joined the way people list answers)."""
     picked = [c for c in choices if c]
     return ("；" if _lang(lang) == "zh" else "; ").join(picked)
+
+
+CORRECTABLE = ("hardware", "count", "model", "quantization", "workload", "context_length", "users", "concurrency",
+               "serving_mode", "interconnect", "priority")
+"""Fields the profile panel lets people correct (what the advisor reads from words)."""
+_CORRECTION_WORDS = {"count": {"en": "{v} GPUs", "zh": "{v} 張 GPU"},
+                     "priority": {"en": "{v} matters most", "zh": "最重視{v}"}}
+"""How a bare value is said for fields whose number or word alone is ambiguous."""
+
+
+def correction(field: str, value: str, lang: str) -> str:
+    """The correction turn for one field: "Concurrent requests: 40", "Devices per node: 8 GPUs"."""
+    lang = _lang(lang)
+    said = _CORRECTION_WORDS.get(field, {}).get(lang, "{v}").format(v=value.strip())
+    return f"{field_label(field, lang)}: {said}"
