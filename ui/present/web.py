@@ -1,7 +1,8 @@
 """Web components data of an Advice: summary, profile rows, alternatives table, citations.
 
-`view(advice)` is pure data (pydantic); the Gradio app only places it. The small Markdown and
-table helpers below format that data for the components the app uses today.
+`view(advice)` is pure data (pydantic); the Gradio app only places it. The Markdown helpers below
+format that data for the page: the chat's summary (`chat_markdown`), the profile as understood
+(`live_rows`, `profile_markdown`), the alternatives table and the sources.
 """
 from __future__ import annotations
 
@@ -180,41 +181,7 @@ def view(advice: "Advice") -> WebView:
                    citations=[CitationItem(n=n, **c.model_dump()) for n, c in enumerate(advice.citations, 1)])
 
 
-# --- formatting the view for today's Gradio components ------------------------------------------------
-
-def card_markdown(v: WebView) -> str:
-    """The summary card: headline, plan and fit, key figures, bottleneck, alternatives, engines to avoid."""
-    lab, s = labels(v.language), v.summary
-    lines = [f"### {s.headline}"]
-    head = " · ".join(x for x in (f"{lab['plan']}: {s.plan}" if s.plan else "", s.fit_text) if x)
-    if head:
-        lines.append(head)
-    if s.figures:
-        lines.append(" · ".join(f"{f.label}: {f.value}" for f in s.figures))
-    if s.bottleneck:
-        lines.append(f"**{lab['bottleneck']}:** {s.bottleneck}")
-    if s.alternatives:
-        lines.append(f"**{lab['alternatives']}:** " + ", ".join(s.alternatives))
-    if s.avoid:
-        lines.append(f"**{lab['avoid']}:**\n" + "\n".join(f"- **{a.label}** — {a.value}" for a in s.avoid))
-    return "\n\n".join(lines)
-
-
-def profile_table(v: WebView) -> list[list[str]]:
-    """[label, value, from] rows for a table."""
-    return [[r.label, r.value, r.source] for r in v.profile]
-
-
-def profile_headers(lang: str) -> list[str]:
-    """Column headers of the profile table."""
-    lab = labels(lang)
-    return [lab["field"], lab["value"], lab["from"]]
-
-
-def options_table(v: WebView) -> list[list[str]]:
-    """[engine, plan, fits, TTFT, TPOT, tokens/s] rows."""
-    return [[r.engine_name, r.plan, r.fits, r.ttft, r.tpot, r.tokens_per_s] for r in v.options]
-
+# --- the view as Markdown for the page ---------------------------------------------------------------------
 
 def options_headers(lang: str) -> list[str]:
     """Column headers of the alternatives table."""
