@@ -116,7 +116,7 @@ def _chrome(lang: str) -> list[Any]:
     t = text(lang)
     return [f"# {t['title']}\n{t['subtitle']}", gr.update(label=t["tab_profile"]), gr.update(label=t["tab_plots"]),
             gr.update(label=t["tab_bench"]), gr.update(label=t["tab_sources"]), gr.update(value=t["new"]),
-            gr.update(label=t["correct_value"]), gr.update(value=t["correct_btn"]), f"#### {t['correct']}",
+            gr.update(label=t["correct_value"], value=""), gr.update(value=t["correct_btn"]), f"#### {t['correct']}",
             f"#### {t['commands']}", f"#### {t['spec_yaml']}"]
 
 

@@ -121,6 +121,10 @@ def test_english_on_a_desktop(browser, web_url):
     page.locator("#fix-send").click()
     page.locator("#chat").get_by_text("Concurrent requests: 40").wait_for(timeout=60_000)
     page.wait_for_function("document.querySelector('#profile').innerText.includes('you said: “40”')", timeout=60_000)
+    page.wait_for_timeout(400)
+    assert lands_on_start(page), "after a correction the chat shows the start of the new answer"
+    assert "Concurrent requests → 40" in bot_messages(page).last.inner_text()   # says what changed, in words
+    assert page.locator("#fix-value input, #fix-value textarea").first.input_value() == ""
     shot(page, "en-corrected")
     # plots explain themselves; the benchmark plan downloads
     page.get_by_role("tab", name="Plots").click()
