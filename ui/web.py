@@ -94,7 +94,7 @@ def build_app(advisor: Advisor | None = None) -> gr.Blocks:
         profile = advisor.profile(thread) if field and thread and THREAD_RE.match(thread) else None
         value = getattr(profile, field, None) if profile is not None else None
         shown = value_text(field, value, lang) if value not in (None, []) else text(lang)["not_known"]
-        return gr.update(value="", placeholder=f"{text(lang)['now']}: {shown}" if field else "")
+        return gr.update(placeholder=f"{text(lang)['now']}: {shown}" if field else "")   # never what was typed
 
     def restore(saved: str | None, browser_lang: str | None):
         lang = "zh" if (browser_lang or "").lower().startswith("zh") else "en"
