@@ -93,3 +93,12 @@ def test_people_see_names_not_ids(team):
     shown = _shown(present.chat_markdown(team)) + present.profile_markdown(present.live_rows(team.profile, "en"), "en")
     for raw in ("rtx3090", "llama-3.1-70b", "serving_mode", "int8", "pcie", "vllm", "exllamav3"):
         assert not re.search(rf"(?<![\w-]){re.escape(raw)}(?![\w-])", shown), raw
+
+
+def test_a_sizing_answer_leads_with_the_hardware_options():
+    advice = advise("what should we buy for Llama 3.3 70B, 200 users, TTFT p95 < 2 s?")
+    assert advice.intent == "size"
+    shown = _shown(present.chat_markdown(advice))
+    options = [line for line in shown.splitlines() if line[:2] in ("1.", "2.", "3.")]
+    assert len(options) == 3 and shown.index(options[0]) < shown.index("**Recommended")
+    assert "say which one you pick" in plots.memory_note(advice, None, "en")

@@ -222,10 +222,21 @@ def _first_paragraph(body: str, limit: int = 600) -> str:
     return part[: cut + 1 if cut > limit // 3 else limit].rstrip() + " …"
 
 
+def _sizing_head(body: str, top: int = 3) -> str:
+    """A sizing answer's title and its first `top` hardware options (as the answer ranks them)."""
+    parts = [p.strip() for p in body.split("\n\n") if p.strip() and not p.lstrip().startswith(">")]
+    if len(parts) < 2:
+        return parts[0] if parts else ""
+    options = [line for line in parts[1].splitlines() if line.strip()][:top]
+    return parts[0] + "\n\n" + "\n".join(options)
+
+
 def why_not_estimated(advice: "Advice", lang: str) -> str:
     """Why an answer has no estimate, in words: an unrecognised model or device first."""
     from ui.present.webtext import text
     t = text(lang)
+    if advice.intent == "size":
+        return t["why_sizing"]
     for kind, key in (("model", "why_unknown_model"), ("device", "why_unknown_device")):
         words = [n.text for n in advice.not_understood if n.kind == kind]
         if words:
@@ -246,7 +257,9 @@ def chat_markdown(advice: "Advice") -> str:
     from ui.present.webtext import text
     v = view(advice)
     s, lab = v.summary, labels(v.language)
-    if not s.engine and not s.figures:   # a concept answer or a sizing: its own first paragraph
+    if advice.intent == "size":   # the hardware options come first, then the engine for them
+        lines = [_sizing_head(advice.answer), f"**{s.headline}**"] if s.engine else [_sizing_head(advice.answer)]
+    elif not s.engine and not s.figures:   # a concept answer: its own first paragraph
         lines = [_first_paragraph(advice.answer)]
     else:
         lines = [f"**{s.headline}**"]
@@ -257,7 +270,7 @@ def chat_markdown(advice: "Advice") -> str:
         lines.append(" · ".join(f"{f.label} {f.value}" for f in s.figures))
     if s.bottleneck:
         lines.append(f"{lab['bottleneck']}: {s.bottleneck}")
-    if advice.estimate is None and advice.intent != "explain" and s.engine:
+    if advice.estimate is None and advice.intent not in ("explain", "size") and s.engine:
         lines.append(f"{lab['unknown_fit'].capitalize()}: {why_not_estimated(advice, v.language)}")
     notes = [line for line in understanding_lines(advice) if line]
     parts = ["\n\n".join(x for x in lines if x), *(["\n".join(notes)] if notes else []), options_markdown(v)]

@@ -52,6 +52,8 @@ TEXT: dict[str, dict[str, str]] = {
         "why_unknown_model": "the model “{words}” is not in the catalog, so its size and memory are unknown.",
         "why_unknown_device": "the device “{words}” is not in the catalog, so its memory and speed are unknown.",
         "why_no_fit": "the model does not fit at any concurrency shown (see the memory figure).",
+        "why_sizing": "this answer compares hardware to buy; say which one you pick (e.g. “2× H100 SXM”) and "
+                      "I will plan and draw it.",
         "why_no_model": "no model I know was recognised in what you wrote. Name one from the catalog "
                         "(e.g. “Qwen3 32B”) or give its size (e.g. “a 13B model”) and I will estimate it.",
         "why_no_device": "no device I know was recognised in what you wrote. Name it (e.g. “RTX 4090”, "
@@ -87,6 +89,7 @@ TEXT: dict[str, dict[str, str]] = {
         "why_unknown_model": "型錄中沒有「{words}」這個模型，不知道它的大小與記憶體需求。",
         "why_unknown_device": "型錄中沒有「{words}」這個裝置，不知道它的記憶體與速度。",
         "why_no_fit": "在圖中的任何併發數下模型都放不下（請看記憶體圖）。",
+        "why_sizing": "這個答案比較的是要買的硬體；告訴我您選哪一個（例如「2 張 H100 SXM」），我就會規劃並畫出來。",
         "why_no_model": "您寫的內容中沒有我認得的模型。請寫出型錄中的模型（例如「Qwen3 32B」）或它的大小（例如「13B 模型」），我就能估算。",
         "why_no_device": "您寫的內容中沒有我認得的裝置。請寫出裝置名稱（例如「RTX 4090」、「H100 SXM」）或每個裝置的記憶體。",
         "parts": "權重|KV cache|執行期保留|剩餘|超出容量|可用容量",
