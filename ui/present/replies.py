@@ -171,7 +171,7 @@ def groups(question: dict[str, Any] | None, profile: Any, lang: str) -> list[Rep
 
 def compose(choices: list[str | None], lang: str) -> str:
     """The message the chosen replies make (joined the way people list answers)."""
-    picked = [c for c in choices if c]
+    picked = list(dict.fromkeys(c for c in choices if c))   # "don't know" twice is said once
     return ("；" if _lang(lang) == "zh" else "; ").join(picked)
 
 
