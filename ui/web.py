@@ -26,8 +26,8 @@ from ui.present import replies as quick  # noqa: E402
 from ui.present import spec as spec_text  # noqa: E402
 from ui.present.webtext import text  # noqa: E402
 from ui.web_panels import (  # noqa: E402,F401  (chat_message, _panels, _spec: also used by tests and evals/bench)
-    DOWNLOAD_PATH, N_GROUPS, THREAD_RE, _box, _example, _lang, _new_thread, _panels, _spec, chat_message,
-    empty_chat, examples, welcome,
+    DOWNLOAD_PATH, N_GROUPS, _box, _example, _lang, _new_thread, _panels, _spec, chat_message, empty_chat,
+    examples, own, welcome,
 )
 
 THREAD_KEY = "engine-advisor-thread"
@@ -61,7 +61,7 @@ def build_app(advisor: Advisor | None = None) -> gr.Blocks:
     def send(message: str, history: list[dict], thread: str | None, tab: str | None = None,
              lang: str | None = None):
         message = (message or "").strip()
-        thread = thread if thread and THREAD_RE.match(thread) else _new_thread()
+        thread = own(thread) or _new_thread()
         lang = lang or _lang(message)
         if not message:
             return ("", history, thread, lang, *screen(thread, lang, tab, advisor.advice(thread),
@@ -85,20 +85,20 @@ def build_app(advisor: Advisor | None = None) -> gr.Blocks:
     def correct(field: str | None, value: str | None, history, thread, tab, lang):
         """A correction turn: "<field>: <value>" in the conversation's language (the agent amends)."""
         if not field or not (value or "").strip():
-            return ("", history, thread, lang, *screen(thread or _new_thread(), lang or "en", tab))
+            return ("", history, thread, lang, *screen(own(thread) or _new_thread(), lang or "en", tab))
         return send(quick.correction(field, value, lang or "en"), history, thread, tab, lang)
 
     def current(field: str | None, thread: str | None, lang: str | None):
         """The picked field's value now, as the new-value box's hint."""
         from agent.names import value_text
-        profile = advisor.profile(thread) if field and thread and THREAD_RE.match(thread) else None
+        profile = advisor.profile(own(thread)) if field and own(thread) else None
         value = getattr(profile, field, None) if profile is not None else None
         shown = value_text(field, value, lang) if value not in (None, []) else text(lang)["not_known"]
         return gr.update(placeholder=f"{text(lang)['now']}: {shown}" if field else "")   # never what was typed
 
     def restore(saved: str | None, browser_lang: str | None):
         lang = "zh" if (browser_lang or "").lower().startswith("zh") else "en"
-        thread = saved if saved and THREAD_RE.match(saved) else _new_thread()
+        thread = own(saved) or _new_thread()
         history = log.history(thread)
         if not history:
             return (empty_chat(lang), thread, lang, _box(lang), *_panels(None, None, thread, lang, "all"))
@@ -115,10 +115,10 @@ def build_app(advisor: Advisor | None = None) -> gr.Blocks:
         return (empty_chat(lang), thread, lang, _box(lang), *_panels(None, None, thread, lang, "all"))
 
     def show_plots(thread: str | None, lang: str | None):
-        return plots.plots(advisor.advice(thread) if thread else None, lang or "en")
+        return plots.plots(advisor.advice(own(thread)) if own(thread) else None, lang or "en")
 
     def show_spec(thread: str | None, lang: str | None):
-        return _spec(advisor.advice(thread) if thread else None, thread or "none", lang or "en")
+        return _spec(advisor.advice(own(thread)) if own(thread) else None, own(thread) or "none", lang or "en")
 
     def compose(lang, *choices):
         return quick.compose(list(choices), lang or "en")
@@ -202,7 +202,7 @@ def _download(advisor: Advisor, thread: str, name: str) -> Any:
     from fastapi.responses import Response
     kinds = {"benchspec.yaml": ("application/yaml", spec_text.yaml_text),
              "benchplan.md": ("text/markdown; charset=utf-8", spec_text.markdown_text)}
-    if name not in kinds or not THREAD_RE.match(thread):
+    if name not in kinds or not own(thread):
         raise HTTPException(404, "no such download")
     advice = advisor.advice(thread)
     if advice is None or advice.benchmark is None:

@@ -24,7 +24,9 @@ from ui.present.webtext import EXAMPLES, text  # noqa: E402
 
 N_GROUPS = 3   # an interview question asks about at most three fields (agent.interview.FIELDS_PER_ROUND)
 DOWNLOAD_PATH = "advisor/download"
-THREAD_RE = re.compile(r"^[A-Za-z0-9_-]{1,80}$")
+THREAD_RE = re.compile(r"^web-[0-9a-f]{16}$")
+"""The thread ids this app issues. A client may only name one of these: never another surface's
+conversation (Slack's are `slack-…`) nor a made-up key."""
 
 
 def _lang(message: str) -> str:
@@ -33,6 +35,11 @@ def _lang(message: str) -> str:
 
 def _new_thread() -> str:
     return f"web-{uuid.uuid4().hex[:16]}"
+
+
+def own(thread: str | None) -> str | None:
+    """The client's thread id when it is one this app issued, else None."""
+    return thread if thread and THREAD_RE.match(thread) else None
 
 
 def welcome(lang: str) -> str:
@@ -63,8 +70,8 @@ def _example(ev: gr.SelectData) -> str:
 
 def chat_message(advice: Any, question: dict[str, Any] | None) -> str:
     """What the advisor says in the chat: the question, or the answer's summary with details folded."""
-    if question:
-        return question["question"]
+    if question:   # it can quote the user's words: shown as typed, never as markup
+        return present.inert(question["question"])
     return present.chat_markdown(advice) if advice is not None else ""
 
 

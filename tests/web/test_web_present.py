@@ -102,3 +102,22 @@ def test_a_sizing_answer_leads_with_the_hardware_options():
     options = [line for line in shown.splitlines() if line[:2] in ("1.", "2.", "3.")]
     assert len(options) == 3 and shown.index(options[0]) < shown.index("**Recommended")
     assert "say which one you pick" in plots.memory_note(advice, None, "en")
+
+
+def test_the_users_words_are_shown_as_typed_never_as_markup(tmp_path):
+    from ui import web_panels
+    advisor = Advisor(home=tmp_path)
+    typed = "4 RTX 3090 <img src=x onerror=alert(1)> [click](http://evil.example) with Llama 3.3 70B"
+    out = advisor.turn("t", typed)
+    from agent.result import profile_view
+    table = present.profile_markdown(present.live_rows(profile_view(advisor.profile("t")), "en"), "en")
+    for shown in (table, web_panels.chat_message(None, out.question) if out.question else "",
+                  web_panels.chat_message(None, {"question": f"Which device is “{typed}”?", "fields": ["hardware"]})):
+        assert "<img" not in shown and "](http" not in shown
+
+
+def test_a_client_can_only_name_threads_the_web_issued():
+    from ui import web_panels
+    assert web_panels.own("web-0123456789abcdef") == "web-0123456789abcdef"
+    for other in ("slack-T1-C1-1000001", "web-1", "../../etc/passwd", "", None, "web-0123456789ABCDEF"):
+        assert web_panels.own(other) is None

@@ -6,6 +6,8 @@ format that data for the page: the chat's summary (`chat_markdown`), the profile
 """
 from __future__ import annotations
 
+import html
+import re
 from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -91,6 +93,15 @@ class WebView(_Strict):
     citations: list[CitationItem]
 
 
+_MARKUP = re.compile(r"([\\`*_\[\]()#!|~])")
+
+
+def inert(text: str) -> str:
+    """Words from outside (the user's, a quoted document's) with their markup made inert: HTML
+    escaped and Markdown's link, image, emphasis and table marks backslashed, so they show as typed."""
+    return _MARKUP.sub(r"\\\1", html.escape(str(text), quote=False)).replace("\n", " ")
+
+
 KEY_FIELDS = ("hardware", "count", "model", "workload", "users", "concurrency", "serving_mode")
 """Shown in the profile even before they are known, so people see what is still open."""
 
@@ -98,7 +109,7 @@ KEY_FIELDS = ("hardware", "count", "model", "workload", "users", "concurrency", 
 def _source(f: "ProfileField", lang: str) -> str:
     lab = labels(lang)
     if f.origin == "said" and f.evidence:
-        return f"{lab['said']}: “{f.evidence}”"
+        return f"{lab['said']}: “{inert(f.evidence)}”"
     if f.origin == "assumed":
         return lab["assumed"] + (f" ({f.note})" if f.note else "")
     return lab[f.origin] if f.origin in lab else "—"
@@ -129,7 +140,8 @@ def live_rows(profile: "ProfileView | None", lang: str) -> list[ProfileRow]:
 
 
 def _cell(text: str) -> str:
-    return text.replace("|", "\\|").replace("\n", " ")
+    """A table cell: pipes and newlines cannot end the cell or the row."""
+    return re.sub(r"(?<!\\)\|", r"\\|", text).replace("\n", " ")
 
 
 def profile_markdown(rows: list[ProfileRow], lang: str) -> str:
@@ -137,7 +149,7 @@ def profile_markdown(rows: list[ProfileRow], lang: str) -> str:
     lab = labels(lang)
     lines = [f"| {lab['field']} | {lab['value']} | {lab['from']} |", "|---|---|---|"]
     for r in rows:
-        value = f"*{r.value}*" if r.origin == "missing" else f"**{_cell(r.value)}**"
+        value = f"*{r.value}*" if r.origin == "missing" else f"**{_cell(inert(r.value))}**"
         lines.append(f"| {r.label} | {value} | {_cell(r.source)} |")
     return "\n".join(lines)
 
@@ -272,7 +284,7 @@ def chat_markdown(advice: "Advice") -> str:
         lines.append(f"{lab['bottleneck']}: {s.bottleneck}")
     if advice.estimate is None and advice.intent not in ("explain", "size") and s.engine:
         lines.append(f"{lab['unknown_fit'].capitalize()}: {why_not_estimated(advice, v.language)}")
-    notes = [line for line in understanding_lines(advice) if line]
+    notes = [f"> {inert(line.removeprefix('> '))}" for line in understanding_lines(advice) if line]   # quotes words
     parts = ["\n\n".join(x for x in lines if x), *(["\n".join(notes)] if notes else []), options_markdown(v)]
     details = f"<details><summary>{text(v.language)['details']}</summary>\n\n{answer(advice).strip()}\n\n</details>"
     return "\n\n".join(p for p in parts if p) + "\n\n" + details
