@@ -27,7 +27,7 @@ from ui.present import spec as spec_text  # noqa: E402
 from ui.present.webtext import text  # noqa: E402
 from ui.web_panels import (  # noqa: E402,F401  (chat_message, _panels, _spec: also used by tests and evals/bench)
     DOWNLOAD_PATH, N_GROUPS, _box, _example, _lang, _new_thread, _panels, _spec, chat_message, empty_chat,
-    examples, own, welcome,
+    examples, key, welcome,
 )
 
 THREAD_KEY = "engine-advisor-thread"
@@ -55,55 +55,58 @@ def build_app(advisor: Advisor | None = None) -> gr.Blocks:
     advisor = advisor or Advisor()
     log = advisor.store.transcripts   # shared by replicas when the store is PostgreSQL
 
-    def screen(thread: str, lang: str, tab: str | None, advice: Any = None, question: Any = None) -> list[Any]:
-        return _panels(advice, question, thread, lang, tab, advisor.profile(thread) if question else None)
+    def screen(thread: str, lang: str, tab: str | None) -> list[Any]:
+        """The panels of a thread as it stands (no new turn)."""
+        pending = advisor.pending(key(thread))
+        return _panels(advisor.advice(key(thread)), pending, thread, lang, tab,
+                       advisor.profile(key(thread)) if pending else None)
 
     def send(message: str, history: list[dict], thread: str | None, tab: str | None = None,
              lang: str | None = None):
+        """One user message: the advisor's turn, the chat, and every panel in the conversation's language."""
         message = (message or "").strip()
-        thread = own(thread) or _new_thread()
+        thread = thread or _new_thread()   # the client's id; the conversation is key(thread)
         lang = lang or _lang(message)
         if not message:
-            return ("", history, thread, lang, *screen(thread, lang, tab, advisor.advice(thread),
-                                                      advisor.pending(thread)))
+            return ("", history, thread, lang, *screen(thread, lang, tab))
         try:
-            out = advisor.turn(thread, message)
+            out = advisor.turn(key(thread), message)
         except AdvisorError as exc:   # bad input: say so in the chat, lose nothing
             history = [*history, {"role": "user", "content": message}, {"role": "assistant", "content": f"⚠️ {exc}"}]
-            return ("", history, thread, lang, *screen(thread, lang, tab, advisor.advice(thread),
-                                                      advisor.pending(thread)))
+            return ("", history, thread, lang, *screen(thread, lang, tab))
         # mid-interview the profile so far comes from the thread; an answer carries its own
-        profile = advisor.profile(thread) if out.question else None
+        profile = advisor.profile(key(thread)) if out.question else None
         lang = out.advice.language if out.advice else (profile.language if profile else _lang(message))
         reply = chat_message(out.advice, out.question)
-        log.append(thread, "user", message)
-        log.append(thread, "assistant", reply)
+        log.append(key(thread), "user", message)
+        log.append(key(thread), "assistant", reply)
         history = [*history, {"role": "user", "content": message}, {"role": "assistant", "content": reply}]
         return (_box(lang), history, thread, lang,
-                *_panels(out.advice or advisor.advice(thread), out.question, thread, lang, tab, profile))
+                *_panels(out.advice or advisor.advice(key(thread)), out.question, thread, lang, tab, profile))
 
     def correct(field: str | None, value: str | None, history, thread, tab, lang):
         """A correction turn: "<field>: <value>" in the conversation's language (the agent amends)."""
         if not field or not (value or "").strip():
-            return ("", history, thread, lang, *screen(own(thread) or _new_thread(), lang or "en", tab))
+            return ("", history, thread, lang, *screen(thread or _new_thread(), lang or "en", tab))
         return send(quick.correction(field, value, lang or "en"), history, thread, tab, lang)
 
     def current(field: str | None, thread: str | None, lang: str | None):
         """The picked field's value now, as the new-value box's hint."""
         from agent.names import value_text
-        profile = advisor.profile(own(thread)) if field and own(thread) else None
+        profile = advisor.profile(key(thread)) if field and thread else None
         value = getattr(profile, field, None) if profile is not None else None
         shown = value_text(field, value, lang) if value not in (None, []) else text(lang)["not_known"]
         return gr.update(placeholder=f"{text(lang)['now']}: {shown}" if field else "")   # never what was typed
 
     def restore(saved: str | None, browser_lang: str | None):
+        """The page (re)opened: the saved conversation, or the welcome in the browser's language."""
         lang = "zh" if (browser_lang or "").lower().startswith("zh") else "en"
-        thread = own(saved) or _new_thread()
-        history = log.history(thread)
+        thread = saved or _new_thread()
+        history = log.history(key(thread))
         if not history:
             return (empty_chat(lang), thread, lang, _box(lang), *_panels(None, None, thread, lang, "all"))
-        advice, pending = advisor.advice(thread), advisor.pending(thread)
-        profile = advisor.profile(thread) if pending else None
+        advice, pending = advisor.advice(key(thread)), advisor.pending(key(thread))
+        profile = advisor.profile(key(thread)) if pending else None
         lang = advice.language if advice else (profile.language if profile else lang)
         # the page opens on the profile: plots and spec are built when their tab is opened
         return (gr.update(value=history, placeholder=welcome(lang), examples=examples(lang)), thread, lang,
@@ -115,10 +118,10 @@ def build_app(advisor: Advisor | None = None) -> gr.Blocks:
         return (empty_chat(lang), thread, lang, _box(lang), *_panels(None, None, thread, lang, "all"))
 
     def show_plots(thread: str | None, lang: str | None):
-        return plots.plots(advisor.advice(own(thread)) if own(thread) else None, lang or "en")
+        return plots.plots(advisor.advice(key(thread)) if thread else None, lang or "en")
 
     def show_spec(thread: str | None, lang: str | None):
-        return _spec(advisor.advice(own(thread)) if own(thread) else None, own(thread) or "none", lang or "en")
+        return _spec(advisor.advice(key(thread)) if thread else None, thread or "none", lang or "en")
 
     def compose(lang, *choices):
         return quick.compose(list(choices), lang or "en")
@@ -202,9 +205,9 @@ def _download(advisor: Advisor, thread: str, name: str) -> Any:
     from fastapi.responses import Response
     kinds = {"benchspec.yaml": ("application/yaml", spec_text.yaml_text),
              "benchplan.md": ("text/markdown; charset=utf-8", spec_text.markdown_text)}
-    if name not in kinds or not own(thread):
+    if name not in kinds or not thread:
         raise HTTPException(404, "no such download")
-    advice = advisor.advice(thread)
+    advice = advisor.advice(key(thread))
     if advice is None or advice.benchmark is None:
         raise HTTPException(404, "this conversation has no benchmark plan yet")
     media, render = kinds[name]

@@ -5,8 +5,10 @@ the layout and the events are in ui/web.py.
 """
 from __future__ import annotations
 
+import hashlib
 import re
 import uuid
+from urllib.parse import quote
 from typing import Any
 
 from knowledge import offline
@@ -24,9 +26,9 @@ from ui.present.webtext import EXAMPLES, text  # noqa: E402
 
 N_GROUPS = 3   # an interview question asks about at most three fields (agent.interview.FIELDS_PER_ROUND)
 DOWNLOAD_PATH = "advisor/download"
-THREAD_RE = re.compile(r"^web-[0-9a-f]{16}$")
-"""The thread ids this app issues. A client may only name one of these: never another surface's
-conversation (Slack's are `slack-…`) nor a made-up key."""
+ISSUED = re.compile(r"web-[0-9a-f]{16}")
+"""Thread ids this app hands out."""
+_CLIENT_ID = re.compile(r"[A-Za-z0-9_.:-]{1,100}")
 
 
 def _lang(message: str) -> str:
@@ -37,9 +39,16 @@ def _new_thread() -> str:
     return f"web-{uuid.uuid4().hex[:16]}"
 
 
-def own(thread: str | None) -> str | None:
-    """The client's thread id when it is one this app issued, else None."""
-    return thread if thread and THREAD_RE.match(thread) else None
+def key(thread: str) -> str:
+    """The conversation a client's thread id names, inside the web's own namespace: ids the app
+    issued keep their form; any other id (API clients may hold their own) becomes `web:<id>`, or
+    `web:#<digest>` when it is long or unusual, so a web client can never name a Slack thread and a
+    thread id is never more than a key. (Main's `agent.api.client_thread("web", id)` does the same.)"""
+    if ISSUED.fullmatch(thread):
+        return thread
+    cid = thread if _CLIENT_ID.fullmatch(thread) else \
+        "#" + hashlib.sha256(thread.encode("utf-8", "surrogatepass")).hexdigest()[:32]
+    return f"web:{cid}"
 
 
 def welcome(lang: str) -> str:
@@ -100,7 +109,7 @@ def bench_markdown(advice: Any, thread: str, lang: str) -> str:
     if spec is None:
         return t["no_spec"]
     w = spec.workload
-    base = f"{DOWNLOAD_PATH}/{thread}"
+    base = f"{DOWNLOAD_PATH}/{quote(thread, safe='')}"
     lines = [f"#### {t['spec_title']}",
              f"- {lab['engine']}: " + ", ".join(display(e.id) for e in spec.scenario.engines),
              f"- {field_label('concurrency', lang)}: " + ", ".join(number(c) for c in w.concurrency),

@@ -112,3 +112,19 @@ def test_downloads_are_served_from_memory_and_leave_no_file(web_server):
             assert exc.code == 404
     written = [p for p in (home / "tmp").rglob("*") if "bench" in p.name]
     assert not written, written   # nothing per conversation in the temp directory
+
+
+def test_a_web_client_cannot_write_into_a_slack_conversation(web_server):
+    from agent.api import Advisor
+    from ui.web_panels import key
+    url, home = web_server
+    advisor = Advisor(home=home)   # the server's conversation store, as the Slack bot would use it
+    slack_thread = "slack-T1-C1-1700000000.000100"
+    assert advisor.turn(slack_thread, "Which inference engine should we use?").question
+    before = advisor.state(slack_thread)
+    out = Client(url, verbose=False).predict("8x H100 SXM with NVLink, Llama 3.1 70B, 300 users, 64 concurrent",
+                                             [], slack_thread, api_name="/send")
+    assert out[THREAD] == slack_thread, "the client keeps its own id"
+    after = advisor.state(slack_thread)
+    assert after.get("profile") == before.get("profile") and after["question"] == before["question"]
+    assert advisor.state(key(slack_thread)).get("profile", {}).get("hardware") == "h100_sxm"

@@ -116,8 +116,10 @@ def test_the_users_words_are_shown_as_typed_never_as_markup(tmp_path):
         assert "<img" not in shown and "](http" not in shown
 
 
-def test_a_client_can_only_name_threads_the_web_issued():
-    from ui import web_panels
-    assert web_panels.own("web-0123456789abcdef") == "web-0123456789abcdef"
-    for other in ("slack-T1-C1-1000001", "web-1", "../../etc/passwd", "", None, "web-0123456789ABCDEF"):
-        assert web_panels.own(other) is None
+def test_a_client_names_threads_only_inside_the_web():
+    from ui.web_panels import key
+    assert key("web-0123456789abcdef") == "web-0123456789abcdef"            # ids the app issued
+    assert key("slack-T1-C1-1700000000.000100") == "web:slack-T1-C1-1700000000.000100"   # never Slack's
+    for hostile in ("../../etc/passwd", "a/b", "x" * 500, "\udcff"):
+        k = key(hostile)
+        assert k.startswith("web:#") and "/" not in k and len(k) < 60
