@@ -3,6 +3,7 @@
     Advisor(home=None, model=None).turn(thread_id, text) -> TurnResult   one user message
     Advisor.state(thread_id) -> dict / .pending(thread_id) -> question     what a thread knows
     Advisor.advice(thread_id) -> Advice | None                             the thread's last answer
+    Advisor.profile(thread_id) -> Profile | None                           the profile so far (live)
     advise(text, answers=None, model=None) -> Advice                       one-shot, simulated user
     advise_profile(profile, model=None) -> Advice                          a profile, no interview
     ask(...) / ask_profile(...) -> dict                                    the same, as `ask --json`
@@ -28,6 +29,7 @@ from rules.inputs import MAX_FIELD_CHARS, clean_text
 
 if TYPE_CHECKING:
     from agent.advice import Advice
+    from rules.profile import Profile
 
 DONT_KNOW = "I don't know, please assume typical values."
 _CLIENT_ID = re.compile(r"[A-Za-z0-9_.:-]{1,100}")
@@ -129,6 +131,18 @@ class Advisor:
     def advice(self, thread_id: str) -> "Advice | None":
         """The thread's last answer, or None."""
         return _advice(self.graph.get_state(self._config(thread_id)).values or {}, strict=False)
+
+    def profile(self, thread_id: str) -> "Profile | None":
+        """The profile as understood so far, provenance included: also while a question is pending."""
+        from rules.errors import AdvisorError
+        from rules.profile import build_profile
+        data = (self.graph.get_state(self._config(thread_id)).values or {}).get("profile")
+        if not data:
+            return None
+        try:
+            return build_profile(dict(data))
+        except AdvisorError:   # a checkpoint from an older profile schema: nothing to show
+            return None
 
     def forget(self, thread_id: str) -> None:
         """Delete a thread's checkpoints."""

@@ -142,6 +142,17 @@ def bottleneck_label(bottleneck: str | None, lang: str | None = "en") -> str:
     return BOTTLENECKS[_lang(lang)].get(bottleneck or "", bottleneck or "")
 
 
+def quant_name(value: str) -> str:
+    """A quantization id as people write it: "GGUF Q4_K_M", "AWQ 4-bit", "EXL3 4.0 bpw", "BF16"."""
+    from rules.ids import EXL_QUANT_RE
+    m = EXL_QUANT_RE.match(value)
+    if m:
+        return f"{m.group(1).upper()} {m.group(2)} bpw"
+    if value.startswith("q") and "_" in value:
+        return f"GGUF {value.upper()}"
+    return {"awq": "AWQ 4-bit", "gptq-4bit": "GPTQ 4-bit"}.get(value, value.upper())
+
+
 def value_text(field: str, value: Any, lang: str | None = "en") -> str:
     """A profile value as people read it: catalog names for devices and models, words for ids."""
     lang = _lang(lang)
@@ -151,6 +162,8 @@ def value_text(field: str, value: Any, lang: str | None = "en") -> str:
         return hardware_name(value)
     if field == "model":
         return model_name(value)
+    if field in ("quantization", "kv_cache_dtype") and isinstance(value, str):
+        return quant_name(value)
     if isinstance(value, bool):
         return YES_NO[lang][0 if value else 1]
     if isinstance(value, float):

@@ -217,7 +217,10 @@ def change_note(change: dict[str, Any] | None, language: str, names: dict[str, s
     if change.get("kind") == "new":
         return "這是新的情境：我從新的設定開始，沒有沿用前一個。" if zh else \
             "This is a new situation, so I started a new profile; nothing was carried over from the previous one."
-    fields = [f"{f} → {v}" for f, v in (change.get("values") or {}).items()] or list(change.get("fields") or [])
+    from agent.names import field_label, value_text   # names for people, not field ids
+    lang = "zh" if zh else "en"
+    fields = [f"{field_label(f, lang)} → {value_text(f, v, lang)}" for f, v in (change.get("values") or {}).items()] \
+        or [field_label(f, lang) for f in change.get("fields") or []]
     if not fields:
         return "我沿用前一個設定，沒有改任何值。" if zh else "I kept the previous profile; nothing in it changed."
     return ("我沿用前一個設定並更新了：" + "、".join(fields) + "。") if zh else \

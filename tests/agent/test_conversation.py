@@ -89,7 +89,7 @@ def test_a_follow_up_amends_the_profile_and_says_so(lang, follow_up):
     change = r["profile_change"]
     assert change["kind"] == "amended" and change["fields"] == ["quantization"] and change["values"] == {"quantization": "awq"}
     assert r["profile"]["hardware"] == "h100_sxm" and r["profile"]["concurrency"] == 64
-    assert "awq" in r["answer"]
+    assert "AWQ" in r["answer"]                             # the format by name, not its id
     assert ("updated" in r["answer"]) if lang == "en" else ("更新" in r["answer"])
 
 

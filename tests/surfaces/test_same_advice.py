@@ -86,10 +86,13 @@ def test_web_components(reference):
     assert rows["hardware"].value == "NVIDIA GeForce RTX 3090"
     assert view.options[0].engine == reference.decision.primary and view.options[0].role == "primary"
     assert [o.engine for o in view.options[1:]] == [a.engine for a in reference.plan.alternatives]
-    panels = web._panels(advice, None, "web-1", "en")
-    card, spec_yaml = panels[1], panels[5]
-    assert card.startswith(f"### Recommended: {display(reference.decision.primary)}")
-    assert "concurrency:" in spec_yaml and "vllm bench serve" in spec_yaml
+    message = web.chat_message(advice, None)                 # the chat: summary first, the answer folded
+    assert message.startswith(f"**Recommended: {display(reference.decision.primary)}**")
+    assert layout_text(reference) in message and reference.answer.strip() in message
+    bench, spec_yaml, commands = web._spec(advice, "web-1", "en")
+    assert "concurrency:" in spec_yaml and "vllm bench serve" in spec_yaml and "vllm bench serve" in commands
+    profile_table = web._panels(advice, None, "web-1", "en")[0]
+    assert "| Hardware | **NVIDIA GeForce RTX 3090** |" in profile_table
 
 
 def test_slack_blocks_post_the_recommendation_once(slack_api, web_client, tmp_path, reference):

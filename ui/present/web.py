@@ -1,13 +1,14 @@
 """Web components data of an Advice: summary, profile rows, alternatives table, citations.
 
-`view(advice)` is pure data (pydantic); the Gradio app only places it. The small Markdown and
-table helpers below format that data for the components the app uses today.
+`view(advice)` is pure data (pydantic); the Gradio app only places it. The Markdown helpers below
+format that data for the page: the chat's summary (`chat_markdown`), the profile as understood
+(`live_rows`, `profile_markdown`), the alternatives table and the sources.
 """
 from __future__ import annotations
 
 import html
 import re
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -17,7 +18,7 @@ from ui.present.labels import labels
 from ui.present.markdown import safe
 
 if TYPE_CHECKING:
-    from agent.advice import Advice, ProfileField
+    from agent.advice import Advice, ProfileField, ProfileView
 
 
 _WEB = re.compile(r"https?://[^\s<>()\[\]]+$", re.I)
@@ -96,10 +97,23 @@ class WebView(_Strict):
     citations: list[CitationItem]
 
 
+_MARKUP = re.compile(r"([\\`*_\[\]()#!|~])")
+
+
+def inert(text: str) -> str:
+    """Words from outside (the user's, a quoted document's) with their markup made inert: HTML
+    escaped and Markdown's link, image, emphasis and table marks backslashed, so they show as typed."""
+    return _MARKUP.sub(r"\\\1", html.escape(str(text), quote=False)).replace("\n", " ")
+
+
+KEY_FIELDS = ("hardware", "count", "model", "workload", "users", "concurrency", "serving_mode")
+"""Shown in the profile even before they are known, so people see what is still open."""
+
+
 def _source(f: "ProfileField", lang: str) -> str:
     lab = labels(lang)
     if f.origin == "said" and f.evidence:
-        return f"{lab['said']}: “{f.evidence}”"
+        return f"{lab['said']}: “{inert(f.evidence)}”"
     if f.origin == "assumed":
         return lab["assumed"] + (f" ({f.note})" if f.note else "")
     return lab[f.origin] if f.origin in lab else "—"
@@ -107,9 +121,41 @@ def _source(f: "ProfileField", lang: str) -> str:
 
 def profile_rows(advice: "Advice") -> list[ProfileRow]:
     """Every known profile value with the user's words (or why it is assumed) beside it."""
-    lang = advice.language
+    return rows_of(advice.profile, advice.language)
+
+
+def rows_of(profile: "ProfileView", lang: str) -> list[ProfileRow]:
+    """The rows of a profile view, in the reading order of `PROFILE_ORDER`."""
     return [ProfileRow(field=f.field, label=field_label(f.field, lang), value=value_text(f.field, f.value, lang),
-                       source=_source(f, lang), origin=f.origin) for f in advice.profile.fields]
+                       source=_source(f, lang), origin=f.origin) for f in profile.fields]
+
+
+def live_rows(profile: "ProfileView | None", lang: str) -> list[ProfileRow]:
+    """The profile understood so far (also mid-interview), with the key fields that are still open
+    shown as not known yet."""
+    from agent.advice import PROFILE_ORDER
+    from ui.present.webtext import text
+    rows = rows_of(profile, lang) if profile is not None else []
+    seen = {r.field for r in rows}
+    missing = [ProfileRow(field=f, label=field_label(f, lang), value=text(lang)["not_known"], source="—",
+                          origin="missing") for f in KEY_FIELDS if f not in seen]
+    order = {f: i for i, f in enumerate(PROFILE_ORDER)}
+    return sorted(rows + missing, key=lambda r: order.get(r.field, len(order)))
+
+
+def _cell(text: str) -> str:
+    """A table cell: pipes and newlines cannot end the cell or the row."""
+    return re.sub(r"(?<!\\)\|", r"\\|", text).replace("\n", " ")
+
+
+def profile_markdown(rows: list[ProfileRow], lang: str) -> str:
+    """The profile as a three-column table: field, value, and the user's words (or why assumed)."""
+    lab = labels(lang)
+    lines = [f"| {lab['field']} | {lab['value']} | {lab['from']} |", "|---|---|---|"]
+    for r in rows:
+        value = f"*{r.value}*" if r.origin == "missing" else f"**{_cell(inert(r.value))}**"
+        lines.append(f"| {r.label} | {value} | {_cell(r.source)} |")
+    return "\n".join(lines)
 
 
 def summary(advice: "Advice") -> Summary:
@@ -152,41 +198,7 @@ def view(advice: "Advice") -> WebView:
                               for n, c in enumerate(advice.citations, 1)])
 
 
-# --- formatting the view for today's Gradio components ------------------------------------------------
-
-def card_markdown(v: WebView) -> str:
-    """The summary card: headline, plan and fit, key figures, bottleneck, alternatives, engines to avoid."""
-    lab, s = labels(v.language), v.summary
-    lines = [f"### {s.headline}"]
-    head = " · ".join(x for x in (f"{lab['plan']}: {s.plan}" if s.plan else "", s.fit_text) if x)
-    if head:
-        lines.append(head)
-    if s.figures:
-        lines.append(" · ".join(f"{f.label}: {f.value}" for f in s.figures))
-    if s.bottleneck:
-        lines.append(f"**{lab['bottleneck']}:** {s.bottleneck}")
-    if s.alternatives:
-        lines.append(f"**{lab['alternatives']}:** " + ", ".join(s.alternatives))
-    if s.avoid:
-        lines.append(f"**{lab['avoid']}:**\n" + "\n".join(f"- **{a.label}** — {a.value}" for a in s.avoid))
-    return "\n\n".join(lines)
-
-
-def profile_table(v: WebView) -> list[list[str]]:
-    """[label, value, from] rows for a table."""
-    return [[r.label, r.value, r.source] for r in v.profile]
-
-
-def profile_headers(lang: str) -> list[str]:
-    """Column headers of the profile table."""
-    lab = labels(lang)
-    return [lab["field"], lab["value"], lab["from"]]
-
-
-def options_table(v: WebView) -> list[list[str]]:
-    """[engine, plan, fits, TTFT, TPOT, tokens/s] rows."""
-    return [[r.engine_name, r.plan, r.fits, r.ttft, r.tpot, r.tokens_per_s] for r in v.options]
-
+# --- the view as Markdown for the page ---------------------------------------------------------------------
 
 def options_headers(lang: str) -> list[str]:
     """Column headers of the alternatives table."""
@@ -207,3 +219,81 @@ def citations_markdown(v: WebView) -> str:
         out.append(f"<details><summary>[{c.n}] {html.escape(c.title)} <code>{html.escape(c.id)}</code></summary>\n\n"
                    f"{text}\n\n{labels(v.language)['sources']}: {link}\n</details>")
     return "\n".join(out)
+
+
+def options_markdown(v: WebView) -> str:
+    """The alternatives as a small table: engine, plan, fits, TTFT, TPOT, tokens/s (primary in bold)."""
+    if len(v.options) < 2:
+        return ""
+    from ui.present.webtext import text
+    head = options_headers(v.language)
+    lines = [f"**{text(v.language)['options']}**", "", "| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for r in v.options:
+        name = f"**{r.engine_name}**" if r.role == "primary" else r.engine_name
+        lines.append("| " + " | ".join(_cell(x) for x in (name, r.plan, r.fits, r.ttft, r.tpot, r.tokens_per_s)) + " |")
+    return "\n".join(lines)
+
+
+def _first_paragraph(body: str, limit: int = 600) -> str:
+    """The answer's first paragraph (not a quote note), cut at a sentence end near `limit` characters."""
+    part = next((p.strip() for p in body.split("\n\n") if p.strip() and not p.lstrip().startswith(">")), "")
+    if len(part) <= limit:
+        return part
+    cut = max(part.rfind(end, 0, limit) for end in (". ", "。", "; ", "\n"))
+    return part[: cut + 1 if cut > limit // 3 else limit].rstrip() + " …"
+
+
+def _sizing_head(body: str, top: int = 3) -> str:
+    """A sizing answer's title and its first `top` hardware options (as the answer ranks them)."""
+    parts = [p.strip() for p in body.split("\n\n") if p.strip() and not p.lstrip().startswith(">")]
+    if len(parts) < 2:
+        return parts[0] if parts else ""
+    options = [line for line in parts[1].splitlines() if line.strip()][:top]
+    return parts[0] + "\n\n" + "\n".join(options)
+
+
+def why_not_estimated(advice: "Advice", lang: str) -> str:
+    """Why an answer has no estimate, in words: an unrecognised model or device first."""
+    from ui.present.webtext import text
+    t = text(lang)
+    if advice.intent == "size":
+        return t["why_sizing"]
+    for kind, key in (("model", "why_unknown_model"), ("device", "why_unknown_device")):
+        words = [n.text for n in advice.not_understood if n.kind == kind]
+        if words:
+            return t[key].format(words=words[0])
+    s = advice.profile.summary
+    if s.model is None and s.params_b is None:
+        return t["why_no_model"]
+    if s.hardware is None and advice.profile.field("memory_gb") is None:
+        return t["why_no_device"]
+    return advice.tool_notes[0] if advice.tool_notes else t["why_no_estimate"]
+
+
+def chat_markdown(advice: "Advice") -> str:
+    """The answer as the chat shows it: a short summary people read first, the alternatives table,
+    and the whole answer folded under a details line (so a long answer is not a wall)."""
+    from agent.compose import understanding_lines
+    from ui.present.markdown import answer
+    from ui.present.webtext import text
+    v = view(advice)
+    s, lab = v.summary, labels(v.language)
+    if advice.intent == "size":   # the hardware options come first, then the engine for them
+        lines = [_sizing_head(advice.answer), f"**{s.headline}**"] if s.engine else [_sizing_head(advice.answer)]
+    elif not s.engine and not s.figures:   # a concept answer: its own first paragraph
+        lines = [_first_paragraph(advice.answer)]
+    else:
+        lines = [f"**{s.headline}**"]
+    head = " · ".join(x for x in (f"{lab['plan']}: {s.plan}" if s.plan else "", s.fit_text if s.plan else "") if x)
+    if head:
+        lines.append(head)
+    if s.figures:
+        lines.append(" · ".join(f"{f.label} {f.value}" for f in s.figures))
+    if s.bottleneck:
+        lines.append(f"{lab['bottleneck']}: {s.bottleneck}")
+    if advice.estimate is None and advice.intent not in ("explain", "size") and s.engine:
+        lines.append(f"{lab['unknown_fit'].capitalize()}: {why_not_estimated(advice, v.language)}")
+    notes = [f"> {inert(line.removeprefix('> '))}" for line in understanding_lines(advice) if line]   # quotes words
+    parts = ["\n\n".join(x for x in lines if x), *(["\n".join(notes)] if notes else []), options_markdown(v)]
+    details = f"<details><summary>{text(v.language)['details']}</summary>\n\n{answer(advice).strip()}\n\n</details>"
+    return "\n\n".join(p for p in parts if p) + "\n\n" + details
