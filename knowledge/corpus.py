@@ -23,7 +23,7 @@ def manifest_hash(corpus_dir: Path) -> str:
     """A fingerprint of every note's name and bytes: any edit changes it.
 
     Re-read only when a note's size or modification time moved (readers call this per query)."""
-    stats = tuple((p.name, p.stat().st_mtime_ns, p.stat().st_size) for p in files(corpus_dir))
+    stats = tuple((p.name, st.st_mtime_ns, st.st_size) for p in files(corpus_dir) for st in (p.stat(),))
     return _fingerprint(corpus_dir, stats)
 
 

@@ -122,7 +122,7 @@ def make_tools(advisor: Any) -> dict[str, Any]:
         """
         from agent.api import advise
         advice = advise(question, _answers(answers_yaml))
-        return advice.benchmark.model_dump(mode="json") if advice.benchmark else {}
+        return advice.benchmark.with_exports().model_dump(mode="json") if advice.benchmark else {}
 
     @_guard
     def size_hardware(question: str) -> dict:

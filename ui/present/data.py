@@ -65,5 +65,5 @@ def essentials(advice: "Advice", detail: bool = False) -> dict[str, Any]:
         "answer": advice.answer,
     }
     if detail:
-        out["benchmark_spec"] = advice.benchmark.model_dump(mode="json") if advice.benchmark else None
+        out["benchmark_spec"] = advice.benchmark.with_exports().model_dump(mode="json") if advice.benchmark else None
     return out
