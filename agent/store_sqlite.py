@@ -1,12 +1,16 @@
 """The embedded conversation store: SQLite files under the data directory (one machine).
 
 `threads.sqlite` (langgraph's SqliteSaver), `slack_seen.sqlite` (Slack de-duplication) and
-`web_transcripts.sqlite` (what the web page showed), each opened on first use. Turns on one
-thread are serialised inside the process; several processes on one data directory are not the
-team setup (see agent.store_postgres).
+`web_transcripts.sqlite` (what the web page showed), each opened on first use. Several processes
+may share one data directory (`advisor api --workers N`, or `advisor web` beside it): the
+checkpoints are in WAL mode (langgraph's saver sets it) with a busy timeout, and turns on one
+thread are serialised across processes by `flock` on one of 64 files in `turn-locks/`. Several hosts are
+the team setup (agent.store_postgres).
 """
 from __future__ import annotations
 
+import fcntl
+import os
 import sqlite3
 import threading
 import zlib
@@ -19,6 +23,7 @@ from typing import Any
 # Striped locks: bounded memory however many threads there are; two conversations that share a
 # stripe only wait for each other's turn, they never mix.
 _STRIPES = tuple(threading.Lock() for _ in range(64))
+_FDS_LOCK = threading.Lock()
 
 
 def _connect(path: Path) -> sqlite3.Connection:
@@ -70,6 +75,7 @@ class SqliteStore:
 
     def __init__(self, home: Path):
         self.home = Path(home)
+        self._fds: dict[int, int] = {}
 
     @cached_property
     def checkpointer(self) -> Any:
@@ -84,11 +90,29 @@ class SqliteStore:
     def transcripts(self) -> SqliteTranscripts:
         return SqliteTranscripts(self.home / "web_transcripts.sqlite")
 
+    def _stripe_fd(self, stripe: int) -> int:
+        """The open lock file of one stripe (opened once per process)."""
+        with _FDS_LOCK:
+            fd = self._fds.get(stripe)
+            if fd is None:
+                folder = self.home / "turn-locks"
+                folder.mkdir(parents=True, exist_ok=True)
+                fd = self._fds[stripe] = os.open(folder / f"{stripe:02d}", os.O_RDWR | os.O_CREAT, 0o600)
+            return fd
+
     @contextmanager
     def turn_lock(self, thread_id: str) -> Iterator[None]:
-        """Hold the thread's lock for one turn (threads of this process wait their turn)."""
-        with _STRIPES[zlib.crc32(f"{self.home}\0{thread_id}".encode()) % len(_STRIPES)]:
-            yield
+        """Hold the thread's lock for one turn: threads of this process wait on the stripe's lock,
+        other processes on the stripe's lock file (`flock`: no false deadlock reports between
+        threads of two processes, as POSIX record locks give)."""
+        stripe = zlib.crc32(f"{self.home}\0{thread_id}".encode()) % len(_STRIPES)
+        with _STRIPES[stripe]:
+            fd = self._stripe_fd(stripe)
+            fcntl.flock(fd, fcntl.LOCK_EX)
+            try:
+                yield
+            finally:
+                fcntl.flock(fd, fcntl.LOCK_UN)
 
     def checks(self) -> dict[str, str]:
         """Readiness of the SQLite files: "ok" or what is wrong, per part."""

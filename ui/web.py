@@ -197,12 +197,13 @@ def launch(port: int = 7860, host: str = "127.0.0.1") -> None:
     import uvicorn
     from fastapi import FastAPI
 
-    from ui import health
+    from ui import health, http_api
 
     advisor = Advisor()
     demo = build_app(advisor)
     demo.queue(default_concurrency_limit=int(os.environ.get("ADVISOR_WEB_CONCURRENCY", "8")))
     app = FastAPI()
     health.add_routes(app, advisor)
+    http_api.add_routes(app, advisor)   # POST /api/turn, GET /api/advice/{thread}
     app = gr.mount_gradio_app(app, demo, path="", mcp_server=True, show_error=True)
     uvicorn.run(app, host=host, port=port, log_level="warning")
