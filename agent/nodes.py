@@ -231,8 +231,11 @@ def plan(state: AgentState, tools: Tools) -> dict[str, Any]:
 
 
 def _citation(hit: Any) -> dict[str, str]:
-    h = as_dict(hit)
-    return {"id": h["id"], "title": h.get("title") or "", "source": h.get("source") or "", "text": h.get("text") or ""}
+    if isinstance(hit, dict):
+        h = hit.get
+    else:   # a Hit: read the four fields, no deep copy of the whole record
+        h = lambda key: getattr(hit, key, None)  # noqa: E731
+    return {"id": h("id"), "title": h("title") or "", "source": h("source") or "", "text": h("text") or ""}
 
 
 def rule_chunk_ids(decision: dict[str, Any]) -> list[str]:
