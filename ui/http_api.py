@@ -7,7 +7,8 @@ Both answer {"thread", "question", "advice"}: `question` is the pending follow-u
 fields, options?}) or null, `advice` the compact structured answer (`ui.present.data.essentials`:
 engine, plan, fit, figures, citations by id, the Markdown answer) or null. `?detail=true` on the GET
 adds the full benchmark spec and the cited text. Errors answer {"error": one line} with 400 (bad
-input), 404 (no such thread), 409 (the thread's previous turn is still running) or 503 (store down).
+input), 404 (no such thread), 409 (the thread's previous turn is still running), 413 (a body over
+64 KB) or 503 (store down).
 
 Thread ids are the client's own (letters, digits, `-`, `_`; a new one is made when none is sent)
 and live in this surface's namespace: `x` is stored as `api-x`, so no client id can reach a web,
@@ -33,6 +34,7 @@ from rules.errors import AdvisorError, InputError
 PREFIX = "api-"
 CLIENT_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 MAX_TEXT = 8000
+MAX_BODY = 64 * 1024   # bytes: a message of MAX_TEXT characters fits many times over
 
 
 class TurnRequest(BaseModel):
@@ -120,6 +122,9 @@ def add_routes(app: Any, advisor: Any) -> None:
     # The turn runs on `_pool()`: the event loop keeps accepting while the agent works.
     @app.post("/api/turn")
     async def api_turn(request: Request):
+        size = request.headers.get("content-length") or ""
+        if size.isdigit() and int(size) > MAX_BODY:
+            return reply({"error": f"the body is larger than {MAX_BODY // 1024} KB"}, 413)
         try:
             body = orjson.loads(await request.body())
         except orjson.JSONDecodeError:

@@ -130,6 +130,12 @@ def test_bad_input_is_one_clear_line(served, body, words):
     assert status == 400 and words in out["error"] and "\n" not in out["error"]
 
 
+def test_an_oversized_body_is_refused_before_it_is_read(served):
+    base, _ = served
+    status, out = _post(base, json.dumps({"text": "x" * 70_000}).encode())
+    assert status == 413 and out == {"error": "the body is larger than 64 KB"}
+
+
 def _start_api(home: Path, port: int) -> subprocess.Popen:
     env = {**os.environ, "ADVISOR_HOME": str(home)}
     cmd = [sys.executable, "-m", "ui.cli", "api", "--port", str(port), "--workers", "1"]
