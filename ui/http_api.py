@@ -19,6 +19,7 @@ milliseconds instead of Gradio's per-event queue and streaming.
 from __future__ import annotations
 
 import asyncio
+import logging
 import os
 import re
 import uuid
@@ -35,6 +36,7 @@ PREFIX = "api-"
 CLIENT_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 MAX_TEXT = 8000
 MAX_BODY = 64 * 1024   # bytes: a message of MAX_TEXT characters fits many times over
+log = logging.getLogger("advisor.api")
 
 
 class TurnRequest(BaseModel):
@@ -106,7 +108,7 @@ def add_routes(app: Any, advisor: Any) -> None:
     import orjson
     from fastapi.responses import Response
 
-    async def run_in_threadpool(fn, *args) -> Response:
+    async def in_pool(fn, *args) -> Response:
         return await asyncio.get_running_loop().run_in_executor(_pool(), fn, *args)
 
     def reply(body: dict[str, Any], status: int = 200) -> Response:
@@ -117,6 +119,9 @@ def add_routes(app: Any, advisor: Any) -> None:
             found = fn(*args)
         except AdvisorError as exc:
             return reply({"error": str(exc)}, _status(exc))
+        except Exception:   # a bug: logged with its traceback, one generic line to the client
+            log.exception("API request failed")
+            return reply({"error": "internal error (logged on the server)"}, 500)
         return reply(found) if found is not None else reply({"error": "no such conversation"}, 404)
 
     # The turn runs on `_pool()`: the event loop keeps accepting while the agent works.
@@ -131,11 +136,11 @@ def add_routes(app: Any, advisor: Any) -> None:
             body = None
         if not isinstance(body, dict):
             return reply({"error": "the body must be a JSON object: {\"text\": ..., \"thread\": ...}"}, 400)
-        return await run_in_threadpool(guarded, turn, advisor, body)
+        return await in_pool(guarded, turn, advisor, body)
 
     @app.get("/api/advice/{thread}")
     async def api_advice(thread: str, detail: bool = False):
-        return await run_in_threadpool(guarded, current, advisor, thread, detail)
+        return await in_pool(guarded, current, advisor, thread, detail)
 
 
 def create_app() -> Any:

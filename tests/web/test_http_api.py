@@ -224,3 +224,20 @@ def test_a_thread_held_by_another_process_waits_and_is_freed_when_it_dies(tmp_pa
     finally:
         holder.kill()
         holder.wait(timeout=10)
+
+
+def test_a_bug_is_one_generic_line_and_logged(caplog):
+    from fastapi import FastAPI
+    from fastapi.testclient import TestClient
+
+    from ui import http_api
+
+    class Broken:
+        def turn(self, thread, text):
+            raise RuntimeError("boom")
+
+    app = FastAPI()
+    http_api.add_routes(app, Broken())
+    resp = TestClient(app).post("/api/turn", json={"text": "hello", "thread": "t"})
+    assert resp.status_code == 500 and resp.json() == {"error": "internal error (logged on the server)"}
+    assert "boom" in caplog.text
