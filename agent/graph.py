@@ -1,8 +1,8 @@
-"""The conversation graph: understand → interview ⟲ → answer (decide → estimate → plan → retrieve → compose → verify).
+"""The conversation graph: understand → (interview → listen)⟲ → answer (decide → estimate → plan → retrieve → compose → verify).
 
 `build_graph(tools, checkpointer)` compiles the shape in `agent.routes` with langgraph, binding
 the nodes of `agent.nodes` to the given tools bundle (real or fake) and checkpointer (SQLite in
-the product, memory in tests). Only the interview pauses, so the nodes after it run as one
+the product, memory in tests). Only `listen` pauses, so the nodes after the interview run as one
 langgraph step (`answer`), walked through the same routing table by `agent.runner`: each
 langgraph step costs ~0.5 ms of bookkeeping over a state this size, which was a third of a turn.
 """
@@ -36,10 +36,11 @@ def _to_graph(router):
 def build_graph(tools: Tools, checkpointer: Any = None):
     """The compiled graph, its nodes bound to `tools`."""
     g = StateGraph(AgentState)
-    for name in ("understand", "interview"):
+    for name in ("understand", "interview", "listen"):
         g.add_node(name, partial(getattr(nodes, name), tools=tools))
     g.add_node("answer", partial(answer, tools=tools))
     for source in (START, "understand", "interview"):
         g.add_conditional_edges(source, _to_graph(EDGES[source]))
+    g.add_edge("listen", EDGES["listen"])
     g.add_edge("answer", END)
     return g.compile(checkpointer=checkpointer)

@@ -29,7 +29,7 @@ def walk(state: AgentState, tools: Tools, node: str, reply: Callable[[dict], str
     for _ in range(MAX_STEPS):
         if node == END:
             return written
-        extra: dict[str, Any] = {"pause": reply} if node == "interview" else {}
+        extra: dict[str, Any] = {"pause": reply} if node == "listen" and reply is not None else {}
         update = getattr(nodes, node)(state, tools, **extra)
         state.update(update)
         written.update(update)
