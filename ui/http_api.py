@@ -11,8 +11,9 @@ input), 404 (no such thread), 409 (the thread's previous turn is still running),
 64 KB) or 503 (store down).
 
 Thread ids are the client's own (letters, digits, `-`, `_`; a new one is made when none is sent)
-and live in this surface's namespace: `x` is stored as `api-x`, so no client id can reach a web,
-Slack or CLI conversation. Served inside `advisor web` (one process, beside Gradio) and by
+and live in this surface's namespace: `x` is stored as `api:x` (the `<surface>:<id>` form of the
+other surfaces' scoped ids), so no client id can reach a web, Slack or CLI conversation.
+Served inside `advisor web` (one process, beside Gradio) and by
 `advisor api --workers N` (several processes sharing the conversation store), where a turn costs
 milliseconds instead of Gradio's per-event queue and streaming.
 """
@@ -32,7 +33,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from rules.errors import AdvisorError, InputError
 
-PREFIX = "api-"
+PREFIX = "api:"
 CLIENT_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 MAX_TEXT = 8000
 MAX_BODY = 64 * 1024   # bytes: a message of MAX_TEXT characters fits many times over

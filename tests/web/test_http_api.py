@@ -116,7 +116,7 @@ def test_client_thread_ids_cannot_reach_another_surfaces_conversation(served):
     status, out = _post(base, {"text": OPEN, "thread": "web-0123456789abcdef"})
     assert status == 200 and out["question"] is not None       # a new api conversation of that name
     assert advisor.advice("web-0123456789abcdef") is not None  # the web one is untouched
-    assert advisor.pending("api-web-0123456789abcdef") is not None
+    assert advisor.pending("api:web-0123456789abcdef") is not None
 
 
 @pytest.mark.parametrize("body, words", [
@@ -183,7 +183,7 @@ def test_two_processes_share_conversations(tmp_path):
         with ThreadPoolExecutor(2) as ex:
             both = list(ex.map(lambda bt: _post(bt[0], {"text": bt[1], "thread": "moves"}), zip(bases, texts)))
         assert [s for s, _ in both] == [200, 200]
-        kept = _lineage_texts(Advisor(home=tmp_path), "api-moves")
+        kept = _lineage_texts(Advisor(home=tmp_path), "api:moves")
         assert all(t in kept for t in [OPEN, ANSWER, *texts]), kept
     finally:
         for proc in procs:
