@@ -287,7 +287,7 @@ class Advice(_Strict):
         """The `benchmark` object of `ask --json`: the spec, with the swept levels on top."""
         if self.benchmark is None:
             return None
-        spec = self.benchmark.model_dump(mode="json")
+        spec = self.benchmark.with_exports().model_dump(mode="json")
         return {"concurrency": spec["workload"]["concurrency"], **spec}
 
     def contract_json(self) -> dict[str, Any]:

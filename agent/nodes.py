@@ -1,7 +1,7 @@
 """The graph's nodes: small functions of (state, tools) that return partial state updates.
 
-Order: understand → interview (pauses) → decide → estimate → plan → retrieve → compose → verify.
-The interview node re-runs from its top when resumed, so nothing before `interrupt()` has effects.
+Order: understand → interview → listen (pauses) ⟲ → decide → estimate → plan → retrieve → compose → verify.
+The listen node re-runs from its top when resumed, so nothing before `interrupt()` has effects.
 """
 from __future__ import annotations
 
@@ -112,8 +112,8 @@ def understand(state: AgentState, tools: Tools) -> dict[str, Any]:
         "intent": getattr(ext, "intent", None) or "recommend", "language": profile.language,
         "injection": bool(getattr(ext, "injection", False)), "profile": now,
         "transcript": [text], "questions": [], "asked": [], "assumptions": [], "dropped": dropped + rejected,
-        "interview_done": False, "llm_calls": calls, "llm_time_left": time_left, "draft": None, "advice": None,
-        "tool_notes": [],
+        "interview_done": False, "pending": None, "llm_calls": calls, "llm_time_left": time_left, "draft": None,
+        "advice": None, "tool_notes": [],
         "not_understood": _unplaced(ext), "topics": list(getattr(ext, "topics", None) or []), "profile_change": change,
         "unknown_devices": unknown,
     }
@@ -142,13 +142,16 @@ def _interrupt(payload: dict) -> Any:
     return interrupt(payload)
 
 
-def interview(state: AgentState, tools: Tools, pause: Callable[[dict], Any] = _interrupt) -> dict[str, Any]:
-    """Ask one question for up to three fields that matter (pauses), then read the answer."""
+def interview(state: AgentState, tools: Tools) -> dict[str, Any]:
+    """Choose the next question (up to three fields that matter), or end the interview. `listen`
+    asks it: the choice probes the rule engine, and is kept in the state so the resumed turn does
+    not make it again."""
     profile = _profile(state)
-    asked, questions = list(state.get("asked") or []), list(state.get("questions") or [])
-    fields = policy.next_round(profile, state.get("intent", "recommend"), asked, len(questions), tools.decide)
+    questions = list(state.get("questions") or [])
+    fields = policy.next_round(profile, state.get("intent", "recommend"), list(state.get("asked") or []),
+                               len(questions), tools.decide)
     if not fields:
-        return {"interview_done": True}
+        return {"interview_done": True, "pending": None}
     lang = state.get("language", "en")
     unknown = state.get("unknown_devices") or [] if "hardware" in fields else []
     # the first question also quotes what was not understood (devices only when the device
@@ -159,8 +162,16 @@ def interview(state: AgentState, tools: Tools, pause: Callable[[dict], Any] = _i
                "fields": fields}
     if unknown:   # quick replies: the closest catalog devices to the words we did not know
         payload["options"] = policy.device_options(unknown)
+    return {"pending": payload}
+
+
+def listen(state: AgentState, tools: Tools, pause: Callable[[dict], Any] = _interrupt) -> dict[str, Any]:
+    """Ask the pending question (pauses), then read the answer into the profile."""
+    payload = state["pending"]
     answer = str(pause(payload) or "").strip()
     # --- resumed: a new user turn starts here ---
+    fields, profile = list(payload["fields"]), _profile(state)
+    asked, questions = list(state.get("asked") or []), list(state.get("questions") or [])
     ext = tools.extract_answer(answer, fields)
     values, evidence, dropped, calls, time_left = _read(tools, answer, ext, fields, _llm_time(tools)) if answer \
         else ({}, {}, [], 0, _llm_time(tools))
@@ -174,6 +185,7 @@ def interview(state: AgentState, tools: Tools, pause: Callable[[dict], Any] = _i
         "dropped": [*(state.get("dropped") or []), *dropped, *rejected], "llm_calls": calls,
         "llm_time_left": time_left, "not_understood": _still_not_understood(state, profile, _unplaced(ext)),
         "unknown_devices": [] if profile.hardware else [*(state.get("unknown_devices") or []), *still_unknown],
+        "pending": None,
     }
 
 
@@ -254,8 +266,11 @@ def plan(state: AgentState, tools: Tools) -> dict[str, Any]:
 
 
 def _citation(hit: Any) -> dict[str, str]:
-    h = as_dict(hit)
-    return {"id": h["id"], "title": h.get("title") or "", "source": h.get("source") or "", "text": h.get("text") or ""}
+    if isinstance(hit, dict):
+        h = hit.get
+    else:   # a Hit: read the four fields, no deep copy of the whole record
+        h = lambda key: getattr(hit, key, None)  # noqa: E731
+    return {"id": h("id"), "title": h("title") or "", "source": h("source") or "", "text": h("text") or ""}
 
 
 def rule_chunk_ids(decision: dict[str, Any]) -> list[str]:

@@ -10,7 +10,7 @@ from typing import Callable, Literal
 from agent.state import AgentState
 
 START, END = "__start__", "__end__"   # langgraph's own names for the two ends
-NODES = ("understand", "interview", "decide", "estimate", "plan", "retrieve", "compose", "verify")
+NODES = ("understand", "interview", "listen", "decide", "estimate", "plan", "retrieve", "compose", "verify")
 
 
 def route_start(state: AgentState) -> Literal["understand", "decide"]:
@@ -25,9 +25,9 @@ def route_understood(state: AgentState) -> Literal["interview", "decide", "retri
     return "decide" if (state.get("profile") or {}).get("hardware") else "retrieve"
 
 
-def route_interview(state: AgentState) -> Literal["interview", "decide"]:
-    """Ask again until the policy has nothing more worth asking."""
-    return "decide" if state.get("interview_done") else "interview"
+def route_interview(state: AgentState) -> Literal["listen", "decide"]:
+    """Ask the chosen question; once the policy has nothing more worth asking, answer."""
+    return "decide" if state.get("interview_done") else "listen"
 
 
 def route_decided(state: AgentState) -> Literal["estimate", "retrieve"]:
@@ -39,6 +39,7 @@ EDGES: dict[str, str | Callable[[AgentState], str]] = {
     START: route_start,
     "understand": route_understood,
     "interview": route_interview,
+    "listen": "interview",
     "decide": route_decided,
     "estimate": "plan",
     "plan": "retrieve",
@@ -47,6 +48,17 @@ EDGES: dict[str, str | Callable[[AgentState], str]] = {
     "verify": END,
 }
 """Where to go after each node: a node name, or a router of the state."""
+
+
+ANSWER_NODES = ("decide", "estimate", "plan", "retrieve", "compose", "verify")
+"""The nodes after the interview: they never pause, so the compiled graph runs them as one step."""
+
+
+def answer_start(state: AgentState) -> str:
+    """The first answering node for this state (what the routers above send it to)."""
+    if state.get("mode") == "profile":
+        return route_start(state)
+    return route_understood(state) if state.get("intent") == "explain" else "decide"
 
 
 def next_node(current: str, state: AgentState) -> str:

@@ -19,11 +19,19 @@ MAX_STEPS = 64   # a loop guard; a request takes ~12 steps
 def run(state: AgentState, tools: Tools, reply: Callable[[dict], str]) -> AgentState:
     """Run from START to END; every interview question goes to `reply`."""
     state = dict(state)
-    node = next_node(START, state)
+    walk(state, tools, next_node(START, state), reply)
+    return state
+
+
+def walk(state: AgentState, tools: Tools, node: str, reply: Callable[[dict], str] | None = None) -> dict[str, Any]:
+    """Run from `node` to END, updating `state` in place; every key the nodes wrote, with its last value."""
+    written: dict[str, Any] = {}
     for _ in range(MAX_STEPS):
         if node == END:
-            return state
-        extra: dict[str, Any] = {"pause": reply} if node == "interview" else {}
-        state.update(getattr(nodes, node)(state, tools, **extra))
+            return written
+        extra: dict[str, Any] = {"pause": reply} if node == "listen" and reply is not None else {}
+        update = getattr(nodes, node)(state, tools, **extra)
+        state.update(update)
+        written.update(update)
         node = next_node(node, state)
     raise RuntimeError("the graph did not finish (routing loop)")

@@ -45,6 +45,8 @@ class AgentState(TypedDict, total=False):
     """Fields already asked in this request (never asked twice)."""
     interview_done: bool
     """The interview has nothing more to ask in this request."""
+    pending: Question | None
+    """The question chosen by `interview` that `listen` is asking (None once answered)."""
     assumptions: list[str]
     """Defaults the interview applied, in words."""
     unknown_devices: list[dict[str, Any]]

@@ -3,7 +3,9 @@
 `threads.sqlite` (langgraph's SqliteSaver), `slack_seen.sqlite` (Slack de-duplication) and
 `web_transcripts.sqlite` (what the web page showed), each opened on first use. Turns on one
 thread are serialised inside the process (striped locks) and between processes sharing the data
-directory (an flock'ed file per stripe), so two writers never fork a conversation.
+directory (`advisor api --workers N`, or `advisor web` beside it: an flock'ed file per stripe), so
+two writers never fork a conversation; the checkpoints are in WAL mode with a busy timeout. Several
+hosts are the team setup (agent.store_postgres).
 
 Faults are repaired or reported, never left to break every later call:
 - a file that is not a SQLite database is moved aside (`<name>.corrupt-<time>`) and recreated,
@@ -31,6 +33,7 @@ from agent.store import SEEN_LEASE_S
 # Striped locks: bounded memory however many threads there are; two conversations that share a
 # stripe only wait for each other's turn, they never mix.
 _STRIPES = tuple(threading.Lock() for _ in range(64))
+_FDS_LOCK = threading.Lock()
 
 
 BUSY_TIMEOUT_S = 30.0

@@ -118,8 +118,10 @@ def _size(profile: Any, text: str) -> Any:
 
 
 def _build_spec(profile: Any, decision: Any = None, estimate: Any = None, plan: Any = None) -> Any:
+    """The spec without its harness scripts: surfaces build them when shown (`with_exports`), so
+    an answer turn neither renders nor checkpoints them."""
     from rules.benchspec import build_spec
-    return build_spec(profile, decision, estimate, plan=plan)
+    return build_spec(profile, decision, estimate, plan=plan, exports=False)
 
 
 def _search(query: str, k: int = 5) -> list:

@@ -2,9 +2,11 @@
 
 Figures: cold `advisor ask` (whole process), warm turn p50/p95 (in-process), server CPU of an
 answer turn (agent + web panels), retrieval p95,
-golden-suite wall time, peak RSS of an idle `advisor web`, turn latency with 20 simultaneous web
-conversations — against one embedded replica, and against two replicas sharing PostgreSQL and a
-Chroma server — and in LLM mode the calls and tokens per conversation. Each figure is reported beside its target; the machine is described.
+golden-suite wall time, peak RSS of an idle `advisor web`, turn latency with 50 simultaneous
+conversations through the JSON API (`advisor api --workers 2`, and inside `advisor web`) and
+through Gradio, 20 against two replicas sharing PostgreSQL and a Chroma server, the bytes an MCP
+`recommend` / `estimate` call returns, and in LLM mode the calls and tokens per conversation. Each
+figure is reported beside its target; the machine (and its load average while measuring) is described.
 """
 from __future__ import annotations
 
@@ -23,7 +25,8 @@ from pathlib import Path
 from typing import Any, Callable
 
 TARGETS = {"cold_ask_s": 0.7, "warm_turn_p95_ms": 50.0, "retrieval_p95_ms": 20.0, "golden_suite_s": 15.0,
-           "answer_turn_cpu_ms": 10.0}
+           "answer_turn_cpu_ms": 10.0, "api_50_conversations_p95_ms": 500.0}
+LOAD_CONVERSATIONS = 50
 FULL_PROFILE_TEXT = ("8x H100 SXM with NVLink, Llama 3.1 70B FP8, chat for an internal team of 400 with "
                      "64 concurrent requests, 4K prompts and 500-token answers, 8K context.")
 WARM_TEXTS = [
@@ -58,7 +61,8 @@ def machine() -> dict[str, Any]:
     except (OSError, ValueError, IndexError):
         pass
     return {"cpu": cpu or platform.processor(), "cores": os.cpu_count(), "memory_gb": mem_gb,
-            "python": platform.python_version(), "os": platform.platform()}
+            "python": platform.python_version(), "os": platform.platform(),
+            "load_average_1m": round(os.getloadavg()[0], 1)}
 
 
 def _advisor_cmd() -> list[str]:
@@ -230,12 +234,13 @@ def _rss_kb(pid: int) -> int:
 
 
 @contextlib.contextmanager
-def _web_server(wait_s: float = 90.0):
-    """`advisor web` in a child process on a free loopback port; yields (process, url)."""
+def _web_server(wait_s: float = 90.0, command: tuple[str, ...] = ("web",)):
+    """`advisor web` (or another serving command) in a child process on a free loopback port;
+    yields (process, url) once its /healthz answers."""
     import urllib.request
 
     port = _free_port()
-    proc = subprocess.Popen(_advisor_cmd() + ["web", "--port", str(port)], stdout=subprocess.DEVNULL,
+    proc = subprocess.Popen(_advisor_cmd() + [*command, "--port", str(port)], stdout=subprocess.DEVNULL,
                             stderr=subprocess.PIPE)
     url = f"http://127.0.0.1:{port}/"
     try:
@@ -244,11 +249,11 @@ def _web_server(wait_s: float = 90.0):
             if proc.poll() is not None:
                 raise RuntimeError((proc.stderr.read() or b"").decode(errors="replace").strip()[-300:])
             try:
-                urllib.request.urlopen(url, timeout=1)
+                urllib.request.urlopen(url + "healthz", timeout=1)
                 break
             except OSError:
                 if time.time() > deadline:
-                    raise RuntimeError(f"advisor web did not answer within {wait_s:.0f} s") from None
+                    raise RuntimeError(f"advisor {command[0]} did not answer within {wait_s:.0f} s") from None
                 time.sleep(0.5)
         yield proc, url
     finally:
@@ -269,10 +274,10 @@ def web_idle_rss() -> dict[str, Any]:
         return {"error": str(exc)}
 
 
-def _load(urls: list[str], conversations: int) -> dict[str, Any]:
+def _load(urls: list[str], conversations: int, api: bool = False) -> dict[str, Any]:
     """Run the lean load client (evals.loadclient: stdlib only) in its own process."""
     cmd = [sys.executable, "-m", "evals.loadclient", *urls, "--conversations", str(conversations)]
-    proc = subprocess.run(cmd, capture_output=True, text=True, timeout=1800, check=False)
+    proc = subprocess.run(cmd + (["--api"] if api else []), capture_output=True, text=True, timeout=1800, check=False)
     try:
         report = json.loads(proc.stdout.strip().splitlines()[-1])
     except (ValueError, IndexError):
@@ -281,14 +286,97 @@ def _load(urls: list[str], conversations: int) -> dict[str, Any]:
     return {k: report[k] for k in keys}
 
 
-def web_concurrency(conversations: int = 20) -> dict[str, Any]:
-    """Turn latency when `conversations` users talk to one embedded `advisor web` at once
-    (SQLite, local knowledge store); the load client runs in a separate process."""
+def _cpu_s(pid: int) -> float:
+    """CPU seconds (user + system) used so far by a process and its children (worker processes)."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    pids = [pid]
+    with contextlib.suppress(OSError):
+        for task in Path(f"/proc/{pid}/task").iterdir():
+            pids += [int(c) for c in (task / "children").read_text().split()]
+    total = 0
+    for p in dict.fromkeys(pids):
+        with contextlib.suppress(OSError, IndexError, ValueError):
+            fields = Path(f"/proc/{p}/stat").read_text().rsplit(")", 1)[1].split()
+            total += int(fields[11]) + int(fields[12])
+    return total / ticks
+
+
+def _repeated_load(proc: subprocess.Popen, url: str, repeat: int, conversations: int, api: bool) -> dict[str, Any]:
+    """One warm-up run (first turns load the store and the embedder), then `repeat` measured runs:
+    medians of their p50 / p95, every error, the server's CPU per turn and the load average."""
+    _load([url], conversations, api)
+    runs = []
+    for _ in range(repeat):
+        load_before, cpu_before = os.getloadavg()[0], _cpu_s(proc.pid)
+        report = _load([url], conversations, api)
+        if "error" in report:
+            return report
+        report["server_cpu_ms_per_turn"] = round((_cpu_s(proc.pid) - cpu_before) * 1000 / max(1, report["turns"]), 1)
+        report["load_average"] = round(load_before, 1)
+        runs.append(report)
+    med = lambda key: round(statistics.median(r[key] for r in runs), 1)  # noqa: E731
+    return {"conversations": conversations, "turns_per_run": runs[0]["turns"], "p50_ms": med("p50_ms"),
+            "p95_ms": med("p95_ms"), "errors": sum(len(r["errors"]) for r in runs),
+            "first_errors": [e for r in runs for e in r["errors"]][:3],
+            "server_cpu_ms_per_turn": med("server_cpu_ms_per_turn"), "load_average": med("load_average"),
+            "runs": [{k: r[k] for k in ("p50_ms", "p95_ms", "wall_s", "server_cpu_ms_per_turn", "load_average")}
+                     for r in runs]}
+
+
+def api_concurrency(repeat: int, conversations: int = LOAD_CONVERSATIONS, workers: int = 2) -> dict[str, Any]:
+    """Turn latency when `conversations` clients talk at once to the JSON API served by
+    `advisor api --workers N` (worker processes sharing the SQLite store); the lean load client
+    (stdlib only) runs in a process of its own on the same machine."""
     try:
-        with _web_server() as (_proc, url):
-            return {"setup": "embedded: 1 replica, SQLite, local store", **_load([url], conversations)}
+        with _web_server(command=("api", "--workers", str(workers))) as (proc, url):
+            return {"setup": f"advisor api --workers {workers}, SQLite, local store",
+                    **_repeated_load(proc, url, repeat, conversations, api=True)}
     except RuntimeError as exc:
         return {"error": str(exc)}
+
+
+def api_in_web(repeat: int, conversations: int = LOAD_CONVERSATIONS) -> dict[str, Any]:
+    """The same load through the JSON API routes that `advisor web` serves beside Gradio (one process)."""
+    try:
+        with _web_server() as (proc, url):
+            return {"setup": "advisor web (one process): POST /api/turn", **_repeated_load(proc, url, repeat,
+                                                                                          conversations, api=True)}
+    except RuntimeError as exc:
+        return {"error": str(exc)}
+
+
+def web_concurrency(repeat: int = 1, conversations: int = LOAD_CONVERSATIONS) -> dict[str, Any]:
+    """The same load through Gradio's event API (what the page does: queue, stream, panels) against
+    one embedded `advisor web` (SQLite, local knowledge store)."""
+    try:
+        with _web_server() as (proc, url):
+            return {"setup": "advisor web (one process): Gradio's send event",
+                    **_repeated_load(proc, url, repeat, conversations, api=False)}
+    except RuntimeError as exc:
+        return {"error": str(exc)}
+
+
+MCP_QUESTION = FULL_PROFILE_TEXT
+
+
+def mcp_bytes() -> dict[str, Any]:
+    """Bytes of JSON text an MCP client receives from `recommend` (compact and `detail=true`),
+    `estimate` and `benchmark_spec` for the same situation (the tool functions `advisor web` serves)."""
+    from agent.api import Advisor
+    from ui import mcp_tools
+
+    tools = mcp_tools.make_tools(Advisor())
+    compact = tools["recommend"](MCP_QUESTION)
+    plan = json.loads(compact)["plan"]
+    sizes = {"recommend_bytes": len(compact.encode()),
+             "recommend_detail_bytes": len(tools["recommend"](MCP_QUESTION, detail=True).encode()),
+             "benchmark_spec_bytes": len(tools["benchmark_spec"](MCP_QUESTION).encode())}
+    est = tools["estimate"]("llama-3.1-70b", "h100_sxm", count=8, quant="fp8", concurrency=64, interconnect="nvlink",
+                            input_tokens=4000, output_tokens=500, context=8000)   # the question's setup
+    sizes["estimate_bytes"] = len(est.encode())
+    degrees = lambda p: {k: ((p or {}).get("layout") or {}).get(k) for k in ("strategy", "tp", "pp", "ep", "dp")}  # noqa: E731
+    sizes["same_layout_as_estimate"] = degrees(json.loads(est)["plan"]) == degrees(plan)
+    return {"question": MCP_QUESTION, **sizes}
 
 
 def web_shared(conversations: int = 20) -> dict[str, Any]:
@@ -347,8 +435,9 @@ def run(repeat: int = 5, skip: tuple[str, ...] = ()) -> dict[str, Any]:
         "cold_ask": lambda: cold_ask(repeat), "warm_turn": lambda: warm_turn(repeat),
         "answer_turn": lambda: answer_turn(repeat),
         "retrieval": lambda: retrieval(repeat), "golden_suite": golden_suite,
-        "web_idle": web_idle_rss, "web_concurrency": web_concurrency, "web_shared": web_shared,
-        "llm": llm_mode,
+        "web_idle": web_idle_rss, "api_concurrency": lambda: api_concurrency(repeat),
+        "api_in_web": lambda: api_in_web(repeat), "web_concurrency": lambda: web_concurrency(min(repeat, 3)),
+        "web_shared": web_shared, "mcp": mcp_bytes, "llm": llm_mode,
     }
     figures = {name: (fn() if name not in skip else {"skipped": "by --skip"}) for name, fn in parts.items()}
     verdict = {
@@ -357,6 +446,7 @@ def run(repeat: int = 5, skip: tuple[str, ...] = ()) -> dict[str, Any]:
         "retrieval_p95_ms": figures["retrieval"].get("p95_ms"),
         "golden_suite_s": figures["golden_suite"].get("wall_s"),
         "answer_turn_cpu_ms": figures["answer_turn"].get("cpu_p50_ms"),
+        "api_50_conversations_p95_ms": figures["api_concurrency"].get("p95_ms"),
     }
     checks = {k: {"value": v, "target": TARGETS[k], "met": (v is not None and v <= TARGETS[k])} for k, v in verdict.items()}
     return {"machine": machine(), "repeat": repeat, "figures": figures, "targets": checks,

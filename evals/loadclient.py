@@ -1,6 +1,9 @@
-"""A lean load client for `advisor web`: simultaneous conversations over Gradio's HTTP API.
+"""A lean load client for `advisor web` / `advisor api`: simultaneous conversations over HTTP.
 
-    python -m evals.loadclient URL [URL ...] [--conversations 20] [--timeout 120]
+    python -m evals.loadclient URL [URL ...] [--conversations 20] [--timeout 120] [--api]
+
+By default each turn goes through Gradio's HTTP API (the `send` event, as the page does); with
+`--api` through the JSON API (`POST /api/turn`, ui.http_api) that `advisor web` and `advisor api` serve.
 
 Standard library only (no gradio_client, no advisor imports), so it runs in its own small process
 beside the servers it measures. Each conversation sends the same three turns — an opening that
@@ -18,6 +21,7 @@ import json
 import sys
 import threading
 import time
+import uuid
 import urllib.error
 import urllib.request
 from collections.abc import Callable
@@ -77,6 +81,22 @@ def call(base: str, api: str, data: list, timeout: float) -> list:
     return json.loads(payload)
 
 
+def api_call(base: str, text: str, thread: str, timeout: float) -> str:
+    """One turn through the JSON API; the reply text (the question, or the answer's Markdown)."""
+    body = json.dumps({"text": text, "thread": thread}).encode()
+    req = urllib.request.Request(f"{base}api/turn", data=body, headers={"Content-Type": "application/json"})
+    try:
+        with urllib.request.urlopen(req, timeout=timeout) as resp:
+            out = json.loads(resp.read())
+    except urllib.error.HTTPError as exc:    # the replica answered, with an error
+        raise CallError(f"{base}api/turn: {exc.code} {exc.read()[:200].decode(errors='replace')}") from None
+    except (OSError, http.client.HTTPException, ValueError) as exc:
+        raise Down(f"{base}: {type(exc).__name__}") from None
+    if out.get("question"):
+        return out["question"]["question"]
+    return (out.get("advice") or {}).get("answer") or ""
+
+
 def text_of(content: Any) -> str:
     """A chat message's text (Gradio 6 sends a list of typed parts, older versions a string)."""
     if isinstance(content, list):
@@ -105,17 +125,22 @@ class Pool:
 
 
 def conversation(i: int, pool: Pool, timeout: float,
-                 on_turn: Callable[[dict], None] | None = None) -> dict[str, Any]:
+                 on_turn: Callable[[dict], None] | None = None, api: bool = False) -> dict[str, Any]:
     """Run conversation `i`; its record of completed turns and how many turns failed over."""
     history: list = []
-    thread = ""
+    thread = f"load-{i}-{uuid.uuid4().hex[:8]}" if api else ""
     turns, failovers = [], 0
     for k, text in enumerate(script(i)):
         for attempt in range(len(pool.urls) + 1):
             url = pool.pick(i + k + attempt)
             t0 = time.perf_counter()
             try:
-                out = call(url, "send", [text, history, thread], timeout)
+                if api:
+                    reply = api_call(url, text, thread, timeout)
+                else:
+                    out = call(url, "send", [text, history, thread], timeout)
+                    history, thread = out[1], out[2]
+                    reply = text_of(history[-1]["content"]) if history else ""
             except Down:
                 pool.mark_down(url)
                 failovers += 1
@@ -123,8 +148,6 @@ def conversation(i: int, pool: Pool, timeout: float,
             except CallError as exc:
                 return {"conversation": i, "thread": thread, "turns": turns, "failovers": failovers,
                         "error": f"turn {k}: {exc}"[:300]}
-            history, thread = out[1], out[2]
-            reply = text_of(history[-1]["content"]) if history else ""
             turn = {"conversation": i, "turn": k, "text": text, "url": url, "thread": thread,
                     "reply": reply, "ms": round((time.perf_counter() - t0) * 1000, 1)}
             turns.append(turn)
@@ -147,12 +170,12 @@ def percentile(values: list[float], q: float) -> float | None:
 
 
 def run(urls: list[str], conversations: int = 20, timeout: float = 120.0,
-        on_turn: Callable[[dict], None] | None = None) -> dict[str, Any]:
+        on_turn: Callable[[dict], None] | None = None, api: bool = False) -> dict[str, Any]:
     """All conversations at once; the summary and every record."""
     pool = Pool(urls)
     t0 = time.perf_counter()
     with ThreadPoolExecutor(max_workers=conversations) as ex:
-        records = list(ex.map(lambda i: conversation(i, pool, timeout, on_turn), range(conversations)))
+        records = list(ex.map(lambda i: conversation(i, pool, timeout, on_turn, api), range(conversations)))
     times = [t["ms"] for r in records for t in r["turns"]]
     return {"replicas": len(pool.urls), "conversations": conversations, "turns": len(times),
             "p50_ms": percentile(times, 50), "p95_ms": percentile(times, 95),
@@ -168,10 +191,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--conversations", type=int, default=20)
     parser.add_argument("--timeout", type=float, default=120.0, help="seconds per HTTP call")
     parser.add_argument("--records", action="store_true", help="include every conversation's record")
+    parser.add_argument("--api", action="store_true", help="use the JSON API (POST /api/turn), not Gradio's")
     args = parser.parse_args(argv)
     if not 1 <= args.conversations <= 500:
         parser.error("--conversations must be between 1 and 500")
-    report = run(args.urls, args.conversations, args.timeout)
+    report = run(args.urls, args.conversations, args.timeout, api=args.api)
     if not args.records:
         report.pop("records")
     print(json.dumps(report, ensure_ascii=False))

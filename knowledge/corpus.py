@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import hashlib
+import os
 from functools import lru_cache
 from pathlib import Path
 
@@ -22,8 +23,14 @@ def doc_ids(corpus_dir: Path) -> set[str]:
 def manifest_hash(corpus_dir: Path) -> str:
     """A fingerprint of every note's name and bytes: any edit changes it.
 
-    Re-read only when a note's size or modification time moved (readers call this per query)."""
-    stats = tuple((p.name, p.stat().st_mtime_ns, p.stat().st_size) for p in files(corpus_dir))
+    Re-read only when a note's size or modification time moved (readers call this per query, so
+    the notes are listed with one `scandir`, the same set `files` gives)."""
+    try:
+        with os.scandir(corpus_dir) as entries:
+            found = [(e.name, e.stat()) for e in entries if e.name.endswith(".md") and not e.name.startswith(".")]
+    except FileNotFoundError:
+        found = []
+    stats = tuple((name, st.st_mtime_ns, st.st_size) for name, st in sorted(found, key=lambda f: f[0]))
     return _fingerprint(corpus_dir, stats)
 
 

@@ -10,7 +10,8 @@ import sys
 
 from knowledge import offline
 
-COMMANDS = ("ask", "chat", "estimate", "size", "benchspec", "ingest", "search", "eval", "web", "slack", "bench", "catalog")
+COMMANDS = ("ask", "chat", "estimate", "size", "benchspec", "ingest", "search", "eval", "web", "api", "slack", "bench",
+            "catalog")
 
 
 class _Parser(argparse.ArgumentParser):

@@ -75,13 +75,13 @@ def make_tools(advisor: Any) -> dict[str, Any]:
         Args:
             question: the situation in English or Traditional Chinese, e.g. "8x RTX 4090 without NVLink, Llama 3.3 70B, 50 users".
             answers_yaml: optional YAML mapping of field id to answer for follow-up questions (hardware, interconnect, model, quantization, workload, context_length, concurrency, shared_prefix, serving_mode, priority). Unanswered questions fall back to documented defaults.
-            detail: also return the full benchmark spec (with harness commands), the estimate's formulas and the cited chunks' text (tens of KB). Default false: a compact answer.
+            detail: also return the Markdown answer written for people, the full benchmark spec (with harness commands), the estimate's formulas and the cited chunks' text (tens of KB). Default false: a compact answer (~14 KB).
         Returns:
-            JSON text: intent, profile (with the user's words each value came from), primary engine, alternatives, engines to avoid with reasons, bottleneck, plan (parallel layout), estimate at that plan, options (each engine's fit, TTFT, TPOT, tokens/s at the plan), benchmark summary, questions, assumptions, warnings, citations (id, title, source) and the answer text.
+            JSON text: intent, profile (with the user's words each value came from), primary engine, alternatives, engines to avoid with reasons, bottleneck, plan (parallel layout), estimate at that plan, options (each engine's fit, TTFT, TPOT, tokens/s at the plan), benchmark summary, questions, assumptions, warnings and citations (id, title, source); with `detail`, also `answer`, `benchmark_spec` and the citations' text.
         """
         from agent.api import advise
         from ui.present import data
-        return data.essentials(advise(question, _answers(answers_yaml)), detail=bool(detail))
+        return data.essentials(advise(question, _answers(answers_yaml)), detail=bool(detail), answer=bool(detail))
 
     @_guard
     def estimate(model: str, hardware: str, count: int = 1, quant: str = "", input_tokens: int = 0,
@@ -127,7 +127,7 @@ def make_tools(advisor: Any) -> dict[str, Any]:
         """
         from agent.api import advise
         advice = advise(question, _answers(answers_yaml))
-        return advice.benchmark.model_dump(mode="json") if advice.benchmark else {}
+        return advice.benchmark.with_exports().model_dump(mode="json") if advice.benchmark else {}
 
     @_guard
     def size_hardware(question: str) -> dict:

@@ -220,7 +220,7 @@ def create_app(advisor: Advisor | None = None) -> Any:
     its MCP tools at the root. Extra routers (a JSON API) can be included here before the mount."""
     from fastapi import FastAPI
 
-    from ui import health
+    from ui import health, http_api
 
     advisor = advisor or Advisor()
     demo = build_app(advisor)
@@ -229,6 +229,7 @@ def create_app(advisor: Advisor | None = None) -> Any:
     health.add_routes(app, advisor)
     app.add_api_route(f"/{DOWNLOAD_PATH}/{{thread}}/{{name}}", lambda thread, name: _download(advisor, thread, name),
                       methods=["GET"])
+    http_api.add_routes(app, advisor)   # POST /api/turn, GET /api/advice/{thread}
     return gr.mount_gradio_app(app, demo, path="", mcp_server=True, show_error=True, css=CSS)
 
 

@@ -89,11 +89,12 @@ def _predictions(profile: Profile, workload: Workload, engine: str | None, estim
 
 
 def build_spec(profile: Profile, decision: Any = None, estimate: Any = None,
-               harness: str = "all", plan: Any = None) -> BenchSpec:
+               harness: str = "all", plan: Any = None, exports: bool = True) -> BenchSpec:
     """The benchmark spec for this profile; missing or assumed facts become `assumptions`.
 
     `plan` (with its `estimate`) is the answer's deployment plan: every prediction is made at its
-    layout. Without one the spec asks the planner, which gives the same plan for the same profile."""
+    layout. Without one the spec asks the planner, which gives the same plan for the same profile.
+    `exports=False` leaves the harness scripts to `BenchSpec.with_exports()` (built when shown)."""
     notes = _profile_notes(profile)
     if decision is None:
         decision = _decide(profile, notes)
@@ -117,4 +118,4 @@ def build_spec(profile: Profile, decision: Any = None, estimate: Any = None,
         plan=plan,
         assumptions=list(dict.fromkeys(notes)),
     )
-    return spec.model_copy(update={"exports": export_all(spec, harness)})
+    return spec.model_copy(update={"exports": export_all(spec, harness)}) if exports else spec

@@ -186,7 +186,15 @@ class BenchSpec(_Model):
     """The deployment plan the predictions describe: chosen layout, runner-up, launch flags."""
     assumptions: list[str] = Field(default_factory=list)
     exports: dict[str, str] = Field(default_factory=dict)
-    """Harness name → the command lines (or config text) that run this spec."""
+    """Harness name → the command lines (or config text) that run this spec. Empty until built:
+    the agent leaves them to `with_exports()` (they are 60 % of the spec and no answer shows them)."""
+
+    def with_exports(self, harness: str = "all") -> "BenchSpec":
+        """The spec with its harness exports (built now if they were left out)."""
+        if self.exports:
+            return self
+        from rules.benchspec.exports import export_all
+        return self.model_copy(update={"exports": export_all(self, harness)})
 
     def run(self, run_id: str) -> Run | None:
         """The run with this id, if the spec has it."""
@@ -204,5 +212,5 @@ class BenchSpec(_Model):
             "shared_prefix_share": self.workload.shared_prefix_share,
             "slos": [s.model_dump() for s in self.slos],
             "engines": [e.id for e in self.scenario.engines],
-            "harnesses": sorted(self.exports),
+            "harnesses": sorted(self.exports or HARNESSES),
         }

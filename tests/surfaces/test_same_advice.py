@@ -126,14 +126,15 @@ def test_mcp_recommend_and_estimate_share_the_plan(reference):
     answers = "".join(f"{k}: {v}\n" for k, v in ANSWERS.items())
     text = tools["recommend"](OPENING, answers)
     rec = json.loads(text)
-    assert len(text) < 20_000, len(text)   # compact: no spec, no chunk texts
+    assert len(text) < 16_000, len(text)   # compact: no spec, no chunk texts, no Markdown answer
     assert rec["primary"] == reference.decision.primary and rec["plan"] == reference.plan.contract()
     assert rec["estimate"]["fits"] is reference.estimate.fits
     assert rec["estimate"]["decode_tokens_per_s"] == reference.estimate.decode_tokens_per_s
     assert [c["id"] for c in rec["citations"]] == [c.id for c in reference.citations]
-    assert all("text" not in c for c in rec["citations"]) and "benchmark_spec" not in rec
+    assert all("text" not in c for c in rec["citations"]) and "benchmark_spec" not in rec and "answer" not in rec
     detailed = json.loads(tools["recommend"](OPENING, answers, True))
     assert detailed["benchmark_spec"]["exports"] and all(c["text"] for c in detailed["citations"])
+    assert detailed["answer"] == reference.answer
     s = reference.profile.summary
     # the same load the answer was planned for (an assumed one included): same input, same plan
     est = json.loads(tools["estimate"](s.model, s.hardware, s.count, s.quantization, 0, 0,

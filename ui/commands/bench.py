@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import argparse
 
-PARTS = ("cold_ask", "warm_turn", "answer_turn", "retrieval", "golden_suite", "web_idle", "web_concurrency",
-         "web_shared", "llm")
+PARTS = ("cold_ask", "warm_turn", "answer_turn", "retrieval", "golden_suite", "web_idle", "api_concurrency",
+         "api_in_web", "web_concurrency", "web_shared", "mcp", "llm")
 
 
 def add_parser(sub) -> None:

@@ -47,9 +47,10 @@ def _profile(advice: "Advice") -> dict[str, Any]:
     return out
 
 
-def essentials(advice: "Advice", detail: bool = False) -> dict[str, Any]:
+def essentials(advice: "Advice", detail: bool = False, answer: bool = True) -> dict[str, Any]:
     """A compact structured answer (a few KB). `detail` adds the full benchmark spec, the whole
-    estimate (formulas, step breakdown) and the cited chunks' text."""
+    estimate (formulas, step breakdown) and the cited chunks' text; `answer=False` leaves out the
+    Markdown answer (a third of the bytes, and all of it is in the structured fields)."""
     d, plan = advice.decision, advice.plan
     out: dict[str, Any] = {
         "intent": advice.intent, "language": advice.language, "profile": _profile(advice),
@@ -62,8 +63,9 @@ def essentials(advice: "Advice", detail: bool = False) -> dict[str, Any]:
         "questions": [q.model_dump() for q in advice.questions], "assumptions": list(advice.assumptions),
         "warnings": advice.warnings, "not_understood": [n.text for n in advice.not_understood],
         "citations": [c.model_dump(include=None if detail else {"id", "title", "source"}) for c in advice.citations],
-        "answer": advice.answer,
     }
+    if answer:
+        out["answer"] = advice.answer
     if detail:
-        out["benchmark_spec"] = advice.benchmark.model_dump(mode="json") if advice.benchmark else None
+        out["benchmark_spec"] = advice.benchmark.with_exports().model_dump(mode="json") if advice.benchmark else None
     return out

@@ -1,5 +1,7 @@
 """The benchmark spec as YAML, JSON or Markdown: one renderer for the CLI, the web download and Slack.
 
+Each renderer builds the harness exports first when the spec was kept without them (the agent's).
+
 YAML goes through libyaml's emitter (`yaml.CSafeDumper`) when it is present — ~15x faster than the
 pure-Python dumper on the 36 KB spec — with multi-line strings (the exported scripts) as literal blocks.
 """
@@ -37,6 +39,7 @@ def yaml_dump(data: Any) -> str:
 
 def with_harness(spec: "BenchSpec", harness: str = "all") -> "BenchSpec":
     """The spec with the exports of one harness only ("all" keeps every one)."""
+    spec = spec.with_exports()
     if harness == "all":
         return spec
     from rules.errors import InputError
@@ -47,20 +50,20 @@ def with_harness(spec: "BenchSpec", harness: str = "all") -> "BenchSpec":
 
 def yaml_text(spec: "BenchSpec") -> str:
     """The spec as YAML."""
-    return yaml_dump(spec.model_dump(mode="json"))
+    return yaml_dump(spec.with_exports().model_dump(mode="json"))
 
 
 def json_text(spec: "BenchSpec") -> str:
     """The spec as indented JSON (`advisor benchspec --format json`)."""
-    return json.dumps(spec.model_dump(mode="json"), indent=2, ensure_ascii=False)
+    return json.dumps(spec.with_exports().model_dump(mode="json"), indent=2, ensure_ascii=False)
 
 
 def markdown_text(spec: "BenchSpec") -> str:
     """The spec as a Markdown document."""
     from rules.benchspec.render import spec_markdown
-    return spec_markdown(spec)
+    return spec_markdown(spec.with_exports())
 
 
 def harness_commands(spec: "BenchSpec | None") -> str:
     """The harness command lines, one block per harness."""
-    return "\n\n".join(f"# {name}\n{cmd}" for name, cmd in (spec.exports if spec else {}).items())
+    return "\n\n".join(f"# {name}\n{cmd}" for name, cmd in (spec.with_exports().exports if spec else {}).items())
