@@ -125,6 +125,7 @@ _LEADING_COUNT = re.compile(r"(?:\d{1,2}\s+|\d{1,4}\s*[x×*](?!TX?\b)\s*)(?=[A-Z
 # What the token index leaves off a name: a vendor word glued in front ("GeForceRTX 4080", "RadeonRX
 # 9070"), a cloud instance size ("p5.48xlarge", "g4dn.xlarge") or a package generation ("A800 SXM4").
 _GLUED_VENDOR = re.compile(r"(?:GeForce|Radeon|NVIDIA|AMD)\s*(?:RTX|GTX|RX)?\s*$", re.I)
+_GENERIC_HEAD = re.compile(r"(?:GPUs?|cards?|顯卡|device)\s*[:：=]?\s*", re.I)
 _GENERIC_TAIL = re.compile(r"\s+(?:GPUs?|cards?)$", re.I)
 _MEMORY_AFTER = re.compile(r"(?P<pkg>\s*(?:PCIe|SXM\d?))?\s*[(\[]?\s*(?P<gb>\d{1,3})\s?GB?\b", re.I)
 _NAME_TAIL = re.compile(r"\.(?:\d{0,2}x?large|metal)\b|(?<=SXM)\d\b", re.I)
@@ -152,6 +153,9 @@ def _whole_name(text: str, hit: AliasHit) -> AliasHit:
         end = tail.end()
     from rules import catalog
     ident = catalog.resolve_hardware(text[start:end]) if cut > start else None   # "Trainium(共2" was read as Trainium2
+    head = _GENERIC_HEAD.match(text, start, end)
+    if head and head.end() < end and (bare := catalog.resolve_hardware(text[head.end():end])):
+        start, ident = head.end(), bare   # "GPU: 4090" in a form is the desktop card
     word = _GENERIC_TAIL.search(text, start, end)
     if word and word.start() > start and (bare := catalog.resolve_hardware(text[start:word.start()])):
         end, ident = word.start(), bare   # "4060 GPU" is the desktop card; "Laptop GPU" names the other one

@@ -31,6 +31,7 @@ _AFTER_IS_NODE = re.compile(rf"(?:s|'s)?\s*{_NODE_WORD}", _F)
 _NODE_PHRASE = re.compile(
     rf"(?:(?P<num>{COUNT})|(?P<one>\ban?\b))(?:[\s-]+|\s*[x×]\s*)(?P<per>{COUNT})\s*(?:[x×X*]|-?\s*GPUs?\b|卡|張)"
     rf"[^,;:.，。；：\n]{{0,28}}?\s{_NODE_WORD}(?![A-Za-z])", _F)
+_RACK = re.compile(r"\s*(?:[\w-]*?\s*)?NVL(?P<n>\d{2,3})\b", _F)
 _MACHINE_CLS = re.compile(rf"台|{_NODE_WORD}", _F)
 _DGX = re.compile(r"\b[DH]GX[\s-]*$", _F)
 _NODES = re.compile(
@@ -123,6 +124,14 @@ def _device(text: str, hit: AliasHit) -> list[Finding]:
         out.append(Finding("count", 8, start, hit.end))
         if before:
             out.append(Finding("nodes", before[0], before[1], hit.end))
+        return out
+    # "two GB200 NVL72 racks", "2 個 NVL72 機櫃": the number before a rack system counts racks (nodes),
+    # never devices; the rack's own device count is the system's, not something the user stated
+    rack = _RACK.match(text, hit.end) or _RACK.fullmatch(text, hit.start, hit.end)
+    if rack and hardware_class(hit.id) == "datacenter":
+        end = rack.end() if rack.end() > hit.end else hit.end
+        if before:   # whatever its classifier ("2 個 NVL72")
+            out.append(Finding("nodes", before[0], before[1], end))
         return out
     # "2 台 H100*8", "two servers of H100 x8": machines before the name, devices per machine after it
     if before and after and not before[2] and not after[2] and not machine \
@@ -229,6 +238,9 @@ def _number_span(m: re.Match) -> tuple[int, int]:
                 m.span())
 
 
+# A form's count field: "Count: 4", "數量：4", "# of GPUs = 8".
+_FORM_COUNT = re.compile(r"(?:\b(?:count|qty|quantity|number\s+of\s+(?:GPUs|cards|devices)|num[_\s]?gpus|#\s*(?:of\s+)?GPUs)"
+                         r"|數量|張數|卡數|GPU\s*數量?)\s*[:：=]?\s*(?P<num>\d{1,4})\b(?!\s*(?:people|users|人|個人))", _F)
 # Devices named by a launch command: "CUDA_VISIBLE_DEVICES=0,1,2,3" (four), "--tensor-parallel-size 4",
 # "tp=8", "8-way tensor parallel" (times a pipeline size when one is given).
 _VISIBLE = re.compile(r"CUDA_VISIBLE_DEVICES\s*=\s*[\"']?(?P<ids>\d+(?:\s*,\s*\d+)*)", _F)
@@ -275,7 +287,8 @@ def find(text: str) -> list[Finding]:
                 out.append(Finding("count", n, m.start(), m.end()))
                 break
     if not any(f.field == "count" for f in out):
-        out += _launch_count(text)
+        form = _FORM_COUNT.search(text)
+        out += [Finding("count", int(form.group("num")), form.start(), form.end())] if form and device else _launch_count(text)
     _per_node(text, out)
     mem = _memory(text, hits, device)
     if mem:

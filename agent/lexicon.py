@@ -44,7 +44,7 @@ SERVING_STRONG = {
     "personal": [r"\bjust\s+(?:for\s+)?me\b", r"\bonly\s+me\b", r"\bfor\s+myself\b", r"\bpersonal(?:ly)?\b",
                  r"\bmy\s+own\s+use\b", r"\bhobby\b", r"\bhome\s*lab\b", r"自己用", r"給自己", r"自己(?:寫|玩|跑|使用|在家)",
                  r"(?<![\d一二兩三四五六七八九十百千萬幾多些])(?<![\d一二兩三四五六七八九十百千萬幾多些]\s)個人(?!資料|資訊)(?:用|使用|本機)?",
-                 r"本機", r"(?<![\d一二兩三四五六七八九十百千萬])只?有?一個人",
+                 r"本機", r"(?<![\d一二兩三四五六七八九十百千萬])只?有?一個人", r"單人(?:使用|用)?", r"一人(?:使用|用)",
                  r"\bon\s+my\s+(?:laptop|desktop|macbook|mac|pc|workstation)\b",
                  r"\bside\s+project\b", r"\bat\s+home\b", r"\bmy\s+own\s+(?:machine|box|rig|pc)\b"],
 }

@@ -345,3 +345,25 @@ def test_priorities_said_as_comparisons_complaints_and_bounds(text, priority):
 @pytest.mark.parametrize("text", ["8x H100, Llama 3.1 70B, what's the TTFT?", "vLLM startup is too slow on 8x H100"])
 def test_a_bare_latency_word_or_another_complaint_is_no_priority(text):
     check(text, {}, absent=("priority",))
+
+
+@pytest.mark.parametrize("text, expected, absent", [
+    ("two GB200 NVL72 racks for DeepSeek R1", {"hardware": "gb200", "nodes": 2}, ("count",)),
+    ("2 個 NVL72 機櫃跑 DeepSeek R1", {"hardware": "gb200", "nodes": 2}, ("count",)),
+    ("4 張 H100 NVL", {"hardware": "h100_nvl", "count": 4}, ()),
+])
+def test_a_number_before_a_rack_system_counts_racks(text, expected, absent):
+    check(text, expected, absent)
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("Please fill: GPU: 4090; Count: 4; Model: Qwen3 32B; Users: 50", {"hardware": "rtx4090", "count": 4, "users": 50}),
+    ("型號：4090，數量：4，模型：Qwen3 32B，使用者：50", {"hardware": "rtx4090", "count": 4, "users": 50}),
+])
+def test_form_fields(text, expected):
+    check(text, expected)
+
+
+@pytest.mark.parametrize("text", ["單人使用，一張 4090 跑 Qwen3 8B", "just me, one 4090, Qwen3 8B"])
+def test_one_person_is_personal_use(text):
+    check(text, {"serving_mode": "personal"})
