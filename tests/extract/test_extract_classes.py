@@ -367,3 +367,12 @@ def test_form_fields(text, expected):
 @pytest.mark.parametrize("text", ["單人使用，一張 4090 跑 Qwen3 8B", "just me, one 4090, Qwen3 8B"])
 def test_one_person_is_personal_use(text):
     check(text, {"serving_mode": "personal"})
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("併發 100，200 人用", {"concurrency": 100, "users": 200}),
+    ("全公司 1，000 人，8 張 H100", {"users": 1000}),
+    ("4 張 4090，50 人", {"count": 4, "users": 50}),
+])
+def test_a_full_width_comma_between_numbers_separates_them(text, expected):
+    check(text, expected)
