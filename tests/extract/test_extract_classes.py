@@ -376,3 +376,12 @@ def test_one_person_is_personal_use(text):
 ])
 def test_a_full_width_comma_between_numbers_separates_them(text, expected):
     check(text, expected)
+
+
+@pytest.mark.parametrize("text, hardware", [
+    ("We're on Intel server, CPU only, latency matters most", "cpu_server_intel"),
+    ("Which inference server fits best for Qwen3 8B?", None),
+    ("CPU and Intel are all we have", None),
+])
+def test_a_device_name_never_runs_across_a_list_or_sentence_break(text, hardware):
+    assert extract(text).values.get("hardware") == hardware
