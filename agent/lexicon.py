@@ -118,7 +118,7 @@ STANCE = (r"\bonly\b|\bcounts\b|只(?:看|要|在乎|在意)?|\bking\b|\bpush\b|
           r"|\bfirst\b|\bmost\b|\bmain\b|\btop\b|\bconcern|\bsensitive\b|\blow(?:er|est)?\b|\bhigh(?:er|est)?\b|\bunder\b|\bbelow\b"
           r"|<|\bwithin\b|\bless\s+than\b|\bbound\b|\bsecond(?:ary)?\b|\beverything\b|\ball\s+that\s+matters\b|\bthen\b|\bas\s+well\b"
           r"|重要|優先|在意|重視|在乎|要低|要高|最|敏感|考量|控制|降低|壓低|提高|拉高|省|主要|關鍵|以內|之內|低於|小於|為主|其次|次要"
-          r"|越(?:低|快|高|多|少|便宜)越好|才是|太慢|太高|太久|\btoo\s+(?:slow|high|long)\b|(?:秒|毫秒|ms)\s*內")
+          r"|越(?:低|快|高|多|少|便宜)越好|才是|太高|\btoo\s+high\b|(?:秒|毫秒|ms)\s*內")
 
 # Interconnect words. NVLink negated ("no NVLink") means the cards talk over PCIe.
 INTERCONNECT = {
