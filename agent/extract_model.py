@@ -26,6 +26,9 @@ _ALTERNATIVES = re.compile(lexicon.FORMAT_ALTERNATIVES, _F)
 _BARE_GGUF = re.compile(r"^Q[1-4]$", _F)   # "Q4" may be a quarter of the year; "Q8" never is
 _QUARTER = re.compile(r"(?:\b(?:in|by|this|next|last|during|of|until|before|after)\s+$)|(?:今年|明年|去年)\s*$", _F)
 _RUN_WEIGHTS = re.compile(r"\b(?:run|runs|running|serve[sd]?|serving|load(?:ed|ing)?|deploy(?:ed|ing)?|host(?:ed|ing)?|it|them|model|weights|quantized|quantised)$", _F)
+_WHEN = re.compile(r"\b(?:launch\w*|releas\w*|ship\w*|go(?:es|ing)?\s+live|roll\w*\s+out|rollout|deadline|budget\w*|approv\w*|plan\w*"
+                   r"|start\w*|begin\w*|expect\w*|target\w*|schedul\w*|due|purchas\w*|buy\w*|bought|order\w*|arriv\w*|deliver\w*"
+                   r"|hire\w*|migrat\w*|year|quarter|fiscal|FY)\b|上線|推出|預計|計畫|計劃|採購|年|季", _F)
 _QUARTER_AFTER = re.compile(r"^\s*(?:'?\d{2}\b|20\d\d|FY|of\s+20\d\d)", _F)
 _KV_AFTER = re.compile(r"^[\s-]*(?:的\s*|for\s+(?:the\s+)?|on\s+the\s+)?(?:KV\b|kv[\s-]?cache|KV\s*快取)", _F)
 _KV_PAREN = re.compile(r"(?:\bKV|kv[\s-]?cache)[\s\w]{0,16}\(\s*$", _F)   # "KV cache quantization (FP8)"
@@ -179,7 +182,10 @@ def _quarter(text: str, m: re.Match, names: list[tuple[int, int]]) -> bool:
     head = text[:lead].rstrip()
     if any(e == len(head) for _, e in names) or _RUN_WEIGHTS.search(head):
         return False
-    return True
+    # "by/until/next Q4" are time words themselves; "in/of Q4" is a quarter only beside an event or a plan
+    if not re.match(r"\s*(?:in|of)\b", before.group(0), re.I):
+        return True
+    return bool(_WHEN.search(clause_before(text, m.start(), 48)) or _WHEN.match(clause_after(text, m.end(), 24)))
 
 
 def _exl(m: re.Match) -> str:

@@ -263,12 +263,14 @@ def test_links_offered_as_alternatives_are_not_stated(text):
     ("Llama 3.1 70B 八位元量化", "int8"), ("BF-16 Llama 3.1 8B on one 4090", "bf16"),
     ("Llama 3.1 70B Q4-0 on 2x H100", "q4_0"), ("q4-k-m Llama 3.1 8B", "q4_k_m"),
     ("GPTQ-Int8 Llama 3.1 70B on 2x H100", "int8"), ("Serving Phi 3.5 mini in Q4 on one 4090", "q4_k_m"),
+    ("8x H100, running Qwen3 32B, in Q4, 50 users", "q4_k_m"),
 ])
 def test_format_names_with_separators_and_chinese_bit_widths(text, quant):
     check(text, {"quantization": quant})
 
 
 @pytest.mark.parametrize("text", ["Llama 3.1 8B in Q4 2025 on a 4090", "We launch in Q4, Llama 3.1 8B on a 4090",
+                                  "we plan to buy 8x H100 in Q4", "GPUs arrive in Q4; Qwen3 32B",
                                   "我們有 雙路 Altra Q80-30，想跑 Qwen3 8B"])
 def test_a_quarter_or_a_product_number_is_no_format(text):
     check(text, {}, absent=("quantization",))
