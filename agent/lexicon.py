@@ -172,9 +172,9 @@ QUANT = [
     ("q4_k_m", r"\bQ4[_\s-]?K(?:[_\s-]?M)?\b|\bGGUF\s*(?:\(\s*)?Q4\b(?![_\s-]*[01]\b)|\bQ4\b(?![_\s-]*[01]\b)(?:\s*GGUF)?"),
     ("q5_k_m", r"\bQ5[_\s-]?K(?:[_\s-]?M)?\b|\bQ5\b(?![_\s-]*[01]\b)"), ("q6_k", r"\bQ6[_\s-]?K\b|\bQ6\b"),
     ("q8_0", r"\bQ8(?:[_\s-]0)?\b"), ("q4_0", r"\bQ4[_\s-]0\b"),
-    ("fp8", r"\bFP[\s-]?8\b|\bE4M3\b|\bfloat8\b"), ("int8", r"\bINT[\s-]?8\b|\bW8A8\b|\b8[\s-]?bits?\b|(?:8|八)\s*位元"),
-    ("int4", r"\bINT[\s-]?4\b|\bW4A16\b|\b4[\s-]?bits?\b|(?:4|四)\s*位元"),
-    ("bf16", r"\bBF[\s-]?16\b|\bbfloat16\b|\bfull[\s-]precision\b|\bunquantized\b|\bno\s+quantization\b|"
+    ("fp8", r"\bFP[\s-]?8\b|\bE4M3\b|\bfloat8\b"), ("int8", r"\bINT[\s-]?8\b|\bW8A8\b|\b8[\s-]?bits?\b|(?:8|八)\s*(?:位元|比特)|(?:8|八)\s*位\s*(?:量化|整數|精度)"),
+    ("int4", r"\bINT[\s-]?4\b|\bW4A16\b|\b4[\s-]?bits?\b|\bNF4\b|(?:4|四)\s*(?:位元|比特)|(?:4|四)\s*位\s*(?:量化|整數|精度)"),
+    ("bf16", r"\bBF[\s-]?16\b|\bbfloat16\b|\bfull[\s-]precision\b|\bunquanti[sz]ed\b|\bno\s+quantization\b|"
              r"不量化|未量化|不做量化|全精度|原始精度"),
     ("f16", r"\bFP[\s-]?16\b|\bF16\b|\bfloat16\b|\bhalf[\s-]precision\b|半精度"),
 ]

@@ -261,6 +261,8 @@ def test_links_offered_as_alternatives_are_not_stated(text):
 @pytest.mark.parametrize("text, quant", [
     ("Llama 3.1 70B, INT-4, two H100s", "int4"), ("Llama 3.1 70B，四位元，兩張 H100", "int4"),
     ("Llama 3.1 70B 八位元量化", "int8"), ("BF-16 Llama 3.1 8B on one 4090", "bf16"),
+    ("Llama 3.1 70B，4位量化", "int4"), ("8比特量化的 Llama 3.1 8B", "int8"), ("NF4 Llama 3.1 8B", "int4"),
+    ("unquantised Llama 3.1 8B", "bf16"),
     ("Llama 3.1 70B Q4-0 on 2x H100", "q4_0"), ("q4-k-m Llama 3.1 8B", "q4_k_m"),
     ("GPTQ-Int8 Llama 3.1 70B on 2x H100", "int8"), ("Serving Phi 3.5 mini in Q4 on one 4090", "q4_k_m"),
     ("8x H100, running Qwen3 32B, in Q4, 50 users", "q4_k_m"),
