@@ -119,10 +119,18 @@ class DeviceIndex:
                 for h in [_one_phrase(text, AliasHit(m.id, m.start, m.end, False))] if h
                 for h in [_without_count(text, h)] if h]
         extra = [h for h in _hardware_aliases().find(text) if not any(h.start < o.end and o.start < h.end for o in hits)]
-        return sorted(hits + extra, key=lambda h: h.start)
+        found = sorted(hits + extra, key=lambda h: h.start)
+        # "GB300 NVL72": a rack suffix right after a name belongs to that name, not to another device
+        out: list[AliasHit] = []
+        for h in found:
+            if out and _RACK_WORD.fullmatch(text[h.start:h.end]) and not text[out[-1].end:h.start].strip():
+                out[-1] = AliasHit(out[-1].id, out[-1].start, h.end, out[-1].family)
+            else:
+                out.append(h)
+        return out
 
 
-_LEADING_COUNT = re.compile(r"(?:\d{1,2}\s+|\d{1,4}\s*[x×*](?!TX?\b)\s*)(?=[A-Za-z])", re.I)   # not "3rd", "4090 laptop", "9060XT"
+_LEADING_COUNT = re.compile(r"(?:\d{1,2}\s*[張片塊卡台顆個]\s*|\d{1,2}\s+|\d{1,4}\s*[x×*](?!TX?\b)\s*)(?=[A-Za-z])", re.I)   # not "3rd", "4090 laptop", "9060XT"
 # What the token index leaves off a name: a vendor word glued in front ("GeForceRTX 4080", "RadeonRX
 # 9070"), a cloud instance size ("p5.48xlarge", "g4dn.xlarge") or a package generation ("A800 SXM4").
 _GLUED_VENDOR = re.compile(r"(?:GeForce|Radeon|NVIDIA|AMD)\s*(?:RTX|GTX|RX)?\s*$", re.I)
@@ -132,6 +140,8 @@ _MEMORY_AFTER = re.compile(r"(?P<pkg>\s*(?:PCIe|SXM\d?))?\s*[(\[]?\s*(?P<gb>\d{1
 _NAME_TAIL = re.compile(r"\.(?:\d{0,2}x?large|metal)\b|(?<=SXM)\d\b", re.I)
 # A name never runs across a sentence or into a bracket; a bare "server" is not a device named.
 _PHRASE_BREAK = re.compile(r"[.?!;。？！；](?:\s|$)|[,，、]|\s(?:and|or|with)\s", re.I)
+_MULTIPLIER = re.compile(r"\s+[x×*]\s*\d+\s*$|\s*[×*]\s*\d+\s*$", re.I)
+_RACK_WORD = re.compile(r"NVL\d{2,3}", re.I)
 _GENERIC_WORDS = re.compile(r"(?:(?:inference|model|api|web|the|a|an|our|which)\s+)*(?:servers?|伺服器|服務器|主機)", re.I)
 
 
@@ -139,7 +149,7 @@ def _one_phrase(text: str, hit: AliasHit) -> AliasHit | None:
     """The hit cut at a sentence or list break ("Intel server, CPU only" → "Intel server") when its first
     part still names a device; None for a generic word ("inference server") or nothing left."""
     name = text[hit.start:hit.end]
-    brk = _PHRASE_BREAK.search(name.rstrip(".?!;。？！；"))
+    brk = _PHRASE_BREAK.search(name.rstrip(".?!;。？！；")) or _MULTIPLIER.search(name)   # "Gaudi x 2" is two Gaudis
     if brk:
         from rules import catalog
         ident = catalog.resolve_hardware(name[:brk.start()]) if brk.start() > 0 else None

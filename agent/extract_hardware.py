@@ -132,6 +132,8 @@ def _device(text: str, hit: AliasHit) -> list[Finding]:
         end = rack.end() if rack.end() > hit.end else hit.end
         if before:   # whatever its classifier ("2 個 NVL72")
             out.append(Finding("nodes", before[0], before[1], end))
+        elif after:   # "GB300 NVL72 x 2"
+            out.append(Finding("nodes", after[0], hit.start, after[1]))
         return out
     # "2 台 H100*8", "two servers of H100 x8": machines before the name, devices per machine after it
     if before and after and not before[2] and not after[2] and not machine \

@@ -390,3 +390,19 @@ def test_a_full_width_comma_between_numbers_separates_them(text, expected):
 ])
 def test_a_device_name_never_runs_across_a_list_or_sentence_break(text, hardware):
     assert extract(text).values.get("hardware") == hardware
+
+
+def test_every_catalog_name_reads_as_the_catalog_resolves_it():
+    """The extractor and the catalog's resolver agree on every alias, bare or with a count either side."""
+    from rules import catalog
+    wrong = []
+    for hw in catalog.all_hardware().values():
+        for alias in (hw.name, *hw.aliases):
+            ident = catalog.resolve_hardware(alias) if "(" not in alias and len(alias) >= 2 else None
+            if ident is None:
+                continue
+            for text in (f"We have 4x {alias} for Llama 3.1 8B", f"我們有 4 張 {alias}，跑 Llama 3.1 8B", f"{alias} x 2, Qwen3 32B"):
+                got = extract(text).values.get("hardware")
+                if got != ident:
+                    wrong.append((text, ident, got))
+    assert not wrong, wrong[:10]
