@@ -406,3 +406,8 @@ def test_every_catalog_name_reads_as_the_catalog_resolves_it():
                 if got != ident:
                     wrong.append((text, ident, got))
     assert not wrong, wrong[:10]
+
+
+@pytest.mark.parametrize("text, count", [("4x 24GB GPUs for Qwen3 32B", 4), ("8 x 80GB GPUs, Llama 3.1 70B", 8)])
+def test_a_multiplier_before_memory_and_a_generic_device_word(text, count):
+    check(text, {"count": count})
