@@ -188,6 +188,22 @@ def _quarter(text: str, m: re.Match, names: list[tuple[int, int]]) -> bool:
     return bool(_WHEN.search(clause_before(text, m.start(), 48)) or _WHEN.match(clause_after(text, m.end(), 24)))
 
 
+# A format named as what hardware can do ("H100 supports FP8", "INT8 tensor cores", "BF16 TFLOPS") or as
+# what was used before ("we tried 4-bit before", "our old setup used FP16") is not the format chosen now.
+_CAPABILITY_AFTER = re.compile(r"\s*(?:tensor\s+cores?|cores?\b|T?FLOPS|throughput\s+is|support(?:ed)?\b|capab|instructions?|units?\b"
+                               r"|(?:is|are)\s+(?:supported|available|native)|needs?\s+(?:Ada|Hopper|Blackwell|a\s+newer)|算力|支援)", _F)
+_CAPABILITY_BEFORE = re.compile(r"(?:\b(?:supports?|has|have|lacks?|can(?:not|'t)?\s+(?:do|run)|adds?|does)\s+(?:native\s+)?|(?:支援|不支援)\s*)$", _F)
+_EARLIER = re.compile(r"\b(?:before|previously|used\s+to|last\s+(?:year|time|month)|old\s+(?:setup|cluster|server|box)|earlier|tried)\b"
+                      r"|以前|之前|舊的?|原本|去年|試過", _F)
+
+
+def _not_the_weights(text: str, m: re.Match) -> bool:
+    """The format is a hardware capability or an earlier setup's, not the one to serve with."""
+    if _CAPABILITY_AFTER.match(text, m.end()) or _CAPABILITY_BEFORE.search(text, max(0, m.start() - 24), m.start()):
+        return True
+    return bool(_EARLIER.search(clause_before(text, m.start(), 40)) or _EARLIER.search(clause_after(text, m.end(), 30)))
+
+
 def _exl(m: re.Match) -> str:
     fmt = (m.group("fmt") or m.group("fmt2")).lower()
     bpw = parse_number(m.group("bpw") or m.group("bpw2"))
@@ -215,7 +231,7 @@ def _quant(text: str, taken: list[tuple[int, int]]) -> list[Finding]:
         for m in rx.finditer(text):
             if overlaps(m.span(), alternatives) or (_BARE_GGUF.match(m.group(0)) and _quarter(text, m, taken)):
                 continue
-            if value != "bf16" and negated(text, m.start()):
+            if value != "bf16" and negated(text, m.start()) or _not_the_weights(text, m):
                 continue
             finding = Finding("quantization", value, m.start(), m.end())
             if _is_kv(text, m):

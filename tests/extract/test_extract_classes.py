@@ -411,3 +411,16 @@ def test_every_catalog_name_reads_as_the_catalog_resolves_it():
 @pytest.mark.parametrize("text, count", [("4x 24GB GPUs for Qwen3 32B", 4), ("8 x 80GB GPUs, Llama 3.1 70B", 8)])
 def test_a_multiplier_before_memory_and_a_generic_device_word(text, count):
     check(text, {"count": count})
+
+
+@pytest.mark.parametrize("text", [
+    "2x H100, Llama 3.1 70B, 50 users. H100 supports FP8.", "兩張 H100 跑 Llama 3.1 70B，H100 支援 FP8。",
+    "2x 4090, Qwen3 32B; the 4090 has FP8 tensor cores", "2x L40S, Qwen3 32B. We tried 4-bit before but quality dropped.",
+    "2x L40S, Qwen3 32B; our old setup used FP16", "兩張 L40S 跑 Qwen3 32B，以前試過 4-bit，品質不好",
+])
+def test_a_format_named_as_a_capability_or_an_earlier_setup_is_not_the_weights(text):
+    check(text, {}, absent=("quantization",))
+
+
+def test_the_format_used_now_beats_the_one_used_before():
+    check("2x H100, Llama 3.1 70B: we run it in FP8 now, before it was BF16", {"quantization": "fp8"})
