@@ -424,3 +424,15 @@ def test_a_format_named_as_a_capability_or_an_earlier_setup_is_not_the_weights(t
 
 def test_the_format_used_now_beats_the_one_used_before():
     check("2x H100, Llama 3.1 70B: we run it in FP8 now, before it was BF16", {"quantization": "fp8"})
+
+
+@pytest.mark.parametrize("text, hardware, count", [
+    ("We used to run 2x 4090, now we have 8x H100 for Llama 3.1 70B", "h100_sxm", 8),
+    ("Moving from 4 A100s to 8 H200s, Llama 3.1 405B", "h200_sxm", 8),
+    ("以前用 4 張 3090，現在換成 2 張 5090，跑 Qwen3 32B", "rtx5090", 2),
+    ("從 8 張 V100 升級到 8 張 H100", "h100_sxm", 8),
+    ("compared to a single A100, our 4x L40S setup is slower", "l40s", 4),
+    ("我用 4 張 4090 部署 72B，換成 1 張 A100 反而還可以", "rtx4090", 4),
+])
+def test_the_setup_left_behind_is_not_the_device(text, hardware, count):
+    check(text, {"hardware": hardware, "count": count})
