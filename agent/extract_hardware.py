@@ -10,7 +10,7 @@ import re
 
 from agent import lexicon
 from agent.extract_aliases import AliasHit, hardware_class, hardware_index
-from agent.extract_base import Finding, negated, negated_adjacent, negation_cue, overlaps
+from agent.extract_base import FORMER, Finding, negated, negated_adjacent, negation_cue, overlaps
 from agent.extract_numbers import COUNT, parse_int
 
 _F = re.I | re.ASCII
@@ -102,16 +102,12 @@ def _machines_before(text: str, start: int, end: int) -> list[Finding]:
     return [Finding("nodes", n, m.start(), end)] if n and 1 < n <= 1024 else []
 
 
-_FORMER = re.compile(
-    r"(?:\bused\s+to\s+(?:run|have|use|be\s+on)|\bpreviously|\bformerly|\b(?:mov|upgrad|migrat|switch|com|go)(?:e|ed|ing|es)?\s+from"
-    r"|\breplac(?:e|ed|ing)(?:\s+(?:our|the|my))?|\bcompared\s+(?:to|with)|\binstead\s+of|以前(?:用|是|跑)?|之前(?:用|是|跑)?|原本(?:用|是|跑)?|從)"
-    r"(?:(?!\bto\b|\bwith\b|到|成|→|->)[^,;.，；。]){0,14}$", _F)
 
 
 def _pick(text: str, hits: list[AliasHit]) -> AliasHit | None:
     """The user's device: the first one given with a count, else the first accelerator, else the first."""
     live = [h for h in hits if not negated_adjacent(text, h.start)]
-    current = [h for h in live if not _FORMER.search(text, max(0, h.start - 40), h.start)]
+    current = [h for h in live if not FORMER.search(text, max(0, h.start - 40), h.start)]
     live = current or live   # "we used to run 2x 4090, now 8x H100": the setup left behind is not the device
     if not live:
         return None

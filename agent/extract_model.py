@@ -8,7 +8,7 @@ import re
 from dataclasses import dataclass
 
 from agent import lexicon
-from agent.extract_base import Finding, clause_after, clause_before, negated, negated_adjacent, overlaps
+from agent.extract_base import FORMER, Finding, clause_after, clause_before, negated, negated_adjacent, overlaps
 from agent.extract_numbers import parse_number
 from rules import model_resolve
 
@@ -140,6 +140,7 @@ def _models(text: str) -> tuple[list[Finding], list[tuple[int, int]]]:
     hits = model_names(text)
     spans = [(h.start, h.end) for h in hits]
     live = [h for h in hits if not negated_adjacent(text, h.start)]
+    live = [h for h in live if not FORMER.search(text, max(0, h.start - 40), h.start)] or live   # "moving from Llama 2 70B to Qwen3 32B"
     return ([Finding("model", live[0].id, live[0].start, live[0].end)] if live else []), spans
 
 

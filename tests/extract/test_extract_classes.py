@@ -436,3 +436,12 @@ def test_the_format_used_now_beats_the_one_used_before():
 ])
 def test_the_setup_left_behind_is_not_the_device(text, hardware, count):
     check(text, {"hardware": hardware, "count": count})
+
+
+@pytest.mark.parametrize("text, model", [
+    ("We are moving from Llama 2 70B to Qwen3 32B on 2x H100", "qwen3-32b"),
+    ("以前跑 Llama 3.1 8B，現在想換成 Qwen3 32B", "qwen3-32b"),
+    ("Qwen3 32B instead of Llama 3.1 70B", "qwen3-32b"),
+])
+def test_the_model_left_behind_is_not_the_model(text, model):
+    check(text, {"model": model})
