@@ -115,32 +115,56 @@ class DeviceIndex:
     def find(self, text: str) -> list[AliasHit]:
         from rules.hardware_index import find_devices
         hits = [_whole_name(text, h) for m in find_devices(text)
-                if not _NOT_A_NAME.fullmatch(text[m.start:m.end].strip()) and _one_phrase(text[m.start:m.end])
-                for h in [_without_count(text, AliasHit(m.id, m.start, m.end, False))] if h]
+                if not _NOT_A_NAME.fullmatch(text[m.start:m.end].strip())
+                for h in [_one_phrase(text, AliasHit(m.id, m.start, m.end, False))] if h
+                for h in [_without_count(text, h)] if h]
         extra = [h for h in _hardware_aliases().find(text) if not any(h.start < o.end and o.start < h.end for o in hits)]
-        return sorted(hits + extra, key=lambda h: h.start)
+        found = sorted(hits + extra, key=lambda h: h.start)
+        # "GB300 NVL72": a rack suffix right after a name belongs to that name, not to another device
+        out: list[AliasHit] = []
+        for h in found:
+            if out and _RACK_WORD.fullmatch(text[h.start:h.end]) and not text[out[-1].end:h.start].strip():
+                out[-1] = AliasHit(out[-1].id, out[-1].start, h.end, out[-1].family)
+            else:
+                out.append(h)
+        return out
 
 
-_LEADING_COUNT = re.compile(r"(?:\d{1,2}\s+|\d{1,4}\s*[x×*](?!TX?\b)\s*)(?=[A-Za-z])", re.I)   # not "3rd", "4090 laptop", "9060XT"
+_LEADING_COUNT = re.compile(r"(?:\d{1,2}\s*[張片塊卡台顆個]\s*|\d{1,2}\s+|\d{1,4}\s*[x×*](?!TX?\b)\s*)(?=[A-Za-z])", re.I)   # not "3rd", "4090 laptop", "9060XT"
 # What the token index leaves off a name: a vendor word glued in front ("GeForceRTX 4080", "RadeonRX
 # 9070"), a cloud instance size ("p5.48xlarge", "g4dn.xlarge") or a package generation ("A800 SXM4").
 _GLUED_VENDOR = re.compile(r"(?:GeForce|Radeon|NVIDIA|AMD)\s*(?:RTX|GTX|RX)?\s*$", re.I)
+_GENERIC_HEAD = re.compile(r"(?:GPUs?|cards?|顯卡|device)\s*[:：=]?\s*", re.I)
 _GENERIC_TAIL = re.compile(r"\s+(?:GPUs?|cards?)$", re.I)
 _MEMORY_AFTER = re.compile(r"(?P<pkg>\s*(?:PCIe|SXM\d?))?\s*[(\[]?\s*(?P<gb>\d{1,3})\s?GB?\b", re.I)
 _NAME_TAIL = re.compile(r"\.(?:\d{0,2}x?large|metal)\b|(?<=SXM)\d\b", re.I)
 # A name never runs across a sentence or into a bracket; a bare "server" is not a device named.
-_PHRASE_BREAK = re.compile(r"[.?!;。？！；](?:\s|$)")
+_PHRASE_BREAK = re.compile(r"[.?!;。？！；](?:\s|$)|[,，、]|\s(?:and|or|with)\s", re.I)
+_MULTIPLIER = re.compile(r"\s+[x×*]\s*\d+\s*$|\s*[×*]\s*\d+\s*$", re.I)
+_RACK_WORD = re.compile(r"NVL\d{2,3}", re.I)
 _GENERIC_WORDS = re.compile(r"(?:(?:inference|model|api|web|the|a|an|our|which)\s+)*(?:servers?|伺服器|服務器|主機)", re.I)
 
 
-def _one_phrase(name: str) -> bool:
-    """True unless the matched words span a sentence end or are a generic word ("inference server")."""
-    return not _PHRASE_BREAK.search(name.rstrip(".?!;。？！；")) and not _GENERIC_WORDS.fullmatch(name.strip())
+def _one_phrase(text: str, hit: AliasHit) -> AliasHit | None:
+    """The hit cut at a sentence or list break ("Intel server, CPU only" → "Intel server") when its first
+    part still names a device; None for a generic word ("inference server") or nothing left."""
+    name = text[hit.start:hit.end]
+    brk = _PHRASE_BREAK.search(name.rstrip(".?!;。？！；")) or _MULTIPLIER.search(name)   # "Gaudi x 2" is two Gaudis
+    if brk:
+        from rules import catalog
+        ident = catalog.resolve_hardware(name[:brk.start()]) if brk.start() > 0 else None
+        if ident is None:
+            return None
+        hit = AliasHit(ident, hit.start, hit.start + len(name[:brk.start()].rstrip()), hit.family)
+    return None if _GENERIC_WORDS.fullmatch(text[hit.start:hit.end].strip()) else hit
 
 
 def _whole_name(text: str, hit: AliasHit) -> AliasHit:
     """The hit widened over the parts of its name the token index leaves off, and cut at a bracket."""
     start, end = hit.start, hit.end
+    lead = re.match(r"[^\w(]+", text[start:end])
+    if lead and lead.end() < end - start:   # "- 筆電", ": laptop": the words, not the punctuation before them
+        start += lead.end()
     cut = text.find("(", start, end)
     if cut > start:
         end = len(text[start:cut].rstrip()) + start
@@ -152,6 +176,9 @@ def _whole_name(text: str, hit: AliasHit) -> AliasHit:
         end = tail.end()
     from rules import catalog
     ident = catalog.resolve_hardware(text[start:end]) if cut > start else None   # "Trainium(共2" was read as Trainium2
+    head = _GENERIC_HEAD.match(text, start, end)
+    if head and head.end() < end and (bare := catalog.resolve_hardware(text[head.end():end])):
+        start, ident = head.end(), bare   # "GPU: 4090" in a form is the desktop card
     word = _GENERIC_TAIL.search(text, start, end)
     if word and word.start() > start and (bare := catalog.resolve_hardware(text[start:word.start()])):
         end, ident = word.start(), bare   # "4060 GPU" is the desktop card; "Laptop GPU" names the other one

@@ -75,3 +75,11 @@ _ADJ_NEG = re.compile(
 def negated_adjacent(text: str, start: int) -> bool:
     """Stricter `negated`: the cue sits right before `start` ("no H100", "沒有 H100")."""
     return bool(_ADJ_NEG.search(text[max(0, start - 16):start]))
+
+
+# Cues that what follows is the setup left behind ("used to run 2x 4090", "moving from", "以前用", "從"),
+# up to a few words before a name and never across "to"/"with"/"到" (the new one follows those).
+FORMER = re.compile(
+    r"(?:\bused\s+to\s+(?:run|have|use|be\s+on)|\bpreviously|\bformerly|\b(?:mov|upgrad|migrat|switch|com|go)(?:e|ed|ing|es)?\s+from"
+    r"|\breplac(?:e|ed|ing)(?:\s+(?:our|the|my))?|\bcompared\s+(?:to|with)|\binstead\s+of|以前(?:用|是|跑)?|之前(?:用|是|跑)?|原本(?:用|是|跑)?|從)"
+    r"(?:(?!\bto\b|\bwith\b|到|成|→|->)[^,;.，；。]){0,14}$", _F)

@@ -10,7 +10,7 @@ import re
 
 from agent import lexicon
 from agent.extract_aliases import AliasHit, hardware_class, hardware_index
-from agent.extract_base import Finding, negated, negated_adjacent, negation_cue, overlaps
+from agent.extract_base import FORMER, Finding, negated, negated_adjacent, negation_cue, overlaps
 from agent.extract_numbers import COUNT, parse_int
 from rules.errors import ProfileError
 
@@ -32,6 +32,7 @@ _AFTER_IS_NODE = re.compile(rf"(?:s|'s)?\s*{_NODE_WORD}", _F)
 _NODE_PHRASE = re.compile(
     rf"(?:(?P<num>{COUNT})|(?P<one>\ban?\b))(?:[\s-]+|\s*[x×]\s*)(?P<per>{COUNT})\s*(?:[x×X*]|-?\s*GPUs?\b|卡|張)"
     rf"[^,;:.，。；：\n]{{0,28}}?\s{_NODE_WORD}(?![A-Za-z])", _F)
+_RACK = re.compile(r"\s*(?:[\w-]*?\s*)?NVL(?P<n>\d{2,3})\b", _F)
 _MACHINE_CLS = re.compile(rf"台|{_NODE_WORD}", _F)
 _DGX = re.compile(r"\b[DH]GX[\s-]*$", _F)
 _NODES = re.compile(
@@ -39,7 +40,7 @@ _NODES = re.compile(
     rf"|(?P<num2>{COUNT})\s*台(?=\s*[(,]?\s*(?:各|每台)?\s*(?:有|裝|放|插|配)?\s*(?:{COUNT})\s*(?:卡|張|[x×]))"
     rf"|(?<=卡)\s*(?P<num5>{COUNT})\s*台|(?:across|over)\s+(?P<num3>{COUNT})\s+{_NODE_WORD}|{_NODE_WORD}\s*(?P<num4>{COUNT})\s*台", _F)
 _GENERIC_COUNT = re.compile(
-    rf"(?P<num>{COUNT})\s*(?:張|片|塊|个|個)?\s*(?:\d+\s?[GT]B?\s*(?:的\s*)?)?(?:(?:graphics|video|GPU)\s+)?(?:GPUs?|cards?|顯卡|卡|accelerators?)(?![A-Za-z])"
+    rf"(?P<num>{COUNT})\s*(?:張|片|塊|个|個|[x×*])?\s*(?:\d+\s?[GT]B?\s*(?:的\s*)?)?(?:(?:graphics|video|GPU)\s+)?(?:GPUs?|cards?|顯卡|卡|accelerators?)(?![A-Za-z])"
     rf"|(?P<num2>{COUNT})-(?:GPU|card)\b|(?P<two>雙卡|双卡)|(?P<one>單卡|单卡)"
     rf"|(?:每|per\s+)(?:台|個節點|節點|node|server|machine)\s*(?:有|放|裝|with)?\s*(?P<num3>{COUNT})\s*(?:張|片|卡|GPUs?)", _F)
 # "一張卡一小時 2 美金": the card of a unit price, not a device count.
@@ -160,9 +161,13 @@ def _machines_before(text: str, start: int, end: int) -> list[Finding]:
     return [Finding("nodes", n, m.start(), end)] if n and 1 < n <= 1024 else []
 
 
+
+
 def _pick(text: str, hits: list[AliasHit]) -> AliasHit | None:
     """The user's device: the first one given with a count, else the first accelerator, else the first."""
     live = [h for h in hits if not negated_adjacent(text, h.start)]
+    current = [h for h in live if not FORMER.search(text, max(0, h.start - 40), h.start)]
+    live = current or live   # "we used to run 2x 4090, now 8x H100": the setup left behind is not the device
     if not live:
         return None
     counted = [h for h in live if _count_before(text, h) or _count_after(text, h) or _DGX.search(text[:h.start])]
@@ -185,6 +190,16 @@ def _device(text: str, hit: AliasHit) -> list[Finding]:
         out.append(Finding("count", 8, start, hit.end))
         if before:
             out.append(Finding("nodes", before[0], before[1], hit.end))
+        return out
+    # "two GB200 NVL72 racks", "2 個 NVL72 機櫃": the number before a rack system counts racks (nodes),
+    # never devices; the rack's own device count is the system's, not something the user stated
+    rack = _RACK.match(text, hit.end) or _RACK.fullmatch(text, hit.start, hit.end)
+    if rack and hardware_class(hit.id) == "datacenter":
+        end = rack.end() if rack.end() > hit.end else hit.end
+        if before:   # whatever its classifier ("2 個 NVL72")
+            out.append(Finding("nodes", before[0], before[1], end))
+        elif after:   # "GB300 NVL72 x 2"
+            out.append(Finding("nodes", after[0], hit.start, after[1]))
         return out
     # "2 台 H100*8", "two servers of H100 x8": machines before the name, devices per machine after it
     if before and after and not before[2] and not after[2] and not machine \
@@ -291,6 +306,9 @@ def _number_span(m: re.Match) -> tuple[int, int]:
                 m.span())
 
 
+# A form's count field: "Count: 4", "數量：4", "# of GPUs = 8".
+_FORM_COUNT = re.compile(r"(?:\b(?:count|qty|quantity|number\s+of\s+(?:GPUs|cards|devices)|num[_\s]?gpus|#\s*(?:of\s+)?GPUs)"
+                         r"|數量|張數|卡數|GPU\s*數量?)\s*[:：=]?\s*(?P<num>\d{1,4})\b(?!\s*(?:people|users|人|個人))", _F)
 # Devices named by a launch command: "CUDA_VISIBLE_DEVICES=0,1,2,3" (four), "--tensor-parallel-size 4",
 # "tp=8", "8-way tensor parallel" (times a pipeline size when one is given).
 _VISIBLE = re.compile(r"CUDA_VISIBLE_DEVICES\s*=\s*[\"']?(?P<ids>\d+(?:\s*,\s*\d+)*)", _F)
@@ -337,7 +355,8 @@ def find(text: str) -> list[Finding]:
                 out.append(Finding("count", n, m.start(), m.end()))
                 break
     if not any(f.field == "count" for f in out):
-        out += _launch_count(text)
+        form = _FORM_COUNT.search(text)
+        out += [Finding("count", int(form.group("num")), form.start(), form.end())] if form and device else _launch_count(text)
     _per_node(text, out)
     mem = _memory(text, hits, device)
     if mem:

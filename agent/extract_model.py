@@ -8,7 +8,7 @@ import re
 from dataclasses import dataclass
 
 from agent import lexicon
-from agent.extract_base import Finding, clause_after, clause_before, negated, negated_adjacent, overlaps
+from agent.extract_base import FORMER, Finding, clause_after, clause_before, negated, negated_adjacent, overlaps
 from agent.extract_numbers import parse_number
 from rules import model_resolve
 
@@ -26,6 +26,9 @@ _ALTERNATIVES = re.compile(lexicon.FORMAT_ALTERNATIVES, _F)
 _BARE_GGUF = re.compile(r"^Q[1-4]$", _F)   # "Q4" may be a quarter of the year; "Q8" never is
 _QUARTER = re.compile(r"(?:\b(?:in|by|this|next|last|during|of|until|before|after)\s+$)|(?:今年|明年|去年)\s*$", _F)
 _RUN_WEIGHTS = re.compile(r"\b(?:run|runs|running|serve[sd]?|serving|load(?:ed|ing)?|deploy(?:ed|ing)?|host(?:ed|ing)?|it|them|model|weights|quantized|quantised)$", _F)
+_WHEN = re.compile(r"\b(?:launch\w*|releas\w*|ship\w*|go(?:es|ing)?\s+live|roll\w*\s+out|rollout|deadline|budget\w*|approv\w*|plan\w*"
+                   r"|start\w*|begin\w*|expect\w*|target\w*|schedul\w*|due|purchas\w*|buy\w*|bought|order\w*|arriv\w*|deliver\w*"
+                   r"|hire\w*|migrat\w*|year|quarter|fiscal|FY)\b|上線|推出|預計|計畫|計劃|採購|年|季", _F)
 _QUARTER_AFTER = re.compile(r"^\s*(?:'?\d{2}\b|20\d\d|FY|of\s+20\d\d)", _F)
 _KV_AFTER = re.compile(r"^[\s-]*(?:的\s*|for\s+(?:the\s+)?|on\s+the\s+)?(?:KV\b|kv[\s-]?cache|KV\s*快取)", _F)
 _KV_PAREN = re.compile(r"(?:\bKV|kv[\s-]?cache)[\s\w]{0,16}\(\s*$", _F)   # "KV cache quantization (FP8)"
@@ -137,6 +140,7 @@ def _models(text: str) -> tuple[list[Finding], list[tuple[int, int]]]:
     hits = model_names(text)
     spans = [(h.start, h.end) for h in hits]
     live = [h for h in hits if not negated_adjacent(text, h.start)]
+    live = [h for h in live if not FORMER.search(text, max(0, h.start - 40), h.start)] or live   # "moving from Llama 2 70B to Qwen3 32B"
     return ([Finding("model", live[0].id, live[0].start, live[0].end)] if live else []), spans
 
 
@@ -179,7 +183,26 @@ def _quarter(text: str, m: re.Match, names: list[tuple[int, int]]) -> bool:
     head = text[:lead].rstrip()
     if any(e == len(head) for _, e in names) or _RUN_WEIGHTS.search(head):
         return False
-    return True
+    # "by/until/next Q4" are time words themselves; "in/of Q4" is a quarter only beside an event or a plan
+    if not re.match(r"\s*(?:in|of)\b", before.group(0), re.I):
+        return True
+    return bool(_WHEN.search(clause_before(text, m.start(), 48)) or _WHEN.match(clause_after(text, m.end(), 24)))
+
+
+# A format named as what hardware can do ("H100 supports FP8", "INT8 tensor cores", "BF16 TFLOPS") or as
+# what was used before ("we tried 4-bit before", "our old setup used FP16") is not the format chosen now.
+_CAPABILITY_AFTER = re.compile(r"\s*(?:tensor\s+cores?|cores?\b|T?FLOPS|throughput\s+is|support(?:ed)?\b|capab|instructions?|units?\b"
+                               r"|(?:is|are)\s+(?:supported|available|native)|needs?\s+(?:Ada|Hopper|Blackwell|a\s+newer)|算力|支援)", _F)
+_CAPABILITY_BEFORE = re.compile(r"(?:\b(?:supports?|has|have|lacks?|can(?:not|'t)?\s+(?:do|run)|adds?|does)\s+(?:native\s+)?|(?:支援|不支援)\s*)$", _F)
+_EARLIER = re.compile(r"\b(?:before|previously|used\s+to|last\s+(?:year|time|month)|old\s+(?:setup|cluster|server|box)|earlier|tried)\b"
+                      r"|以前|之前|舊的?|原本|去年|試過", _F)
+
+
+def _not_the_weights(text: str, m: re.Match) -> bool:
+    """The format is a hardware capability or an earlier setup's, not the one to serve with."""
+    if _CAPABILITY_AFTER.match(text, m.end()) or _CAPABILITY_BEFORE.search(text, max(0, m.start() - 24), m.start()):
+        return True
+    return bool(_EARLIER.search(clause_before(text, m.start(), 40)) or _EARLIER.search(clause_after(text, m.end(), 30)))
 
 
 def _exl(m: re.Match) -> str:
@@ -209,7 +232,7 @@ def _quant(text: str, taken: list[tuple[int, int]]) -> list[Finding]:
         for m in rx.finditer(text):
             if overlaps(m.span(), alternatives) or (_BARE_GGUF.match(m.group(0)) and _quarter(text, m, taken)):
                 continue
-            if value != "bf16" and negated(text, m.start()):
+            if value != "bf16" and negated(text, m.start()) or _not_the_weights(text, m):
                 continue
             finding = Finding("quantization", value, m.start(), m.end())
             if _is_kv(text, m):

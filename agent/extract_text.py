@@ -47,6 +47,10 @@ class Text:
         return self.original[a:b]
 
 
+_KEEP = "\ue000"   # a private-use stand-in NFKC leaves alone
+_DIGIT_COMMA = re.compile(r"(?<=[0-9０-９])，(?=[0-9０-９])(?![0０]{3}(?![0-9０-９]))")   # "1，000" stays a thousand
+
+
 def _one(ch: str) -> str:
     if ch in _FOLD:
         return _FOLD[ch]
@@ -58,13 +62,14 @@ def _one(ch: str) -> str:
 
 def normalize(text: str) -> Text:
     """NFKC per character (so offsets map back), dashes and tildes folded, every space a plain space."""
-    whole = unicodedata.normalize("NFKC", text)
+    # A full-width comma between digits stays a clause mark: NFKC would make "100，200 人" one number.
+    whole = unicodedata.normalize("NFKC", _DIGIT_COMMA.sub(_KEEP, text)).replace(_KEEP, "，")
     if len(whole) == len(text):          # nothing expanded or merged: positions are unchanged
         return _collapse(Text(text, whole.translate(_TABLE), None))
     chars: list[str] = []
     origin: list[int] = []
-    for i, ch in enumerate(text):
-        out = _one(ch)
+    for i, ch in enumerate(_DIGIT_COMMA.sub(_KEEP, text)):
+        out = "，" if ch == _KEEP else _one(ch)
         chars.append(out)
         origin.extend([i] * len(out))
     return _collapse(Text(text, "".join(chars), tuple(origin)))

@@ -44,7 +44,7 @@ SERVING_STRONG = {
     "personal": [r"\bjust\s+(?:for\s+)?me\b", r"\bonly\s+me\b", r"\bfor\s+myself\b", r"\bpersonal(?:ly)?\b",
                  r"\bmy\s+own\s+use\b", r"\bhobby\b", r"\bhome\s*lab\b", r"自己用", r"給自己", r"自己(?:寫|玩|跑|使用|在家)",
                  r"(?<![\d一二兩三四五六七八九十百千萬幾多些])(?<![\d一二兩三四五六七八九十百千萬幾多些]\s)個人(?!資料|資訊)(?:用|使用|本機)?",
-                 r"本機", r"(?<![\d一二兩三四五六七八九十百千萬])只?有?一個人", r"單人(?:使用|用)", r"\bsingle[\s-]user\b",
+                 r"本機", r"(?<![\d一二兩三四五六七八九十百千萬])只?有?一個人", r"單人(?:使用|用)?", r"一人(?:使用|用)", r"\bsingle[\s-]user\b",
                  r"\bon\s+my\s+(?:laptop|desktop|macbook|mac|pc|workstation)\b",
                  r"\bside\s+project\b", r"\bat\s+home\b", r"\bmy\s+own\s+(?:machine|box|rig|pc)\b"],
 }
@@ -118,7 +118,7 @@ STANCE = (r"\bonly\b|\bcounts\b|只(?:看|要|在乎|在意)?|\bking\b|\bpush\b|
           r"|\bfirst\b|\bmost\b|\bmain\b|\btop\b|\bconcern|\bsensitive\b|\blow(?:er|est)?\b|\bhigh(?:er|est)?\b|\bunder\b|\bbelow\b"
           r"|<|\bwithin\b|\bless\s+than\b|\bbound\b|\bsecond(?:ary)?\b|\beverything\b|\ball\s+that\s+matters\b|\bthen\b|\bas\s+well\b"
           r"|重要|優先|在意|重視|在乎|要低|要高|最|敏感|考量|控制|降低|壓低|提高|拉高|省|主要|關鍵|以內|之內|低於|小於|為主|其次|次要"
-          r"|越(?:低|快|高|多|少|便宜)越好|才是|太慢|太高|太久|\btoo\s+(?:slow|high|long)\b|(?:秒|毫秒|ms)\s*內")
+          r"|越(?:低|快|高|多|少|便宜)越好|才是|太高|\btoo\s+high\b|(?:秒|毫秒|ms)\s*內")
 
 # Interconnect words. NVLink negated ("no NVLink") means the cards talk over PCIe.
 INTERCONNECT = {
@@ -172,9 +172,9 @@ QUANT = [
     ("q4_k_m", r"\bQ4[_\s-]?K(?:[_\s-]?M)?\b|\bGGUF\s*(?:\(\s*)?Q4\b(?![_\s-]*[01]\b)|\bQ4\b(?![_\s-]*[01]\b)(?:\s*GGUF)?"),
     ("q5_k_m", r"\bQ5[_\s-]?K(?:[_\s-]?M)?\b|\bQ5\b(?![_\s-]*[01]\b)"), ("q6_k", r"\bQ6[_\s-]?K\b|\bQ6\b"),
     ("q8_0", r"\bQ8(?:[_\s-]0)?\b"), ("q4_0", r"\bQ4[_\s-]0\b"),
-    ("fp8", r"\bFP[\s-]?8\b|\bE4M3\b|\bfloat8\b"), ("int8", r"\bINT[\s-]?8\b|\bW8A8\b|\b8[\s-]?bits?\b|(?:8|八)\s*位元"),
-    ("int4", r"\bINT[\s-]?4\b|\bW4A16\b|\b4[\s-]?bits?\b|(?:4|四)\s*位元"),
-    ("bf16", r"\bBF[\s-]?16\b|\bbfloat16\b|\bfull[\s-]precision\b|\bunquantized\b|\bno\s+quantization\b|"
+    ("fp8", r"\bFP[\s-]?8\b|\bE4M3\b|\bfloat8\b"), ("int8", r"\bINT[\s-]?8\b|\bW8A8\b|\b8[\s-]?bits?\b|(?:8|八)\s*(?:位元|比特)|(?:8|八)\s*位\s*(?:量化|整數|精度)"),
+    ("int4", r"\bINT[\s-]?4\b|\bW4A16\b|\b4[\s-]?bits?\b|\bNF4\b|(?:4|四)\s*(?:位元|比特)|(?:4|四)\s*位\s*(?:量化|整數|精度)"),
+    ("bf16", r"\bBF[\s-]?16\b|\bbfloat16\b|\bfull[\s-]precision\b|\bunquanti[sz]ed\b|\bno\s+quantization\b|"
              r"不量化|未量化|不做量化|全精度|原始精度"),
     ("f16", r"\bFP[\s-]?16\b|\bF16\b|\bfloat16\b|\bhalf[\s-]precision\b|半精度"),
 ]

@@ -94,6 +94,8 @@ def test_human_output_shows_each_question_and_the_reply_used(capsys):
     (["ask", "--profile", "{p}"], {"p": ""}, "is empty"),
     (["ask", "x", "--profile", "{p}"], {"p": "count: 2\n"}, "not both"),
     (["chat", "--thread", "no spaces allowed"], {}, "invalid thread id"),
+    (["eval", "--suite", "golden", "--split", "heldout"], {}, "--split applies to the extraction suite only"),
+    (["eval", "--suite", "extraction", "--split", "nope"], {}, "unknown split 'nope'"),
 ])
 def test_bad_input_is_one_clear_line_and_exit_2(capsys, tmp_path, argv, files, message):
     paths = {k: write(tmp_path, f"{k}.yaml", v) for k, v in files.items()}
@@ -134,3 +136,9 @@ def test_chat_prints_its_thread_and_resumes_after_a_restart(tmp_path):
     assert second.returncode == 0, second.stderr
     assert "(resuming)" in second.stdout
     assert "Recommendation:" in second.stdout and "Sources:" in second.stdout
+
+
+def test_eval_scores_one_named_extraction_split(capsys):
+    code, out, err = cli(capsys, "eval", "--suite", "extraction", "--split", "forum2")
+    assert "forum2.overall_accuracy=" in out and "heldout." not in out and "curated." not in out
+    assert out.strip().splitlines()[-1].endswith("failed") and code in (0, 1)

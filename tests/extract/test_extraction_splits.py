@@ -66,6 +66,14 @@ def test_forum_set_is_large_sourced_and_valid():
     assert any(i.lang == "zh" for i in items)
 
 
+def test_forum2_set_is_new_sourced_bilingual_and_labelled_before_its_first_run():
+    items = extraction.load_split("forum2")
+    assert len(items) >= 30 and all(i.source and i.source.startswith("https://") for i in items)
+    assert sum(i.lang == "zh" for i in items) >= len(items) / 2 - 1
+    assert not {i.source for i in items} & {i.source for i in extraction.load_split("forum")}   # other threads
+    assert all(i.topics is not None for i in items)
+
+
 def test_report_names_each_split_and_hides_heldout_texts():
     report = extraction.run(splits=("heldout",))
     assert {c.id.split("/")[0] for c in report.cases} == {"heldout"}
@@ -79,8 +87,9 @@ def heldout_report():
     return extraction.run(splits=("heldout", "forum"))
 
 
-UNMET = ("not met since main grew the catalogs to 138 models and 209 devices (held-out quantization 0.947, "
-         "forum 0.940; 0.958 and 0.953 before): reported by `advisor eval --suite extraction`")
+UNMET = ("not met since main grew the catalogs to 138 models and 209 devices (held-out quantization 0.946, "
+         "forum 0.938 after issue 14's second pass; 0.958 and 0.953 before the catalogs grew): reported by "
+         "`advisor eval --suite extraction --split heldout --split forum`")
 
 
 @pytest.mark.xfail(reason=UNMET, strict=False)
