@@ -46,7 +46,8 @@ CSS = """
 #profile td:nth-child(3) { opacity: .8; }
 #chat table { display: block; overflow-x: auto; white-space: nowrap; max-width: 100%; }
 @media (max-width: 640px) { .gradio-container { padding: 4px !important; } #profile td:nth-child(3) { min-width: 9em; }
-  #chat .message-row { max-width: 100% !important; margin: 6px 2px !important; } }
+  #chat .message-row { max-width: 100% !important; margin: 6px 2px !important; }
+  #chat td, #chat th { padding: 2px 4px !important; font-size: .78rem; } }
 """
 
 
