@@ -353,8 +353,9 @@ def test_a_bare_latency_word_or_another_complaint_is_no_priority(text):
 
 
 @pytest.mark.parametrize("text, expected, absent", [
-    ("two GB200 NVL72 racks for DeepSeek R1", {"hardware": "gb200", "nodes": 2}, ("count",)),
-    ("2 個 NVL72 機櫃跑 DeepSeek R1", {"hardware": "gb200", "nodes": 2}, ("count",)),
+    # a rack is a node of 72 (its NVLink domain): the planner reads racks x 72 GPUs
+    ("two GB200 NVL72 racks for DeepSeek R1", {"hardware": "gb200", "nodes": 2, "count": 72}, ()),
+    ("2 個 NVL72 機櫃跑 DeepSeek R1", {"hardware": "gb200", "nodes": 2, "count": 72}, ()),
     ("4 張 H100 NVL", {"hardware": "h100_nvl", "count": 4}, ()),
 ])
 def test_a_number_before_a_rack_system_counts_racks(text, expected, absent):

@@ -149,10 +149,10 @@ def test_concurrent_messages_in_one_thread_are_all_answered(bot):
     bodies = [mention("Which inference engine should we use?", "30.000100", event_id="EvC0"),
               reply("Two RTX 4090 cards, PCIe only without NVLink, Qwen3 32B", "30.000200", "30.000100", "EvC1"),
               reply("Internal team of 100 people, about 20 concurrent", "30.000300", "30.000100", "EvC2")]
-    threads = [threading.Thread(target=bot.post, args=(b,)) for b in bodies]
-    for t in threads:
+    assert bot.post(bodies[0]).status_code == 200   # acknowledged at once; its turn runs on
+    threads = [threading.Thread(target=bot.post, args=(b,)) for b in bodies[1:]]
+    for t in threads:   # both replies arrive together while the mention's turn is running
         t.start()
-        time.sleep(0.02)   # the mention goes first, the replies arrive while its turn runs
     for t in threads:
         t.join()
     posts = bot.wait_posts(3, "30.000100", timeout=90)

@@ -42,13 +42,24 @@ def test_a_web_client_cannot_write_into_a_slack_conversation(served):
 
 
 def test_thread_ids_are_keys_never_paths():
+    """A hostile thread id is only ever a key: downloads are rendered in memory, no file is named after it."""
+    from fastapi import HTTPException
+
     from ui import web
+
+    class NoAdvice:   # the conversation does not exist: the download is refused, nothing is written
+        def advice(self, thread):
+            return None
+    import tempfile
+    tmp = Path(tempfile.gettempdir())
+    before = {p.name for p in tmp.iterdir()}
     for hostile in ("../../../../etc/passwd", "/tmp/x", "a/../../b", "..\\..\\win", "x" * 5000, "\udcff"):
-        path = Path(web._download("spec: 1\n", hostile))
-        assert path.parent == web._SPEC_DIR and path.name.startswith("benchspec-")
-        assert ".." not in path.name and "/" not in path.name[len("benchspec-"):]
-        assert oct(path.parent.stat().st_mode & 0o777) == "0o700", "not readable by other users"
+        try:
+            web._download(NoAdvice(), hostile, "benchspec.yaml")
+        except HTTPException as exc:
+            assert exc.status_code == 404
         key = client_thread("web", hostile)
         assert key.startswith("web:") and "/" not in key and len(key) < 120
+    assert not {p.name for p in tmp.iterdir()} - before - {p.name for p in tmp.iterdir() if not p.name.startswith(("bench", "web"))}
     assert client_thread("web", "web-0123456789abcdef") == "web-0123456789abcdef"   # ids the web issued
     assert client_thread("web", SLACK_THREAD) == f"web:{SLACK_THREAD}"

@@ -30,7 +30,8 @@ def test_the_chat_shows_a_summary_and_folds_the_whole_answer(team):
     shown = _shown(msg)
     assert len(team.answer) > 3000 and len(shown) < 1500, (len(team.answer), len(shown))
     assert shown.startswith(f"**Recommended: {present.display(team.decision.primary)}**")
-    assert team.answer.strip() in msg and "</details>" in msg           # nothing is lost, only folded
+    from ui.present.markdown import answer
+    assert answer(team).strip() in msg and "</details>" in msg          # nothing is lost, only folded
     table = [line for line in shown.splitlines() if line.startswith("| ")]
     assert table[0].split("|")[1:-1] == [" Engine ", " Plan ", " fits ", " TTFT ", " TPOT ", " Tokens/s "]
     assert len(table) == 1 + 1 + len(team.plan.alternatives)              # header + primary + alternatives
