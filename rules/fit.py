@@ -55,6 +55,8 @@ class Fit:
     fits: bool
     offload: bool
     """Does not fit the devices but runs with the rest in system RAM (hybrid CPU engines)."""
+    kv_gb: float = 0.0
+    """The KV cache of the one sequence that must fit beside the weights."""
     wired_limit_mb: int | None = None
     """Fits only once macOS lets the GPU wire more memory: the iogpu.wired_limit_mb to set (Apple)."""
 
@@ -109,5 +111,6 @@ def fits(profile: Profile, facts: dict[str, Any]) -> dict[str, Fit]:
         host = facts.get("host_memory_gb")
         spills = host is None or weights + kv_one <= room + host * 1e9 * HOST_RAM_SHARE
         offload = not ok and spec_e.hybrid_cpu.value and _small_audience(facts) and spills
-        out[engine] = Fit(engine, q, round(weights / 1e9, 1), round(room / 1e9, 1), ok, offload, limit)
+        out[engine] = Fit(engine, q, round(weights / 1e9, 1), round(room / 1e9, 1), ok, offload,
+                          round(kv_one / 1e9, 1), limit)
     return out
