@@ -35,11 +35,13 @@ def counts_for(hw: Any) -> tuple[int, ...]:
 
 
 def grid() -> Iterator[dict[str, Any]]:
-    """Every device × model × device count × tier, as raw profile fields."""
-    for hw_id in sorted(catalog.all_hardware()):
+    """Every device × model × tier at one device, plus one multi-device count per model that rotates
+    through the class's counts (deterministic, so every count meets every model across devices)."""
+    for d, hw_id in enumerate(sorted(catalog.all_hardware())):
         hw = catalog.hardware(hw_id)
-        for model in MODELS:
-            for count in counts_for(hw):
+        more = counts_for(hw)[1:]
+        for m, model in enumerate(MODELS):
+            for count in (1, *([more[(d + m) % len(more)]] if more else [])):
                 for users in TIERS.values():
                     yield dict(hardware=hw_id, count=count, model=model, users=users)
 
@@ -69,7 +71,7 @@ def _other_devices_named(text: str, hw: Any) -> list[str]:
     """Device tokens in `text` that belong to a device other than `hw` (and not to `hw` itself)."""
     own = _device_tokens()[hw.id] | {hw.id.lower()}
     own_text = f"{hw.id} {hw.name}".lower()
-    found = set(re.findall(r"\b[a-z]*\d+[a-z0-9]*\b", text.lower()))
+    found = set(re.findall(r"\b(?:\d+\s*[x×]\s*)?([a-z]*\d+[a-z0-9]*)\b", text.lower()))
     named = set()
     for tok in found - own:
         if tok in own_text:
@@ -82,7 +84,7 @@ def _other_devices_named(text: str, hw: Any) -> list[str]:
 def _tier_words(users: int) -> list[str]:
     """Phrases that describe another tier than `users` people."""
     if users >= 30:
-        return ["five to ten people", "5-10 people", "one person", "a single user"]
+        return ["five to ten people", "5-10 people", "one person"]
     if users <= 1:
         return ["five to ten people", "50-500", "hundreds of users"]
     return []
@@ -90,11 +92,11 @@ def _tier_words(users: int) -> list[str]:
 
 def _smallest_fits(profile, hw, runners: list[str]) -> bool:
     """Does the model fit (or run with the rest in system RAM) for some engine that runs here, at the
-    smallest format this hardware steps down to?"""
+    smallest format the defaults step down to on this hardware?"""
     from rules import fit
     from rules.facts import derive_facts
     native = catalog.model(profile.model).native_dtype if profile.model else None
-    for quant in dict.fromkeys([quant_ladder(hw, native)[-1], "int4", "q4_k_m"]):
+    for quant in quant_ladder(hw, native)[-1:]:   # the policy's floor: server GPUs keep a natively quantized format
         probe = profile.model_copy(update={"quantization": quant})
         facts, _ = derive_facts(probe)
         for engine, f in fit.fits(probe, facts).items():
@@ -148,11 +150,12 @@ def violations(raw: dict[str, Any]) -> list[tuple[str, str]]:
                 out.append(("small_group_told_to_avoid", f"{where}: {a.engine} avoided by {a.rule}: {a.reason[:120]}"))
     if users >= 30 and p == "ollama":
         out.append(("crowd_gets_ollama", f"{where}: ollama primary for {users} users"))
-    for a in d.avoid:
-        others = _other_devices_named(a.reason, hw)
-        tier = [w for w in _tier_words(users) if w in a.reason.lower()]
+    said = [(f"{a.engine} ({a.rule})", a.reason) for a in d.avoid] + [("warning", w) for w in d.warnings]
+    for who, text in said:
+        others = _other_devices_named(text, hw)
+        tier = [w for w in _tier_words(users) if w in text.lower()]
         if others or tier:
-            out.append(("reason_names_other_setup", f"{where}: {a.engine} ({a.rule}) names {others + tier}: {a.reason[:140]}"))
+            out.append(("reason_names_other_setup", f"{where}: {who} names {others + tier}: {text[:160]}"))
     return out
 
 
