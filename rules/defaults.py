@@ -230,8 +230,8 @@ def _quantization(p: Profile) -> Default | None:
                    "the highest precision whose weights leave a quarter of memory for the KV cache")
             why_zh = "模型原生的格式" if native_fmt else "權重還能留下四分之一記憶體給 KV cache 的最高精度"
             if native and not native_fmt and bits_per_weight(native) < 16:
-                why += f"; the model ships in {native}, which does not fit here, so this is a re-quantized checkpoint"
-                why_zh += f"；模型原本以 {native} 發布，這裡放不下，所以要用重新量化過的版本"
+                why += f"; the model ships in {native}, so this means a re-quantized checkpoint of it"
+                why_zh += f"；模型原本以 {native} 發布，所以這裡指的是重新量化過的版本"
             return Default(field="quantization", value=quant, note=why, note_zh=why_zh)
     en, zh = _no_headroom_note(p, ladder[-1], native)
     return Default(field="quantization", value=ladder[-1], note=en, note_zh=zh)

@@ -13,7 +13,7 @@ from collections import Counter
 from functools import lru_cache
 from typing import Any, Iterator
 
-from rules import catalog, engines
+from rules import catalog, checks, engines
 from rules.decide import decide
 from rules.defaults import apply_defaults, quant_ladder
 from rules.profile import build_profile
@@ -26,7 +26,7 @@ COUNTS_BY_CLASS = {"datacenter": (1, 2, 4, 8), "workstation": (1, 2, 4), "consum
 MAC_SERVERS = frozenset({"vllm", "sglang", "tensorrt-llm"})
 CPU_ENGINES = frozenset({"llama.cpp", "ollama", "openvino-genai"})
 SMALL_GROUP_SERVERS = ("ollama", "llama.cpp")
-CHECKS = ("no_engine", "primary_cannot_run", "primary_no_kernel", "primary_does_not_fit", "platform_rule",
+CHECKS = ("no_engine", "primary_cannot_run", "primary_no_kernel", "primary_does_not_fit", "fit_contradiction", "platform_rule",
           "small_group_told_to_avoid", "crowd_gets_ollama", "reason_names_other_setup")
 
 
@@ -128,16 +128,22 @@ def violations(raw: dict[str, Any]) -> list[tuple[str, str]]:
             out.append(("no_engine", f"{where}: no primary though {runners} run here [{avoid}]"))
         elif not any(re.search(r"do(es)? not fit|has a kernel for it", w) for w in d.warnings + d.assumptions):
             out.append(("no_engine", f"{where}: no primary and the answer does not say the model does not fit"))
+        if any(re.search(r"; it fits,", a) for a in d.assumptions) and not any(
+                e not in ruled_out and ff.fits for e, ff in found.items()):
+            out.append(("fit_contradiction", f"{where}: no engine here fits, yet the assumption says it fits"))
         return out
     p = d.primary
     v = engines.verdict(p, hw, bool(d.facts.get("slow_fp16")))
     if not v.ok:
         out.append(("primary_cannot_run", f"{where}: {p}: {v.en}"))
-    if engines.quant_kernel(p, profile.quantization, hw.platform, hw.cuda_cc) is None:
+    if checks.kernel_for(p, profile.quantization, hw.platform, hw.cuda_cc, "quantization" in profile.assumed) is None:
         out.append(("primary_no_kernel", f"{where}: {p} has no kernel for {profile.quantization} on {hw.platform}"))
     f = found.get(p)
     if f is not None and not f.fits and not f.offload:
         out.append(("primary_does_not_fit", f"{where}: {p} at {f.quant}: {f.weights_gb} GB > {f.room_gb} GB"))
+    said_no = [a for a in d.assumptions if re.search(r"do(es)? not fit|has a kernel for it", a)]
+    if f is not None and f.fits and said_no:
+        out.append(("fit_contradiction", f"{where}: {p} fits ({f.weights_gb} GB in {f.room_gb} GB) but: {said_no[0][:120]}"))
     if hw.platform == "apple-silicon" and p in MAC_SERVERS:
         out.append(("platform_rule", f"{where}: {p} primary on a Mac"))
     if hw.hw_class == "cpu" and (p not in CPU_ENGINES or (p == "openvino-genai" and "intel" not in hw.vendor.lower())):
@@ -146,7 +152,13 @@ def violations(raw: dict[str, Any]) -> list[tuple[str, str]]:
         out.append(("platform_rule", f"{where}: NVIDIA-only {p} on {hw.platform}"))
     if users == 6:
         for a in d.avoid:
-            if a.engine in SMALL_GROUP_SERVERS and engines.verdict(a.engine, hw).ok and _serving_rule(a.rule):
+            # An assumed 16-bit format must not rule them out either where they run a 16-bit GGUF. (An
+            # assumed FP8 on a server GPU does, by design: the format filters as a stated one would.)
+            assumed_16 = (a.rule == "quant-kernel-check" and "quantization" in profile.assumed
+                          and profile.quantization in checks.SIXTEEN_BIT
+                          and any(engines.quant_kernel(a.engine, q, hw.platform, hw.cuda_cc) for q in checks.SIXTEEN_BIT))
+            if a.engine in SMALL_GROUP_SERVERS and engines.verdict(a.engine, hw).ok and (
+                    _serving_rule(a.rule) or assumed_16):
                 out.append(("small_group_told_to_avoid", f"{where}: {a.engine} avoided by {a.rule}: {a.reason[:120]}"))
     if users >= 30 and p == "ollama":
         out.append(("crowd_gets_ollama", f"{where}: ollama primary for {users} users"))
