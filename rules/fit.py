@@ -91,6 +91,8 @@ def fits(profile: Profile, facts: dict[str, Any]) -> dict[str, Fit]:
     hw = catalog.hardware(profile.hardware)
     quant, platform, cc = facts["weights_format"], facts.get("platform"), facts.get("cuda_cc")
     ctx = min(facts.get("context_length") or FIT_CONTEXT_DEFAULT, spec.max_context)
+    if "context_length" in profile.assumed:   # a default window is not a requirement: the KV warning says
+        ctx = min(ctx, FIT_CONTEXT_DEFAULT)   # how many sequences it leaves room for, the fit needs one short one
     kv_one = memory.kv_bytes(spec, ctx, profile.kv_cache_dtype).value
     out: dict[str, Fit] = {}
     for engine in ENGINES:
