@@ -54,6 +54,13 @@ ZH_SAMPLE = [dict(hardware=hw, count=count, model=model, users=users, language="
              for i, (hw, model, count, users) in enumerate(
                  (r["hardware"], r["model"], r["count"], r["users"]) for r in ROWS) if i % 499 == 0]
 """About two dozen setups spread over the grid (every 499th row): classes, models and tiers all vary."""
+ZH_SAMPLE += [dict(hardware=hw, count=n, model=m, users=u, language="zh") for hw, n, m, u in (
+    ("epyc_genoa", 1, "llama-3.1-8b", 300),    # the best that runs, with its limit
+    ("mi100", 1, "llama-3.1-8b", 40),          # only llama.cpp runs on this GPU
+    ("m3_ultra", 1, "llama-3.1-70b", 300),     # a crowd on a Mac
+    ("gaudi3", 8, "deepseek-v3", 6),           # no engine here reads the native format
+    ("jetson_orin_nx_16g", 1, "qwen3-30b-a3b", 40),   # does not fit at the smallest format
+)]
 
 
 @pytest.mark.parametrize("raw", ZH_SAMPLE, ids=lambda r: f"{r['count']}x{r['hardware']}-{r['model']}-{r['users']}")
