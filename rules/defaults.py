@@ -151,16 +151,16 @@ def quant_ladder(hw, native: str | None) -> list[str]:
     """Start from the model's native format, then step down through the platform's own formats.
 
     Only formats an engine that runs here has an optimized kernel for are kept (the native format
-    needs only some kernel): an assumed format filters engines exactly as a stated one does, so a default no engine here
-    runs well (BF16 on a GPU only llama.cpp supports, which loads BF16 unoptimized) would leave the
-    user with no engine. A model its makers ship quantized (DeepSeek V3 in FP8, gpt-oss in MXFP4)
+    needs only some kernel): an assumed format filters engines exactly as a stated one does, so a
+    default no engine here runs well (BF16 on a GPU only llama.cpp supports, which loads BF16
+    unoptimized) would leave the user with no engine. A model its makers ship quantized (DeepSeek V3 in FP8, gpt-oss in MXFP4)
     keeps that format on server GPUs: re-quantizing it is a departure from the published model, so a
     server that cannot hold it is told so; local hardware steps further down to its own formats, as
     people running those models at home do."""
     rungs = _platform_rungs(hw)
     if native is not None and bits_per_weight(native) < 16:
         if hw.hw_class in _SERVER_CLASSES and hw.platform in ("nvidia-cuda", "amd-rocm"):
-            return [native]   # re-quantizing a published FP8/MXFP4 model departs from it: a server is told it does not fit
+            return [native]   # re-quantizing a published FP8/MXFP4 model departs from it: a server is told so
         top = bits_per_weight(native)
         rungs = [native] + [q for q in rungs if bits_per_weight(q) < top]
     kept = [q for q in rungs if _runs_here(q, hw, kernel="optimized" if q != native else None)]

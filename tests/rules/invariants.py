@@ -26,8 +26,8 @@ COUNTS_BY_CLASS = {"datacenter": (1, 2, 4, 8), "workstation": (1, 2, 4), "consum
 MAC_SERVERS = frozenset({"vllm", "sglang", "tensorrt-llm"})
 CPU_ENGINES = frozenset({"llama.cpp", "ollama", "openvino-genai"})
 SMALL_GROUP_SERVERS = ("ollama", "llama.cpp")
-CHECKS = ("no_engine", "primary_cannot_run", "primary_no_kernel", "primary_does_not_fit", "fit_contradiction", "platform_rule",
-          "small_group_told_to_avoid", "crowd_gets_ollama", "reason_names_other_setup")
+CHECKS = ("no_engine", "primary_cannot_run", "primary_no_kernel", "primary_does_not_fit", "fit_contradiction",
+          "platform_rule", "small_group_told_to_avoid", "crowd_gets_ollama", "reason_names_other_setup")
 
 
 def counts_for(hw: Any) -> tuple[int, ...]:
@@ -143,7 +143,8 @@ def violations(raw: dict[str, Any]) -> list[tuple[str, str]]:
         out.append(("primary_does_not_fit", f"{where}: {p} at {f.quant}: {f.weights_gb} GB > {f.room_gb} GB"))
     said_no = [a for a in d.assumptions if re.search(r"do(es)? not fit|has a kernel for it", a)]
     if f is not None and f.fits and said_no:
-        out.append(("fit_contradiction", f"{where}: {p} fits ({f.weights_gb} GB in {f.room_gb} GB) but: {said_no[0][:120]}"))
+        out.append(("fit_contradiction",
+                    f"{where}: {p} fits ({f.weights_gb} GB in {f.room_gb} GB) but: {said_no[0][:120]}"))
     if hw.platform == "apple-silicon" and p in MAC_SERVERS:
         out.append(("platform_rule", f"{where}: {p} primary on a Mac"))
     if hw.hw_class == "cpu" and (p not in CPU_ENGINES or (p == "openvino-genai" and "intel" not in hw.vendor.lower())):
@@ -156,7 +157,8 @@ def violations(raw: dict[str, Any]) -> list[tuple[str, str]]:
             # assumed FP8 on a server GPU does, by design: the format filters as a stated one would.)
             assumed_16 = (a.rule == "quant-kernel-check" and "quantization" in profile.assumed
                           and profile.quantization in checks.SIXTEEN_BIT
-                          and any(engines.quant_kernel(a.engine, q, hw.platform, hw.cuda_cc) for q in checks.SIXTEEN_BIT))
+                          and any(engines.quant_kernel(a.engine, q, hw.platform, hw.cuda_cc)
+                                  for q in checks.SIXTEEN_BIT))
             if a.engine in SMALL_GROUP_SERVERS and engines.verdict(a.engine, hw).ok and (
                     _serving_rule(a.rule) or assumed_16):
                 out.append(("small_group_told_to_avoid", f"{where}: {a.engine} avoided by {a.rule}: {a.reason[:120]}"))
