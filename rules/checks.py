@@ -41,7 +41,7 @@ def quant_kernels(facts: dict[str, Any]) -> dict[str, tuple[int, str]]:
     if not quant:
         return out
     for engine_id in ENGINES:
-        kernel = engines.quant_kernel(engine_id, quant, platform, cc)
+        kernel = kernel_for(engine_id, quant, platform, cc, bool(facts.get("quantization_assumed")))
         if kernel == "optimized":
             continue
         where = f" on {platform}" if platform else ""
@@ -50,6 +50,19 @@ def quant_kernels(facts: dict[str, Any]) -> dict[str, tuple[int, str]]:
         else:
             out[engine_id] = (QUANT_MISSING_PENALTY, f"has no kernel for {quant}{where}")
     return out
+
+
+SIXTEEN_BIT = ("bf16", "f16")
+"""An assumed 16-bit format is the published weights at 16 bits: each engine reads them in the 16-bit
+dtype it runs (llama.cpp converts to an F16 GGUF; its CANN backend has no BF16), as a bare "4-bit"
+is each engine's own 4-bit format. A stated BF16 or F16 is taken as said."""
+
+
+def kernel_for(engine_id: str, quant: str, platform: str | None, cc: Any, assumed: bool) -> str | None:
+    """The engine's kernel for the format; for an assumed 16-bit format, its best 16-bit kernel."""
+    formats = SIXTEEN_BIT if assumed and quant in SIXTEEN_BIT else (quant,)
+    found = [engines.quant_kernel(engine_id, q, platform, cc) for q in formats]
+    return "optimized" if "optimized" in found else ("supported" if "supported" in found else None)
 
 
 def quant_warning(quant: str, penalised: dict[str, tuple[int, str]], platform: str | None) -> str:

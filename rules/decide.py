@@ -147,10 +147,13 @@ def _fit_check(facts: dict[str, Any], t: _Tally, rule: Rule, values: dict[str, A
         if f.offload:
             offload.append(engine)
             continue
-        en = (f"at {f.quant} its weights take about {display.number(f.weights_gb)} GB, more than the "
+        need = display.number(round(f.weights_gb + f.kv_gb, 1))
+        en = (f"at {f.quant} its weights ({display.number(f.weights_gb)} GB) plus one sequence's KV cache "
+              f"({display.number(f.kv_gb)} GB) need about {need} GB, more than the "
               f"{display.number(f.room_gb)} GB that {facts['setup']} leave it after its runtime reserve, and it "
               f"cannot run layers from system RAM")
-        zh = (f"以 {f.quant} 計，權重約 {display.number(f.weights_gb)} GB，超過 {facts['setup_zh']} 扣掉執行期保留後"
+        zh = (f"以 {f.quant} 計，權重（{display.number(f.weights_gb)} GB）加上一個序列的 KV cache"
+              f"（{display.number(f.kv_gb)} GB）約需 {need} GB，超過 {facts['setup_zh']} 扣掉執行期保留後"
               f"留給它的 {display.number(f.room_gb)} GB，而它無法把放不下的層放到系統記憶體上跑")
         t.add_avoid(engine, en, rule.id, zh)
         out.append(engine)
@@ -243,15 +246,25 @@ def _provisional(ranking: list[RankedEngine], t: _Tally) -> tuple[str | None, li
     return (runners[0], runners[1:1 + MAX_ALTERNATIVES]) if runners else (None, [])
 
 
-def _runnable_note(ranking: list[RankedEngine], t: _Tally) -> None:
-    """No engine suits the workload: say which ones at least run here, so the user is not left empty-handed."""
+def _best_that_runs(ranking: list[RankedEngine], t: _Tally, facts: dict[str, Any]) -> tuple[str | None, list[str]]:
+    """No engine suits the workload, yet some run the model here (the hardware, format and fit checks let
+    them through; only the workload and tier rules scored them down): the best of those is the answer,
+    with its limit said plainly, never "no engine" (a Mac or a CPU server asked to serve hundreds, an old
+    GPU the serving engines dropped). The user gets what this hardware can do, and what it cannot."""
     runners = [r.engine for r in ranking if not checks.is_orchestrator(r.engine)]
-    if runners:
-        t.warn(f"No engine suits this workload on this hardware. Engines that do run here: "
-               f"{', '.join(runners)} — each with the limits named in the reasons above; "
-               f"consider hardware the serving engines support.",
-               f"沒有引擎適合這個 workload 與硬體的組合。能在這裡跑的引擎：{'、'.join(runners)}，"
-               f"各自的限制見上面的理由；請考慮換成 serving 引擎支援的硬體。")
+    if not runners:
+        return None, []
+    names = ", ".join(engines.engine(e).name for e in runners)
+    model = facts.get("model_name") or facts.get("model") or "this model"
+    model_zh = facts.get("model_name") or facts.get("model") or "這個模型"
+    who, who_zh = facts.get("audience") or "this load", facts.get("audience_zh") or "這個負載"
+    t.warn(f"No engine built for {who} runs {model} on {facts['setup']}; "
+           f"{engines.engine(runners[0]).name} is the best of those that do ({names}), within the limits named above. "
+           f"Measure it at the real load, and plan hardware the serving engines support if it falls short.",
+           f"在 {facts['setup_zh']} 上，沒有為{who_zh}設計的引擎能跑 {model_zh}；"
+           f"能跑的（{'、'.join(engines.engine(e).name for e in runners)}）之中以 {engines.engine(runners[0]).name} 最合適，"
+           f"限制見上面的理由。請用實際負載量測，撐不住時改用 serving 引擎支援的硬體。")
+    return runners[0], runners[1:1 + MAX_ALTERNATIVES]
 
 
 def _assumptions(profile: Profile, notes: list[str]) -> tuple[list[str], list[str]]:
@@ -279,7 +292,7 @@ def decide(profile: Profile) -> Decision:
     ranking = _ranking(t)
     primary, alternatives = _pick(ranking)
     if primary is None and profile.hardware:
-        _runnable_note(ranking, t)
+        primary, alternatives = _best_that_runs(ranking, t, facts)
     elif primary is None:   # hardware unknown: never "no engine"; what runs almost anywhere stands in
         primary, alternatives = _provisional(ranking, t)
     bottleneck = max(t.bottleneck, key=lambda b: t.bottleneck[b]) if t.bottleneck else None

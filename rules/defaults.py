@@ -133,9 +133,11 @@ def _platform_rungs(hw) -> list[str]:
     ExLlama, MLX 4-bit on a Mac, AWQ on vLLM), so an assumed default never rules an engine out for
     lacking a file format. Server GPUs step 16-bit -> FP8 (Hopper, Ada, Blackwell, MI300) or INT8 ->
     4-bit (AWQ/GPTQ/INT4 checkpoints, e.g. Meta's int4 Llama 4 Scout on one H100); Volta and Turing
-    have no BF16 and run FP16 (vLLM: --dtype half); Macs default to MLX 4-bit."""
+    have no BF16 and run FP16 (vLLM: --dtype half); Macs default to MLX 4-bit. Plugin accelerators
+    start from BF16, the format every plugin runs, and step down only where the catalog gives one of
+    their engines a kernel (`quant_ladder` drops the rest)."""
     if hw.platform in _PLUGIN_PLATFORMS:
-        return ["bf16"]
+        return ["bf16", "fp8", "int8", "int4"]
     if hw.platform == "apple-silicon":
         return ["int4"]
     cc = float(hw.cuda_cc) if hw.cuda_cc else None
@@ -146,34 +148,39 @@ def _platform_rungs(hw) -> list[str]:
 
 
 def quant_ladder(hw, native: str | None) -> list[str]:
-    """Start from the model's native format. A model its makers ship quantized (DeepSeek V3 in FP8,
-    gpt-oss in MXFP4) keeps that format on server GPUs: re-quantizing it is a departure from the
-    published model, so a server that cannot hold it is told so; local hardware steps further down
-    to its own formats, as people running those models at home do."""
+    """Start from the model's native format, then step down through the platform's own formats.
+
+    Only formats an engine that runs here has an optimized kernel for are kept (the native format
+    needs only some kernel): an assumed format filters engines exactly as a stated one does, so a
+    default no engine here runs well (BF16 on a GPU only llama.cpp supports, which loads BF16
+    unoptimized) would leave the user with no engine. A model its makers ship quantized (DeepSeek V3 in FP8, gpt-oss in MXFP4)
+    keeps that format on server GPUs: re-quantizing it is a departure from the published model, so a
+    server that cannot hold it is told so; local hardware steps further down to its own formats, as
+    people running those models at home do."""
     rungs = _platform_rungs(hw)
-    if native is None:
-        return rungs
-    top = bits_per_weight(native)
-    if top >= 16:
-        return rungs
-    if hw.hw_class in _SERVER_CLASSES and hw.platform in ("nvidia-cuda", "amd-rocm"):
-        return [native]
-    lower = [q for q in rungs if bits_per_weight(q) < top]
-    return ([native] if _runs_here(native, hw) or not lower else []) + lower
+    if native is not None and bits_per_weight(native) < 16:
+        if hw.hw_class in _SERVER_CLASSES and hw.platform in ("nvidia-cuda", "amd-rocm"):
+            return [native]   # re-quantizing a published FP8/MXFP4 model departs from it: a server is told so
+        top = bits_per_weight(native)
+        rungs = [native] + [q for q in rungs if bits_per_weight(q) < top]
+    kept = [q for q in rungs if _runs_here(q, hw, kernel="optimized" if q != native else None)]
+    return kept or [q for q in rungs if _runs_here(q, hw)] or rungs[:1]
 
 
-def _runs_here(quant: str, hw, serving: bool = False) -> bool:
+def _runs_here(quant: str, hw, serving: bool = False, kernel: str | None = None) -> bool:
     """Some engine that runs on this hardware has a kernel for the format (FP8 runs on no Mac engine);
-    with `serving`, a production-stance serving engine (vLLM has no 4-bit kernel on ROCm)."""
+    with `serving`, a production-stance serving engine (vLLM has no 4-bit kernel on ROCm); with
+    `kernel`, a kernel of that grade ('optimized') or better."""
     from rules import engines
     from rules.ids import ENGINES
+    grades = {"optimized": ("optimized",), "supported": ("optimized", "supported"), None: ("optimized", "supported")}
     for engine in ENGINES:
         spec = engines.engine(engine)
         if spec.kind == "orchestrator" or not engines.verdict(engine, hw).ok:
             continue
         if serving and spec.production.stance != "production":
             continue
-        if engines.quant_kernel(engine, quant, hw.platform, hw.cuda_cc) is not None:
+        if engines.quant_kernel(engine, quant, hw.platform, hw.cuda_cc) in grades[kernel]:
             return True
     return False
 
@@ -211,6 +218,9 @@ def _quantization(p: Profile) -> Default | None:
         value = ladder[0] if hw.hw_class in _SERVER_CLASSES else ladder[-1]
         return Default(field="quantization", value=value, note="model unknown: the usual format for this hardware",
                        note_zh="模型未知：這個硬體常用的格式")
+    if not _runs_here(ladder[0], hw):   # no engine here reads any format of this model: say so
+        en, zh = _no_headroom_note(p, ladder[0], native)
+        return Default(field="quantization", value=ladder[0], note=en, note_zh=zh)
     for quant, devices in _tries(p, ladder):
         facts, _ = derive_facts(p.model_copy(update={"quantization": quant}))
         room = (facts["usable_memory_gb"] or 0) * devices * WEIGHT_SHARE
@@ -219,27 +229,50 @@ def _quantization(p: Profile) -> Default | None:
             why = ("the model's native format" if native_fmt else
                    "the highest precision whose weights leave a quarter of memory for the KV cache")
             why_zh = "模型原生的格式" if native_fmt else "權重還能留下四分之一記憶體給 KV cache 的最高精度"
+            if native and not native_fmt and bits_per_weight(native) < 16:
+                why += f"; the model ships in {native}, so this means a re-quantized checkpoint of it"
+                why_zh += f"；模型原本以 {native} 發布，所以這裡指的是重新量化過的版本"
             return Default(field="quantization", value=quant, note=why, note_zh=why_zh)
     en, zh = _no_headroom_note(p, ladder[-1], native)
     return Default(field="quantization", value=ladder[-1], note=en, note_zh=zh)
 
 
 def _no_headroom_note(p: Profile, quant: str, native: str | None) -> tuple[str, str]:
-    """Why the last rung is shown (en, zh): it fits with little KV room, needs system RAM, or does not fit."""
+    """Why the last rung is shown (en, zh): it fits with little KV room, needs system RAM, does not fit,
+    or no engine that runs here has a kernel for it. Only engines that run on this hardware and read the
+    format are judged: ExLlama fitting at 4 bpw says nothing on a Radeon it does not run on."""
+    from rules import engines
     probe = p.model_copy(update={"quantization": quant})
     facts, _ = derive_facts(probe)
-    found = fit.fits(probe, facts)
+    hw = _hw(p)
+    cannot = _cannot_run(probe)
+    found = {e: f for e, f in fit.fits(probe, facts).items()
+             if e not in cannot and engines.quant_kernel(e, quant, hw.platform, hw.cuda_cc) is not None}
     is_native = quant == native
     what = "the model's native format" if is_native else "the smallest format assumed for this hardware"
     what_zh = "模型原生的格式" if is_native else "這個硬體預設的最小格式"
+    if not _runs_here(quant, hw):
+        return (f"{what}; no engine that runs on {facts['setup']} has a kernel for it",
+                f"{what_zh}；能在 {facts['setup_zh']} 上跑的引擎都沒有它的 kernel")
     if any(f.fits for f in found.values()) or (not found and facts.get("fits_total")):
         return (f"{what}; it fits, with less than a quarter of memory left for the KV cache",
                 f"{what_zh}；放得下，但留給 KV cache 的記憶體不到四分之一")
     if any(f.offload for f in found.values()):
         return (f"{what}; it does not fit the GPU memory, so only engines that run the rest from system RAM can serve it",
                 f"{what_zh}；GPU 記憶體放不下，只有能把其餘部分放到系統記憶體上跑的引擎能服務")
-    return (f"{what}; even so the weights ({facts['weights_gb']} GB) do not fit {facts['setup']}",
-            f"{what_zh}；即使如此，權重（{facts['weights_gb']} GB）仍放不進 {facts['setup_zh']}")
+    return (f"{what}; even so the weights ({facts['weights_gb']} GB) and the KV cache of one sequence do not fit "
+            f"{facts['setup']}",
+            f"{what_zh}；即使如此，權重（{facts['weights_gb']} GB）加上一個序列的 KV cache 仍放不進 {facts['setup_zh']}")
+
+
+def _cannot_run(p: Profile) -> set[str]:
+    """Engines the rules rule out on this hardware (the catalog's verdicts and the hardware constraint
+    rules, such as the engines Jetson modules do not get), whatever the model's size."""
+    from rules.decide import decide
+    from rules.ruleset import rule_index
+    rules = rule_index()
+    return {a.engine for a in decide(p).avoid
+            if a.rule in rules and rules[a.rule].group == "constraints" and rules[a.rule].effects.check != "fit"}
 
 
 def _shared_prefix(p: Profile) -> Default:

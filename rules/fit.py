@@ -55,6 +55,8 @@ class Fit:
     fits: bool
     offload: bool
     """Does not fit the devices but runs with the rest in system RAM (hybrid CPU engines)."""
+    kv_gb: float = 0.0
+    """The KV cache of the one sequence that must fit beside the weights."""
     wired_limit_mb: int | None = None
     """Fits only once macOS lets the GPU wire more memory: the iogpu.wired_limit_mb to set (Apple)."""
 
@@ -89,6 +91,8 @@ def fits(profile: Profile, facts: dict[str, Any]) -> dict[str, Fit]:
     hw = catalog.hardware(profile.hardware)
     quant, platform, cc = facts["weights_format"], facts.get("platform"), facts.get("cuda_cc")
     ctx = min(facts.get("context_length") or FIT_CONTEXT_DEFAULT, spec.max_context)
+    if "context_length" in profile.assumed:   # a default window is not a requirement: the KV warning says
+        ctx = min(ctx, FIT_CONTEXT_DEFAULT)   # how many sequences it leaves room for, the fit needs one short one
     kv_one = memory.kv_bytes(spec, ctx, profile.kv_cache_dtype).value
     out: dict[str, Fit] = {}
     for engine in ENGINES:
@@ -109,5 +113,6 @@ def fits(profile: Profile, facts: dict[str, Any]) -> dict[str, Fit]:
         host = facts.get("host_memory_gb")
         spills = host is None or weights + kv_one <= room + host * 1e9 * HOST_RAM_SHARE
         offload = not ok and spec_e.hybrid_cpu.value and _small_audience(facts) and spills
-        out[engine] = Fit(engine, q, round(weights / 1e9, 1), round(room / 1e9, 1), ok, offload, limit)
+        out[engine] = Fit(engine, q, round(weights / 1e9, 1), round(room / 1e9, 1), ok, offload,
+                          round(kv_one / 1e9, 1), limit)
     return out

@@ -16,7 +16,7 @@ from rules.ids import ENGINES, PLATFORMS
 OFFICIAL = {
     "llama.cpp": ("github.com/ggml-org/llama.cpp",),
     "mlx-lm": ("github.com/ml-explore/mlx-lm",),
-    "ollama": ("docs.ollama.com",),
+    "ollama": ("docs.ollama.com", "github.com/ollama/ollama"),
     "exllamav2": ("github.com/turboderp-org/exllamav2",),
     "exllamav3": ("github.com/turboderp-org/exllamav3",),
     # vLLM's hardware plugins live in the vllm-project org (tpu-inference, vllm-ascend) or in the vendor's

@@ -73,10 +73,20 @@ def test_explanation_is_built_from_the_trace(d8):
 
 
 def test_explanation_without_a_primary():
-    d = decide(build_profile(dict(hardware="m3_ultra", model="llama-3.1-70b", quantization="int8",
-                                  serving_mode="production", concurrency=100)))
+    d = decide(build_profile(dict(hardware="m3_ultra", model="llama-3.1-70b", quantization="awq",
+                                  serving_mode="personal")))   # no engine on a Mac reads AWQ
     assert d.primary is None and d.alternatives == []
     assert "No engine fits cleanly yet" in explain(d) and "目前沒有乾淨適用的引擎" in explain(d, "zh")
+
+
+def test_a_crowd_on_a_mac_gets_what_runs_there_and_its_limit():
+    """Issue 15: many users on a Mac get the honest answer (llama.cpp serves a small group; beyond that,
+    other hardware), never "no engine" and never vLLM."""
+    d = decide(build_profile(dict(hardware="m3_ultra", model="llama-3.1-70b", quantization="int8",
+                                  serving_mode="production", concurrency=100)))
+    assert d.primary == "llama.cpp"
+    assert any("No engine built for 100 requests at once" in w and "M3 Ultra" in w for w in d.warnings)
+    assert any("100" in w and "M3 Ultra" in w for w in d.warnings_zh)
 
 
 def test_recommended_engines_run_on_the_hardware_and_are_never_avoided(d8):
