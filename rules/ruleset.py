@@ -164,9 +164,16 @@ def load_rules(directory: Path | str | None = None) -> tuple[Rule, ...]:
     return _load_dir(directory)
 
 
+_CODE = [Path(__file__).with_name(n) for n in ("ruleset.py", "conditions.py", "facts.py", "ids.py")]
+"""The modules that shape a validated rule: an edit to one invalidates the pickled rule set."""
+
+
 @functools.lru_cache(maxsize=1)
 def _shipped() -> tuple[Rule, ...]:
-    return _load_dir(RULES_DIR)
+    # Validated once per edit of the rule files or their schema, then read back pickled: a cold
+    # `advisor ask` otherwise spends its time parsing and validating every rule file.
+    from rules.catalog_cache import cached
+    return cached("rule-set", [*sorted(RULES_DIR.glob("*.yaml")), *_CODE], lambda: _load_dir(RULES_DIR))
 
 
 def _load_dir(directory: Path) -> tuple[Rule, ...]:
