@@ -45,7 +45,7 @@ GENERIC_WIDTHS: tuple[str, ...] = ("int4", "int8")
 
 
 class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(defer_build=True, extra="forbid", frozen=True)
 
 
 class Sourced(_Strict):

@@ -29,7 +29,7 @@ Check = Literal["hardware_support", "quant_kernel", "fit"]
 class Text(BaseModel):
     """A sentence in English and Traditional Chinese (our own words)."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(defer_build=True, extra="forbid", frozen=True)
     en: str = Field(min_length=1)
     zh: str = Field(min_length=1)
 
@@ -37,7 +37,7 @@ class Text(BaseModel):
 class Exclude(BaseModel):
     """An engine to avoid when the rule fires, with the reason shown to the user."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(defer_build=True, extra="forbid", frozen=True)
     engine: EngineId
     reason: Text
 
@@ -45,7 +45,7 @@ class Exclude(BaseModel):
 class ParallelismAdvice(BaseModel):
     """A parallelism strategy the rule argues for; the highest weight among fired rules wins."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(defer_build=True, extra="forbid", frozen=True)
     strategy: Strategy
     weight: int = Field(ge=1, le=100)
     span: Literal["fit", "node"] = "fit"
@@ -56,7 +56,7 @@ class ParallelismAdvice(BaseModel):
 class Effects(BaseModel):
     """What a fired rule does to the decision."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(defer_build=True, extra="forbid", frozen=True)
     score: dict[EngineId, int] = Field(default_factory=dict)
     """Points added to (or taken from) each engine's ranking score."""
     exclude: list[Exclude] = Field(default_factory=list)
@@ -82,7 +82,7 @@ class Effects(BaseModel):
 class Rule(BaseModel):
     """One rule: when `when` holds over the facts, `effects` apply and `citations` support it."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(defer_build=True, extra="forbid", frozen=True)
     id: str = Field(pattern=r"^[a-z0-9][a-z0-9-]*$")
     name: str = Field(min_length=1)
     rationale: Text
