@@ -29,7 +29,7 @@ PROFILE_ORDER = ("hardware", "count", "nodes", "memory_gb", "interconnect", "dev
 
 
 class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(defer_build=True, extra="forbid")
 
 
 class ProfileSummary(_Strict):

@@ -35,7 +35,7 @@ MAX_EVIDENCE_CHARS = 80
 class LLMValue(BaseModel):
     """One value the model read, with the user's words that state it."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(defer_build=True, extra="forbid")
     field: Literal[ev.GUARDED_FIELDS]  # type: ignore[valid-type]
     value: str | int | float | bool
     evidence: str = Field(max_length=MAX_EVIDENCE_CHARS)
@@ -52,7 +52,7 @@ class LLMValue(BaseModel):
 class LLMExtraction(BaseModel):
     """The LLM extractor's reply."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(defer_build=True, extra="forbid")
     intent: Literal[LLM_INTENTS]  # type: ignore[valid-type]
     values: list[LLMValue] = Field(max_length=MAX_VALUES)
 

@@ -4,8 +4,10 @@
     cached(name, inputs, build) -> build()'s value, from `$ADVISOR_CACHE_DIR` when its inputs are unchanged
 
 The key covers every input file (path, size, mtime) and the code that builds the value, so an edited
-catalog or resolver is never served stale. The cache is an optimisation only: any error reading or
-writing it falls back to building.
+catalog or resolver is never served stale. A file name carries a tag of the checkout it came from, so
+two installs sharing one cache directory (a release and a working copy) keep a copy each instead of
+deleting each other's on every run. The cache is an optimisation only: any error reading or writing
+it falls back to building.
 """
 from __future__ import annotations
 
@@ -34,6 +36,10 @@ def cache_dir() -> Path | None:
     return Path(user_cache_dir("engine-advisor", appauthor=False))
 
 
+_WHERE = hashlib.sha1(str(Path(__file__).resolve().parent).encode()).hexdigest()[:8]
+"""Which checkout built a copy: only copies with the same tag are replaced by a newer one."""
+
+
 def _key(inputs: Iterable[Path]) -> str:
     h = hashlib.sha1(f"{sys.version_info[:2]}".encode())
     for path in [*_CODE, *sorted(inputs)]:
@@ -46,7 +52,7 @@ def cached(name: str, inputs: list[Path], build: Callable[[], T]) -> T:
     """The value `build()` returns, read from the cache when the same inputs built it before."""
     where = cache_dir()
     try:
-        path = where / f"{name}-{_key(inputs)}.pickle" if where else None
+        path = where / f"{name}-{_WHERE}-{_key(inputs)}.pickle" if where else None
     except OSError:
         path = None
     if path is not None and path.is_file():
@@ -63,7 +69,7 @@ def cached(name: str, inputs: list[Path], build: Callable[[], T]) -> T:
             with os.fdopen(fd, "wb") as fh:
                 pickle.dump(value, fh, protocol=pickle.HIGHEST_PROTOCOL)
             os.replace(tmp, path)
-            for old in path.parent.glob(f"{name}-*.pickle"):   # copies built from older inputs
+            for old in path.parent.glob(f"{name}-{_WHERE}-*.pickle"):   # this checkout's older copies
                 if old != path:
                     old.unlink(missing_ok=True)
         except OSError:

@@ -14,7 +14,7 @@ from rules.ids import Architecture, HardwareClass, InterconnectId, Platform
 
 
 class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(defer_build=True, extra="forbid", frozen=True)
 
 
 class Tflops(_Strict):

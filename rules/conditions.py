@@ -18,7 +18,7 @@ _NO_VALUE_OPS = {"is_null", "not_null"}
 class Condition(BaseModel):
     """One node of a condition tree: exactly one of `all`, `any`, `not` or a leaf (`field`+`op`)."""
 
-    model_config = ConfigDict(extra="forbid", populate_by_name=True, frozen=True)
+    model_config = ConfigDict(defer_build=True, extra="forbid", populate_by_name=True, frozen=True)
     all: list["Condition"] | None = None
     """True when every child is true."""
     any: list["Condition"] | None = None

@@ -45,7 +45,7 @@ GENERIC_WIDTHS: tuple[str, ...] = ("int4", "int8")
 
 
 class _Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(defer_build=True, extra="forbid", frozen=True)
 
 
 class Sourced(_Strict):
@@ -263,8 +263,10 @@ def load_engines(path: Path = CATALOG_FILE) -> dict[str, EngineSpec]:
 
 @lru_cache(maxsize=1)
 def all_engines() -> dict[str, EngineSpec]:
-    """Every engine of the shipped catalog, by id (loaded once)."""
-    return load_engines()
+    """Every engine of the shipped catalog, by id (loaded once; pickled until the file or schema changes)."""
+    from rules.catalog_cache import cached
+    code = [Path(__file__), Path(__file__).with_name("ids.py")]
+    return cached("engine-catalog", [CATALOG_FILE, *code], load_engines)
 
 
 def engine(engine_id: str) -> EngineSpec:

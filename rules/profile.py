@@ -19,7 +19,7 @@ from rules.ids import (
 class Provenance(BaseModel):
     """Where a profile value came from."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(defer_build=True, extra="forbid")
     evidence: str | None = None
     """The user's words the value was read from."""
     assumed: bool = False
@@ -33,7 +33,7 @@ class Provenance(BaseModel):
 class Profile(BaseModel):
     """The user's situation: hardware, model, workload, serving mode, priorities."""
 
-    model_config = ConfigDict(extra="forbid", validate_assignment=True, populate_by_name=True)
+    model_config = ConfigDict(defer_build=True, extra="forbid", validate_assignment=True, populate_by_name=True)
 
     # hardware
     hardware: str | None = None

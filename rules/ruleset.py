@@ -29,7 +29,7 @@ Check = Literal["hardware_support", "quant_kernel", "fit"]
 class Text(BaseModel):
     """A sentence in English and Traditional Chinese (our own words)."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(defer_build=True, extra="forbid", frozen=True)
     en: str = Field(min_length=1)
     zh: str = Field(min_length=1)
 
@@ -37,7 +37,7 @@ class Text(BaseModel):
 class Exclude(BaseModel):
     """An engine to avoid when the rule fires, with the reason shown to the user."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(defer_build=True, extra="forbid", frozen=True)
     engine: EngineId
     reason: Text
 
@@ -45,7 +45,7 @@ class Exclude(BaseModel):
 class ParallelismAdvice(BaseModel):
     """A parallelism strategy the rule argues for; the highest weight among fired rules wins."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(defer_build=True, extra="forbid", frozen=True)
     strategy: Strategy
     weight: int = Field(ge=1, le=100)
     span: Literal["fit", "node"] = "fit"
@@ -56,7 +56,7 @@ class ParallelismAdvice(BaseModel):
 class Effects(BaseModel):
     """What a fired rule does to the decision."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(defer_build=True, extra="forbid", frozen=True)
     score: dict[EngineId, int] = Field(default_factory=dict)
     """Points added to (or taken from) each engine's ranking score."""
     exclude: list[Exclude] = Field(default_factory=list)
@@ -82,7 +82,7 @@ class Effects(BaseModel):
 class Rule(BaseModel):
     """One rule: when `when` holds over the facts, `effects` apply and `citations` support it."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    model_config = ConfigDict(defer_build=True, extra="forbid", frozen=True)
     id: str = Field(pattern=r"^[a-z0-9][a-z0-9-]*$")
     name: str = Field(min_length=1)
     rationale: Text
@@ -164,9 +164,16 @@ def load_rules(directory: Path | str | None = None) -> tuple[Rule, ...]:
     return _load_dir(directory)
 
 
+_CODE = [Path(__file__).with_name(n) for n in ("ruleset.py", "conditions.py", "facts.py", "ids.py")]
+"""The modules that shape a validated rule: an edit to one invalidates the pickled rule set."""
+
+
 @functools.lru_cache(maxsize=1)
 def _shipped() -> tuple[Rule, ...]:
-    return _load_dir(RULES_DIR)
+    # Validated once per edit of the rule files or their schema, then read back pickled: a cold
+    # `advisor ask` otherwise spends its time parsing and validating every rule file.
+    from rules.catalog_cache import cached
+    return cached("rule-set", [*sorted(RULES_DIR.glob("*.yaml")), *_CODE], lambda: _load_dir(RULES_DIR))
 
 
 def _load_dir(directory: Path) -> tuple[Rule, ...]:

@@ -25,7 +25,7 @@ BETTER_BY = 1.15
 
 
 class _Model(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(defer_build=True, extra="forbid")
 
 
 class RunCheck(_Model):

@@ -17,7 +17,7 @@ HARNESSES: tuple[str, ...] = ("vllm", "sglang", "guidellm", "aiperf")
 
 
 class _Model(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(defer_build=True, extra="forbid")
 
 
 class ModelInfo(_Model):

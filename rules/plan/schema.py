@@ -16,7 +16,7 @@ Lang = Literal["en", "zh"]
 
 
 class _Model(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(defer_build=True, extra="forbid")
 
 
 class Layout(_Model):

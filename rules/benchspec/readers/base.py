@@ -22,7 +22,7 @@ _NAME = re.compile(r"(?P<engine>[A-Za-z0-9][A-Za-z0-9._+-]*?)-(?P<run>%s)-c(?P<l
 class RunResult(BaseModel):
     """One measured level of one run on one engine, normalised across harnesses."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(defer_build=True, extra="forbid")
     file: str
     harness: Harness
     engine: str | None = None
