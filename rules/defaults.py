@@ -164,7 +164,7 @@ def quant_ladder(hw, native: str | None) -> list[str]:
 
 def _runs_here(quant: str, hw, serving: bool = False) -> bool:
     """Some engine that runs on this hardware has a kernel for the format (FP8 runs on no Mac engine);
-    with `serving`, a production-stance serving engine (vLLM has no 4-bit kernel on ROCm)."""
+    with `serving`, a production-stance serving engine (vLLM's 4-bit AWQ on ROCm is an unoptimized Triton kernel)."""
     from rules import engines
     from rules.ids import ENGINES
     for engine in ENGINES:
@@ -173,7 +173,8 @@ def _runs_here(quant: str, hw, serving: bool = False) -> bool:
             continue
         if serving and spec.production.stance != "production":
             continue
-        if engines.quant_kernel(engine, quant, hw.platform, hw.cuda_cc) is not None:
+        kernel = engines.quant_kernel(engine, quant, hw.platform, hw.cuda_cc)
+        if kernel == "optimized" or (kernel is not None and not serving):
             return True
     return False
 
