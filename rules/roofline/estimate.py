@@ -291,6 +291,23 @@ def _offload(s: Setup, mem: _Memory, step, formulas: list[str]) -> tuple[Offload
             ram_s - moved)
 
 
+OFFLOAD_UBATCH = 512
+"""llama.cpp's default physical batch (-ub 512): a prompt runs in chunks of this many tokens."""
+
+
+def _offload_prefill_s(s: Setup, o: Offload, formulas: list[str]) -> float:
+    """Prompt time added by weights in RAM: for batches of 32 tokens or more llama.cpp's CUDA backend
+    copies RAM-resident weights to the GPU to run them there (ggml-cuda offload policy), once per chunk,
+    over the PCIe link (the catalog's bidirectional figure halved: one direction)."""
+    if not s.hw.pcie_gbs or s.input_tokens < 32:
+        return 0.0
+    chunks = -(-s.input_tokens // OFFLOAD_UBATCH)
+    t = chunks * o.ram_gb / (s.hw.pcie_gbs / 2)
+    formulas.append(f"prompt with weights in RAM: {chunks} chunk(s) of {OFFLOAD_UBATCH} tokens x {o.ram_gb:.1f} GB "
+                    f"over PCIe at {s.hw.pcie_gbs / 2:g} GB/s = +{t:.2f} s")
+    return t
+
+
 def _offload_bound(bound: float, o: Offload, s: Setup) -> float:
     """The pure bound with the RAM part streamed at the host's full datasheet bandwidth."""
     ram_s = o.ram_gb_per_token / o.host_bw_gbs
@@ -377,6 +394,10 @@ def estimate(model, hardware, count: int = 1, nodes: int = 1, quant: str | None 
         load_fig = replace(load_fig, tpot_s=slower, output_tokens_per_s=load_fig.output_tokens_per_s * ratio,
                            requests_per_s=load_fig.requests_per_s * ratio)
         cost = cost_per_1m_tokens(lay.devices, price, aggregate) if price else None
+        upload = _offload_prefill_s(s, off[0], formulas)
+        if upload and t_pf is not None:
+            t_pf += upload
+            load_fig = replace(load_fig, ttft_s=load_fig.ttft_s + upload)
         notes.append(f"{gb(off[0].ram_gb * 1e9):.1f} GB of weights stay in system RAM ({_flag(off[0])}); "
                      f"decode reads {off[0].ram_gb_per_token:.2f} GB per token from it at "
                      f"{off[0].host_bw_gbs:g} GB/s ({off[0].host}), +{off[0].ram_ms_per_token:.1f} ms per token")

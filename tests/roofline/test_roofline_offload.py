@@ -58,3 +58,11 @@ def test_launch_line_places_what_fits_instead_of_every_layer(model, hardware, fl
     line = plan.flags["llama.cpp"]
     assert flag in line
     assert "-ngl 999" not in line or "--n-cpu-moe" in line    # all layers only when the experts stay in RAM
+
+
+def test_prompt_pays_for_copying_the_ram_weights_over_pcie():
+    off = estimate("qwen3-235b-a22b", "rtx4090", quant="q4_k_m", engine="llama.cpp", input_tokens=1024)
+    short = estimate("qwen3-235b-a22b", "rtx4090", quant="q4_k_m", engine="llama.cpp", input_tokens=16)
+    # 2 chunks of 512 tokens x ~118 GB over 32 GB/s: seconds, not the GPU-only fraction of a second
+    assert off.ttft_s > 5 and short.ttft_s < 1
+    assert any("over PCIe" in f for f in off.formulas)
