@@ -60,3 +60,11 @@ def test_fp8_on_ampere_says_weight_only():
     entry = engines.quant_support("vllm", "fp8")
     assert entry.min_cuda_cc == 8.9 and entry.below_min_cc == "supported"
     assert "weight-only" in entry.note
+
+
+def test_the_planner_does_not_pick_fp8_on_ampere_but_does_on_hopper():
+    # vLLM: W8A8 FP8 needs CC >= 8.9; an A100 would run FP8 weight-only (memory saving, no compute gain).
+    from rules.plan import plan_for_setup
+    a100, _ = plan_for_setup("llama-3.1-70b", "a100_80g_sxm", concurrency=10, engine="vllm")
+    h100, _ = plan_for_setup("llama-3.1-70b", "h100_sxm", concurrency=10, engine="vllm")
+    assert a100.chosen.quantization != "fp8" and h100.chosen.quantization == "fp8"
