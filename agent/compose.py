@@ -136,8 +136,8 @@ def _headline(advice: "Advice", lab: dict, lang: str) -> str:
         fit = lab["fits"] if est.fits else lab["nofit"]
         off = est.offload   # the engine keeps what does not fit in system RAM: say so, with that speed
         if off is not None:
-            fit = (f"runs with {fmt(off.ram_gb)} GB in system RAM" if lang == "en" else
-                   f"{fmt(off.ram_gb)} GB 放在系統記憶體上跑")
+            fit = (f"{fit} the GPU memory, runs with {fmt(off.ram_gb)} GB in system RAM" if lang == "en" else
+                   f"{fit}顯存，{fmt(off.ram_gb)} GB 放在系統記憶體上跑")
         bits.append(f"{fit} ({lab['weights']} {fmt(est.weights_gb)} GB)" if lang == "en" else f"{fit}（{lab['weights']} {fmt(est.weights_gb)} GB）")
         if est.decode_tokens_per_s and (est.fits or off is not None):   # a GPU-only speed of a setup that does not fit is not a figure to act on
             speed = f"~{fmt(est.decode_tokens_per_s)} tok/s {lab['per_stream']}" if lang == "en" else \
