@@ -134,8 +134,12 @@ def _headline(advice: "Advice", lab: dict, lang: str) -> str:
                     (f"{dims} on {where}" if dims else f"on {where}"))
     if est is not None:
         fit = lab["fits"] if est.fits else lab["nofit"]
+        off = est.offload   # the engine keeps what does not fit in system RAM: say so, with that speed
+        if off is not None:
+            fit = (f"{fit} the GPU memory, runs with {fmt(off.ram_gb)} GB in system RAM" if lang == "en" else
+                   f"{fit}顯存，{fmt(off.ram_gb)} GB 放在系統記憶體上跑")
         bits.append(f"{fit} ({lab['weights']} {fmt(est.weights_gb)} GB)" if lang == "en" else f"{fit}（{lab['weights']} {fmt(est.weights_gb)} GB）")
-        if est.decode_tokens_per_s and est.fits:   # speed of a setup that does not fit is not a figure to act on
+        if est.decode_tokens_per_s and (est.fits or off is not None):   # a GPU-only speed of a setup that does not fit is not a figure to act on
             speed = f"~{fmt(est.decode_tokens_per_s)} tok/s {lab['per_stream']}" if lang == "en" else \
                 f"{lab['per_stream']}約 {fmt(est.decode_tokens_per_s)} tok/s"
             if est.ttft_s is not None:

@@ -62,7 +62,9 @@ def _avoid_reason(rule: Any, engine: str, facts: dict[str, Any]) -> str | None:
     if check == "hardware_support":
         return _support_zh(engine, facts)
     if check == "quant_kernel" and facts.get("quantization"):
-        return _quant_zh(facts)
+        from rules.checks import gate_reason
+        gate = gate_reason(facts, engine)
+        return gate[1] if gate else _quant_zh(facts)
     return None
 
 

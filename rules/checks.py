@@ -48,7 +48,8 @@ def quant_kernels(facts: dict[str, Any]) -> dict[str, tuple[int, str]]:
         if kernel == "supported":
             out[engine_id] = (QUANT_PENALTY, f"loads {quant} but has no optimized kernel for it{where}")
         else:
-            out[engine_id] = (QUANT_MISSING_PENALTY, f"has no kernel for {quant}{where}")
+            gate = gate_reason(facts, engine_id)
+            out[engine_id] = (QUANT_MISSING_PENALTY, gate[0] if gate else f"has no kernel for {quant}{where}")
     return out
 
 
@@ -63,6 +64,13 @@ def kernel_for(engine_id: str, quant: str, platform: str | None, cc: Any, assume
     formats = SIXTEEN_BIT if assumed and quant in SIXTEEN_BIT else (quant,)
     found = [engines.quant_kernel(engine_id, q, platform, cc) for q in formats]
     return "optimized" if "optimized" in found else ("supported" if "supported" in found else None)
+
+
+def gate_reason(facts: dict[str, Any], engine_id: str) -> tuple[str, str] | None:
+    """(en, zh) when the engine's kernel for the chosen quantization is gated by compute capability."""
+    hw_id = facts.get("hardware")
+    name = getattr(catalog.hardware(hw_id), "name", hw_id) if hw_id else None
+    return engines.cc_gate(engine_id, facts.get("quantization") or "", facts.get("platform"), facts.get("cuda_cc"), name)
 
 
 def quant_warning(quant: str, penalised: dict[str, tuple[int, str]], platform: str | None) -> str:

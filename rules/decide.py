@@ -123,6 +123,10 @@ def _quant_check(facts: dict[str, Any], t: _Tally, rule: Rule, values: dict[str,
         t.add_score(engine, points, rule.id)
     en_where, zh_where = (f" on {platform}", f"在 {platform} 上") if platform else ("", "")
     for engine in missing:
+        gate = checks.gate_reason(facts, engine)
+        if gate:   # the kernel exists; this GPU is too old for it
+            t.add_avoid(engine, gate[0], rule.id, gate[1])
+            continue
         t.add_avoid(engine, f"it has no kernel for {quant}{en_where}; the model would have to be re-quantized", rule.id,
                     f"它{zh_where}沒有 {quant} 的 kernel，模型得重新量化成它支援的格式才能用")
     values["no_optimized_kernel"] = sorted(found)
@@ -137,6 +141,31 @@ def _quant_check(facts: dict[str, Any], t: _Tally, rule: Rule, values: dict[str,
     return {"score": {e: p for e, (p, _) in slow.items()}, "exclude": missing}
 
 
+def _no_fit_reason(facts: dict[str, Any], f: fit.Fit) -> tuple[str, str]:
+    """Why an engine whose weights do not fit is ruled out. A hybrid CPU engine (llama.cpp, Ollama) can
+    keep what does not fit in system RAM (-ngl / --n-cpu-moe); it is ruled out only because decode then
+    runs at system-RAM speed for more than a small audience, or because the stated RAM is too small."""
+    need = display.number(round(f.weights_gb + f.kv_gb, 1))
+    en = (f"at {f.quant} its weights ({display.number(f.weights_gb)} GB) plus one sequence's KV cache "
+          f"({display.number(f.kv_gb)} GB) need about {need} GB, more than the "
+          f"{display.number(f.room_gb)} GB that {facts['setup']} leave it after its runtime reserve")
+    zh = (f"以 {f.quant} 計，權重（{display.number(f.weights_gb)} GB）加上一個序列的 KV cache"
+          f"（{display.number(f.kv_gb)} GB）約需 {need} GB，超過 {facts['setup_zh']} 扣掉執行期保留後"
+          f"留給它的 {display.number(f.room_gb)} GB")
+    if not engines.engine(f.engine).hybrid_cpu.value:
+        return (en + ", and it cannot run layers from system RAM",
+                zh + "，而它無法把放不下的層放到系統記憶體上跑")
+    host = facts.get("host_memory_gb")
+    if host is not None and f.weights_gb > f.room_gb + host * fit.HOST_RAM_SHARE:
+        return (en + f"; it can keep the rest in system RAM, but the {display.number(host)} GB stated is not enough "
+                "for the rest either",
+                zh + f"；它能把其餘放在系統記憶體，但所說的 {display.number(host)} GB 也放不下其餘部分")
+    return (en + "; it can keep the rest in system RAM (-ngl / --n-cpu-moe), but decode then runs at system-RAM "
+            "speed, too slow to serve more than a small group",
+            zh + "；它能把其餘放在系統記憶體（-ngl / --n-cpu-moe），但 decode 會降到系統記憶體的速度，"
+            "無法服務多於一小群人")
+
+
 def _fit_check(facts: dict[str, Any], t: _Tally, rule: Rule, values: dict[str, Any],
                found: dict[str, fit.Fit]) -> dict[str, Any]:
     """Rule out engines whose weights do not fit here; keep hybrid-CPU engines for small audiences."""
@@ -147,14 +176,7 @@ def _fit_check(facts: dict[str, Any], t: _Tally, rule: Rule, values: dict[str, A
         if f.offload:
             offload.append(engine)
             continue
-        need = display.number(round(f.weights_gb + f.kv_gb, 1))
-        en = (f"at {f.quant} its weights ({display.number(f.weights_gb)} GB) plus one sequence's KV cache "
-              f"({display.number(f.kv_gb)} GB) need about {need} GB, more than the "
-              f"{display.number(f.room_gb)} GB that {facts['setup']} leave it after its runtime reserve, and it "
-              f"cannot run layers from system RAM")
-        zh = (f"以 {f.quant} 計，權重（{display.number(f.weights_gb)} GB）加上一個序列的 KV cache"
-              f"（{display.number(f.kv_gb)} GB）約需 {need} GB，超過 {facts['setup_zh']} 扣掉執行期保留後"
-              f"留給它的 {display.number(f.room_gb)} GB，而它無法把放不下的層放到系統記憶體上跑")
+        en, zh = _no_fit_reason(facts, f)
         t.add_avoid(engine, en, rule.id, zh)
         out.append(engine)
     raise_mb = next((f.wired_limit_mb for f in found.values() if f.fits and f.wired_limit_mb), None)

@@ -169,8 +169,8 @@ def quant_ladder(hw, native: str | None) -> list[str]:
 
 def _runs_here(quant: str, hw, serving: bool = False, kernel: str | None = None) -> bool:
     """Some engine that runs on this hardware has a kernel for the format (FP8 runs on no Mac engine);
-    with `serving`, a production-stance serving engine (vLLM has no 4-bit kernel on ROCm); with
-    `kernel`, a kernel of that grade ('optimized') or better."""
+    with `serving`, a production-stance serving engine with an optimized kernel (vLLM's 4-bit AWQ on ROCm
+    is an unoptimized Triton kernel); with `kernel`, a kernel of that grade ('optimized') or better."""
     from rules import engines
     from rules.ids import ENGINES
     grades = {"optimized": ("optimized",), "supported": ("optimized", "supported"), None: ("optimized", "supported")}
@@ -180,7 +180,8 @@ def _runs_here(quant: str, hw, serving: bool = False, kernel: str | None = None)
             continue
         if serving and spec.production.stance != "production":
             continue
-        if engines.quant_kernel(engine, quant, hw.platform, hw.cuda_cc) in grades[kernel]:
+        found = engines.quant_kernel(engine, quant, hw.platform, hw.cuda_cc)
+        if found in grades[kernel] and (not serving or found == "optimized"):
             return True
     return False
 

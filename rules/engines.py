@@ -104,6 +104,8 @@ class QuantSupport(Sourced):
     """On NVIDIA, the lowest compute capability with this kernel (e.g. FP8 needs 8.9)."""
     below_min_cc: Kernel | None = None
     """What older NVIDIA cards still get (e.g. FP8 weight-only through Marlin); None = nothing."""
+    kernel_on: dict[Platform, Kernel] = {}
+    """A different kernel level on these platforms (vLLM's AWQ: Marlin on CUDA, a slower Triton kernel on ROCm)."""
 
 
 class Feature(Sourced):
@@ -417,7 +419,7 @@ def _entry_kernel(spec: EngineSpec, key: str, platform: str | None, cc: float | 
         return None
     if cc is not None and entry.min_cuda_cc is not None and cc < entry.min_cuda_cc:
         return entry.below_min_cc
-    return entry.kernel
+    return entry.kernel_on.get(platform, entry.kernel) if platform is not None else entry.kernel
 
 
 def own_formats(engine_id: str, quant: str) -> list[str]:
@@ -474,3 +476,29 @@ def unverified_facts() -> list[str]:
     for engine_id, spec in all_engines().items():
         walk(spec, engine_id)
     return found
+
+
+_ARCH_FROM_CC = ((7.0, "Volta"), (7.5, "Turing"), (8.0, "Ampere"), (8.9, "Ada"), (9.0, "Hopper"), (10.0, "Blackwell"))
+"""NVIDIA architectures by the compute capability they start at (CUDA GPU compute capability table,
+https://developer.nvidia.com/cuda-gpus): names the GPUs a CC gate admits."""
+
+
+def cc_gate(engine_id: str, quant: str, platform: str | None, cuda_cc: float | str | None,
+            device: str | None = None) -> tuple[str, str] | None:
+    """(en, zh) reason when the engine has a kernel for `quant` on this platform but only from a compute
+    capability the device lacks (TensorRT-LLM FP8 needs CC >= 8.9): the gate is the hardware, not a
+    missing kernel. None when no such gate applies."""
+    cc = _as_cc(cuda_cc)
+    if platform != "nvidia-cuda" or cc is None:
+        return None
+    spec = engine(engine_id)
+    key = own_format(engine_id, quant, platform, None)
+    entry = spec.quantizations.get(key) if key else None
+    if entry is None or entry.min_cuda_cc is None or cc >= entry.min_cuda_cc:
+        return None
+    if entry.platforms is not None and platform not in entry.platforms:
+        return None
+    archs = "/".join(name for start, name in _ARCH_FROM_CC if start >= entry.min_cuda_cc) or "newer"
+    dev = device or "this GPU"
+    return (f"{spec.name}'s {quant} kernels need an {archs} GPU (CC ≥ {entry.min_cuda_cc:g}); {dev} is CC {cc:.1f}",
+            f"{spec.name} 的 {quant} kernel 需要 {archs} GPU（CC ≥ {entry.min_cuda_cc:g}）；{dev} 是 CC {cc:.1f}")

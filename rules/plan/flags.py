@@ -54,8 +54,9 @@ DOCUMENTED = {
                "--context-length", "--max-running-requests", "--nnodes", "--node-rank", "--dist-init-addr"},
     "tensorrt-llm": {"--tp_size", "--pp_size", "--ep_size", "--max_batch_size", "--max_seq_len",
                      "--extra_llm_api_options"},
-    "llama.cpp": {"-m", "-ngl", "--split-mode", "--tensor-split", "--parallel", "--ctx-size", "--flash-attn",
-                  "--cache-type-k", "--cache-type-v"},
+    # --n-cpu-moe N: the expert tensors of the first N layers stay in RAM (ggml-org/llama.cpp PR #15077)
+    "llama.cpp": {"-m", "-ngl", "--n-cpu-moe", "--split-mode", "--tensor-split", "--parallel", "--ctx-size",
+                  "--flash-attn", "--cache-type-k", "--cache-type-v"},
     "ollama": set(),
     "exllamav2": {"--model-name", "--backend", "--max-seq-len", "--max-batch-size", "--tensor-parallel"},
     "exllamav3": {"--model-name", "--backend", "--max-seq-len", "--max-batch-size", "--tensor-parallel"},
@@ -209,7 +210,8 @@ def trtllm(c: Candidate, spec: ModelSpec, ctx: int, seqs: int) -> tuple[str, lis
 
 def llama_cpp(c: Candidate, spec: ModelSpec, ctx: int, seqs: int) -> tuple[str, list[Note]]:
     lay = c.layout
-    parts = [f"llama-server -m {PLACEHOLDER_GGUF} -ngl 999"]
+    # what does not fit the GPUs stays in system RAM: layers (-ngl N) or MoE experts (--n-cpu-moe N)
+    parts = [f"llama-server -m {PLACEHOLDER_GGUF} {c.figures.offload_flag or '-ngl 999'}"]
     devices = lay.replica_devices
     if devices > 1:
         parts.append(f"--split-mode {'row' if lay.tp > 1 else 'layer'} --tensor-split {','.join(['1'] * devices)}")

@@ -78,6 +78,8 @@ class Figures(_Model):
     """Aggregate over every device the user has (idle ones included)."""
     cost_per_1m_tokens: float | None
     binding_constraint: str
+    offload_flag: str | None = None
+    """llama.cpp's placement when the weights do not fit the GPUs (`-ngl 40`, `--n-cpu-moe 18`)."""
 
 
 class Candidate(_Model):

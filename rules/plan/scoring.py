@@ -51,7 +51,15 @@ def figures_of(est: Estimate, devices: int) -> Figures:
     return Figures(fits=est.fits, max_concurrency=est.max_concurrency, ttft_s=est.ttft_s, tpot_ms=est.tpot_ms,
                    latency_s=round(lat, 4) if lat is not None else None, tokens_per_s=agg,
                    tokens_per_s_per_device=round(per_dev, 2) if per_dev else None,
-                   cost_per_1m_tokens=round(cost, 4) if cost else None, binding_constraint=est.binding_constraint)
+                   cost_per_1m_tokens=round(cost, 4) if cost else None, binding_constraint=est.binding_constraint,
+                   offload_flag=_offload_flag(est))
+
+
+def _offload_flag(est: Estimate) -> str | None:
+    o = est.offload
+    if o is None:
+        return None
+    return f"-ngl 999 --n-cpu-moe {o.n_cpu_moe}" if o.n_cpu_moe is not None else f"-ngl {o.ngl}"
 
 
 def rejection(fig: Figures, load: int) -> str | None:

@@ -60,7 +60,8 @@ def engine_notes(s) -> list[str]:
     notes = [] if ok else [f"WARNING: {reason}"]
     kernel = engines.quant_kernel(s.engine, s.quant, s.hw.platform, s.hw.cuda_cc)
     if ok and kernel is None:
-        notes.append(f"WARNING: {s.engine} has no kernel for {s.quant} on {s.hw.platform}")
+        gate = engines.cc_gate(s.engine, s.quant, s.hw.platform, s.hw.cuda_cc, s.hw.name)
+        notes.append(f"WARNING: {gate[0]}" if gate else f"WARNING: {s.engine} has no kernel for {s.quant} on {s.hw.platform}")
     return notes
 
 

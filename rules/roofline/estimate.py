@@ -11,14 +11,14 @@ from rules import catalog
 from rules.catalog_schema import Hardware, ModelSpec
 from rules.errors import InputError, MissingFactError, ProfileError
 from rules.quant import quant_info
-from rules.roofline import advice, comm
+from rules.roofline import advice, comm, offload as hybrid
 from rules.roofline.decode import compute_tflops, decode_step, kv_read_split, step_flops
 from rules.roofline.figure import gb
 from rules.roofline.layout import Layout, build_layout, layout_from_plan
 from rules.roofline.memory import (attention_weight_bytes, capacity_bytes, kv_bytes, kv_bytes_per_token,
                                    kv_tokens_held, raised_usable_bytes, reserve_bytes, usable_bytes, weight_bytes)
 from rules.roofline.prefill import attention_dp_extra_s, prefill_seconds
-from rules.roofline.result import Estimate, MemoryBreakdown, StepBreakdown
+from rules.roofline.result import Estimate, MemoryBreakdown, Offload, StepBreakdown
 from rules.roofline.runtime import Runtime, runtime
 from rules.roofline.serving import cost_per_1m_tokens, max_concurrency, static_batch, under_load
 
@@ -268,6 +268,53 @@ def _stepper(s: Setup, context: int, t_pf: float | None):
     return step
 
 
+def _flag(o: Offload) -> str:
+    return f"--n-cpu-moe {o.n_cpu_moe}" if o.n_cpu_moe is not None else f"-ngl {o.ngl}"
+
+
+def _offload(s: Setup, mem: _Memory, step, formulas: list[str]) -> tuple[Offload, float] | None:
+    """(the RAM part, seconds it adds to each step) when a hybrid CPU engine keeps what does not fit the
+    GPUs in system RAM: those bytes move from the GPU's stream to the host's slower one."""
+    if s.engine not in hybrid.HYBRID_ENGINES or s.layout.dp > 1:
+        return None
+    room = (mem.usable - mem.reserve - mem.kv_dev) * s.layout.replica_devices
+    sp = hybrid.split(s.spec, s.quant, s.engine, room)
+    if sp is None:
+        return None
+    host = catalog.hardware(hybrid.host_for(s.hw))
+    ram_s, ram_why = hybrid.ram_seconds(sp, host)
+    moved = step.weights_s * sp.ram_read / max(1.0, sp.gpu_read + sp.ram_read)   # no longer read by the GPU
+    formulas += [sp.why, ram_why]
+    return (Offload(gpu_gb=round(gb(sp.gpu_bytes), 2), ram_gb=round(gb(sp.ram_bytes), 2),
+                    ram_gb_per_token=round(gb(sp.ram_read), 3), ngl=sp.ngl, n_cpu_moe=sp.n_cpu_moe, host=host.id,
+                    host_bw_gbs=host.mem_bw_gbs, ram_ms_per_token=round(ram_s * 1e3, 2)),
+            ram_s - moved)
+
+
+OFFLOAD_UBATCH = 512
+"""llama.cpp's default physical batch (-ub 512): a prompt runs in chunks of this many tokens."""
+
+
+def _offload_prefill_s(s: Setup, o: Offload, formulas: list[str]) -> float:
+    """Prompt time added by weights in RAM: for batches of 32 tokens or more llama.cpp's CUDA backend
+    copies RAM-resident weights to the GPU to run them there (ggml-cuda offload policy), once per chunk,
+    over the PCIe link (the catalog's bidirectional figure halved: one direction)."""
+    if not s.hw.pcie_gbs or s.input_tokens < 32:
+        return 0.0
+    chunks = -(-s.input_tokens // OFFLOAD_UBATCH)
+    t = chunks * o.ram_gb / (s.hw.pcie_gbs / 2)
+    formulas.append(f"prompt with weights in RAM: {chunks} chunk(s) of {OFFLOAD_UBATCH} tokens x {o.ram_gb:.1f} GB "
+                    f"over PCIe at {s.hw.pcie_gbs / 2:g} GB/s = +{t:.2f} s")
+    return t
+
+
+def _offload_bound(bound: float, o: Offload, s: Setup) -> float:
+    """The pure bound with the RAM part streamed at the host's full datasheet bandwidth."""
+    ram_s = o.ram_gb_per_token / o.host_bw_gbs
+    gpu_share = ram_s and o.ram_gb_per_token * 1e9 / (s.layout.shard * s.hw.mem_bw_gbs * 1e9)
+    return 1 / (1 / bound - gpu_share + ram_s)
+
+
 def _sig(x: float) -> float:
     """Two decimals, or four significant digits for small figures (a slow setup is not 0 tokens/s)."""
     return round(x, 2) if x >= 1 else float(f"{x:.4g}")
@@ -339,13 +386,29 @@ def estimate(model, hardware, count: int = 1, nodes: int = 1, quant: str | None 
                              kv_gb=round(gb(kv_in_service), 3), reserve_gb=round(gb(mem.reserve), 2),
                              free_gb=round(gb(mem.free - kv_in_service), 2))
     infeasible = None if fits else advice.infeasible(s, weights_fit, memory, mem.kv_dev)
-    if not fits:
+    off = _offload(s, mem, step, formulas) if not weights_fit else None
+    if off is not None:
+        slower = load_fig.tpot_s + off[1]
+        ratio = load_fig.tpot_s / slower
+        aggregate *= ratio
+        load_fig = replace(load_fig, tpot_s=slower, output_tokens_per_s=load_fig.output_tokens_per_s * ratio,
+                           requests_per_s=load_fig.requests_per_s * ratio)
+        cost = cost_per_1m_tokens(lay.devices, price, aggregate) if price else None
+        upload = _offload_prefill_s(s, off[0], formulas)
+        if upload and t_pf is not None:
+            t_pf += upload
+            load_fig = replace(load_fig, ttft_s=load_fig.ttft_s + upload)
+        notes.append(f"{gb(off[0].ram_gb * 1e9):.1f} GB of weights stay in system RAM ({_flag(off[0])}); "
+                     f"decode reads {off[0].ram_gb_per_token:.2f} GB per token from it at "
+                     f"{off[0].host_bw_gbs:g} GB/s ({off[0].host}), +{off[0].ram_ms_per_token:.1f} ms per token")
+    elif not fits:
         notes.append("speed figures describe this setup as if it fit in memory")
     binding = advice.binding_constraint(s, fits, infeasible, step, load_fig, t_pf, batch)
     return Estimate(
         fits=fits, weights_gb=round(gb(mem.weights), 2), kv_bytes_per_token=int(kv_bytes_per_token(spec, s.kv_dtype).value),
         max_concurrency=mem.per_replica_cap * lay.dp,
-        decode_tokens_per_s=_sig(1 / load_fig.tpot_s), decode_tokens_per_s_bound=round(bound, 2),
+        decode_tokens_per_s=_sig(1 / load_fig.tpot_s),
+        decode_tokens_per_s_bound=round(_offload_bound(bound, off[0], s) if off else bound, 2),
         prefill_tokens_per_s=round(s.input_tokens / t_pf, 1) if t_pf and s.input_tokens else None,
         ttft_s=round(load_fig.ttft_s, 4) if t_pf is not None else None, tpot_ms=round(load_fig.tpot_s * 1e3, 3),
         assumptions=notes, binding_constraint=binding, binding_constraint_zh=binding.zh,
@@ -363,7 +426,8 @@ def estimate(model, hardware, count: int = 1, nodes: int = 1, quant: str | None 
                            total_ms=round(step.seconds * 1e3, 3)),
         in_service=load_fig.in_service * lay.dp, load=s.load, engine_profile=s.runtime.id,
         cost_per_1m_tokens=round(cost.value, 4) if cost else None, price_usd_per_hour=price, price_source=price_src,
-        infeasible=infeasible, error_band=advice.error_band(hw, s.runtime.family, spec.architecture), formulas=formulas)
+        infeasible=infeasible, error_band=advice.error_band(hw, s.runtime.family, spec.architecture), formulas=formulas,
+        offload=off[0] if off else None)
 
 
 def estimate_for_profile(profile, engine: str | None = None, parallelism: str | dict | None = None) -> Estimate | None:

@@ -61,6 +61,21 @@ class Infeasible(_Out):
     """`constraint` in zh-Hant."""
 
 
+class Offload(_Out):
+    """The weights that do not fit the GPUs, kept in system RAM by a hybrid CPU engine (llama.cpp -ngl / --n-cpu-moe)."""
+
+    gpu_gb: float
+    ram_gb: float
+    ram_gb_per_token: float
+    """Bytes each token reads from system RAM (MoE: only the routed experts kept there)."""
+    ngl: int | None
+    n_cpu_moe: int | None
+    host: str
+    """Catalog id of the host whose RAM bandwidth is used."""
+    host_bw_gbs: float
+    ram_ms_per_token: float
+
+
 class Estimate(_Out):
     """Roofline estimate for one model on one hardware setup (contract keys first)."""
 
@@ -110,4 +125,7 @@ class Estimate(_Out):
     engine_profile: str = "generic"
     """The scheduling profile the estimate used (rules.roofline.runtime)."""
     formulas: list[str] = Field(default_factory=list)
+    offload: Offload | None = None
+    """Set when the weights do not fit and the engine runs the rest from system RAM: the speed figures
+    then include reading those weights from RAM."""
     """Each figure's formula with its numbers, for checking by hand."""

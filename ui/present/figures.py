@@ -46,4 +46,6 @@ def key_figures(est: "Estimate | None", lang: str) -> list[tuple[str, str]]:
             (lab["aggregate"], number(est.aggregate_tokens_per_s, "tok/s")),
             (lab["ttft"], number(est.ttft_s, "s")), (lab["tpot"], number(est.tpot_ms, "ms")),
             (lab["max_conc"], number(est.max_concurrency))]
+    if not est.fits and getattr(est, "offload", None) is None:   # a GPU-only speed of a setup that does not fit
+        rows = [rows[0], rows[-1]]
     return [(k, v) for k, v in rows if v != "—"]
