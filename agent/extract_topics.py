@@ -24,12 +24,18 @@ _CLAUSES = re.compile(r"(?:[^.?!。？！\n;,，；]|\.(?!\s|$))+(?:[.?!。？�
 _QUESTION = re.compile(r"[?？]|嗎|吗|是否|能不能|可不可以|有沒有|^\s*(?:does|do|can|could|will|is|are|has|have)\b", _F)
 
 
+_ZH_DEPLOY = re.compile(r"(?:可以|能|能不能|可不可以)[^。？?]{0,16}(?:部署|執行|运行|運行|跑)")
+
+
 def _platform_support(text: str) -> bool:
-    """A platform (outside any device name: "Arc B580" is a device) and a support cue in one clause."""
-    if not _PLATFORM.search(text):
-        return False
+    """A platform (outside any device name: "Arc B580" is a device) and a support cue in one clause;
+    or a named engine asked about on a named device ("does vLLM work on an RTX 5090?")."""
     from agent.extract_aliases import hardware_index
     names = [(h.start, h.end) for h in hardware_index().find(text)]
+    if names and _engine_on_device(text, names):
+        return True
+    if not _PLATFORM.search(text):
+        return False
     for part in re.split(r"\s-\s", text):
         offset = text.find(part)
         for m in _CLAUSES.finditer(part):
@@ -41,6 +47,17 @@ def _platform_support(text: str) -> bool:
             platform = any(engine or not any(ns <= a + p.start() < ne for ns, ne in names) for p in _PLATFORM.finditer(s))
             if platform and (_SUPPORT.search(s) or (_RUN_ON.search(s) and _QUESTION.search(s))):
                 return True
+    return False
+
+
+def _engine_on_device(text: str, names: list[tuple[int, int]]) -> bool:
+    """An engine and a device named in one clause with a run/support question about them."""
+    for m in _CLAUSES.finditer(text):
+        s, a = m.group(0), m.start()
+        device = any(a <= ns < a + len(s) for ns, _ in names)
+        if device and _ENGINE.search(s) and (_SUPPORT.search(s) or _ZH_DEPLOY.search(s)
+                                             or (_RUN_ON.search(s) and _QUESTION.search(s))):
+            return True
     return False
 
 

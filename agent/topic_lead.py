@@ -21,9 +21,10 @@ if TYPE_CHECKING:
 
 MAX_TOPICS = 2
 """At most this many topics open the answer (the rest would bury the recommendation)."""
-ORDER = ("speculative-decoding", "prefix-caching", "multi-lora", "structured-output", "offload", "kv-quantization",
-         "disaggregation", "cost-per-token", "platform-support", "parallelism", "quantization-format")
-"""Which topic leads when a message raises several: the specific technique before the general ones."""
+ORDER = ("platform-support", "speculative-decoding", "prefix-caching", "multi-lora", "structured-output", "offload", "kv-quantization",
+         "disaggregation", "cost-per-token", "parallelism", "quantization-format")
+"""Which topic leads when a message raises several: a direct "does X run on Y" first, then the specific
+technique before the general ones."""
 
 
 @dataclass
@@ -291,10 +292,101 @@ def _parallel(c: Ctx) -> list[str]:
                 "專家平行（EP）適合大型 MoE，最吃 all-to-all 頻寬；模型放得下時，資料平行（DP）讓每組裝置各放一份完整副本。")]
 
 
+_ENGINE_WORDS = (("vllm", r"\bvllm\b"), ("sglang", r"\bsglang\b"), ("tensorrt-llm", r"\btensorrt|\btrt-?llm"),
+                 ("ollama", r"\bollama\b"), ("llama.cpp", r"\bllama\.?cpp\b|\bllama-server\b"),
+                 ("mlx-lm", r"\bmlx(?:-lm)?\b"), ("exllamav3", r"\bexllama\s*v?3\b"),
+                 ("exllamav2", r"\bexllama(?:\s*v?2)?\b(?!\s*v?3)"), ("openvino-genai", r"\bopenvino\b"))
+_OS_WORDS = (("windows", r"\bwindows\b|\bwin1[01]\b|\bwsl2?\b"),
+             ("macos", r"\bmac(?:os|book|\s*studio|\s*mini)?\b|蘋果|\bapple\s+silicon\b"),
+             ("linux", r"\blinux\b|\bubuntu\b"))
+_OS_NAMES = {"windows": "Windows", "macos": "macOS", "linux": "Linux"}
+
+
+def _named_engines(text: str) -> list[str]:
+    """Engines the user's message names, in the order named (at most two)."""
+    hits = sorted((m.start(), e) for e, rx in _ENGINE_WORDS for m in [re.search(rx, text, re.I)] if m)
+    return [e for _, e in hits][:2]
+
+
+def _asked_os(text: str) -> str | None:
+    return next((o for o, rx in _OS_WORDS if re.search(rx, text, re.I)), None)
+
+
+def _os_answer(c: Ctx, engine_id: str, os_id: str) -> str | None:
+    """Yes / not natively / no for an engine on an operating system, from the catalog's `os` entry."""
+    from rules.engines import engine
+    spec = engine(engine_id)
+    entry = spec.os.get(os_id) if spec.os else None
+    name, osn = display(engine_id), _OS_NAMES[os_id]
+    if entry is None:
+        linux = spec.os.get("linux") if spec.os else None
+        where = (c.t(f"; it is documented for Linux ([source]({linux.source}))", f"；文件寫的是 Linux（[來源]({linux.source})）")
+                 if linux is not None and os_id != "linux" else "")
+        return c.t(f"**{name} on {osn}: no** — the engine catalog lists no {osn} support for it{where}.",
+                   f"**{name} 在 {osn} 上：不支援**——引擎型錄沒有列出它支援 {osn}{where}。")
+    note = (entry.note or "").strip()
+    link = f"[{c.t('source', '來源')}]({entry.source})"
+    if entry.status == "native":
+        return c.t(f"**{name} on {osn}: yes**, natively{(' — ' + note) if note else ''} ({link}).",
+                   f"**{name} 在 {osn} 上：可以**，原生支援（{link}）。")
+    zh_how = []
+    if "WSL" in note:
+        zh_how.append("在 WSL2（Windows 裡的 Linux 環境）中執行")
+    if "Metal" in note:
+        zh_how.append("原生的 macOS 版本只用 CPU、不會用到 GPU；要用 Mac 的 GPU 需安裝 vLLM-Metal plugin（以 MLX 為後端）"
+                      if "CPU" in note else "透過 Metal plugin 使用 GPU")
+    return c.t(f"**{name} on {osn}: not natively** — {note.rstrip('.')} ({link}).",
+               f"**{name} 在 {osn} 上：沒有原生支援**——{'；'.join(zh_how) or '只有實驗性支援'}（{link}）。")
+
+
+def _device_answer(c: Ctx, engine_id: str, hw_id: str) -> str:
+    """Yes / partly / no for an engine on the user's device (rules.engines.verdict), and what to install."""
+    from rules import catalog, cuda, engines
+    v, hw, name = engines.verdict(engine_id, hw_id), catalog.hardware(hw_id), display(engine_id)
+    where, link = c.setup or hw.name, f"[{c.t('source', '來源')}]({v.source})"
+    status = engines.engine(engine_id).platforms.get(hw.platform)
+    if not v.ok:
+        out = c.t(f"**{name} on {where}: no** — {v.en} ({link}).", f"**{name} 在 {where} 上：不行**——{v.zh}（{link}）。")
+    elif status is not None and status.status == "plugin" or v.caveat:
+        out = c.t(f"**{name} on {where}: partly** — {v.en} ({link}).", f"**{name} 在 {where} 上：部分可以**——{v.zh}（{link}）。")
+    else:
+        out = c.t(f"**{name} on {where}: yes** — {v.en} ({link}).", f"**{name} 在 {where} 上：可以**——{v.zh}（{link}）。")
+    kit = cuda.min_toolkit(hw.cuda_cc) if v.ok and hw.platform == "nvidia-cuda" else None
+    if kit is not None:
+        out += " " + c.t(f"Install a build made for CUDA {kit.min_cuda} or newer (the CUDA {kit.min_cuda} wheels or a "
+                         f"current container image, and a driver that supports it): compute capability {hw.cuda_cc} "
+                         f"kernels need it, and older builds fail with \"no kernel image is available\" "
+                         f"([source]({kit.source})).",
+                         f"要安裝以 CUDA {kit.min_cuda} 以上編譯的版本（CUDA {kit.min_cuda} 的 wheel 或新版容器映像，"
+                         f"驅動也要支援）：compute capability {hw.cuda_cc} 的 kernel 需要它，舊版會出現"
+                         f"「no kernel image is available」錯誤（[來源]({kit.source})）。")
+    return out
+
+
+def _asked(c: Ctx) -> list[str]:
+    """The direct answer to "does <engine> run on <device / OS>", one line per named engine."""
+    text = c.advice.question or ""
+    hw_id, os_id = c.advice.profile.summary.hardware, _asked_os(text)
+    out = []
+    for e in _named_engines(text):
+        if os_id in ("windows", "macos"):
+            line = _os_answer(c, e, os_id)
+        elif hw_id and c.platform == "apple-silicon":
+            line = _os_answer(c, e, "macos")
+        else:
+            line = None
+        if hw_id and c.platform != "apple-silicon":   # on a Mac the macOS entry already says how it runs
+            line = " ".join(x for x in (line, _device_answer(c, e, hw_id)) if x)
+        if line:
+            out.append(line)
+    return out
+
+
 def _platform(c: Ctx) -> list[str]:
+    asked = _asked(c)
     hw_id = c.advice.profile.summary.hardware
     if not c.platform or not hw_id:
-        return []
+        return asked
     from rules import engines
     native, partial, none_, links = [], [], [], []
     for e, spec in engines.all_engines().items():
@@ -316,8 +408,8 @@ def _platform(c: Ctx) -> list[str]:
     if none_:
         text += c.t(f"; not for this device: {sep.join(none_)}", f"；這個裝置不支援：{sep.join(none_)}")
     text += (c.t(f" (sources: {', '.join(links)}).", f"（來源：{'、'.join(links)}）。") if links else c.t(".", "。"))
-    return [text, c.t("Support on paper is not speed: check the engine's release notes for your exact device and "
-                      "measure before committing.", "文件上支援不等於跑得快：確認引擎版本說明是否列出您的裝置，實測後再定案。")]
+    return [*asked, text, c.t("Support on paper is not speed: check the engine's release notes for your exact device and "
+                              "measure before committing.", "文件上支援不等於跑得快：確認引擎版本說明是否列出您的裝置，實測後再定案。")]
 
 
 _QUANT_NAMES = {"f16": "FP16", "bf16": "BF16", "fp8": "FP8", "int8": "INT8", "int4": "INT4", "awq": "AWQ",
