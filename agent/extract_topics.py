@@ -14,7 +14,14 @@ import re
 from agent import lexicon
 
 _F = re.I | re.ASCII
-TOPIC_IDS: tuple[str, ...] = tuple(lexicon.TOPICS)
+_MODEL_FIT = re.compile(
+    r"\bwhich\s+(?:model\s+)?sizes?\b[^.?!]{0,40}\bfits?\b|\bwhat\s+(?:size\s+(?:of\s+)?)?(?:models?|llms?)\s+(?:size\s+)?"
+    r"(?:can|could|will|would|should)\s+(?:i|we)\s+(?:run|fit|use|load)|\b(?:biggest|largest)\s+(?:model|llm)"
+    r"|\bhow\s+(?:big|large)\s+(?:(?:a|of\s+a)\s+)?(?:model|llm)|\bwhat\s+(?:can|could)\s+(?:i|we)\s+run\b"
+    r"|\bwhich\s+models?\s+(?:fits?|can\s+(?:i|we)\s+run)|\bwhat\s+models?\s+fits?\b"
+    r"|多大的模型|最大的模型|(?:能|可以)跑(?:什麼|哪些|多大)|跑得動(?:什麼|哪些|多大)|幾\s*B\s*的模型|多少\s*B\s*的模型", re.I)
+""""Which model size fits my 16 GB": the answer names the largest catalog sizes that fit (topic model-fit)."""
+TOPIC_IDS: tuple[str, ...] = (*lexicon.TOPICS, "model-fit")
 _RES = {t: re.compile("|".join(p), _F) for t, p in lexicon.TOPICS.items() if p}
 _PLATFORM = re.compile(lexicon.PLATFORMS, _F)
 _SUPPORT = re.compile(lexicon.SUPPORT_CUES, _F)
@@ -66,4 +73,6 @@ def topics(text: str) -> list[str]:
     found = {t for t, rx in _RES.items() if rx.search(text)}
     if _platform_support(text):
         found.add("platform-support")
+    if _MODEL_FIT.search(text):
+        found.add("model-fit")
     return sorted(found)

@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 
 MAX_TOPICS = 2
 """At most this many topics open the answer (the rest would bury the recommendation)."""
-ORDER = ("platform-support", "speculative-decoding", "prefix-caching", "multi-lora", "structured-output", "offload", "kv-quantization",
+ORDER = ("platform-support", "model-fit", "speculative-decoding", "prefix-caching", "multi-lora", "structured-output", "offload", "kv-quantization",
          "disaggregation", "cost-per-token", "parallelism", "quantization-format")
 """Which topic leads when a message raises several: a direct "does X run on Y" first, then the specific
 technique before the general ones."""
@@ -385,7 +385,7 @@ def _asked(c: Ctx) -> list[str]:
 def _platform(c: Ctx) -> list[str]:
     asked = _asked(c)
     hw_id = c.advice.profile.summary.hardware
-    if not c.platform or not hw_id:
+    if asked or not c.platform or not hw_id:   # a named engine gets its direct answer, not the whole list
         return asked
     from rules import engines
     native, partial, none_, links = [], [], [], []
@@ -410,6 +410,40 @@ def _platform(c: Ctx) -> list[str]:
     text += (c.t(f" (sources: {', '.join(links)}).", f"（來源：{'、'.join(links)}）。") if links else c.t(".", "。"))
     return [*asked, text, c.t("Support on paper is not speed: check the engine's release notes for your exact device and "
                               "measure before committing.", "文件上支援不等於跑得快：確認引擎版本說明是否列出您的裝置，實測後再定案。")]
+
+
+def _model_fit(c: Ctx) -> list[str]:
+    """The largest catalog model sizes that fit the user's memory at 4-bit with context room."""
+    from rules import model_fit
+    s = c.advice.profile.summary
+    said = c.advice.profile.field("memory_gb")
+    stated = float(said.value) if said is not None and isinstance(said.value, (int, float)) else None
+    mac = bool(re.search(r"\bmac|蘋果|apple", c.advice.question or "", re.I))
+    room = model_fit.room_gb(s.hardware, s.count or 1, stated, apple=mac and not s.hardware)
+    if room is None:
+        return [c.t("Tell me the GPU (or its memory in GB) and I will name the largest model sizes that fit.",
+                    "告訴我 GPU 型號（或它的記憶體 GB 數），我就能列出放得下的最大模型。")]
+    picks = model_fit.largest_fitting(room)
+    tight = model_fit.largest_fitting(room, k=1, share=1.0)
+    where = c.setup or c.t(f"{_fmt(stated)} GB", f"{_fmt(stated)} GB 的記憶體")
+    ctx = _tokens(model_fit.CONTEXT)
+    if not picks:
+        return [c.t(f"On {where} (about {_fmt(room)} GB usable) no catalog model fits at 4-bit with {ctx} of context.",
+                    f"{where}（可用約 {_fmt(room)} GB）放不下型錄中任何 4-bit 模型加 {ctx} context。")]
+    sep = c.t("; ", "；")
+    listed = sep.join(c.t(f"{p.name} ({_fmt(p.weights_gb)} GB weights + {_fmt(p.kv_gb)} GB KV)",
+                          f"{p.name}（權重 {_fmt(p.weights_gb)} GB + KV {_fmt(p.kv_gb)} GB）") for p in picks)
+    top = round(picks[0].params_b)
+    out = [c.t(f"On {where} (about {_fmt(room)} GB usable) models up to about {top}B fit at 4-bit (Q4_K_M) with room for "
+               f"{ctx} tokens of context and a quarter of the memory left for the KV cache: {listed}.",
+               f"{where}（可用約 {_fmt(room)} GB）以 4-bit（Q4_K_M）可以跑到約 {top}B 的模型，並保留 {ctx} tokens 的 context "
+               f"與四分之一記憶體給 KV cache：{listed}。")]
+    if tight and round(tight[0].params_b) > top:
+        out.append(c.t(f"Up to {tight[0].name} loads, but with little room left (short context, one user).",
+                       f"最大到 {tight[0].name} 也載得進去，但幾乎沒有餘裕（只適合短 context、單人使用）。"))
+    out.append(c.t("At 8-bit the same memory holds models about half that size; `advisor catalog models` lists all of them.",
+                   "改用 8-bit 時，同樣記憶體約只能放一半大小的模型；`advisor catalog models` 可列出全部模型。"))
+    return out
 
 
 _QUANT_NAMES = {"f16": "FP16", "bf16": "BF16", "fp8": "FP8", "int8": "INT8", "int4": "INT4", "awq": "AWQ",
@@ -508,6 +542,7 @@ TOPICS: dict[str, tuple[tuple[str, str], Callable[[Ctx], list[str]], str]] = {
     "disaggregation": (("Prefill/decode disaggregation", "Prefill／decode 分離"), _disagg, r"disaggregat|分離"),
     "cost-per-token": (("Cost per 1M tokens", "每百萬 token 成本"), _cost, r"cost|\$|成本"),
     "platform-support": (("Platform support", "平台支援"), _platform, r"ROCm|support|支援"),
+    "model-fit": (("Which model size fits", "放得下多大的模型"), _model_fit, r"VRAM|fit|放得下|記憶體"),
     "parallelism": (("TP, PP or EP", "TP、PP 還是 EP"), _parallel, r"tensor parallel|pipeline parallel|all-reduce|張量平行|管線平行"),
     "quantization-format": (("Quantization format", "量化格式"), _quant, r"GGUF|AWQ|GPTQ|EXL2|量化"),
     "precision": (("Precision on this hardware", "這個硬體上的精度"), _precision, r"FP8|BF16|FP16"),
