@@ -265,9 +265,38 @@ def _cost(c: Ctx) -> list[str]:
     else:
         figure = c.t("The catalog has no price for this device: give the $/hour you pay to get the figure.",
                      "型錄裡沒有這個裝置的價格：告訴我您每小時付多少美元，才能算出數字。")
-    return [formula, figure,
+    return [formula, figure, *_against_api(c),
             c.t("Throughput at your real concurrency decides it: measure output tok/s (and cost_per_1m_tokens) under load, "
                 "not single-stream speed.", "決定成本的是真實併發下的吞吐：在負載下量輸出 tok/s（與 cost_per_1m_tokens），不是單人速度。")]
+
+
+def _against_api(c: Ctx) -> list[str]:
+    """The user's quoted price per 1M tokens (an API's) against the plan's own figure, or the device price
+    at which the plan breaks even with it."""
+    from agent.extract_amounts import api_prices
+    quoted = api_prices(c.advice.question or "")
+    est = c.advice.estimate
+    if not quoted or est is None or not est.aggregate_tokens_per_s:
+        return []
+    api = quoted[-1][0]
+    per_hour_m = est.aggregate_tokens_per_s * 3600 / 1e6   # million output tokens per hour at this load
+    even = api * per_hour_m / max(1, est.count)
+    line = c.t(f"Break-even with the ${_fmt(api)} per 1M tokens you quoted: about ${_fmt(even)} per device-hour at this load.",
+               f"與您給的每百萬 token ${_fmt(api)} 打平的價格：在這個負載下約每裝置每小時 ${_fmt(even)}。")
+    if est.cost_per_1m_tokens and est.price_usd_per_hour:
+        ratio = api / est.cost_per_1m_tokens
+        if ratio >= 1:
+            verdict = c.t(f"Self-hosting at ${_fmt(est.cost_per_1m_tokens)} per 1M is about {_fmt(ratio)}× cheaper than the "
+                          f"${_fmt(api)} you quoted, while the devices stay this busy; idle hours still cost.",
+                          f"自架約每百萬 ${_fmt(est.cost_per_1m_tokens)}，在裝置保持這麼忙的前提下，比您給的 ${_fmt(api)} 便宜約 "
+                          f"{_fmt(ratio)} 倍；閒置的時間一樣要付錢。")
+        else:
+            verdict = c.t(f"Self-hosting at ${_fmt(est.cost_per_1m_tokens)} per 1M costs about {_fmt(1 / ratio)}× the "
+                          f"${_fmt(api)} you quoted, even with the devices this busy.",
+                          f"自架約每百萬 ${_fmt(est.cost_per_1m_tokens)}，即使裝置保持這麼忙，也約是您給的 ${_fmt(api)} 的 "
+                          f"{_fmt(1 / ratio)} 倍。")
+        return [verdict, line]
+    return [line]
 
 
 def _parallel(c: Ctx) -> list[str]:
