@@ -414,8 +414,12 @@ def _asked(c: Ctx) -> list[str]:
 def _platform(c: Ctx) -> list[str]:
     asked = _asked(c)
     hw_id = c.advice.profile.summary.hardware
-    if asked or not c.platform or not hw_id:   # a named engine gets its direct answer, not the whole list
-        return asked
+    measure = c.t("Support on paper is not speed: check the engine's release notes for your exact device and "
+                  "measure before committing.", "文件上支援不等於跑得快：確認引擎版本說明是否列出您的裝置，實測後再定案。")
+    if asked:   # a named engine gets its direct answer, not the whole list
+        return [*asked, measure]
+    if not c.platform or not hw_id:
+        return []
     from rules import engines
     native, partial, none_, links = [], [], [], []
     for e, spec in engines.all_engines().items():
@@ -437,8 +441,7 @@ def _platform(c: Ctx) -> list[str]:
     if none_:
         text += c.t(f"; not for this device: {sep.join(none_)}", f"；這個裝置不支援：{sep.join(none_)}")
     text += (c.t(f" (sources: {', '.join(links)}).", f"（來源：{'、'.join(links)}）。") if links else c.t(".", "。"))
-    return [*asked, text, c.t("Support on paper is not speed: check the engine's release notes for your exact device and "
-                              "measure before committing.", "文件上支援不等於跑得快：確認引擎版本說明是否列出您的裝置，實測後再定案。")]
+    return [text, measure]
 
 
 def _model_fit(c: Ctx) -> list[str]:
