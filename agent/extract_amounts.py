@@ -213,3 +213,29 @@ def _finding(b: Bound) -> Finding:
 def used_spans(text: str, taken: list[tuple[int, int]]) -> list[tuple[int, int]]:
     """Spans of every quantity bound to a field (for what was not understood)."""
     return [b.quantity.span for b in bind(text, taken)]
+
+
+_API_PRICE = (
+    re.compile(r"(?:\$|usd\s*)\s*(\d+(?:\.\d+)?)\s*(?:usd|dollars?)?\s*(?:/|per|for\s+(?:each|every|a|one))\s*"
+               r"(?:1\s*m\b|1\s*million|one\s+million|a\s+million|million|m\b|mtok)\s*(?:input\s+|output\s+|generated\s+)?"
+               r"(?:tokens?|toks?)?", re.I),
+    re.compile(r"(\d+(?:\.\d+)?)\s*(?:usd|dollars?|美元|美金)\s*(?:/|per|每)\s*(?:1\s*m\b|1\s*million|million|百萬|一百萬|1M)", re.I),
+    re.compile(r"每\s*(?:一)?百萬\s*(?:個\s*)?(?:輸入|輸出)?\s*(?:token|tokens|詞元)\s*(?:要|約|大約|是|為|收|賣)?\s*(?:\$|usd\s*)?"
+               r"\s*(\d+(?:\.\d+)?)\s*(?:美元|美金|usd)?", re.I),
+)
+
+
+def api_prices(text: str) -> list[tuple[float, int, int]]:
+    """Prices per 1M tokens the user quotes ("$0.60 per 1M output tokens", "每百萬 token 0.8 美元"):
+    (usd, start, end) of each, left to right. A per-token price is what an API charges (or a target),
+    never a device's hourly price."""
+    found = {}
+    for rx in _API_PRICE:
+        for m in rx.finditer(text):
+            try:
+                value = float(m.group(1))
+            except ValueError:
+                continue
+            if 0 < value <= 1000 and not any(a <= m.start(1) < b for a, b in found):
+                found[(m.start(), m.end())] = value
+    return [(v, a, b) for (a, b), v in sorted(found.items())]

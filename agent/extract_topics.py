@@ -14,7 +14,14 @@ import re
 from agent import lexicon
 
 _F = re.I | re.ASCII
-TOPIC_IDS: tuple[str, ...] = tuple(lexicon.TOPICS)
+_MODEL_FIT = re.compile(
+    r"\bwhich\s+(?:model\s+)?sizes?\b[^.?!]{0,40}\bfits?\b|\bwhat\s+(?:size\s+(?:of\s+)?)?(?:models?|llms?)\s+(?:size\s+)?"
+    r"(?:can|could|will|would|should)\s+(?:i|we)\s+(?:run|fit|use|load)|\b(?:biggest|largest)\s+(?:model|llm)"
+    r"|\bhow\s+(?:big|large)\s+(?:(?:a|of\s+a)\s+)?(?:model|llm)|\bwhat\s+(?:can|could)\s+(?:i|we)\s+run\b"
+    r"|\bwhich\s+models?\s+(?:fits?|can\s+(?:i|we)\s+run)|\bwhat\s+models?\s+fits?\b"
+    r"|多大的模型|最大的模型|(?:能|可以)跑(?:什麼|哪些|多大)|跑得動(?:什麼|哪些|多大)|幾\s*B\s*的模型|多少\s*B\s*的模型", re.I)
+""""Which model size fits my 16 GB": the answer names the largest catalog sizes that fit (topic model-fit)."""
+TOPIC_IDS: tuple[str, ...] = (*lexicon.TOPICS, "model-fit")
 _RES = {t: re.compile("|".join(p), _F) for t, p in lexicon.TOPICS.items() if p}
 _PLATFORM = re.compile(lexicon.PLATFORMS, _F)
 _SUPPORT = re.compile(lexicon.SUPPORT_CUES, _F)
@@ -24,12 +31,18 @@ _CLAUSES = re.compile(r"(?:[^.?!。？！\n;,，；]|\.(?!\s|$))+(?:[.?!。？�
 _QUESTION = re.compile(r"[?？]|嗎|吗|是否|能不能|可不可以|有沒有|^\s*(?:does|do|can|could|will|is|are|has|have)\b", _F)
 
 
+_ZH_DEPLOY = re.compile(r"(?:可以|能|能不能|可不可以)[^。？?]{0,16}(?:部署|執行|运行|運行|跑)")
+
+
 def _platform_support(text: str) -> bool:
-    """A platform (outside any device name: "Arc B580" is a device) and a support cue in one clause."""
-    if not _PLATFORM.search(text):
-        return False
+    """A platform (outside any device name: "Arc B580" is a device) and a support cue in one clause;
+    or a named engine asked about on a named device ("does vLLM work on an RTX 5090?")."""
     from agent.extract_aliases import hardware_index
     names = [(h.start, h.end) for h in hardware_index().find(text)]
+    if names and _engine_on_device(text, names):
+        return True
+    if not _PLATFORM.search(text):
+        return False
     for part in re.split(r"\s-\s", text):
         offset = text.find(part)
         for m in _CLAUSES.finditer(part):
@@ -44,9 +57,22 @@ def _platform_support(text: str) -> bool:
     return False
 
 
+def _engine_on_device(text: str, names: list[tuple[int, int]]) -> bool:
+    """An engine and a device named in one clause with a run/support question about them."""
+    for m in _CLAUSES.finditer(text):
+        s, a = m.group(0), m.start()
+        device = any(a <= ns < a + len(s) for ns, _ in names)
+        if device and _ENGINE.search(s) and (_SUPPORT.search(s) or _ZH_DEPLOY.search(s)
+                                             or (_RUN_ON.search(s) and _QUESTION.search(s))):
+            return True
+    return False
+
+
 def topics(text: str) -> list[str]:
     """The topic ids `text` raises (normalised text), sorted."""
     found = {t for t, rx in _RES.items() if rx.search(text)}
     if _platform_support(text):
         found.add("platform-support")
+    if _MODEL_FIT.search(text):
+        found.add("model-fit")
     return sorted(found)

@@ -56,9 +56,10 @@ def _models(text: str, placed: list[tuple[int, int]], names: list[tuple[int, int
 
 
 def _numbers(text: str, placed: list[tuple[int, int]], names: list[tuple[int, int]]) -> list[tuple[str, int, int]]:
-    out = []
+    from agent.extract_amounts import api_prices
+    out, prices = [], [(a, b) for _, a, b in api_prices(text)]   # a quoted $/1M tokens is read by the cost answer
     for q in quantities(text):
-        if q.kind != "quantity" or overlaps((q.start, q.end), placed + names):
+        if q.kind != "quantity" or overlaps((q.start, q.end), placed + names + prices):
             continue
         rate = q.unit == "rate" and _REQUEST_RATE.match(text, q.end + (len(text[q.end:]) - len(text[q.end:].lstrip())))
         if q.unit in _LOAD_UNITS or rate:

@@ -191,7 +191,8 @@ BENCHMARK_CUES = [
 SIZE_CUES = [
     r"\bwhat\s+(?:hardware|gpus?|accelerators?|machines?|servers?)\s+(?:should|do|would|to)\s+(?:we|i)?\s*(?:buy|get|need|purchase|rent)\b",
     r"\bwhat\s+should\s+(?:we|i)\s+(?:buy|purchase|rent)\b",
-    r"\bhow\s+many\s+(?:gpus?|cards|devices|accelerators|nodes|servers|[a-z]*\d+[a-z]*s?)\s+(?:do|would|will|should)\s+(?:we|i)\s+need\b",
+    r"\bhow\s+many\s+(?:[\w.-]+\s+){0,3}?(?:gpus?|cards|devices|accelerators|nodes|servers|[a-z]*\d+[a-z]*s?)\s+(?:do|would|will|should)\s+(?:we|i)\s+need\b",
+    r"\bhow\s+many\s+(?:[\w.-]+\s+){0,3}?(?:gpus|cards|devices|accelerators|nodes|servers)\s+(?:to\s+(?:serve|run|host)|for)\b",
     r"\bsiz(?:e|ing)\s+(?:the|our|a)\s+(?:cluster|hardware|deployment|fleet)\b", r"\bhardware\s+(?:sizing|to\s+buy)\b",
     r"\bwhich\s+(?:gpus?|hardware)\s+(?:to|should\s+(?:we|i))\s+(?:buy|get|purchase)\b",
     r"(?:要|該|應該)買(?:什麼|哪種|哪個|哪款|幾張|多少)", r"需要(?:幾|多少)\s*(?:張|台|顆|片)", r"硬體(?:規劃|採購|選購)",

@@ -21,9 +21,10 @@ if TYPE_CHECKING:
 
 MAX_TOPICS = 2
 """At most this many topics open the answer (the rest would bury the recommendation)."""
-ORDER = ("speculative-decoding", "prefix-caching", "multi-lora", "structured-output", "offload", "kv-quantization",
-         "disaggregation", "cost-per-token", "platform-support", "parallelism", "quantization-format")
-"""Which topic leads when a message raises several: the specific technique before the general ones."""
+ORDER = ("platform-support", "model-fit", "speculative-decoding", "prefix-caching", "multi-lora", "structured-output", "offload", "kv-quantization",
+         "disaggregation", "cost-per-token", "parallelism", "quantization-format")
+"""Which topic leads when a message raises several: a direct "does X run on Y" first, then the specific
+technique before the general ones."""
 
 
 @dataclass
@@ -264,9 +265,38 @@ def _cost(c: Ctx) -> list[str]:
     else:
         figure = c.t("The catalog has no price for this device: give the $/hour you pay to get the figure.",
                      "型錄裡沒有這個裝置的價格：告訴我您每小時付多少美元，才能算出數字。")
-    return [formula, figure,
+    return [formula, figure, *_against_api(c),
             c.t("Throughput at your real concurrency decides it: measure output tok/s (and cost_per_1m_tokens) under load, "
                 "not single-stream speed.", "決定成本的是真實併發下的吞吐：在負載下量輸出 tok/s（與 cost_per_1m_tokens），不是單人速度。")]
+
+
+def _against_api(c: Ctx) -> list[str]:
+    """The user's quoted price per 1M tokens (an API's) against the plan's own figure, or the device price
+    at which the plan breaks even with it."""
+    from agent.extract_amounts import api_prices
+    quoted = api_prices(c.advice.question or "")
+    est = c.advice.estimate
+    if not quoted or est is None or not est.aggregate_tokens_per_s:
+        return []
+    api = quoted[-1][0]
+    per_hour_m = est.aggregate_tokens_per_s * 3600 / 1e6   # million output tokens per hour at this load
+    even = api * per_hour_m / max(1, est.count)
+    line = c.t(f"Break-even with the ${_fmt(api)} per 1M tokens you quoted: about ${_fmt(even)} per device-hour at this load.",
+               f"與您給的每百萬 token ${_fmt(api)} 打平的價格：在這個負載下約每裝置每小時 ${_fmt(even)}。")
+    if est.cost_per_1m_tokens and est.price_usd_per_hour:
+        ratio = api / est.cost_per_1m_tokens
+        if ratio >= 1:
+            verdict = c.t(f"Self-hosting at ${_fmt(est.cost_per_1m_tokens)} per 1M is about {_fmt(ratio)}× cheaper than the "
+                          f"${_fmt(api)} you quoted, while the devices stay this busy; idle hours still cost.",
+                          f"自架約每百萬 ${_fmt(est.cost_per_1m_tokens)}，在裝置保持這麼忙的前提下，比您給的 ${_fmt(api)} 便宜約 "
+                          f"{_fmt(ratio)} 倍；閒置的時間一樣要付錢。")
+        else:
+            verdict = c.t(f"Self-hosting at ${_fmt(est.cost_per_1m_tokens)} per 1M costs about {_fmt(1 / ratio)}× the "
+                          f"${_fmt(api)} you quoted, even with the devices this busy.",
+                          f"自架約每百萬 ${_fmt(est.cost_per_1m_tokens)}，即使裝置保持這麼忙，也約是您給的 ${_fmt(api)} 的 "
+                          f"{_fmt(1 / ratio)} 倍。")
+        return [verdict, line]
+    return [line]
 
 
 def _parallel(c: Ctx) -> list[str]:
@@ -291,8 +321,103 @@ def _parallel(c: Ctx) -> list[str]:
                 "專家平行（EP）適合大型 MoE，最吃 all-to-all 頻寬；模型放得下時，資料平行（DP）讓每組裝置各放一份完整副本。")]
 
 
+_ENGINE_WORDS = (("vllm", r"\bvllm\b"), ("sglang", r"\bsglang\b"), ("tensorrt-llm", r"\btensorrt|\btrt-?llm"),
+                 ("ollama", r"\bollama\b"), ("llama.cpp", r"\bllama\.?cpp\b|\bllama-server\b"),
+                 ("mlx-lm", r"\bmlx(?:-lm)?\b"), ("exllamav3", r"\bexllama\s*v?3\b"),
+                 ("exllamav2", r"\bexllama(?:\s*v?2)?\b(?!\s*v?3)"), ("openvino-genai", r"\bopenvino\b"))
+_OS_WORDS = (("windows", r"\bwindows\b|\bwin1[01]\b|\bwsl2?\b"),
+             ("macos", r"\bmac(?:os|book|\s*studio|\s*mini)?\b|蘋果|\bapple\s+silicon\b"),
+             ("linux", r"\blinux\b|\bubuntu\b"))
+_OS_NAMES = {"windows": "Windows", "macos": "macOS", "linux": "Linux"}
+
+
+def _named_engines(text: str) -> list[str]:
+    """Engines the user's message names, in the order named (at most two)."""
+    hits = sorted((m.start(), e) for e, rx in _ENGINE_WORDS for m in [re.search(rx, text, re.I)] if m)
+    return [e for _, e in hits][:2]
+
+
+def _asked_os(text: str) -> str | None:
+    return next((o for o, rx in _OS_WORDS if re.search(rx, text, re.I)), None)
+
+
+def _os_answer(c: Ctx, engine_id: str, os_id: str) -> str | None:
+    """Yes / not natively / no for an engine on an operating system, from the catalog's `os` entry."""
+    from rules.engines import engine
+    spec = engine(engine_id)
+    entry = spec.os.get(os_id) if spec.os else None
+    name, osn = display(engine_id), _OS_NAMES[os_id]
+    if entry is None:
+        linux = spec.os.get("linux") if spec.os else None
+        where = (c.t(f"; it is documented for Linux ([source]({linux.source}))", f"；文件寫的是 Linux（[來源]({linux.source})）")
+                 if linux is not None and os_id != "linux" else "")
+        return c.t(f"**{name} on {osn}: no** — the engine catalog lists no {osn} support for it{where}.",
+                   f"**{name} 在 {osn} 上：不支援**——引擎型錄沒有列出它支援 {osn}{where}。")
+    note = (entry.note or "").strip()
+    link = f"[{c.t('source', '來源')}]({entry.source})"
+    if entry.status == "native":
+        return c.t(f"**{name} on {osn}: yes**, natively{(' — ' + note) if note else ''} ({link}).",
+                   f"**{name} 在 {osn} 上：可以**，原生支援（{link}）。")
+    zh_how = []
+    if "WSL" in note:
+        zh_how.append("在 WSL2（Windows 裡的 Linux 環境）中執行")
+    if "Metal" in note:
+        zh_how.append("原生的 macOS 版本只用 CPU、不會用到 GPU；要用 Mac 的 GPU 需安裝 vLLM-Metal plugin（以 MLX 為後端）"
+                      if "CPU" in note else "透過 Metal plugin 使用 GPU")
+    return c.t(f"**{name} on {osn}: not natively** — {note.rstrip('.')} ({link}).",
+               f"**{name} 在 {osn} 上：沒有原生支援**——{'；'.join(zh_how) or '只有實驗性支援'}（{link}）。")
+
+
+def _device_answer(c: Ctx, engine_id: str, hw_id: str) -> str:
+    """Yes / partly / no for an engine on the user's device (rules.engines.verdict), and what to install."""
+    from rules import catalog, cuda, engines
+    v, hw, name = engines.verdict(engine_id, hw_id), catalog.hardware(hw_id), display(engine_id)
+    where, link = c.setup or hw.name, f"[{c.t('source', '來源')}]({v.source})"
+    status = engines.engine(engine_id).platforms.get(hw.platform)
+    if not v.ok:
+        out = c.t(f"**{name} on {where}: no** — {v.en} ({link}).", f"**{name} 在 {where} 上：不行**——{v.zh}（{link}）。")
+    elif status is not None and status.status == "plugin" or v.caveat:
+        out = c.t(f"**{name} on {where}: partly** — {v.en} ({link}).", f"**{name} 在 {where} 上：部分可以**——{v.zh}（{link}）。")
+    else:
+        out = c.t(f"**{name} on {where}: yes** — {v.en} ({link}).", f"**{name} 在 {where} 上：可以**——{v.zh}（{link}）。")
+    kit = cuda.min_toolkit(hw.cuda_cc) if v.ok and hw.platform == "nvidia-cuda" else None
+    if kit is not None:
+        out += " " + c.t(f"Install a build made for CUDA {kit.min_cuda} or newer (the CUDA {kit.min_cuda} wheels or a "
+                         f"current container image, and a driver that supports it): compute capability {hw.cuda_cc} "
+                         f"kernels need it, and older builds fail with \"no kernel image is available\" "
+                         f"([source]({kit.source})).",
+                         f"要安裝以 CUDA {kit.min_cuda} 以上編譯的版本（CUDA {kit.min_cuda} 的 wheel 或新版容器映像，"
+                         f"驅動也要支援）：compute capability {hw.cuda_cc} 的 kernel 需要它，舊版會出現"
+                         f"「no kernel image is available」錯誤（[來源]({kit.source})）。")
+    return out
+
+
+def _asked(c: Ctx) -> list[str]:
+    """The direct answer to "does <engine> run on <device / OS>", one line per named engine."""
+    text = c.advice.question or ""
+    hw_id, os_id = c.advice.profile.summary.hardware, _asked_os(text)
+    out = []
+    for e in _named_engines(text):
+        if os_id in ("windows", "macos"):
+            line = _os_answer(c, e, os_id)
+        elif hw_id and c.platform == "apple-silicon":
+            line = _os_answer(c, e, "macos")
+        else:
+            line = None
+        if hw_id and c.platform != "apple-silicon":   # on a Mac the macOS entry already says how it runs
+            line = " ".join(x for x in (line, _device_answer(c, e, hw_id)) if x)
+        if line:
+            out.append(line)
+    return out
+
+
 def _platform(c: Ctx) -> list[str]:
+    asked = _asked(c)
     hw_id = c.advice.profile.summary.hardware
+    measure = c.t("Support on paper is not speed: check the engine's release notes for your exact device and "
+                  "measure before committing.", "文件上支援不等於跑得快：確認引擎版本說明是否列出您的裝置，實測後再定案。")
+    if asked:   # a named engine gets its direct answer, not the whole list
+        return [*asked, measure]
     if not c.platform or not hw_id:
         return []
     from rules import engines
@@ -316,8 +441,41 @@ def _platform(c: Ctx) -> list[str]:
     if none_:
         text += c.t(f"; not for this device: {sep.join(none_)}", f"；這個裝置不支援：{sep.join(none_)}")
     text += (c.t(f" (sources: {', '.join(links)}).", f"（來源：{'、'.join(links)}）。") if links else c.t(".", "。"))
-    return [text, c.t("Support on paper is not speed: check the engine's release notes for your exact device and "
-                      "measure before committing.", "文件上支援不等於跑得快：確認引擎版本說明是否列出您的裝置，實測後再定案。")]
+    return [text, measure]
+
+
+def _model_fit(c: Ctx) -> list[str]:
+    """The largest catalog model sizes that fit the user's memory at 4-bit with context room."""
+    from rules import model_fit
+    s = c.advice.profile.summary
+    said = c.advice.profile.field("memory_gb")
+    stated = float(said.value) if said is not None and isinstance(said.value, (int, float)) else None
+    mac = bool(re.search(r"\bmac|蘋果|apple", c.advice.question or "", re.I))
+    room = model_fit.room_gb(s.hardware, s.count or 1, stated, apple=mac and not s.hardware)
+    if room is None:
+        return [c.t("Tell me the GPU (or its memory in GB) and I will name the largest model sizes that fit.",
+                    "告訴我 GPU 型號（或它的記憶體 GB 數），我就能列出放得下的最大模型。")]
+    picks = model_fit.largest_fitting(room)
+    tight = model_fit.largest_fitting(room, k=1, share=1.0)
+    where = c.setup or c.t(f"{_fmt(stated)} GB", f"{_fmt(stated)} GB 的記憶體")
+    ctx = _tokens(model_fit.CONTEXT)
+    if not picks:
+        return [c.t(f"On {where} (about {_fmt(room)} GB usable) no catalog model fits at 4-bit with {ctx} of context.",
+                    f"{where}（可用約 {_fmt(room)} GB）放不下型錄中任何 4-bit 模型加 {ctx} context。")]
+    sep = c.t("; ", "；")
+    listed = sep.join(c.t(f"{p.name} ({_fmt(p.weights_gb)} GB weights + {_fmt(p.kv_gb)} GB KV)",
+                          f"{p.name}（權重 {_fmt(p.weights_gb)} GB + KV {_fmt(p.kv_gb)} GB）") for p in picks)
+    top = round(picks[0].params_b)
+    out = [c.t(f"On {where} (about {_fmt(room)} GB usable) models up to about {top}B fit at 4-bit (Q4_K_M) with room for "
+               f"{ctx} tokens of context and a quarter of the memory left for the KV cache: {listed}.",
+               f"{where}（可用約 {_fmt(room)} GB）以 4-bit（Q4_K_M）可以跑到約 {top}B 的模型，並保留 {ctx} tokens 的 context "
+               f"與四分之一記憶體給 KV cache：{listed}。")]
+    if tight and round(tight[0].params_b) > top:
+        out.append(c.t(f"Up to {tight[0].name} loads, but with little room left (short context, one user).",
+                       f"最大到 {tight[0].name} 也載得進去，但幾乎沒有餘裕（只適合短 context、單人使用）。"))
+    out.append(c.t("At 8-bit the same memory holds models about half that size; `advisor catalog models` lists all of them.",
+                   "改用 8-bit 時，同樣記憶體約只能放一半大小的模型；`advisor catalog models` 可列出全部模型。"))
+    return out
 
 
 _QUANT_NAMES = {"f16": "FP16", "bf16": "BF16", "fp8": "FP8", "int8": "INT8", "int4": "INT4", "awq": "AWQ",
@@ -416,6 +574,7 @@ TOPICS: dict[str, tuple[tuple[str, str], Callable[[Ctx], list[str]], str]] = {
     "disaggregation": (("Prefill/decode disaggregation", "Prefill／decode 分離"), _disagg, r"disaggregat|分離"),
     "cost-per-token": (("Cost per 1M tokens", "每百萬 token 成本"), _cost, r"cost|\$|成本"),
     "platform-support": (("Platform support", "平台支援"), _platform, r"ROCm|support|支援"),
+    "model-fit": (("Which model size fits", "放得下多大的模型"), _model_fit, r"VRAM|fit|放得下|記憶體"),
     "parallelism": (("TP, PP or EP", "TP、PP 還是 EP"), _parallel, r"tensor parallel|pipeline parallel|all-reduce|張量平行|管線平行"),
     "quantization-format": (("Quantization format", "量化格式"), _quant, r"GGUF|AWQ|GPTQ|EXL2|量化"),
     "precision": (("Precision on this hardware", "這個硬體上的精度"), _precision, r"FP8|BF16|FP16"),

@@ -76,16 +76,26 @@ PORTABLE_PLATFORMS = ("nvidia-cuda", "amd-rocm", "apple-silicon", "x86-cpu", "ar
 """What an unnamed machine most likely is. An engine native on all of them runs on whatever turns up
 (llama.cpp, and Ollama as its wrapper); server engines that reach Macs or CPUs only through plugins
 (vLLM, SGLang) and vendor-tied ones (MLX-LM, ExLlama, TensorRT-LLM) wait until the hardware is known."""
+SERVER_PLATFORMS = ("nvidia-cuda", "amd-rocm")
+"""What an unnamed machine most likely is when the stated workload is a shared service (dozens of users,
+many LoRA adapters, a high-throughput pipeline): a GPU server, NVIDIA or AMD. Engines native on both (vLLM,
+SGLang, llama.cpp) stay in the running, so the workload rules, not the one-person fallback, pick among them."""
+_SHARED_MODES = ("team", "production", "fleet")
 
 
-def hardware_specific_engines() -> list[str]:
-    """Engines not native on every PORTABLE_PLATFORMS platform (catalog data): held back until the
-    hardware is known, so the provisional answer never offers a datacenter engine as the portable choice."""
+def likely_platforms(facts: dict[str, Any] | None = None) -> tuple[str, ...]:
+    """The platforms an unnamed machine probably is, from what the user said about the workload."""
+    return SERVER_PLATFORMS if (facts or {}).get("serving_mode") in _SHARED_MODES else PORTABLE_PLATFORMS
+
+
+def hardware_specific_engines(platforms: tuple[str, ...] = PORTABLE_PLATFORMS) -> list[str]:
+    """Engines not native on every one of `platforms` (catalog data): held back until the hardware is
+    known, so the provisional answer never offers a vendor-tied engine as the stand-in."""
     out = []
     for engine_id in ENGINES:
         spec = engines.engine(engine_id)
         native = {p for p, s in spec.platforms.items() if s.status == "native"}
-        if not set(PORTABLE_PLATFORMS) <= native:
+        if not set(platforms) <= native:
             out.append(engine_id)
     return out
 
@@ -93,7 +103,7 @@ def hardware_specific_engines() -> list[str]:
 def _hardware_check(facts: dict[str, Any], t: _Tally, rule: Rule, values: dict[str, Any]) -> dict[str, Any]:
     """Exclude what the hardware cannot run; with no hardware, hold back vendor-tied engines."""
     if not facts.get("hardware"):
-        held = hardware_specific_engines()
+        held = hardware_specific_engines(likely_platforms(facts))
         t.held.update(held)
         values["held_back"] = held
         return {"held_back": held}

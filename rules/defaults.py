@@ -64,12 +64,28 @@ def _serving_mode(p: Profile) -> Default:
     tier = tier_from_counts(p.users, p.concurrency)
     if tier is not None:
         return Default(field="serving_mode", value=tier.mode, note=tier.en, note_zh=tier.zh)
+    service = _service_signal(p)
+    if service is not None:
+        return Default(field="serving_mode", value="team", note=service[0], note_zh=service[1])
     hw = _hw(p)
     if hw is not None and hw.hw_class == "datacenter":
         return Default(field="serving_mode", value="team", note="datacenter GPUs with no user count: assumed a shared internal service",
                        note_zh="資料中心 GPU、沒有使用人數：假設是共用的內部服務")
     return Default(field="serving_mode", value="personal", note="no user count on local hardware: assumed one person",
                    note_zh="本地硬體、沒有使用人數：假設一個人使用")
+
+
+def _service_signal(p: Profile) -> tuple[str, str] | None:
+    """(en, zh) reason when, with no user count, what the user said is still a shared service: several
+    LoRA adapters served side by side (one per customer or task), or a pipeline run for throughput."""
+    if (p.lora_adapters or 0) >= 2:
+        return (f"{p.lora_adapters} LoRA adapters served from one base model is a multi-tenant service, not one person",
+                f"同一個基礎模型上服務 {p.lora_adapters} 個 LoRA adapter，是多租戶的共用服務，不是一個人使用")
+    said = {f for f in ("priority", "workload") if f in p.provenance and f not in p.assumed}
+    if ("priority" in said and p.priority == "throughput") or ("workload" in said and p.workload == "batch"):
+        return ("a pipeline run for throughput keeps many requests in flight, like a shared service",
+                "追求吞吐量的批次管線同時有大量請求在跑，和共用服務一樣")
+    return None
 
 
 def _concurrency(p: Profile) -> Default:

@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 
 from rules import engines
-from rules.decide import decide, hardware_specific_engines
+from rules.decide import SERVER_PLATFORMS, decide, hardware_specific_engines
 from rules.defaults import apply_defaults
 from rules.profile import build_profile
 
@@ -42,14 +42,28 @@ def test_the_held_back_engines_are_all_but_the_run_anywhere_ones():
 
 
 def test_unknown_hardware_recommends_only_portable_engines():
-    for raw in (dict(model="llama-3.1-8b"), dict(model="llama-3.1-70b", serving_mode="team", users=100)):
-        d = decide(apply_defaults(build_profile(raw)))
-        assert d.primary == "llama.cpp" and not set(d.recommended) & set(hardware_specific_engines())
-        held = next(e for e in d.trace if e.rule == "constraint-hardware-unknown").effects["held_back"]
-        assert set(held) == set(hardware_specific_engines())
-        assert any("hardware is not known" in w for w in d.warnings)
-    personal = decide(apply_defaults(build_profile(dict(model="llama-3.1-8b"))))
-    assert not {a.engine for a in personal.avoid}  # held back until the hardware is known, not "avoid"
+    d = decide(apply_defaults(build_profile(dict(model="llama-3.1-8b"))))
+    assert d.primary == "llama.cpp" and not set(d.recommended) & set(hardware_specific_engines())
+    held = next(e for e in d.trace if e.rule == "constraint-hardware-unknown").effects["held_back"]
+    assert set(held) == set(hardware_specific_engines())
+    assert any("hardware is not known" in w for w in d.warnings)
+    assert not {a.engine for a in d.avoid}  # held back until the hardware is known, not "avoid"
+
+
+@pytest.mark.parametrize("raw", [
+    dict(model="llama-3.1-70b", serving_mode="team", users=100),   # a stated team
+    dict(model="llama-3.1-8b", concurrency=50),                     # a stated load
+    dict(model="llama-3.1-8b", lora_adapters=50),                   # many adapters, no user count
+])
+def test_unknown_hardware_keeps_the_stated_workload(raw):
+    # Review class 2: with the hardware not named, a shared service is still a shared service: the
+    # stand-in is a server engine that runs on NVIDIA and AMD GPU servers, never llama.cpp for one person.
+    p = apply_defaults(build_profile(raw))
+    d = decide(p)
+    assert p.serving_mode in ("team", "production")
+    assert d.primary in ("vllm", "sglang")
+    assert not set(d.recommended) & set(hardware_specific_engines(SERVER_PLATFORMS))
+    assert {"tensorrt-llm", "mlx-lm", "exllamav3"} <= set(hardware_specific_engines(SERVER_PLATFORMS))
 
 
 @pytest.mark.parametrize("words, meant", [
