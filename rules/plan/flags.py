@@ -18,7 +18,8 @@ Flag names were checked against each engine's own documentation:
   docs/multi-gpu.md (-ngl, --split-mode layer|row, --tensor-split, --parallel, --ctx-size is the
   total shared by the slots, --cache-type-k/-v; a quantized V cache needs --flash-attn on).
 - Ollama FAQ: https://github.com/ollama/ollama/blob/main/docs/faq.md (OLLAMA_NUM_PARALLEL,
-  OLLAMA_KV_CACHE_TYPE with OLLAMA_FLASH_ATTENTION=1).
+  OLLAMA_KV_CACHE_TYPE with OLLAMA_FLASH_ATTENTION=1); https://docs.ollama.com/context-length
+  (OLLAMA_CONTEXT_LENGTH: its default is 4K under 24 GiB of VRAM and prompts beyond it are cut).
 - TabbyAPI (the server for ExLlamaV2/V3): its CLI arguments are the config.yml model fields with
   dashes (common/args.py, common/config_models.py in theroyallab/tabbyAPI): --model-name, --backend
   exllamav2|exllamav3, --max-seq-len, --max-batch-size, --tensor-parallel; CLI values override config.yml.
@@ -239,8 +240,8 @@ def mlx_lm(c: Candidate, spec: ModelSpec, seqs: int) -> tuple[str, list[Note]] |
     return cmd, (_instances(c) if c.layout.dp > 1 else []) + [("mlx", {"model": spec.name, "quant": c.quantization})]
 
 
-def ollama(c: Candidate, seqs: int) -> tuple[str, list[Note]]:
-    env = [f"OLLAMA_NUM_PARALLEL={seqs}"]
+def ollama(c: Candidate, ctx: int, seqs: int) -> tuple[str, list[Note]]:
+    env = [f"OLLAMA_CONTEXT_LENGTH={ctx}", f"OLLAMA_NUM_PARALLEL={seqs}"]
     if c.kv_cache_dtype == "q8_0":
         env += ["OLLAMA_FLASH_ATTENTION=1", "OLLAMA_KV_CACHE_TYPE=q8_0"]
     notes: list[Note] = (_instances(c) if c.layout.dp > 1 else []) + [("ollama-split", {})]
@@ -260,7 +261,7 @@ def command(engine: str, c: Candidate, spec: ModelSpec, ctx: int, load: int, nod
     if engine == "llama.cpp":
         return llama_cpp(c, spec, ctx, seqs)
     if engine == "ollama":
-        return ollama(c, seqs)
+        return ollama(c, ctx, seqs)
     if engine in ("exllamav2", "exllamav3"):
         return tabby(engine, c, spec, ctx, seqs)
     if engine == "mlx-lm":

@@ -73,6 +73,12 @@ def score(req: Request, topo: Topology, layout: Layout, tier: int, quant: str,
                       tokens_per_s_per_device=None, cost_per_1m_tokens=None, binding_constraint=str(exc))
         return Candidate(engine=req.engine, layout=layout, quantization=quant, kv_cache_dtype=kv, tier=tier,
                          figures=fig, rejected=f"not estimated: {exc}"), None
+    load = req.load
+    if req.fill and est.fits and est.max_concurrency > load:   # the queued job fills the KV cache
+        try:
+            est, load = run_estimate(req, topo, layout, quant, kv, concurrency=est.max_concurrency), est.max_concurrency
+        except AdvisorError:
+            pass
     fig = figures_of(est, topo.devices)
     return Candidate(engine=req.engine, layout=layout, quantization=quant, kv_cache_dtype=kv, tier=tier,
-                     figures=fig, rejected=rejection(fig, req.load)), est
+                     figures=fig, rejected=rejection(fig, load)), est
