@@ -132,7 +132,8 @@ def _checkpoint(spec: ModelSpec, quant: str, engine: str = "vllm") -> list[Note]
 def per_replica_seqs(c: Candidate, load: int) -> int:
     """Sequences each replica should admit: its share of the load, within what its memory holds."""
     share = -(-load // c.layout.dp)
-    cap = c.figures.max_concurrency // c.layout.dp if c.figures.max_concurrency else share
+    held = max(c.figures.max_concurrency, c.figures.in_service if load >= c.figures.in_service else 0)
+    cap = held // c.layout.dp if held else share
     return max(1, min(share, cap) if cap else share)
 
 
@@ -248,10 +249,18 @@ def ollama(c: Candidate, ctx: int, seqs: int) -> tuple[str, list[Note]]:
     return " ".join(env) + " ollama serve", notes
 
 
+SLOT_ENGINES = frozenset({"llama.cpp", "ollama"})
+"""Engines that allocate a whole context window per parallel slot at start-up (llama-server's
+--ctx-size is the total shared by its slots; Ollama multiplies its context by OLLAMA_NUM_PARALLEL)."""
+
+
 def command(engine: str, c: Candidate, spec: ModelSpec, ctx: int, load: int, nodes: int,
-            per_node: int) -> tuple[str, list[Note]] | None:
-    """The launch command for `engine` and its remarks, or None when the catalog holds no flags for it."""
+            per_node: int, slots: int | None = None) -> tuple[str, list[Note]] | None:
+    """The launch command for `engine` and its remarks, or None when the catalog holds no flags for it.
+    `slots`: how many whole windows the memory holds (bounds the slot engines' parallel requests)."""
     seqs = per_replica_seqs(c, load)
+    if engine in SLOT_ENGINES and slots:
+        seqs = max(1, min(seqs, slots // c.layout.dp))
     if engine == "vllm":
         return vllm(c, spec, ctx, seqs, nodes)
     if engine == "sglang":
@@ -273,11 +282,11 @@ def command(engine: str, c: Candidate, spec: ModelSpec, ctx: int, load: int, nod
 
 
 def commands(engines: tuple[str, ...], c: Candidate, spec: ModelSpec, ctx: int, load: int, nodes: int,
-             per_node: int) -> tuple[dict[str, str], dict[str, dict[str, list[str]]]]:
+             per_node: int, slots: int | None = None) -> tuple[dict[str, str], dict[str, dict[str, list[str]]]]:
     """({engine: command}, {engine: {lang: remarks}}) for every engine that has flags for this layout."""
     cmds, remarks = {}, {}
     for e in engines:
-        found = command(e, c, spec, ctx, load, nodes, per_node)
+        found = command(e, c, spec, ctx, load, nodes, per_node, slots)
         if found:
             cmds[e], notes = found
             if notes:

@@ -60,6 +60,10 @@ class Request:
     priority: str | None = None
     load_assumed: bool = False
     """The load is a documented default (a share of the users, the serving mode's typical load)."""
+    window: int | None = None
+    """The context each request may use, as the launch flags set it (the stated one, else a window
+    that holds the workload's typical prompt and answer). The estimate holds every sequence's KV
+    cache at this window too: vLLM refuses to start when one max-model-len sequence does not fit."""
     users: int | None = None
     """People who may each have a request open: the engines admit that many (within memory)."""
     fill: bool = False
@@ -161,7 +165,8 @@ def request_from_profile(profile: Profile, decision: Any = None, facts: dict | N
         network=facts.get("inter_node_link"), fast=facts.get("fast_interconnect"),
         quant=facts.get("quantization") or profile.quantization,   # "Q4" alone is a width (rules.quant.as_said)
         quant_stated=bool(profile.quantization) and "quantization" not in profile.assumed,
-        kv_dtype=profile.kv_cache_dtype, engine=primary, input_tokens=inp, output_tokens=out, context_length=window,
+        kv_dtype=profile.kv_cache_dtype, engine=primary, input_tokens=inp, output_tokens=out,
+        context_length=window, window=window,
         load=int(load), objective=objective, objective_basis=basis, rule=rule, rule_strategy=strategy,
         price=profile.device_hour_usd, memory_gb=_card_memory(profile), params_b=profile.params_b,
         active_params_b=profile.active_params_b, hf_config=hf, engines=engines, workload=profile.workload,

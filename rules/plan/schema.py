@@ -78,6 +78,8 @@ class Figures(_Model):
     """Aggregate over every device the user has (idle ones included)."""
     cost_per_1m_tokens: float | None
     binding_constraint: str
+    in_service: int = 0
+    """Sequences the engines keep in flight at once, across all replicas (KV blocks actually held)."""
 
 
 class Candidate(_Model):

@@ -113,7 +113,8 @@ def _note_codes(req: Request, topo: Topology, chosen: Candidate) -> list[str]:
 
 
 def _flags(req: Request, chosen: Candidate, ctx: int) -> tuple[dict[str, str], dict]:
-    """Launch commands for the shortlisted engines that offer every split of the chosen layout."""
+    """Launch commands for the shortlisted engines that offer every split of the chosen layout, with
+    the request window (`req.window`, at least the estimated context `ctx`)."""
     topo_nodes = req.nodes
     usable = []
     for e in req.engines or ((req.engine,) if req.engine else ()):
@@ -121,7 +122,10 @@ def _flags(req: Request, chosen: Candidate, ctx: int) -> tuple[dict[str, str], d
         if legality.engine_reason(chosen.layout, e, modes, True, False) is None:
             usable.append(e)
     admit = max(req.load, req.users or 0)   # each person may have a request open: the cap admits them all
-    return flags.commands(tuple(usable), chosen, req.spec(), ctx, admit, topo_nodes, req.per_node)
+    window = max(req.window or 0, ctx)
+    # engines that give every slot a whole window up front hold fewer slots than the estimate's lengths allow
+    slots = max(1, chosen.figures.max_concurrency * ctx // window) if chosen.figures.max_concurrency else None
+    return flags.commands(tuple(usable), chosen, req.spec(), window, admit, topo_nodes, req.per_node, slots)
 
 
 def _why(req: Request, chosen: Candidate, runner: Candidate | None, favoured: Candidate | None, best: Candidate,

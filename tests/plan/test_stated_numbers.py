@@ -39,6 +39,10 @@ def _window(cmd: str) -> int | None:
     return None
 
 
+def windows_all(plan) -> set[int]:
+    return {_window(cmd) for cmd in plan.flags.values()} - {None}
+
+
 def test_team_on_one_card_with_long_prompts():
     # "10 users, RTX 4090, 14B, prompts around 14k tokens": a team admits more than one request,
     # and every request's window holds the 14k prompt plus its answer.
@@ -58,11 +62,12 @@ def test_team_on_one_card_with_long_prompts():
 ])
 def test_default_window_follows_workload_and_model(entry, least):
     _, plan, est = planned(entry)
-    assert plan.context_length >= least
-    assert est is not None and est.context_length == plan.context_length   # the estimate uses the flags' window
-    for engine, cmd in plan.flags.items():
-        window = _window(cmd)
-        assert window is None or window == plan.context_length, (engine, cmd)
+    windows = windows_all(plan)
+    assert len(windows) == 1 and min(windows) >= least, plan.flags
+    # the estimate sizes requests by the same prompt and answer the window was chosen to hold
+    assert est is not None and (est.input_tokens, est.output_tokens) == (plan.input_tokens, plan.output_tokens)
+    assert 0 < est.input_tokens + est.output_tokens <= est.context_length == plan.context_length
+    assert plan.context_length in windows_all(plan)
 
 
 def test_team_never_gets_one_sequence():
