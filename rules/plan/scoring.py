@@ -5,6 +5,8 @@ when it fits and holds every request in flight at the planned context.
 """
 from __future__ import annotations
 
+from dataclasses import replace
+
 from rules.quant import concrete
 
 from rules.errors import AdvisorError
@@ -90,9 +92,11 @@ def _filled(req: Request, topo: Topology, layout: Layout, quant: str, kv: str | 
     engine then keeps in flight (its memory and scheduler limit) is the batch the layout runs."""
     per_request = max(1, est.input_tokens + est.output_tokens)
     probe_load = max(req.load, est.max_concurrency * max(1, -(-est.context_length // per_request)))
+    # the window must hold one request (checked by `est`); the batch is sized by the requests' own lengths
+    short = replace(req, context_length=None, input_tokens=est.input_tokens, output_tokens=est.output_tokens)
     try:
-        probe = run_estimate(req, topo, layout, quant, kv, concurrency=probe_load)
+        probe = run_estimate(short, topo, layout, quant, kv, concurrency=probe_load)
         load = max(req.load, probe.in_service)
-        return (probe if load == probe_load else run_estimate(req, topo, layout, quant, kv, concurrency=load)), load
+        return (probe if load == probe_load else run_estimate(short, topo, layout, quant, kv, concurrency=load)), load
     except AdvisorError:
         return est, req.load

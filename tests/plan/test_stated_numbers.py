@@ -84,12 +84,15 @@ def test_deepseek_r1_over_two_h100_nodes_fits(network):
     _, plan, _ = planned(entry)
     assert plan.feasible, plan.chosen.rejected
     assert plan.chosen.layout.replica_devices == 16 and plan.chosen.layout.dp == 1
+    if network is None:   # the assumed network is said
+        assert any("assumed Ethernet" in line for line in plan.notes["en"]), plan.notes["en"]
 
 
 @pytest.mark.parametrize("entry", [
     dict(hardware="h100_sxm", count=8, model="mistral-7b", workload="batch"),
     dict(hardware="h100_sxm", count=8, model="llama-3.1-8b", workload="batch", priority="throughput"),
     dict(hardware="b200", count=8, model="llama-3.1-70b", quantization="fp8", priority="throughput", workload="batch"),
+    dict(hardware="b200", count=8, model="llama-3.1-70b", quantization="fp8", priority="throughput"),
 ])
 def test_offline_batch_runs_one_replica_per_gpu_with_big_batches(entry):
     _, plan, _ = planned(entry)
