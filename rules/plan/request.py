@@ -157,8 +157,10 @@ def request_from_profile(profile: Profile, decision: Any = None, facts: dict | N
     primary, engines = _engines(decision)
     load = facts.get("load") or profile.concurrency or 1
     assumed = profile.concurrency is None or "concurrency" in profile.assumed
-    fill = assumed and profile.users is None and (profile.workload in BATCH_WORKLOADS
-                                                  or profile.priority in THROUGHPUT_PRIORITIES)
+    # an offline job, or "max throughput" said with no audience: not a service's priority by default
+    said = lambda f: getattr(profile, f) is not None and f not in profile.assumed   # noqa: E731
+    fill = assumed and profile.users is None and (profile.workload in BATCH_WORKLOADS and said("workload") or (
+        profile.priority in THROUGHPUT_PRIORITIES and said("priority") and not said("serving_mode")))
     return Request(
         model=profile.model, hardware=profile.hardware, per_node=profile.count or 1, nodes=profile.nodes,
         link=facts.get("interconnect"), link_stated=bool(profile.interconnect) and not facts.get("interconnect_inferred"),

@@ -88,7 +88,8 @@ def test_web_components(reference):
     assert [o.engine for o in view.options[1:]] == [a.engine for a in reference.plan.alternatives]
     message = web.chat_message(advice, None)                 # the chat: summary first, the answer folded
     assert message.startswith(f"**Recommended: {display(reference.decision.primary)}**")
-    assert layout_text(reference) in message and reference.answer.strip() in message
+    from ui.present.markdown import allowed_urls, safe   # the web shows addresses that are not sources as code
+    assert layout_text(reference) in message and safe(reference.answer.strip(), allowed_urls(reference)) in message
     bench, spec_yaml, commands = web._spec(advice, "web-1", "en")
     assert "concurrency:" in spec_yaml and "vllm bench serve" in spec_yaml and "vllm bench serve" in commands
     profile_table = web._panels(advice, None, "web-1", "en")[0]
@@ -137,7 +138,8 @@ def test_mcp_recommend_and_estimate_share_the_plan(reference):
     assert detailed["answer"] == reference.answer
     s = reference.profile.summary
     # the same load the answer was planned for (an assumed one included): same input, same plan
-    est = json.loads(tools["estimate"](s.model, s.hardware, s.count, s.quantization, 0, 0,
+    ran_at = reference.plan.layout.reason.split("), ", 1)[1].split(" ")[0]   # "Chosen: TP=4 (vllm), int4 — ..."
+    est = json.loads(tools["estimate"](s.model, s.hardware, s.count, ran_at, 0, 0,
                                        reference.estimate.concurrency, s.context_length or 0, s.interconnect))
     assert est["plan"]["layout"] == rec["plan"]["layout"] and est["parallelism"] == rec["estimate"]["parallelism"]
 
