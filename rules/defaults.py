@@ -25,6 +25,17 @@ LENGTHS_BY_WORKLOAD = {"chat": (1024, 512), "batch": (2048, 512), "rag": (6000, 
                        "summarization": (8000, 500), "agent": (16000, 800), "coding": (8000, 600)}
 """(prompt, answer) tokens: chat answers are as long as the question; RAG and summaries read far
 more than they write (the article's long-prompt, short-answer shape); agents carry history."""
+REASONING_MODELS = ("deepseek-r1", "qwq", "gpt-oss", "phi-4-reasoning", "kimi-k2-thinking")
+"""Catalog ids (prefixes) of models that write a reasoning trace before every answer."""
+REASONING_LENGTHS = (2000, 8000)
+"""(prompt, answer) tokens for a reasoning model: the trace is part of the answer and commonly runs to
+thousands of tokens."""
+REASONING_CONTEXT = 32768
+"""DeepSeek-R1's model card sets the maximum generation length to 32,768 tokens for its evaluations
+(https://huggingface.co/deepseek-ai/DeepSeek-R1#1-evaluation-results); QwQ-32B's card serves 32K
+without YaRN (https://huggingface.co/Qwen/QwQ-32B). A shorter window cuts traces off mid-thought."""
+CONTEXT_STEPS = (4096, 8192, 16384, 32768, 65536, 131072, 262144, 524288, 1048576)
+"""Windows a launch flag is rounded up to, so a 14,000-token prompt gets a 16K window, not 14,256."""
 CONCURRENCY_BY_MODE = {"personal": 1, "demo": 5, "team": 32, "production": 128, "fleet": 512}
 """Requests in flight at the busy hour: one person; the article's 5-10 demo users; a 50-500
 person team of whom a few dozen are active at once; external traffic in the hundreds."""
@@ -35,6 +46,41 @@ PRIORITY_BY_MODE = {"personal": "privacy", "demo": "dev-speed", "team": "through
 """What each serving mode usually optimises: a local setup keeps data private, a demo wants quick
 iteration, shared services want throughput, fleets want cost per token."""
 _LOCAL_CLASSES = {"consumer", "workstation", "apple", "edge", "cpu"}
+
+
+def is_reasoning(model_id: str | None) -> bool:
+    """A model that thinks before it answers (its answers, trace included, run to thousands of tokens)."""
+    return bool(model_id) and any(model_id.startswith(r) for r in REASONING_MODELS)
+
+
+def window_for(tokens: int, cap: int | None) -> int:
+    """A launch window holding `tokens`: the next common size, within the model's maximum."""
+    step = next((c for c in CONTEXT_STEPS if c >= tokens), tokens)
+    return min(step, cap) if cap else step
+
+
+def serving_lengths(workload: str | None, model_id: str | None, input_tokens: int | None,
+                    output_tokens: int | None, context_length: int | None, cap: int | None) -> tuple[int, int, int]:
+    """(prompt, answer, window) tokens a plan is estimated at and launched with: the stated numbers,
+    else the workload's typical ones (a reasoning model's long answers), in a window that holds them."""
+    wl = workload if workload in LENGTHS_BY_WORKLOAD else "chat"
+    reasoning = is_reasoning(model_id)
+    typical_in, typical_out = REASONING_LENGTHS if reasoning and wl == "chat" else LENGTHS_BY_WORKLOAD[wl]
+    if reasoning:
+        typical_out = max(typical_out, REASONING_LENGTHS[1])
+    out = output_tokens or typical_out
+    inp = input_tokens or typical_in
+    if context_length:
+        out = min(out, max(1, context_length // 2)) if not output_tokens else out
+        inp = min(inp, max(0, context_length - out)) if not input_tokens else inp
+        return inp, out, max(context_length, inp + out)
+    typical_ctx = max(CONTEXT_BY_WORKLOAD.get(wl, 8192), REASONING_CONTEXT if reasoning else 0)
+    if cap:
+        out = min(out, max(1, cap // 2)) if not output_tokens else out
+        inp = min(inp, max(0, cap - out)) if not input_tokens else inp
+    need = inp + out
+    window = max(window_for(need, cap), min(typical_ctx, cap) if cap else typical_ctx)
+    return inp, out, max(window, need)
 
 
 class Default(BaseModel):

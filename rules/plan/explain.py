@@ -19,6 +19,13 @@ NOTES = {
     "no-network": {"en": "no network between the nodes was named, so each replica stays inside one node "
                          "(say InfiniBand or Ethernet to plan one model across nodes)",
                    "zh": "未說明節點之間的網路，因此每個副本留在單一節點內（說明 InfiniBand 或乙太網路，才能規劃跨節點的單一模型）"},
+    "network-assumed": {"en": "no network between the nodes was named and one node cannot hold the model, so a replica "
+                              "spans the nodes over an assumed Ethernet link (InfiniBand or RoCE is faster; say which you have)",
+                        "zh": "未說明節點之間的網路，且單一節點放不下模型，因此以假設的乙太網路讓副本跨節點"
+                              "（InfiniBand 或 RoCE 更快；請說明實際網路）"},
+    "fill": {"en": "an offline job with no load given: each layout is run with as many requests as its KV cache holds "
+                   "(queue the whole job; the engine batches what fits)",
+             "zh": "離線工作且未提供負載：每種配置都以其 KV cache 放得下的請求數執行（整批送入，由引擎自行批次處理）"},
     "pp-link": {"en": "pipeline hand-offs between nodes are charged at the node's own link speed (they are small next to TP traffic)",
                 "zh": "跨節點的 pipeline 交接以節點內互連速度估算（相較 TP 通訊量很小）"},
     "no-attention-dp": {"en": "attention data parallelism (DP attention) is not modelled by the estimator, so it is not among the candidates",
@@ -142,8 +149,10 @@ def disagg_line(d, lang: Lang) -> str:
             f"Run it with {run}.")
 
 
-def load_lines(load: int, assumed: bool, lang: Lang) -> list[str]:
+def load_lines(load: int, assumed: bool, lang: Lang, fill: bool = False) -> list[str]:
     """Say when the load planned for is a default rather than the user's number."""
+    if fill:
+        return [NOTES["fill"][lang]]
     if not assumed:
         return []
     if lang == "zh":

@@ -18,7 +18,8 @@ Flag names were checked against each engine's own documentation:
   docs/multi-gpu.md (-ngl, --split-mode layer|row, --tensor-split, --parallel, --ctx-size is the
   total shared by the slots, --cache-type-k/-v; a quantized V cache needs --flash-attn on).
 - Ollama FAQ: https://github.com/ollama/ollama/blob/main/docs/faq.md (OLLAMA_NUM_PARALLEL,
-  OLLAMA_KV_CACHE_TYPE with OLLAMA_FLASH_ATTENTION=1).
+  OLLAMA_KV_CACHE_TYPE with OLLAMA_FLASH_ATTENTION=1); https://docs.ollama.com/context-length
+  (OLLAMA_CONTEXT_LENGTH: its default is 4K under 24 GiB of VRAM and prompts beyond it are cut).
 - TabbyAPI (the server for ExLlamaV2/V3): its CLI arguments are the config.yml model fields with
   dashes (common/args.py, common/config_models.py in theroyallab/tabbyAPI): --model-name, --backend
   exllamav2|exllamav3, --max-seq-len, --max-batch-size, --tensor-parallel; CLI values override config.yml.
@@ -132,7 +133,8 @@ def _checkpoint(spec: ModelSpec, quant: str, engine: str = "vllm") -> list[Note]
 def per_replica_seqs(c: Candidate, load: int) -> int:
     """Sequences each replica should admit: its share of the load, within what its memory holds."""
     share = -(-load // c.layout.dp)
-    cap = c.figures.max_concurrency // c.layout.dp if c.figures.max_concurrency else share
+    held = max(c.figures.max_concurrency, c.figures.in_service if load >= c.figures.in_service else 0)
+    cap = held // c.layout.dp if held else share
     return max(1, min(share, cap) if cap else share)
 
 
@@ -241,18 +243,26 @@ def mlx_lm(c: Candidate, spec: ModelSpec, seqs: int) -> tuple[str, list[Note]] |
     return cmd, (_instances(c) if c.layout.dp > 1 else []) + [("mlx", {"model": spec.name, "quant": c.quantization})]
 
 
-def ollama(c: Candidate, seqs: int) -> tuple[str, list[Note]]:
-    env = [f"OLLAMA_NUM_PARALLEL={seqs}"]
+def ollama(c: Candidate, ctx: int, seqs: int) -> tuple[str, list[Note]]:
+    env = [f"OLLAMA_CONTEXT_LENGTH={ctx}", f"OLLAMA_NUM_PARALLEL={seqs}"]
     if c.kv_cache_dtype == "q8_0":
         env += ["OLLAMA_FLASH_ATTENTION=1", "OLLAMA_KV_CACHE_TYPE=q8_0"]
     notes: list[Note] = (_instances(c) if c.layout.dp > 1 else []) + [("ollama-split", {})]
     return " ".join(env) + " ollama serve", notes
 
 
+SLOT_ENGINES = frozenset({"llama.cpp", "ollama"})
+"""Engines that allocate a whole context window per parallel slot at start-up (llama-server's
+--ctx-size is the total shared by its slots; Ollama multiplies its context by OLLAMA_NUM_PARALLEL)."""
+
+
 def command(engine: str, c: Candidate, spec: ModelSpec, ctx: int, load: int, nodes: int,
-            per_node: int) -> tuple[str, list[Note]] | None:
-    """The launch command for `engine` and its remarks, or None when the catalog holds no flags for it."""
+            per_node: int, slots: int | None = None) -> tuple[str, list[Note]] | None:
+    """The launch command for `engine` and its remarks, or None when the catalog holds no flags for it.
+    `slots`: how many whole windows the memory holds (bounds the slot engines' parallel requests)."""
     seqs = per_replica_seqs(c, load)
+    if engine in SLOT_ENGINES and slots:
+        seqs = max(1, min(seqs, slots // c.layout.dp))
     if engine == "vllm":
         return vllm(c, spec, ctx, seqs, nodes)
     if engine == "sglang":
@@ -262,7 +272,7 @@ def command(engine: str, c: Candidate, spec: ModelSpec, ctx: int, load: int, nod
     if engine == "llama.cpp":
         return llama_cpp(c, spec, ctx, seqs)
     if engine == "ollama":
-        return ollama(c, seqs)
+        return ollama(c, ctx, seqs)
     if engine in ("exllamav2", "exllamav3"):
         return tabby(engine, c, spec, ctx, seqs)
     if engine == "mlx-lm":
@@ -274,11 +284,11 @@ def command(engine: str, c: Candidate, spec: ModelSpec, ctx: int, load: int, nod
 
 
 def commands(engines: tuple[str, ...], c: Candidate, spec: ModelSpec, ctx: int, load: int, nodes: int,
-             per_node: int) -> tuple[dict[str, str], dict[str, dict[str, list[str]]]]:
+             per_node: int, slots: int | None = None) -> tuple[dict[str, str], dict[str, dict[str, list[str]]]]:
     """({engine: command}, {engine: {lang: remarks}}) for every engine that has flags for this layout."""
     cmds, remarks = {}, {}
     for e in engines:
-        found = command(e, c, spec, ctx, load, nodes, per_node)
+        found = command(e, c, spec, ctx, load, nodes, per_node, slots)
         if found:
             cmds[e], notes = found
             if notes:

@@ -60,6 +60,15 @@ class Request:
     priority: str | None = None
     load_assumed: bool = False
     """The load is a documented default (a share of the users, the serving mode's typical load)."""
+    window: int | None = None
+    """The context each request may use, as the launch flags set it (the stated one, else a window
+    that holds the workload's typical prompt and answer). The estimate holds every sequence's KV
+    cache at this window too: vLLM refuses to start when one max-model-len sequence does not fit."""
+    users: int | None = None
+    """People who may each have a request open: the engines admit that many (within memory)."""
+    fill: bool = False
+    """Offline or max-throughput work with no load stated: each layout runs as many requests as its
+    KV cache holds (the whole job is queued at once), not a service's typical load."""
 
     @property
     def devices(self) -> int:
@@ -140,20 +149,28 @@ def request_from_profile(profile: Profile, decision: Any = None, facts: dict | N
     if ctx and ctx > spec.max_context:
         raise ProfileError("context_length", f"{ctx} tokens exceeds {spec.id}'s maximum context of {spec.max_context}")
     io = (profile.input_tokens or 0) + (profile.output_tokens or 0)
+    from rules.defaults import serving_lengths
+    inp, out, window = serving_lengths(profile.workload, spec.id if profile.model else None, profile.input_tokens,
+                                       profile.output_tokens, ctx if ctx and ctx >= io else None, spec.max_context)
     objective, basis = objective_for(profile.priority, profile.workload)
     rule, strategy = _rule(decision)
     primary, engines = _engines(decision)
     load = facts.get("load") or profile.concurrency or 1
+    assumed = profile.concurrency is None or "concurrency" in profile.assumed
+    # an offline job, or "max throughput" said with no audience: not a service's priority by default
+    said = lambda f: getattr(profile, f) is not None and f not in profile.assumed   # noqa: E731
+    fill = assumed and profile.users is None and (profile.workload in BATCH_WORKLOADS and said("workload") or (
+        profile.priority in THROUGHPUT_PRIORITIES and said("priority") and not said("serving_mode")))
     return Request(
         model=profile.model, hardware=profile.hardware, per_node=profile.count or 1, nodes=profile.nodes,
         link=facts.get("interconnect"), link_stated=bool(profile.interconnect) and not facts.get("interconnect_inferred"),
         network=facts.get("inter_node_link"), fast=facts.get("fast_interconnect"),
         quant=facts.get("quantization") or profile.quantization,   # "Q4" alone is a width (rules.quant.as_said)
         quant_stated=bool(profile.quantization) and "quantization" not in profile.assumed,
-        kv_dtype=profile.kv_cache_dtype, engine=primary, input_tokens=profile.input_tokens,
-        output_tokens=profile.output_tokens, context_length=ctx if ctx and ctx >= io else None,
+        kv_dtype=profile.kv_cache_dtype, engine=primary, input_tokens=inp, output_tokens=out,
+        context_length=window, window=window,
         load=int(load), objective=objective, objective_basis=basis, rule=rule, rule_strategy=strategy,
         price=profile.device_hour_usd, memory_gb=_card_memory(profile), params_b=profile.params_b,
         active_params_b=profile.active_params_b, hf_config=hf, engines=engines, workload=profile.workload,
         priority=profile.priority,
-        load_assumed=profile.concurrency is None or "concurrency" in profile.assumed)
+        load_assumed=assumed, users=profile.users, fill=fill)

@@ -80,6 +80,8 @@ class Figures(_Model):
     binding_constraint: str
     offload_flag: str | None = None
     """llama.cpp's placement when the weights do not fit the GPUs (`-ngl 40`, `--n-cpu-moe 18`)."""
+    in_service: int = 0
+    """Sequences the engines keep in flight at once, across all replicas (KV blocks actually held)."""
 
 
 class Candidate(_Model):

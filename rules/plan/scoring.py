@@ -5,6 +5,8 @@ when it fits and holds every request in flight at the planned context.
 """
 from __future__ import annotations
 
+from dataclasses import replace
+
 from rules.quant import concrete
 
 from rules.errors import AdvisorError
@@ -52,7 +54,7 @@ def figures_of(est: Estimate, devices: int) -> Figures:
                    latency_s=round(lat, 4) if lat is not None else None, tokens_per_s=agg,
                    tokens_per_s_per_device=round(per_dev, 2) if per_dev else None,
                    cost_per_1m_tokens=round(cost, 4) if cost else None, binding_constraint=est.binding_constraint,
-                   offload_flag=_offload_flag(est))
+                   offload_flag=_offload_flag(est), in_service=est.in_service)
 
 
 def _offload_flag(est: Estimate) -> str | None:
@@ -81,6 +83,27 @@ def score(req: Request, topo: Topology, layout: Layout, tier: int, quant: str,
                       tokens_per_s_per_device=None, cost_per_1m_tokens=None, binding_constraint=str(exc))
         return Candidate(engine=req.engine, layout=layout, quantization=quant, kv_cache_dtype=kv, tier=tier,
                          figures=fig, rejected=f"not estimated: {exc}"), None
+    load = req.load
+    if req.fill and est.fits:
+        est, load = _filled(req, topo, layout, quant, kv, est)
     fig = figures_of(est, topo.devices)
     return Candidate(engine=req.engine, layout=layout, quantization=quant, kv_cache_dtype=kv, tier=tier,
-                     figures=fig, rejected=rejection(fig, req.load)), est
+                     figures=fig, rejected=rejection(fig, min(load, fig.max_concurrency) if req.fill else load)), est
+
+
+def _filled(req: Request, topo: Topology, layout: Layout, quant: str, kv: str | None, est: Estimate) -> tuple[Estimate, int]:
+    """(estimate, load) of a queued offline job: as many sequences as the engine keeps in flight.
+
+    Requests hold the KV blocks of their own prompt and answer, not the whole window, so the job is
+    probed at the window's capacity times how many requests one window's memory serves; what the
+    engine then keeps in flight (its memory and scheduler limit) is the batch the layout runs."""
+    per_request = max(1, est.input_tokens + est.output_tokens)
+    probe_load = max(req.load, est.max_concurrency * max(1, -(-est.context_length // per_request)))
+    # the window must hold one request (checked by `est`); the batch is sized by the requests' own lengths
+    short = replace(req, context_length=None, input_tokens=est.input_tokens, output_tokens=est.output_tokens)
+    try:
+        probe = run_estimate(short, topo, layout, quant, kv, concurrency=probe_load)
+        load = max(req.load, probe.in_service)
+        return (probe if load == probe_load else run_estimate(short, topo, layout, quant, kv, concurrency=load)), load
+    except AdvisorError:
+        return est, req.load

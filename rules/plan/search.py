@@ -113,14 +113,19 @@ def _note_codes(req: Request, topo: Topology, chosen: Candidate) -> list[str]:
 
 
 def _flags(req: Request, chosen: Candidate, ctx: int) -> tuple[dict[str, str], dict]:
-    """Launch commands for the shortlisted engines that offer every split of the chosen layout."""
+    """Launch commands for the shortlisted engines that offer every split of the chosen layout, with
+    the request window (`req.window`, at least the estimated context `ctx`)."""
     topo_nodes = req.nodes
     usable = []
     for e in req.engines or ((req.engine,) if req.engine else ()):
         modes, _ = modes_of(e)
         if legality.engine_reason(chosen.layout, e, modes, True, False) is None:
             usable.append(e)
-    return flags.commands(tuple(usable), chosen, req.spec(), ctx, req.load, topo_nodes, req.per_node)
+    admit = max(req.load, req.users or 0)   # each person may have a request open: the cap admits them all
+    window = max(req.window or 0, ctx)
+    # engines that give every slot a whole window up front hold fewer slots than the estimate's lengths allow
+    slots = max(1, chosen.figures.max_concurrency * ctx // window) if chosen.figures.max_concurrency else None
+    return flags.commands(tuple(usable), chosen, req.spec(), window, admit, topo_nodes, req.per_node, slots)
 
 
 def _why(req: Request, chosen: Candidate, runner: Candidate | None, favoured: Candidate | None, best: Candidate,
@@ -153,10 +158,21 @@ def _disaggregation(req: Request, topo: Topology, chosen: Candidate, output_toke
     return disagg.disaggregate(req, topo, chosen, ttft, tpot, output_tokens)
 
 
+def _networked(topo: Topology) -> Topology:
+    """The nodes joined by an assumed Ethernet network (nodes bought together are networked somehow)."""
+    notes = tuple(n for n in topo.notes if n != "no-network") + ("network-assumed",)
+    return replace(topo, network="ethernet", replica_limit=topo.devices, notes=notes)
+
+
 def _search(req: Request) -> tuple[Plan, Estimate | None]:
     topo = _topology(req)
     quant = req.quant or req.spec().native_dtype
     scored, ests, tier = _score_tiers(req, topo)
+    if tier is None and "no-network" in topo.notes:   # nothing inside one node serves it: span the nodes
+        wide = _networked(topo)
+        found = _score_tiers(req, wide)
+        if found[2] is not None:
+            topo, (scored, ests, tier) = wide, found
     if not scored:
         raise LookupError("no legal layout")
     pool = [c for c in scored if c.tier == tier and c.rejected is None] if tier is not None else []
@@ -170,6 +186,8 @@ def _search(req: Request) -> tuple[Plan, Estimate | None]:
         runner, overrode, favoured, best = None, False, chosen, chosen
     ctx = req.context_length or ((req.input_tokens or 0) + (req.output_tokens or 0)) or 0
     est = ests.get(id(chosen))
+    if req.fill and est is not None:   # the job runs at what the chosen layout holds
+        req = replace(req, load=est.concurrency)
     ctx = est.context_length if est is not None else ctx
     lay = chosen.layout
     scale = Scale(devices=topo.devices, nodes=topo.nodes, domain=topo.domain, domain_source=topo.domain_source,
@@ -182,7 +200,7 @@ def _search(req: Request) -> tuple[Plan, Estimate | None]:
     if split is not None and split.recommended:
         for lang in LANGS:
             why[lang].append(explain.disagg_line(split, lang))
-    notes = {lang: explain.load_lines(req.load, req.load_assumed, lang) + explain.note_lines(codes, lang)
+    notes = {lang: explain.load_lines(req.load, req.load_assumed, lang, req.fill) + explain.note_lines(codes, lang)
              for lang in LANGS}
     plan = Plan(
         engine=req.engine, objective=req.objective, objective_basis=req.objective_basis, load=req.load,

@@ -442,9 +442,13 @@ def estimate_for_profile(profile, engine: str | None = None, parallelism: str | 
     ctx = profile.context_length
     if ctx and ctx > spec.max_context:
         raise ProfileError("context_length", f"{ctx} tokens exceeds {spec.id}'s maximum context of {spec.max_context}")
+    from rules.defaults import serving_lengths   # lazy: defaults reads facts, which read this package
+    io = (profile.input_tokens or 0) + (profile.output_tokens or 0)
+    # the planner's lengths and window (rules.plan.request), so every surface shows the same figures
+    inp, out, window = serving_lengths(profile.workload, spec.id if profile.model else None, profile.input_tokens,
+                                       profile.output_tokens, ctx if ctx and ctx >= io else None, spec.max_context)
     est = estimate(spec, profile.hardware, count=profile.count or 1, nodes=profile.nodes, quant=profile.quantization,
-                   engine=engine, parallelism=parallelism, input_tokens=profile.input_tokens, output_tokens=profile.output_tokens,
-                   context_length=ctx if ctx and ctx >= (profile.input_tokens or 0) + (profile.output_tokens or 0) else None,
+                   engine=engine, parallelism=parallelism, input_tokens=inp, output_tokens=out, context_length=window,
                    concurrency=profile.concurrency or 1, kv_cache_dtype=profile.kv_cache_dtype,
                    price_per_hour=profile.device_hour_usd, memory_gb=profile.memory_gb,
                    interconnect=profile.interconnect if profile.interconnect not in (None, "none") else None)

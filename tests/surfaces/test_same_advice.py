@@ -138,7 +138,8 @@ def test_mcp_recommend_and_estimate_share_the_plan(reference):
     assert detailed["answer"] == reference.answer
     s = reference.profile.summary
     # the same load the answer was planned for (an assumed one included): same input, same plan
-    est = json.loads(tools["estimate"](s.model, s.hardware, s.count, s.quantization, 0, 0,
+    ran_at = reference.plan.layout.reason.split("), ", 1)[1].split(" ")[0]   # "Chosen: TP=4 (vllm), int4 — ..."
+    est = json.loads(tools["estimate"](s.model, s.hardware, s.count, ran_at, 0, 0,
                                        reference.estimate.concurrency, s.context_length or 0, s.interconnect))
     assert est["plan"]["layout"] == rec["plan"]["layout"] and est["parallelism"] == rec["estimate"]["parallelism"]
 
