@@ -27,6 +27,7 @@ _SUFFIX = re.compile(rf"(?:\s*(?:Ti|SUPER)\b)?(?:\s*[(\[]\s*\d+\s?[GT]B?\s*[)\]]
                      rf"(?:[x×*]\s*(?P<num>\d{{1,4}}|{COUNT})(?![\w]|\.\d)|(?P<num2>{COUNT})\s*(?:張|片|塊|卡|顆)"
                      rf"|(?P<machines>{COUNT})\s*台|(?P<two>雙路|双路|\s*雙\s*CPU))", _F)
 _NODE_WORD = r"(?:nodes?|servers?|machines?|hosts?|boxes|節點|伺服器|機器|主機)"
+_DUAL = re.compile(r"dual\b|雙|双", re.I)
 _AFTER_IS_NODE = re.compile(rf"(?:s|'s)?\s*{_NODE_WORD}", _F)
 # "one 8x H100 node", "two 8-GPU servers", "an 8×H200 box": machines (lead) of `per` devices each.
 _NODE_PHRASE = re.compile(
@@ -206,7 +207,9 @@ def _device(text: str, hit: AliasHit) -> list[Finding]:
             and _MACHINE_CLS.search(text, before[1], hit.start):
         return out + [Finding("nodes", before[0], before[1], hit.start), Finding("count", after[0], hit.start, after[1])]
     # "8 H100 nodes" are 8 machines; "8x H100 node" is 8 devices; "a single M3 machine" is one Mac
-    if before and not before[2] and not machine and _AFTER_IS_NODE.match(text, hit.end):
+    # "a dual EPYC 9654 server": a CPU's "dual" counts sockets in one machine, not machines
+    sockets = hardware_class(hit.id) == "cpu" and before and _DUAL.match(text, before[1])
+    if before and not before[2] and not machine and not sockets and _AFTER_IS_NODE.match(text, hit.end):
         out.append(Finding("nodes", before[0], before[1], _AFTER_IS_NODE.match(text, hit.end).end()))
     elif before:
         out.append(Finding("nodes" if machine and before[0] > 1 else "count", before[0], before[1], hit.end))

@@ -343,6 +343,11 @@ def _hits_at(toks: list[Token], i: int, idx: _Index, blocked: set[int]) -> list[
         in_order = spots == sorted(spots) and all(k > j - 1 for k in spots)
         numbered = any(w[0].isdigit() for w in key.anchor)
         score = 3 * len(key.anchor) + 2 * numbered + 2 * len(key.order) + (0.5 if in_order else 0) - 0.01 * (last - first)
+        # a model number the name steps over belongs to another name ("EPYC 9654 server" is the 9654,
+        # not a generic EPYC server); a memory size does not count
+        skipped = [k for k in range(first, last + 1) if not i <= k < j and k not in spots
+                   and toks[k].kind == "d" and len(toks[k].text) >= 3 and not memory_at(toks, k)]
+        score -= 3 * len(skipped)
         out.append(_Hit(key, first, last, score))
     return out
 

@@ -210,12 +210,14 @@ def trtllm(c: Candidate, spec: ModelSpec, ctx: int, seqs: int) -> tuple[str, lis
     return " ".join(parts), notes + _checkpoint(spec, c.quantization, "tensorrt-llm")
 
 
-def llama_cpp(c: Candidate, spec: ModelSpec, ctx: int, seqs: int) -> tuple[str, list[Note]]:
+def llama_cpp(c: Candidate, spec: ModelSpec, ctx: int, seqs: int, cpu_only: bool = False) -> tuple[str, list[Note]]:
     lay = c.layout
-    # what does not fit the GPUs stays in system RAM: layers (-ngl N) or MoE experts (--n-cpu-moe N)
-    parts = [f"llama-server -m {PLACEHOLDER_GGUF} {c.figures.offload_flag or '-ngl 999'}"]
+    # what does not fit the GPUs stays in system RAM: layers (-ngl N) or MoE experts (--n-cpu-moe N);
+    # a CPU-only box has nothing to offload to and no GPUs to split over
+    gpu = "" if cpu_only else f" {c.figures.offload_flag or '-ngl 999'}"
+    parts = [f"llama-server -m {PLACEHOLDER_GGUF}{gpu}"]
     devices = lay.replica_devices
-    if devices > 1:
+    if devices > 1 and not cpu_only:
         parts.append(f"--split-mode {'row' if lay.tp > 1 else 'layer'} --tensor-split {','.join(['1'] * devices)}")
     parts += [f"--parallel {seqs}", f"--ctx-size {ctx * seqs}"]
     if c.kv_cache_dtype == "q8_0":
@@ -257,7 +259,7 @@ SLOT_ENGINES = frozenset({"llama.cpp", "ollama"})
 
 
 def command(engine: str, c: Candidate, spec: ModelSpec, ctx: int, load: int, nodes: int,
-            per_node: int, slots: int | None = None) -> tuple[str, list[Note]] | None:
+            per_node: int, slots: int | None = None, cpu_only: bool = False) -> tuple[str, list[Note]] | None:
     """The launch command for `engine` and its remarks, or None when the catalog holds no flags for it.
     `slots`: how many whole windows the memory holds (bounds the slot engines' parallel requests)."""
     seqs = per_replica_seqs(c, load)
@@ -270,7 +272,7 @@ def command(engine: str, c: Candidate, spec: ModelSpec, ctx: int, load: int, nod
     if engine == "tensorrt-llm":
         return trtllm(c, spec, ctx, seqs)
     if engine == "llama.cpp":
-        return llama_cpp(c, spec, ctx, seqs)
+        return llama_cpp(c, spec, ctx, seqs, cpu_only)
     if engine == "ollama":
         return ollama(c, ctx, seqs)
     if engine in ("exllamav2", "exllamav3"):
@@ -284,11 +286,12 @@ def command(engine: str, c: Candidate, spec: ModelSpec, ctx: int, load: int, nod
 
 
 def commands(engines: tuple[str, ...], c: Candidate, spec: ModelSpec, ctx: int, load: int, nodes: int,
-             per_node: int, slots: int | None = None) -> tuple[dict[str, str], dict[str, dict[str, list[str]]]]:
+             per_node: int, slots: int | None = None,
+             cpu_only: bool = False) -> tuple[dict[str, str], dict[str, dict[str, list[str]]]]:
     """({engine: command}, {engine: {lang: remarks}}) for every engine that has flags for this layout."""
     cmds, remarks = {}, {}
     for e in engines:
-        found = command(e, c, spec, ctx, load, nodes, per_node, slots)
+        found = command(e, c, spec, ctx, load, nodes, per_node, slots, cpu_only)
         if found:
             cmds[e], notes = found
             if notes:

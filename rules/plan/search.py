@@ -125,7 +125,10 @@ def _flags(req: Request, chosen: Candidate, ctx: int) -> tuple[dict[str, str], d
     window = max(req.window or 0, ctx)
     # engines that give every slot a whole window up front hold fewer slots than the estimate's lengths allow
     slots = max(1, chosen.figures.max_concurrency * ctx // window) if chosen.figures.max_concurrency else None
-    return flags.commands(tuple(usable), chosen, req.spec(), window, admit, topo_nodes, req.per_node, slots)
+    from rules import catalog
+    cpu_only = catalog.hardware(req.hardware).platform in ("x86-cpu", "arm-cpu")
+    return flags.commands(tuple(usable), chosen, req.spec(), window, admit, topo_nodes, req.per_node, slots,
+                          cpu_only)
 
 
 def _why(req: Request, chosen: Candidate, runner: Candidate | None, favoured: Candidate | None, best: Candidate,

@@ -446,3 +446,13 @@ def test_the_setup_left_behind_is_not_the_device(text, hardware, count):
 ])
 def test_the_model_left_behind_is_not_the_model(text, model):
     check(text, {"model": model})
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("Dual EPYC 9654 server with 768 GB DDR5, no GPU", {"hardware": "epyc_genoa", "count": 2}),
+    ("an EPYC 9654 server", {"hardware": "epyc_genoa"}),
+    ("a Xeon 8480 server", {"hardware": "xeon_spr"}),
+    ("two EPYC 9654 servers", {"hardware": "epyc_genoa", "nodes": 2}),
+])
+def test_a_cpu_model_number_beats_the_class_and_dual_counts_sockets(text, expected):
+    check(text, expected)

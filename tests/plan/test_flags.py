@@ -63,3 +63,11 @@ def test_single_host_engines_get_a_command_too(entry, engine, expect):
     if plan.chosen.layout.tp > 1:
         assert flags.get("--tensor-parallel") == "True"
     assert plan.launch_notes[engine]["en"] and plan.launch_notes[engine]["zh"]
+
+
+def test_a_cpu_only_server_gets_no_gpu_flags():
+    """llama.cpp on CPU sockets: nothing to offload (-ngl) and no GPUs to split over."""
+    _, plan, _ = planned({"id": "cpu", "hardware": "epyc_genoa", "count": 2, "model": "qwen3-30b-a3b",
+                          "quantization": "q4_k_m", "concurrency": 2, "serving_mode": "personal"})
+    cmd = plan.flags["llama.cpp"]
+    assert "-ngl" not in cmd and "--split-mode" not in cmd and "--tensor-split" not in cmd
