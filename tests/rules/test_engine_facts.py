@@ -65,6 +65,7 @@ def test_fp8_on_ampere_says_weight_only():
 def test_the_planner_does_not_pick_fp8_on_ampere_but_does_on_hopper():
     # vLLM: W8A8 FP8 needs CC >= 8.9; an A100 would run FP8 weight-only (memory saving, no compute gain).
     from rules.plan import plan_for_setup
-    a100, _ = plan_for_setup("llama-3.1-70b", "a100_80g_sxm", concurrency=10, engine="vllm")
-    h100, _ = plan_for_setup("llama-3.1-70b", "h100_sxm", concurrency=10, engine="vllm")
+    # a short window, so one card holds the 8-bit weights and the KV cache (BF16 does not fit)
+    a100, _ = plan_for_setup("llama-3.1-70b", "a100_80g_sxm", concurrency=4, context_length=2048, engine="vllm")
+    h100, _ = plan_for_setup("llama-3.1-70b", "h100_sxm", concurrency=4, context_length=2048, engine="vllm")
     assert a100.chosen.quantization != "fp8" and h100.chosen.quantization == "fp8"
