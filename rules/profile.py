@@ -136,15 +136,19 @@ def field_range(field: str) -> tuple[float, float]:
     return lo, hi
 
 
-def check_range(field: str, value: float | int | None, shown: str | None = None) -> None:
-    """ProfileError naming `field` when `value` is outside the Profile's bounds for it (the one
-    place those limits live: CLI options, MCP arguments and extracted words all use it)."""
+def check_range(field: str, value: float | int | None, name: str | None = None) -> None:
+    """ProfileError naming `field` (as `name`, e.g. the CLI option) when `value` is outside the
+    Profile's bounds for it: the one place those limits live."""
     if value is None:
         return
     lo, hi = field_range(field)
-    if value != value or not lo <= value <= hi or (lo == 0 and value == 0):
-        floor = "above 0" if lo == 0 else f"from {lo:,}"
-        raise ProfileError(field, f"{shown or value} is out of range ({floor} to {hi:,})")
+    name = name or field
+    if value != value:
+        raise ProfileError(field, f"{name} is not a number")
+    if value < lo or (lo == 0 and value == 0):
+        raise ProfileError(field, f"{name} must be {'above 0' if lo == 0 else f'at least {lo:,}'} (got {value:,})")
+    if value > hi:
+        raise ProfileError(field, f"{name} {value:,} is more than the advisor plans for (at most {hi:,})")
 
 
 def build_profile(data: dict[str, Any]) -> Profile:

@@ -26,8 +26,9 @@ class Tally:
 TALLIES: dict[str, Tally] = {}
 
 
-class _Hang(Exception):
-    """Raised by the CPU-time alarm in count-only mode."""
+class _Hang(BaseException):
+    """Raised by the CPU-time alarm in count-only mode (a BaseException: code that catches
+    Exception broadly must not swallow it)."""
 
 
 def _alarm(signum, frame):

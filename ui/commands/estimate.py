@@ -123,7 +123,7 @@ def run(args) -> int:
                                  ("--concurrency", "concurrency", args.concurrency),
                                  ("--memory-gb", "memory_gb", args.memory_gb),
                                  ("--price-per-hour", "device_hour_usd", args.price_per_hour)):
-        check_range(field, value, shown=f"{option} {value:,}" if value is not None else None)
+        check_range(field, value, name=option)
     setup = dict(count=args.count, nodes=args.nodes, quant=args.quant, engine=args.engine,
                  input_tokens=args.input, output_tokens=args.output, context_length=args.context,
                  concurrency=args.concurrency, kv_cache_dtype=args.kv_cache_dtype,
