@@ -45,7 +45,7 @@ def test_table_output(capsys):
 @pytest.mark.parametrize("argv, needle", [
     (["--model", "llama-3.1-8b", "--hardware", "h1000"], "Closest known: h100_sxm"),
     (["--model", "llama-3.1-7b", "--hardware", "h100"], "llama-3.1-8b,"),
-    (["--model", "llama-3.1-8b", "--hardware", "h100", "--count", "0"], "--count 0 is out of range"),
+    (["--model", "llama-3.1-8b", "--hardware", "h100", "--count", "0"], "--count must be at least 1"),
     (["--model", "llama-3.1-8b", "--hardware", "h100", "--context", "999999"], "maximum context"),
     (["--model", "llama-3.1-8b", "--hardware", "h100", "--quant", "q3"], "unknown quantization"),
     (["--model", "llama-3.1-8b", "--hardware", "h100", "--count", "x"], "not a whole number"),
