@@ -97,10 +97,14 @@ def _common(row: dict) -> dict:
 
 
 def _serving(row: dict) -> dict:
-    """Engine configuration an at-load row's source states: attention data-parallel, chunked prefill off."""
+    """Engine configuration and benchmark run an at-load row's source states: attention data-parallel, chunked
+    prefill off, how many requests the client sent and whether their lengths were all equal (range ratio 1)."""
     cp = (row.get("chunked_prefill") or "").strip()
+    reqs, ratio = (row.get("requests") or "").strip(), (row.get("range_ratio") or "").strip()
     return dict(attention_dp=(row.get("attention_dp") or "").strip() == "1",
-                chunked_prefill=None if not cp else cp == "1")
+                chunked_prefill=None if not cp else cp == "1",
+                requests=int(reqs) if reqs else None, equal_lengths=bool(ratio) and float(ratio) == 1.0,
+                engine_build=(row.get("engine_build") or "").strip() or None)
 
 
 def _single_prediction(row: dict) -> tuple[float | None, float | None]:

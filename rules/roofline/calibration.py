@@ -105,6 +105,17 @@ SERVER_MOE_ROUTE_S = 0.1e-6
 # cost a fixed time whatever the batch (~10 kernels of ~10 us). Fit split of all server at-load rows
 # (TensorRT-LLM perf overview, NIM, OCI, dstack DeepSeek-R1): 1e-4 s is the best of 0-3e-4.
 SERVER_MOE_STEP_S = 1e-4
+# Block-scaled FP8 checkpoints (DeepSeek-V3/R1 ship 128x128-block weight scales) on engine builds older than
+# DeepGEMM-class kernels: DeepGEMM was published 2025-02-26 and SGLang turned it on by default on 2025-04-22
+# (sgl-project/sglang PR #5628); before, block-FP8 GEMMs ran in Triton kernels (1.5-1.7x DeepGEMM's time per
+# GEMM on H200 in sglang PR #3893's benchmark) and MoE layers in Triton fused_moe behind separate routing,
+# token-alignment and activation-quantisation kernels. Two constants, fitted on the fit split of the dstack
+# DeepSeek-R1 rows (SGLang 0.4.2-0.4.3, vLLM 0.7.3-0.7.4, TensorRT-LLM 0.17 builds of February-March 2025):
+# decode steps pay a larger fixed cost per MoE layer (their GEMM rate left as calibrated: 0.7-1.0 fit alike),
+# prompt passes reach a smaller share of the GEMM rate.
+EARLY_BLOCK_FP8_BEFORE = "2025-04-22"
+EARLY_BLOCK_FP8_PREFILL_FACTOR = 0.18  # share of the calibrated GEMM rate their prompt passes reach
+EARLY_BLOCK_FP8_MOE_STEP_S = 6e-4      # per MoE layer per step (replaces SERVER_MOE_STEP_S)
 # ROCm builds of vLLM (2024): OCI MI300X rows (fit split): bandwidth and GEMM rate both well below CUDA's
 PLATFORM_SERVER_BW_FACTOR = {"amd-rocm": 0.6}
 PLATFORM_SERVER_GEMM_FACTOR = {"amd-rocm": 0.3}
@@ -193,6 +204,23 @@ def attention_efficiency(hw: Hardware, quant_family: str, family: str = "local",
     return prefill_efficiency(hw, "float", family) * (LOCAL_ATTENTION_FACTOR if flash else LOCAL_ATTENTION_FACTOR_NO_FA)
 
 
+def moe_step_s(early: bool = False) -> float:
+    """Fixed seconds per MoE layer per step in server engines (early block-FP8 builds: their Triton kernels)."""
+    return EARLY_BLOCK_FP8_MOE_STEP_S if early else SERVER_MOE_STEP_S
+
+
+def prefill_gemm_factor(early: bool = False) -> float:
+    """Share of the calibrated server GEMM rate a build's prompt passes reach (early block-FP8 builds: less)."""
+    return EARLY_BLOCK_FP8_PREFILL_FACTOR if early else 1.0
+
+
+def early_block_fp8(native_dtype: str, quant: str, architecture: str, family: str, build_date: str | None) -> bool:
+    """A block-FP8 MoE checkpoint (served in its native FP8) on a server-engine build dated before DeepGEMM-class
+    kernels were an engine default."""
+    return (bool(build_date) and build_date < EARLY_BLOCK_FP8_BEFORE and native_dtype == "fp8" and quant == "fp8"
+            and architecture == "moe" and family in SERVER_FAMILIES)
+
+
 def moe_route_s(family: str) -> float:
     """Seconds per token per MoE layer spent routing outside the GEMMs (per engine family: the llama.cpp
     figure is not the server engines' one)."""
@@ -207,10 +235,10 @@ ERROR_BAND: dict[str, dict[str, float]] = {
     "nvidia-cuda": {"rows": 251, "decode_p50": 5.2, "decode_p90": 12.6, "prefill_p50": 7.1},
 }
 # Median absolute % error at load on the HELD-OUT rows of evals/data/measurements_load.csv, per model
-# architecture. The MoE rows are mostly DeepSeek-R1 on early-2025 vLLM/SGLang/TensorRT-LLM builds (dstack),
-# whose kernels decode 2-4x and prefill ~10x slower than current ones on the same 8 x H200 (SGLang 0.5.7
-# there: TPOT within 10 %, InferenceX rows): engine builds the estimator has no input for.
+# architecture. The MoE rows are mostly DeepSeek-R1 on early-2025 vLLM/SGLang/TensorRT-LLM builds (dstack), read
+# with their build date (EARLY_BLOCK_FP8_*) and as the benchmark client ran them (synchronised waves of equal
+# requests, rules.roofline.serving.wave); TTFT is the weakest figure (prefill rate of those builds).
 LOAD_ERROR_BAND: dict[str, dict[str, float]] = {
     "dense": {"rows": 68, "throughput_p50": 12.0, "tpot_p50": 11.4, "ttft_p50": 6.3},
-    "moe": {"rows": 95, "throughput_p50": 30.8, "tpot_p50": 52.0, "ttft_p50": 98.3},
+    "moe": {"rows": 95, "throughput_p50": 17.4, "tpot_p50": 7.6, "ttft_p50": 40.2},
 }

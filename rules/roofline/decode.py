@@ -92,7 +92,7 @@ def kv_read_split(model: ModelSpec, layout: Layout, attention_dp: bool = False) 
 def decode_step(model: ModelSpec, hw: Hardware, quant: str, batch: int, context: int, layout: Layout,
                 kv_dtype: str | None = None, engine: str | None = None, comm_s: float = 0.0,
                 prefill_tokens: float = 0.0, prefill_context: int = 0, family: str = "local",
-                attention_dp: bool = False) -> Step:
+                attention_dp: bool = False, early: bool = False) -> Step:
     """Expected engine step (per-stream token time) for `batch` sequences on one model replica,
     carrying `prefill_tokens` prompt tokens (average position `prefill_context`) besides the decodes.
 
@@ -120,7 +120,7 @@ def decode_step(model: ModelSpec, hw: Hardware, quant: str, batch: int, context:
                if tflops else 0.0)
     if model.architecture == "moe" and family in cal.SERVER_FAMILIES:  # local engines: in the per-step overhead
         compute += (cal.moe_route_s(family) * (model.moe_layers or 0) * (batch + prefill_tokens)
-                    + cal.SERVER_MOE_STEP_S * (model.moe_layers or 0))
+                    + cal.moe_step_s(early) * (model.moe_layers or 0))
     attn = 0.0
     if prefill_tokens and tflops:
         att_tf = (hw.tflops.bf16 or hw.tflops.fp16 or tflops) * 1e12

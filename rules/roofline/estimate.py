@@ -11,7 +11,7 @@ from rules import catalog
 from rules.catalog_schema import Hardware, ModelSpec
 from rules.errors import InputError, MissingFactError, ProfileError
 from rules.quant import quant_info
-from rules.roofline import advice, comm, offload as hybrid
+from rules.roofline import advice, calibration as cal, comm, offload as hybrid
 from rules.roofline.decode import compute_tflops, decode_step, kv_read_split, step_flops
 from rules.roofline.figure import gb
 from rules.roofline.layout import Layout, build_layout, layout_from_plan
@@ -20,7 +20,7 @@ from rules.roofline.memory import (attention_weight_bytes, capacity_bytes, kv_by
 from rules.roofline.prefill import attention_dp_extra_s, prefill_seconds
 from rules.roofline.result import Estimate, MemoryBreakdown, Offload, StepBreakdown
 from rules.roofline.runtime import Runtime, runtime
-from rules.roofline.serving import cost_per_1m_tokens, max_concurrency, static_batch, under_load
+from rules.roofline.serving import benchmark_run, cost_per_1m_tokens, max_concurrency, static_batch, under_load, wave
 
 DEFAULT_INPUT, DEFAULT_OUTPUT = 1024, 256
 LOADS = ("closed", "static")
@@ -52,6 +52,8 @@ class Setup:
     attention_dp: bool = False
     """Attention data-parallel over the TP/EP group (SGLang --enable-dp-attention, TensorRT-LLM
     enable_attention_dp): each device runs attention for its own requests; experts stay sharded."""
+    early: bool = False
+    """A block-FP8 MoE checkpoint on an engine build older than DeepGEMM-class kernels (calibration.early_block_fp8)."""
 
 
 def _spec(model: str | ModelSpec) -> ModelSpec:
@@ -77,11 +79,12 @@ def _check_numbers(count: int, nodes: int, inp: int, out: int, ctx: int | None, 
 def resolve_setup(model, hardware, count=1, nodes=1, quant=None, engine=None, parallelism=None,
                   input_tokens=None, output_tokens=None, context_length=None, concurrency=1,
                   kv_cache_dtype=None, memory_gb=None, interconnect=None, price_per_hour=None, load="closed",
-                  attention_dp=False, chunked_prefill=None):
+                  attention_dp=False, chunked_prefill=None, engine_build=None):
     """Validate and default the inputs; returns (Setup, assumptions).
 
     `chunked_prefill` False: the engine runs prompts as separate prefill passes between decode steps
-    (e.g. vLLM 0.7's V0 engine turns chunked prefill off for MLA models); None = the engine's default."""
+    (e.g. vLLM 0.7's V0 engine turns chunked prefill off for MLA models); None = the engine's default.
+    `engine_build`: the engine build's release date (YYYY-MM-DD) when it matters (block-FP8 MoE kernels)."""
     notes: list[str] = []
     spec, hw = _spec(model), _hw(hardware)
     room = context_length if context_length and context_length > 1 else DEFAULT_INPUT + DEFAULT_OUTPUT
@@ -134,8 +137,12 @@ def resolve_setup(model, hardware, count=1, nodes=1, quant=None, engine=None, pa
     if attention_dp:
         notes.append(f"attention data-parallel over {layout.shard} devices: each holds the full attention weights and "
                      "only its own requests' KV cache; a prompt's attention runs on one device")
+    early = cal.early_block_fp8(spec.native_dtype, q, spec.architecture, rt.family, engine_build)
+    if early:
+        notes.append(f"engine build of {engine_build}: block-FP8 MoE GEMMs in pre-DeepGEMM kernels (SGLang turned "
+                     f"DeepGEMM on by default on {cal.EARLY_BLOCK_FP8_BEFORE})")
     return Setup(spec, hw, layout, q, kv_cache_dtype, engine, inp, out, ctx, concurrency, memory_gb, interconnect,
-                 rt, label, load, attention_dp), notes
+                 rt, label, load, attention_dp, early), notes
 
 
 def _devices_to_fit(spec: ModelSpec, hw: Hardware, quant: str, engine: str | None, memory_gb: float | None) -> int:
@@ -222,21 +229,35 @@ def _memory(s: Setup) -> _Memory:
     return high if high.per_replica_cap >= 1 else mem
 
 
-def _prefill_s(s: Setup, tokens: int, notes: list[str], formulas: list[str]) -> float | None:
-    """Seconds to prefill `tokens` prompt tokens (compute + TP/PP communication); None when TFLOPS are unknown."""
+def _prefill_s(s: Setup, tokens: int, notes: list[str], formulas: list[str], prompts: int = 1) -> float | None:
+    """Seconds to prefill `prompts` prompts of `tokens` each in one pass (compute + TP/PP communication);
+    None when TFLOPS are unknown."""
     n = max(1, tokens)
     try:
-        pf = prefill_seconds(s.spec, s.hw, s.quant, n, s.layout.shard, s.engine, s.runtime.family)
+        pf = prefill_seconds(s.spec, s.hw, s.quant, n, s.layout.shard, s.engine, s.runtime.family, prompts=prompts,
+                             early=s.early)
     except MissingFactError as exc:
         notes.append(f"prefill not estimated: {exc}")
         return None
     formulas.append(pf.why)
-    if s.attention_dp:
-        extra = attention_dp_extra_s(s.spec, s.hw, s.quant, n, s.layout.shard, s.engine, s.runtime.family)
+    if s.attention_dp:  # the pass's prompts are spread over the group's devices, one device each
+        extra = (attention_dp_extra_s(s.spec, s.hw, s.quant, n, s.layout.shard, s.engine, s.runtime.family)
+                 * -(-prompts // s.layout.shard))
         formulas.append(f"attention data-parallel: the prompt's attention runs on one device, +{extra * 1e3:.1f} ms")
         pf = pf._replace(value=pf.value + extra)
+    n *= prompts
     return (pf.value + comm.tp_step_s(s.spec.hidden, s.spec.layers, n, s.layout.shard, s.hw, s.interconnect).value
             + comm.pp_step_s(s.spec.hidden, n, s.layout.pp, s.hw, s.interconnect).value)
+
+
+def _wave_prefill_s(s: Setup, wave: int) -> float:
+    """Seconds to prefill a wave of `wave` prompts that arrived together: passes of as many whole prompts as the
+    engine's step token budget holds (no budget: the whole wave in one pass)."""
+    budget = s.runtime.token_budget(s.hw)
+    per_pass = max(1, min(wave, budget // max(1, s.input_tokens))) if budget else wave
+    full, rest = divmod(wave, per_pass)
+    t = full * (_prefill_s(s, s.input_tokens, [], [], per_pass) or 0.0)
+    return t + ((_prefill_s(s, s.input_tokens, [], [], rest) or 0.0) if rest else 0.0)
 
 
 def _bound(s: Setup, step, batch: int, formulas: list[str]) -> float:
@@ -260,7 +281,7 @@ def _stepper(s: Setup, context: int, t_pf: float | None):
         mixed = s.runtime.mixed and prompt_tokens > 0
         st = decode_step(s.spec, s.hw, s.quant, batch, context, s.layout, s.kv_dtype, s.engine, comm_s,
                          prefill_tokens=prompt_tokens if mixed else 0.0, prefill_context=s.input_tokens // 2,
-                         family=s.runtime.family, attention_dp=s.attention_dp)
+                         family=s.runtime.family, attention_dp=s.attention_dp, early=s.early)
         if prompt_tokens > 0 and not mixed:
             st = replace(st, prefill_attention_s=prompt_tokens * per_prompt_token,
                          notes=st.notes + (f"{prompt_tokens:,.0f} prompt tokens per step run as separate prefill passes",))
@@ -325,17 +346,23 @@ def estimate(model, hardware, count: int = 1, nodes: int = 1, quant: str | None 
              context_length: int | None = None, concurrency: int = 1, kv_cache_dtype: str | None = None,
              price_per_hour: float | None = None, memory_gb: float | None = None,
              interconnect: str | None = None, load: str = "closed", attention_dp: bool = False,
-             chunked_prefill: bool | None = None) -> Estimate:
+             chunked_prefill: bool | None = None, requests: int | None = None,
+             equal_lengths: bool = False, engine_build: str | None = None) -> Estimate:
     """Roofline estimate for `model` on `count` x `hardware` (ids, aliases or specs).
 
     `load`: 'closed' = `concurrency` users each sending a new request when the last one finishes
     (continuous batching, queueing included: what a benchmark client at fixed concurrency sees);
     'static' = `concurrency` requests started together, no arrivals (offline batch jobs).
     `attention_dp`: attention data-parallel over the TP/EP group; `chunked_prefill` False: prompts run as
-    separate prefill passes (None = the engine's default)."""
+    separate prefill passes (None = the engine's default).
+    `requests`: a benchmark run of this many requests from `concurrency` users started together (None = a long
+    steady run); `equal_lengths`: every request has the same prompt and output length (waves stay together).
+    `engine_build`: the engine build's release date (YYYY-MM-DD), for kernels that changed between builds."""
+    if requests is not None and requests < 1:
+        raise InputError(f"--requests must be at least 1, got {requests}")
     s, notes = resolve_setup(model, hardware, count, nodes, quant, engine, parallelism, input_tokens, output_tokens,
                              context_length, concurrency, kv_cache_dtype, memory_gb, interconnect, price_per_hour, load,
-                             attention_dp, chunked_prefill)
+                             attention_dp, chunked_prefill, engine_build)
     spec, hw, lay = s.spec, s.hw, s.layout
     formulas: list[str] = []
     notes += advice.standing_assumptions(s)
@@ -365,6 +392,11 @@ def estimate(model, hardware, count: int = 1, nodes: int = 1, quant: str | None 
         load_fig = under_load(users, cap, t_pf or 0.0, step_s, s.input_tokens, s.output_tokens,
                               s.runtime.token_budget(hw))
         step, comm_why = cache["step"]
+        if requests and users > 1 and t_pf is not None:  # a benchmark client's run: users start together
+            # a wave's sequences all reach the full context together: its slots are those the full context allows
+            m = max(1, min(users, mem.per_replica_cap, s.runtime.seq_cap(hw) or users))
+            waves = wave(users, m, _wave_prefill_s(s, m), stepper(m, 0.0)[0].seconds, s.output_tokens)
+            load_fig = benchmark_run(load_fig, waves, users, -(-requests // lay.dp), equal_lengths)
         batch = load_fig.in_service
     formulas += list(step.notes) + comm_why
     bound = _bound(s, step, batch, formulas)

@@ -97,22 +97,27 @@ def device_tflops(hw: Hardware, quant: str, engine: str | None) -> tuple[float, 
 
 def prefill_seconds(model: ModelSpec, hw: Hardware, quant: str, tokens: int, shard: int = 1,
                     engine: str | None = None, family: str = "local", depth: int = 0,
-                    flash_attention: bool = True) -> Figure:
-    """Expected seconds to prefill `tokens` (after `depth` cached ones) on `shard` devices working together
+                    flash_attention: bool = True, prompts: int = 1, early: bool = False) -> Figure:
+    """Expected seconds to prefill `prompts` prompts of `tokens` each (after `depth` cached ones) in one pass on
+    `shard` devices working together: their GEMMs run as one batch, attention within each prompt
     (`flash_attention`: local engines run fused attention kernels, llama.cpp's default since `-fa auto`)."""
     tflops, dtype = device_tflops(hw, quant, engine)
     qfam = quant_info(quant).family
+    att = prompts * attention_flops_at(model, tokens, depth)
+    tokens *= prompts
     eff = cal.prefill_efficiency(hw, qfam, family, dtype, tokens)
     att_eff = cal.attention_efficiency(hw, qfam, family, flash_attention)
     att_tf = hw.tflops.bf16 or hw.tflops.fp16 or tflops  # attention runs in 16-bit
     flops = prefill_flops(model, tokens, depth)
-    att = attention_flops_at(model, tokens, depth)
+    if prompts > 1:
+        flops = Figure(flops.value, f"{prompts} prompts: 2 x {linear_params(model) / 1e9:.2f}B params x {tokens:,} tokens "
+                                    f"+ attention {att / 1e12:.2f} TFLOP")
     stream = weight_bytes(model, quant, engine).value / (hw.mem_bw_gbs * 1e9 * shard)
-    compute = (gemm_seconds(model, hw, quant, tokens, 1, shard, engine, family, stream)
-               + att / (att_eff * att_tf * 1e12 * shard))
+    gemm = gemm_seconds(model, hw, quant, tokens, 1, shard, engine, family, stream) / cal.prefill_gemm_factor(early)
+    compute = gemm + att / (att_eff * att_tf * 1e12 * shard)
     # routing runs for every token on every device of a TP group; llama.cpp splits layers, not tokens
     server = family in cal.SERVER_FAMILIES
-    route = ((cal.moe_route_s(family) * tokens / (1 if server else shard) + (cal.SERVER_MOE_STEP_S if server else 0.0))
+    route = ((cal.moe_route_s(family) * tokens / (1 if server else shard) + (cal.moe_step_s(early) if server else 0.0))
              * (model.moe_layers or 0) if model.architecture == "moe" else 0.0)
     t = max(compute + route, stream)
     why = (f"{flops.why}: GEMMs at {eff:.2f} x {tflops:g} {dtype} TFLOPS, attention at {att_eff:.2f} x {att_tf:g} "

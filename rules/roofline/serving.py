@@ -10,6 +10,14 @@ step; engines that alternate run them as separate prefill passes). With t the re
     TTFT = W + t/2 + rho t_pf / (2 (1 - rho)) + t_admit     rho = X t_pf (M/D/1 wait behind other prompts)
 where t_pf is one prompt alone and t_admit = max(t_pf, chunks x t) the time a prompt takes once admitted.
 A static batch (all requests start together, no arrivals) prefills every prompt, then decodes.
+
+A benchmark client (SGLang bench_serving, AIPerf, vLLM benchmark_serving) at fixed concurrency starts its N
+users at once, so the first N prompts arrive together: a wave. With equal output lengths the wave stays
+together: prompts admitted early decode little while the rest prefill (prefill-first schedulers stop
+decoding; mixed steps carrying a full token budget are slow), so all N finish together and the next
+wave arrives at once. With P the time to prefill the whole wave and t a decode step of the wave:
+    TTFT = P (N + 1) / 2N    TPOT = t + P (N - 1) / (2 N output)    X = N / (P + output x t)
+With varied lengths only the first wave is synchronised: its share of the run, N / requests, is blended in.
 """
 from __future__ import annotations
 
@@ -65,6 +73,38 @@ def under_load(users: int, in_service: int, prefill_s: float, step: Callable[[in
     why = (f"{m} of {users} users in service; each step {t * 1e3:.1f} ms carries {m} decodes + {p:,.0f} prompt tokens; "
            f"{x:.2f} requests/s; queue {wait:.2f} s; TTFT {ttft:.3f} s; TPOT {t * 1e3:.1f} ms")
     return Load(m, ttft, t, wait, x, x * out, t, p, why)
+
+
+def wave(users: int, in_service: int, wave_prefill_s: float, step_s: float, output_tokens: int) -> Load:
+    """Synchronised waves of `in_service` requests (equal lengths, all users started together): each wave's
+    prompts prefill (`wave_prefill_s` for all of them), then the wave decodes together; users beyond the
+    slots wait for a wave to finish."""
+    m, out = max(1, min(users, in_service)), max(1, output_tokens)
+    p = wave_prefill_s
+    cycle = p + out * step_s
+    x = m / cycle
+    wait = max(0, users - m) / x
+    ttft = wait + p * (m + 1) / (2 * m)
+    tpot = step_s + p * (m - 1) / (2 * m * out)
+    why = (f"waves of {m}: prompts {p:.2f} s, then {out} steps of {step_s * 1e3:.1f} ms; TTFT {ttft:.3f} s (a prompt "
+           f"waits for the wave's earlier prompts), TPOT {tpot * 1e3:.1f} ms")
+    return Load(m, ttft, tpot, wait, x, x * out, step_s, 0.0, why)
+
+
+def benchmark_run(steady: Load, waves: Load, users: int, requests: int | None, equal_lengths: bool) -> Load:
+    """What a benchmark client reports over `requests` requests from `users` users started together: every
+    wave synchronised when lengths are equal, else only the first (share users / requests) and the steady
+    state for the rest. Means are per request; throughput is total tokens over total time."""
+    share = 1.0 if equal_lengths else min(1.0, users / max(1, requests or users))
+    if share <= 0:
+        return steady
+    mix = lambda a, b: share * a + (1 - share) * b  # noqa: E731
+    x = 1 / mix(1 / waves.requests_per_s, 1 / steady.requests_per_s)
+    out = steady.output_tokens_per_s / steady.requests_per_s
+    why = (f"benchmark run: {share:.0%} of requests in synchronised waves ({waves.why}); the rest in steady state "
+           f"({steady.why})")
+    return Load(steady.in_service, mix(waves.ttft_s, steady.ttft_s), mix(waves.tpot_s, steady.tpot_s),
+                mix(waves.queue_s, steady.queue_s), x, x * out, steady.step_s, steady.prefill_tokens_per_step, why)
 
 
 def static_batch(batch: int, prefill_s: float, step_s: float, output_tokens: int) -> Load:
