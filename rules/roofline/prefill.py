@@ -109,9 +109,10 @@ def prefill_seconds(model: ModelSpec, hw: Hardware, quant: str, tokens: int, sha
     att_eff = cal.attention_efficiency(hw, qfam, family, flash_attention)
     att_tf = hw.tflops.bf16 or hw.tflops.fp16 or tflops  # attention runs in 16-bit
     flops = prefill_flops(model, tokens, depth)
-    if prompts > 1:
-        flops = Figure(flops.value, f"{prompts} prompts: 2 x {linear_params(model) / 1e9:.2f}B params x {tokens:,} tokens "
-                                    f"+ attention {att / 1e12:.2f} TFLOP")
+    if prompts > 1:  # attention within each prompt, not across the pass
+        lin = 2 * linear_params(model) * tokens
+        flops = Figure(lin + att, f"{prompts} prompts: 2 x {linear_params(model) / 1e9:.2f}B params x {tokens:,} "
+                                  f"tokens + attention {att / 1e12:.2f} TFLOP")
     stream = weight_bytes(model, quant, engine).value / (hw.mem_bw_gbs * 1e9 * shard)
     gemm = gemm_seconds(model, hw, quant, tokens, 1, shard, engine, family, stream) / cal.prefill_gemm_factor(early)
     compute = gemm + att / (att_eff * att_tf * 1e12 * shard)
