@@ -42,7 +42,7 @@ LA_GPUS = {"h100_sxm": "h100-sxm-80gb", "h100_pcie": "h100-pcie-80gb", "a100_80g
 LA_DTYPES = {"bf16": "w16a16e16", "f16": "w16a16e16", "fp8": "w8a8e16", "int8": "w8a8e16", "q8_0": "w8a16e16",
              "q4_0": "w4a16e16", "q4_k_m": "w4a16e16", "awq": "w4a16e16", "gptq-4bit": "w4a16e16", "int4": "w4a16e16"}
 METRICS = [("single", "decode_tps"), ("single", "prefill_tps"), ("load", "output_tps"), ("load", "tpot_ms"),
-           ("load", "ttft_s"), ("load", "decode_agg_tps")]
+           ("load", "ttft_s"), ("load", "decode_agg_tps"), ("load", "total_tps")]
 
 
 # ---------------------------------------------------------------- rows and the project's own estimators
@@ -90,8 +90,9 @@ def naive(row: dict) -> float | None:
         return inp / prefill if prefill else None
     if metric == "decode_agg_tps":
         return conc * decode
-    if metric == "output_tps":
-        return conc * out / (out / decode + (inp / prefill if prefill else 0))
+    if metric in ("output_tps", "total_tps"):
+        tps = conc * out / (out / decode + (inp / prefill if prefill else 0))
+        return tps if metric == "output_tps" else tps * (inp + out) / max(1, out)
     return None
 
 
@@ -227,7 +228,8 @@ def ape(pred: float | None, measured: float) -> float | None:
 
 def table(rows: list[dict], preds: dict[str, dict[int, float | None]]) -> str:
     lines = ["| estimator | rows covered | decode median / p90 | prefill median | at-load throughput median | "
-             "TPOT median | TTFT median | batched decode median |", "|---|---|---|---|---|---|---|---|"]
+             "TPOT median | TTFT median | batched decode median | total throughput median |",
+             "|---|---|---|---|---|---|---|---|---|"]
     for tool, by_id in preds.items():
         def errs(kind, metric):
             return [e for r in rows if r["kind"] == kind and r["metric"] == metric
@@ -245,7 +247,7 @@ def table(rows: list[dict], preds: dict[str, dict[int, float | None]]) -> str:
         lines.append(f"| {tool} | {covered} of {len(rows)} | {cell(errs('single', 'decode_tps'), True)} | "
                      f"{cell(errs('single', 'prefill_tps'))} | {cell(errs('load', 'output_tps'))} | "
                      f"{cell(errs('load', 'tpot_ms'))} | {cell(errs('load', 'ttft_s'))} | "
-                     f"{cell(errs('load', 'decode_agg_tps'))} |")
+                     f"{cell(errs('load', 'decode_agg_tps'))} | {cell(errs('load', 'total_tps'))} |")
     return "\n".join(lines)
 
 

@@ -90,7 +90,10 @@ def test_early_build_rule_follows_the_documented_date():
 def test_rows_that_state_their_run_and_build_pass_them_to_the_estimator():
     rows = list(csv.DictReader(suite.LOAD.open(encoding="utf-8", newline="")))
     dstack = [r for r in rows if "dstackai/benchmarks" in r["source"]]
-    assert dstack and all(r["requests"] in ("499", "500") and r["range_ratio"] == "1" for r in dstack)
+    online = [r for r in dstack if r["mode"] == "closed"]
+    assert online and all(r["requests"] in ("499", "500") for r in online)
+    assert all(r["range_ratio"] == "1" for r in dstack)
+    assert all(r["requests"] == r["concurrency"] for r in dstack if r["mode"] == "offline")  # all at once
     assert all(r["engine_build"] < cal.EARLY_BLOCK_FP8_BEFORE for r in dstack)
     kw = suite._serving(dstack[0])
     assert kw["requests"] in (499, 500) and kw["equal_lengths"] and kw["engine_build"] == dstack[0]["engine_build"]
@@ -99,3 +102,13 @@ def test_rows_that_state_their_run_and_build_pass_them_to_the_estimator():
                       for r in ix)
     plain = next(r for r in rows if "perf-overview" in r["source"])
     assert suite._serving(plain)["requests"] is None and suite._serving(plain)["engine_build"] is None
+
+
+def test_total_throughput_rows_count_prompt_and_output_tokens():
+    rows = list(csv.DictReader(suite.LOAD.open(encoding="utf-8", newline="")))
+    row = next(r for r in rows if r["metric"] == "total_tps")
+    est = estimate(**suite._common(row), **suite._serving(row), input_tokens=int(row["input"]),
+                   output_tokens=int(row["output"]), concurrency=int(row["concurrency"]))
+    inp, out = int(row["input"]), int(row["output"])
+    assert suite._load_prediction(row) == pytest.approx(est.aggregate_tokens_per_s * (inp + out) / out)
+    assert suite.evaluate_row(0, row, "load").result["ape"] is not None
