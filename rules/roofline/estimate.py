@@ -241,7 +241,7 @@ def _prefill_s(s: Setup, tokens: int, notes: list[str], formulas: list[str], pro
         return None
     formulas.append(pf.why)
     if s.attention_dp:  # the pass's prompts are spread over the group's devices, one device each
-        extra = (attention_dp_extra_s(s.spec, s.hw, s.quant, n, s.layout.shard, s.engine, s.runtime.family)
+        extra = (attention_dp_extra_s(s.spec, s.hw, s.quant, n, s.layout.shard, s.engine, s.runtime.family, s.early)
                  * -(-prompts // s.layout.shard))
         formulas.append(f"attention data-parallel: the prompt's attention runs on one device, +{extra * 1e3:.1f} ms")
         pf = pf._replace(value=pf.value + extra)

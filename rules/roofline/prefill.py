@@ -128,15 +128,17 @@ def prefill_seconds(model: ModelSpec, hw: Hardware, quant: str, tokens: int, sha
 
 
 def attention_dp_extra_s(model: ModelSpec, hw: Hardware, quant: str, tokens: int, shard: int,
-                         engine: str | None = None, family: str = "server") -> float:
+                         engine: str | None = None, family: str = "server", early: bool = False) -> float:
     """Extra seconds one prompt takes when attention runs data-parallel (SGLang --enable-dp-attention,
     TensorRT-LLM enable_attention_dp): its attention projections and scores run on the one device that owns
-    the request instead of being split over the `shard` devices of the group (the experts still are)."""
+    the request instead of being split over the `shard` devices of the group (the experts still are).
+    `early`: the projections run in an early build's block-FP8 GEMMs (calibration.prefill_gemm_factor)."""
     if shard <= 1:
         return 0.0
     tflops, dtype = device_tflops(hw, quant, engine)
     qfam = quant_info(quant).family
-    gemm = 2 * attention_params(model) * tokens / (cal.prefill_efficiency(hw, qfam, family, dtype, tokens) * tflops * 1e12)
+    rate = cal.prefill_efficiency(hw, qfam, family, dtype, tokens) * cal.prefill_gemm_factor(early) * tflops * 1e12
+    gemm = 2 * attention_params(model) * tokens / rate
     att_tf = hw.tflops.bf16 or hw.tflops.fp16 or tflops
     core = attention_flops_at(model, tokens, 0) / (cal.attention_efficiency(hw, qfam, family) * att_tf * 1e12)
     return (gemm + core) * (1 - 1 / shard)
