@@ -84,7 +84,8 @@ def resolve_setup(model, hardware, count=1, nodes=1, quant=None, engine=None, pa
 
     `chunked_prefill` False: the engine runs prompts as separate prefill passes between decode steps
     (e.g. vLLM 0.7's V0 engine turns chunked prefill off for MLA models); None = the engine's default.
-    `engine_build`: the engine build's release date (YYYY-MM-DD) when it matters (block-FP8 MoE kernels)."""
+    `engine_build`: the engine build's date (YYYY-MM or YYYY-MM-DD; a month reads as its first day) when it
+    matters (block-FP8 MoE kernels)."""
     notes: list[str] = []
     spec, hw = _spec(model), _hw(hardware)
     room = context_length if context_length and context_length > 1 else DEFAULT_INPUT + DEFAULT_OUTPUT
@@ -357,7 +358,7 @@ def estimate(model, hardware, count: int = 1, nodes: int = 1, quant: str | None 
     separate prefill passes (None = the engine's default).
     `requests`: a benchmark run of this many requests from `concurrency` users started together (None = a long
     steady run); `equal_lengths`: every request has the same prompt and output length (waves stay together).
-    `engine_build`: the engine build's release date (YYYY-MM-DD), for kernels that changed between builds."""
+    `engine_build`: the engine build's date (YYYY-MM or YYYY-MM-DD), for kernels that changed between builds."""
     if requests is not None and requests < 1:
         raise InputError(f"--requests must be at least 1, got {requests}")
     s, notes = resolve_setup(model, hardware, count, nodes, quant, engine, parallelism, input_tokens, output_tokens,

@@ -96,9 +96,10 @@ def benchmark_run(steady: Load, waves: Load, users: int, requests: int | None, e
     wave synchronised when lengths are equal, else only the first (share users / requests) and the steady
     state for the rest. Means are per request; throughput is total tokens over total time."""
     share = 1.0 if equal_lengths else min(1.0, users / max(1, requests or users))
-    if share <= 0:
-        return steady
-    mix = lambda a, b: share * a + (1 - share) * b  # noqa: E731
+
+    def mix(a: float, b: float) -> float:
+        return share * a + (1 - share) * b
+
     x = 1 / mix(1 / waves.requests_per_s, 1 / steady.requests_per_s)
     out = steady.output_tokens_per_s / steady.requests_per_s
     why = (f"benchmark run: {share:.0%} of requests in synchronised waves ({waves.why}); the rest in steady state "
