@@ -343,6 +343,11 @@ def _platform_verdict(spec: EngineSpec, hw: Any, platform: str, name: str) -> Ve
     return None
 
 
+def _cc_text(cc: float) -> str:
+    """A compute capability as NVIDIA writes it: one decimal, so 7.0 never reads as a bare "7"."""
+    return f"{cc:.1f}"
+
+
 def _cc_verdict(spec: EngineSpec, cc: float, name: str) -> Verdict | None:
     """A refusal (or a pinned-release caveat) from the engine's minimum compute capability."""
     need = spec.min_cuda_cc
@@ -350,12 +355,14 @@ def _cc_verdict(spec: EngineSpec, cc: float, name: str) -> Verdict | None:
         return None
     older = need.older_releases
     if older is not None and cc >= older.value:
-        return Verdict(True, f"{spec.name} releases up to {older.last_release} still support compute {older.value:g} "
-                       f"({name} is {cc:g}); newer ones need {need.value:g}, so pin that release",
-                       f"{spec.name} 到 {older.last_release} 為止的版本仍支援 compute {older.value:g}（{name} 是 {cc:g}），"
-                       f"更新的版本需要 {need.value:g}，所以要固定在該版本", older.source, caveat=True)
-    return Verdict(False, f"{spec.name} needs compute capability {need.value:g} or newer; {name} has {cc:g}",
-                   f"{spec.name} 需要 compute capability {need.value:g} 以上，{name} 只有 {cc:g}", need.source)
+        return Verdict(True, f"{spec.name} releases up to {older.last_release} still support compute capability "
+                       f"{_cc_text(older.value)} ({name} is {_cc_text(cc)}); newer ones need {_cc_text(need.value)}, "
+                       f"so pin that release",
+                       f"{spec.name} 到 {older.last_release} 為止的版本仍支援 compute capability {_cc_text(older.value)}"
+                       f"（{name} 是 {_cc_text(cc)}），更新的版本需要 {_cc_text(need.value)}，所以要固定在該版本", older.source, caveat=True)
+    return Verdict(False, f"{spec.name} needs compute capability {_cc_text(need.value)} or newer; {name} has "
+                   f"{_cc_text(cc)}", f"{spec.name} 需要 compute capability {_cc_text(need.value)} 以上，{name} 只有 "
+                   f"{_cc_text(cc)}", need.source)
 
 
 def verdict(engine_id: str, hardware: Any, slow_fp16: bool = False) -> Verdict:
@@ -375,9 +382,9 @@ def verdict(engine_id: str, hardware: Any, slow_fp16: bool = False) -> Verdict:
     if caveat is not None and not caveat.ok:
         return caveat
     if platform == "nvidia-cuda" and slow_fp16 and spec.needs_fast_fp16 is not None:
-        return Verdict(False, f"{spec.name} computes in FP16, which {name} (compute {cc:g}) runs at a small fraction "
+        return Verdict(False, f"{spec.name} computes in FP16, which {name} (compute {_cc_text(cc)}) runs at a small fraction "
                        f"of its FP32 rate: about one token per second", f"{spec.name} 以 FP16 運算，而 {name}"
-                       f"（compute {cc:g}）的 FP16 只有 FP32 速度的一小部分，大約每秒一個 token",
+                       f"（compute {_cc_text(cc)}）的 FP16 只有 FP32 速度的一小部分，大約每秒一個 token",
                        spec.needs_fast_fp16.source)
     if caveat is not None:
         return caveat
@@ -418,7 +425,10 @@ def _entry_kernel(spec: EngineSpec, key: str, platform: str | None, cc: float | 
     if platform is not None and entry.platforms is not None and platform not in entry.platforms:
         return None
     if cc is not None and entry.min_cuda_cc is not None and cc < entry.min_cuda_cc:
-        return entry.below_min_cc
+        # The fallback kernel (vLLM's weight-only FP8 Marlin) exists only from the engine's current floor
+        # on: a V100 on a pinned older release has neither (vLLM fp8.md: W8A16 from compute 7.5).
+        floor = spec.min_cuda_cc.value if spec.min_cuda_cc is not None else None
+        return entry.below_min_cc if floor is None or cc >= floor else None
     return entry.kernel_on.get(platform, entry.kernel) if platform is not None else entry.kernel
 
 
@@ -500,5 +510,5 @@ def cc_gate(engine_id: str, quant: str, platform: str | None, cuda_cc: float | s
         return None
     archs = "/".join(name for start, name in _ARCH_FROM_CC if start >= entry.min_cuda_cc) or "newer"
     dev = device or "this GPU"
-    return (f"{spec.name}'s {quant} kernels need an {archs} GPU (CC ≥ {entry.min_cuda_cc:g}); {dev} is CC {cc:.1f}",
-            f"{spec.name} 的 {quant} kernel 需要 {archs} GPU（CC ≥ {entry.min_cuda_cc:g}）；{dev} 是 CC {cc:.1f}")
+    return (f"{spec.name}'s {quant} kernels need an {archs} GPU (CC ≥ {_cc_text(entry.min_cuda_cc)}); {dev} is CC {cc:.1f}",
+            f"{spec.name} 的 {quant} kernel 需要 {archs} GPU（CC ≥ {_cc_text(entry.min_cuda_cc)}）；{dev} 是 CC {cc:.1f}")
