@@ -104,6 +104,9 @@ class QuantSupport(Sourced):
     """On NVIDIA, the lowest compute capability with this kernel (e.g. FP8 needs 8.9)."""
     below_min_cc: Kernel | None = None
     """What older NVIDIA cards still get (e.g. FP8 weight-only through Marlin); None = nothing."""
+    below_min_cc_from: float | None = None
+    """The oldest compute capability that fallback runs on (SGLang's FP8 Marlin: 8.0); None = the
+    engine's own minimum."""
     kernel_on: dict[Platform, Kernel] = {}
     """A different kernel level on these platforms (vLLM's AWQ: Marlin on CUDA, a slower Triton kernel on ROCm)."""
 
@@ -425,9 +428,11 @@ def _entry_kernel(spec: EngineSpec, key: str, platform: str | None, cc: float | 
     if platform is not None and entry.platforms is not None and platform not in entry.platforms:
         return None
     if cc is not None and entry.min_cuda_cc is not None and cc < entry.min_cuda_cc:
-        # The fallback kernel (vLLM's weight-only FP8 Marlin) exists only from the engine's current floor
-        # on: a V100 on a pinned older release has neither (vLLM fp8.md: W8A16 from compute 7.5).
-        floor = spec.min_cuda_cc.value if spec.min_cuda_cc is not None else None
+        # The fallback kernel (weight-only FP8 Marlin) has its own floor: the entry's, else the engine's
+        # current minimum, so a V100 on a pinned older vLLM gets neither (vLLM fp8.md: W8A16 from 7.5).
+        floor = entry.below_min_cc_from
+        if floor is None and spec.min_cuda_cc is not None:
+            floor = spec.min_cuda_cc.value
         return entry.below_min_cc if floor is None or cc >= floor else None
     return entry.kernel_on.get(platform, entry.kernel) if platform is not None else entry.kernel
 
@@ -509,6 +514,18 @@ def cc_gate(engine_id: str, quant: str, platform: str | None, cuda_cc: float | s
     if entry.platforms is not None and platform not in entry.platforms:
         return None
     archs = "/".join(name for start, name in _ARCH_FROM_CC if start >= entry.min_cuda_cc) or "newer"
+    article = "an" if archs[0] in "AEIOU" else "a"
     dev = device or "this GPU"
-    return (f"{spec.name}'s {quant} kernels need an {archs} GPU (CC ≥ {_cc_text(entry.min_cuda_cc)}); {dev} is CC {cc:.1f}",
-            f"{spec.name} 的 {quant} kernel 需要 {archs} GPU（CC ≥ {_cc_text(entry.min_cuda_cc)}）；{dev} 是 CC {cc:.1f}")
+    need = _cc_text(entry.min_cuda_cc)
+    floor = entry.below_min_cc_from or (spec.min_cuda_cc.value if spec.min_cuda_cc else None)
+    if entry.below_min_cc and floor is not None and cc < floor:   # too old for the weight-only fallback too
+        need_zh = f"{need}；僅權重量化的路徑從 CC {_cc_text(floor)} 起"
+        need = f"{need}; weight-only from CC {_cc_text(floor)}"
+    else:
+        need_zh = need
+    if key != quant_key(quant):   # a bare width read as the engine's own format: name the format it runs
+        return (f"{spec.name} runs {quant} as {key}, whose kernels need {article} {archs} GPU (CC ≥ {need}); "
+                f"{dev} is CC {cc:.1f}",
+                f"{spec.name} 的 {quant} 是以 {key} 執行，其 kernel 需要 {archs} GPU（CC ≥ {need_zh}）；{dev} 是 CC {cc:.1f}")
+    return (f"{spec.name}'s {quant} kernels need {article} {archs} GPU (CC ≥ {need}); {dev} is CC {cc:.1f}",
+            f"{spec.name} 的 {quant} kernel 需要 {archs} GPU（CC ≥ {need_zh}）；{dev} 是 CC {cc:.1f}")

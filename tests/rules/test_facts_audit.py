@@ -92,3 +92,36 @@ def test_tensorrt_llm_and_dynamo_start_at_ampere_and_exllamav3_is_cuda_only():
     assert engines.engine("dynamo").backends.engines == ["vllm", "sglang", "tensorrt-llm"]
     assert set(engines.engine("exllamav3").platforms) == {"nvidia-cuda"}
     assert not engines.verdict("exllamav3", "rx7900xtx").ok
+
+
+# TensorRT-LLM: INT8 SmoothQuant / W8A16 were legacy TensorRT-backend features (PR #15918 removed that
+# backend's Python modules); the quantization page's hardware matrix has no INT8 column.
+def test_tensorrt_llm_has_no_int8_path_and_says_which_format_an_8_bit_request_means():
+    assert engines.quant_support("tensorrt-llm", "int8") is None
+    reason = _avoid(dict(hardware="a100_80g_sxm", count=1, model="llama-3.1-8b", quantization="int8",
+                         serving_mode="production", concurrency=20))["tensorrt-llm"]
+    assert reason.startswith("TensorRT-LLM runs int8 as fp8")
+    assert "an Ada/Hopper/Blackwell GPU" in reason and "CC 8.0" in reason
+
+
+def test_tensorrt_llm_mxfp4_on_hopper_is_the_deployment_guides_triton_path():
+    entry = engines.quant_support("tensorrt-llm", "mxfp4")
+    assert not entry.unverified and "deployment-guide-for-gpt-oss" in entry.source
+    assert engines.quant_kernel("tensorrt-llm", "mxfp4", "nvidia-cuda", "9.0") == "optimized"
+    reason = _avoid(dict(hardware="a100_80g_sxm", count=1, model="gpt-oss-20b", quantization="mxfp4",
+                         serving_mode="production", concurrency=20))["tensorrt-llm"]
+    assert "a Hopper/Blackwell GPU" in reason   # "a", not "an", before Hopper
+
+
+# SGLang fp8_utils.can_auto_enable_marlin_fp8: weight-only FP8 Marlin on SM80-SM88, not on Turing.
+def test_sglang_runs_fp8_on_ampere_weight_only_but_not_on_turing():
+    assert engines.quant_kernel("sglang", "fp8", "nvidia-cuda", "8.0") == "supported"
+    assert engines.quant_kernel("sglang", "fp8", "nvidia-cuda", "8.6") == "supported"
+    assert engines.quant_kernel("sglang", "fp8", "nvidia-cuda", "7.5") is None
+    assert engines.quant_kernel("sglang", "fp8", "nvidia-cuda", "9.0") == "optimized"
+    reasons = _avoid(dict(hardware="a100_80g_sxm", count=1, model="llama-3.1-8b", quantization="fp8",
+                          serving_mode="production", concurrency=20))
+    assert "sglang" not in reasons
+    t4 = _avoid(dict(hardware="t4", count=1, model="llama-3.1-8b", quantization="fp8",
+                     serving_mode="production", concurrency=20))["sglang"]
+    assert "CC ≥ 8.9" in t4 and "CC 7.5" in t4
