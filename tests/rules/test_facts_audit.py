@@ -125,3 +125,15 @@ def test_sglang_runs_fp8_on_ampere_weight_only_but_not_on_turing():
     t4 = _avoid(dict(hardware="t4", count=1, model="llama-3.1-8b", quantization="fp8",
                      serving_mode="production", concurrency=20))["sglang"]
     assert "CC ≥ 8.9" in t4 and "CC 7.5" in t4
+
+
+# ExLlamaV3 modules/linear.py: Linear.load tries EXL3 tensors, then load_fp16 (plain weights, cast to FP16).
+def test_exllamav3_is_not_told_to_re_quantize_a_16_bit_model():
+    assert engines.quant_kernel("exllamav3", "f16", "nvidia-cuda", "8.9") == "optimized"
+    assert engines.quant_kernel("exllamav3", "bf16", "nvidia-cuda", "8.9") == "supported"
+    for quant in ("bf16", "f16"):
+        reasons = _avoid(dict(hardware="rtx4090", count=1, model="llama-3.1-8b", quantization=quant,
+                              serving_mode="personal"))
+        assert "exllamav3" not in reasons and "exllamav2" not in reasons
+    limit = " ".join(x.text for x in engines.engine("exllamav3").limits)
+    assert "Only EXL3 models" not in limit and "unquantized weights load as FP16" in limit
