@@ -58,7 +58,7 @@ def test_fp8_on_a_v100_is_refused_with_the_capability_gate_not_a_weight_only_pro
 # vLLM quantization README hardware table: INT8 W8A8 on x86 CPU and Google TPU; the Arm CPU docs list
 # FP32/FP16/BF16 only.
 def test_vllm_int8_platforms_follow_the_docs_table():
-    assert engines.quant_kernel("vllm", "int8", "google-tpu") == "optimized"
+    assert engines.quant_kernel("vllm", "int8", "google-tpu") == "supported"   # tpu-inference: tests in progress
     assert engines.quant_kernel("vllm", "int8", "x86-cpu") == "optimized"
     assert engines.quant_kernel("vllm", "int8", "arm-cpu") is None
     # A bare "8-bit" on an AMD GPU is read as FP8 (generic_formats), not as W8A8 INT8.
@@ -137,3 +137,16 @@ def test_exllamav3_is_not_told_to_re_quantize_a_16_bit_model():
         assert "exllamav3" not in reasons and "exllamav2" not in reasons
     limit = " ".join(x.text for x in engines.engine("exllamav3").limits)
     assert "Only EXL3 models" not in limit and "unquantized weights load as FP16" in limit
+
+
+# Ollama import docs (after PR #14969): GGUF files import as GGUF and run on the GGML backends; ollama
+# create no longer quantizes. The old "not a target of --quantize" was never a kernel difference.
+def test_ollama_runs_every_gguf_k_quant_without_a_slow_path_and_no_longer_quantizes():
+    for quant in ("q4_k_m", "q8_0", "q4_0", "q5_k_m", "q6_k"):
+        assert engines.quant_kernel("ollama", quant, "nvidia-cuda", "8.9") == "optimized", quant
+    d = decide(build_profile(dict(hardware="rtx4090", count=1, model="llama-3.1-8b", quantization="q6_k",
+                                  serving_mode="personal")))
+    assert not any("ollama" in w and "no optimized kernel" in w for w in d.warnings)
+    spec = engines.engine("ollama")
+    notes = " ".join(q.note for q in spec.quantizations.values()) + spec.generic_formats.note
+    assert "--quantize q4_K_M" not in notes and "llama-quantize" in notes
