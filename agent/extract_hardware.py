@@ -33,7 +33,7 @@ _AFTER_IS_NODE = re.compile(rf"(?:s|'s)?\s*{_NODE_WORD}", _F)
 _NODE_PHRASE = re.compile(
     rf"(?:(?P<num>{COUNT})|(?P<one>\ban?\b))(?:[\s-]+|\s*[x×]\s*)(?P<per>{COUNT})\s*(?:[x×X*]|-?\s*GPUs?\b|卡|張)"
     rf"[^,;:.，。；：\n]{{0,28}}?\s{_NODE_WORD}(?![A-Za-z])", _F)
-_RACK = re.compile(r"\s*(?:[\w-]*?\s*)?NVL(?P<n>\d{2,3})\b", _F)
+_RACK = re.compile(r"\s*(?:[\w-]*?\s*)?NVL(?P<n>\d{2,3})\b(?!\s?(?:GB|G|TB)\b)", _F)
 _MACHINE_CLS = re.compile(rf"台|{_NODE_WORD}", _F)
 _DGX = re.compile(r"\b[DH]GX[\s-]*$", _F)
 _NODES = re.compile(
@@ -59,9 +59,10 @@ _SPLIT = re.compile(r"^[\s,]*(?:(?:GPUs?|cards?|devices|卡)\s*)?(?:split\s+|spr
 _INTERCONNECT = [(v, re.compile("|".join(p), _F)) for v, p in lexicon.INTERCONNECT.items()]
 
 
-# A number written right before a device that cannot be a device count: negative ("-5 H100"), a
+# A number written right before a device that cannot be a device count: negative ("-5 H100"; a dash
+# between spaces, "FP8 - 8x H100", separates clauses), a
 # power or exponent ("10^9 H100", "1e9 H100"), or more digits than any machine has devices.
-_BAD_COUNT = re.compile(rf"(?P<bad>(?<![\w.^])-\s*\d+(?:\.\d+)?|(?<![\w.])\d+(?:\.\d+)?\s*(?:\^|\*\*|[eE]\+?)\s*-?\d+"
+_BAD_COUNT = re.compile(rf"(?P<bad>(?<![\w.^])(?<!\s)-\s*\d+(?:\.\d+)?|(?:(?<=^)|(?<=\s))-\d+(?:\.\d+)?|(?<![\w.])\d+(?:\.\d+)?\s*(?:\^|\*\*|[eE]\+?)\s*-?\d+"
                         rf"|(?<![\w.,])\d{{5,}}|(?<![\w.,])\d{{1,3}}(?:,\d{{3}})+(?![\d,]))\s*(?P<cls>{_CLS})?[\s-]*(?:{_BRAND}[\s-]*)*$", _F)
 MAX_COUNT = 4096   # rules.profile.Profile.count's upper bound
 
@@ -120,7 +121,7 @@ _MACHINES_TIMES = re.compile(rf"(?P<num>{COUNT})\s*[x×*]\s*$", _F)
 
 # Rack-scale systems: "GB200 NVL72" names a rack whose 72 GPUs share one NVLink domain, so "4 racks of
 # GB200 NVL72" or "4x GB200 NVL72" are 4 racks of 72 devices (nodes x count), not 4 GPUs.
-_NVL = re.compile(r"[\s-]*NVL\s*(?P<size>\d{2,3})(?![\d])", _F)
+_NVL = re.compile(r"[\s-]*NVL\s*(?P<size>\d{2,3})(?![\d])(?!\s?(?:GB|G|TB)\b)", _F)   # "H100 NVL 94GB" is memory
 _RACK_WORD = r"(?:racks?|機櫃|机柜|機架|机架)"
 _RACKS_BEFORE = re.compile(rf"(?P<num>{COUNT})\s*(?:個|个|台|座)?\s*{_RACK_WORD}\s*(?:of\s+)?(?:the\s+)?$", _F)
 _SOME_RACKS = re.compile(rf"(?:好幾|幾|數|数|多)\s*(?:個|个|台|座)?\s*{_RACK_WORD}|\bracks\b", _F)

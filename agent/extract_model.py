@@ -22,6 +22,7 @@ _ACTIVE = re.compile(
 _ARCH = [(v, re.compile("|".join(p), _F)) for v, p in lexicon.ARCHITECTURE.items()]
 _QUANT = [(v, re.compile(p, _F)) for v, p in lexicon.QUANT]
 _EXL = re.compile(lexicon.EXL, _F)
+_GENERIC_FULL = re.compile(lexicon.GENERIC_FULL, _F)
 _ALTERNATIVES = re.compile(lexicon.FORMAT_ALTERNATIVES, _F)
 _BARE_GGUF = re.compile(r"^Q[1-4]$", _F)   # "Q4" may be a quarter of the year; "Q8" never is
 _QUARTER = re.compile(r"(?:\b(?:in|by|this|next|last|during|of|until|before|after)\s+$)|(?:今年|明年|去年)\s*$", _F)
@@ -29,6 +30,9 @@ _RUN_WEIGHTS = re.compile(r"\b(?:run|runs|running|serve[sd]?|serving|load(?:ed|i
 _WHEN = re.compile(r"\b(?:launch\w*|releas\w*|ship\w*|go(?:es|ing)?\s+live|roll\w*\s+out|rollout|deadline|budget\w*|approv\w*|plan\w*"
                    r"|start\w*|begin\w*|expect\w*|target\w*|schedul\w*|due|purchas\w*|buy\w*|bought|order\w*|arriv\w*|deliver\w*"
                    r"|hire\w*|migrat\w*|year|quarter|fiscal|FY)\b|上線|推出|預計|計畫|計劃|採購|年|季", _F)
+# "Q4 budget", "the Q4 rollout", "Q4 上線": a quarter names when something happens.
+_QUARTER_EVENT = re.compile(r"\s*(?:(?:budget|target|goal|rollout|roll-out|launch|release|deadline|plan|planning|review|OKRs?|milestone|go[\s-]live)s?\b"
+                            r"|next\s+year|this\s+year|(?:預計|計畫|計劃)?\s*(?:上線|推出|發布|發佈|預算|目標|前|底|結束))", _F)
 _QUARTER_AFTER = re.compile(r"^\s*(?:'?\d{2}\b|20\d\d|FY|of\s+20\d\d)", _F)
 _KV_AFTER = re.compile(r"^[\s-]*(?:的\s*|for\s+(?:the\s+)?|on\s+the\s+)?(?:KV\b|kv[\s-]?cache|KV\s*快取)", _F)
 _KV_PAREN = re.compile(r"(?:\bKV|kv[\s-]?cache)[\s\w]{0,16}\(\s*$", _F)   # "KV cache quantization (FP8)"
@@ -174,7 +178,7 @@ def _quarter(text: str, m: re.Match, names: list[tuple[int, int]]) -> bool:
 
     "in Q4" right after a model name or a verb of running weights ("serving Qwen3 8B in Q4", "run it
     in Q4") is the format; a year after it is always the quarter."""
-    if _QUARTER_AFTER.match(text[m.end():]):   # (a "^" pattern never matches at a later pos)
+    if _QUARTER_AFTER.match(text[m.end():]) or _QUARTER_EVENT.match(text, m.end()):   # (a "^" pattern never matches at a later pos)
         return True
     before = _QUARTER.search(text[max(0, m.start() - 12):m.start()])
     if not before:
@@ -191,18 +195,53 @@ def _quarter(text: str, m: re.Match, names: list[tuple[int, int]]) -> bool:
 
 # A format named as what hardware can do ("H100 supports FP8", "INT8 tensor cores", "BF16 TFLOPS") or as
 # what was used before ("we tried 4-bit before", "our old setup used FP16") is not the format chosen now.
-_CAPABILITY_AFTER = re.compile(r"\s*(?:tensor\s+cores?|cores?\b|T?FLOPS|throughput\s+is|support(?:ed)?\b|capab|instructions?|units?\b"
+_CAPABILITY_AFTER = re.compile(r"\s*(?:tensor\s+cores?|cores?\b|kernels?\b|(?:code\s+)?path\b|T?FLOPS|throughput\s+is|support(?:ed)?\b|capab|instructions?|units?\b"
                                r"|(?:is|are)\s+(?:supported|available|native)|needs?\s+(?:Ada|Hopper|Blackwell|a\s+newer)|算力|支援)", _F)
 _CAPABILITY_BEFORE = re.compile(r"(?:\b(?:supports?|has|have|lacks?|can(?:not|'t)?\s+(?:do|run)|adds?|does)\s+(?:native\s+)?|(?:支援|不支援)\s*)$", _F)
 _EARLIER = re.compile(r"\b(?:before|previously|used\s+to|last\s+(?:year|time|month)|old\s+(?:setup|cluster|server|box)|earlier|tried)\b"
                       r"|以前|之前|舊的?|原本|去年|試過", _F)
 
 
+# ... or put off to later ("we could try AWQ later", "之後可能改 FP8").
+# ... or the foil of a comparison ("FP8 keeps accuracy better than int8", "用 FP8 而不是 BF16").
+_FOIL = re.compile(r"(?:\b(?:than|instead\s+of|versus|vs\.?)\s+(?:the\s+|an?\s+|plain\s+)?|(?:而不是|而非|不是)\s*)$", _F)
+_LATER = re.compile(r"\b(?:later(?!\s+(?:than|version|release))|eventually|down\s+the\s+road|next\s+(?:quarter|year))\b"
+                    r"|(?:之後|以後|未來|將來)\s*(?:可能|也許|再|或許)", _F)
+# A format that is the subject of an evaluative question is what the user asks about, not what they run:
+# "is FP8 worth it?", "does INT4 hurt quality?", "what about 4-bit?", "FP8 值得嗎？", "INT4 準確度夠嗎？".
+# A format given as the condition of a question stays ("will it fit at 4-bit?", "can we run it with FP8?").
+_ASKED_SUBJECT = re.compile(r"(?:^|\b(?:is|are|does|do|would|will|could|can|how\s+(?:good|accurate|fast|bad)\s+is)\s+(?:an?\s+|the\s+)?)\s*$", _F)
+_ASKED_ABOUT = re.compile(r"\b(?:what|how)\s+about\s+(?:an?\s+|the\s+)?$", _F)
+_ASKED_VERDICT = re.compile(
+    r"^[\s-]*(?:(?:quanti[sz]\w*|weights?|checkpoints?|version|models?|precision|quants?|量化|權重|版本?|精度)\s*)?"
+    r"(?:really\s+|actually\s+|still\s+|even\s+)?"
+    r"(?:worth|help|hurt|harm|accurate|good\s+enough|enough|stable|faster|slower|better|worse|los[et]|degrade|ok(?:ay)?\b|fine|safe|reliable"
+    r"|acceptable|quality|noticeabl|會|值得|準確|精度|品質|效果|夠|可以嗎|可行嗎|行嗎|好嗎|有用|划算|有差|掉)", _F)
+_ENGINE_TAKES = re.compile(r"\b(?:support|load|handle|accept|read|work\s+with)\s+(?:the\s+|an?\s+)?(?:GGUF\s+)?$", _F)   # "does vLLM support ...?"
+_QUESTION_END = re.compile(r"[^.!?。！？]*(?:[?？]|嗎)")   # used with .match(text, pos)
+
+
+def _asked_about(text: str, m: re.Match) -> bool:
+    """The format is the subject of a question about its merits."""
+    if not _QUESTION_END.match(text, m.end()):
+        return False
+    head = clause_before(text, m.start(), 40)
+    if _ASKED_ABOUT.search(head) and re.match(r"\s*[?？]", text[m.end():]) or _ENGINE_TAKES.search(head):
+        return True
+    return bool(_ASKED_SUBJECT.search(head) and _ASKED_VERDICT.match(clause_after(text, m.end(), 40)))
+
+
 def _not_the_weights(text: str, m: re.Match) -> bool:
-    """The format is a hardware capability or an earlier setup's, not the one to serve with."""
+    """The format is a hardware capability, an earlier setup's, one put off to later or one asked about,
+    not the one to serve with."""
     if _CAPABILITY_AFTER.match(text, m.end()) or _CAPABILITY_BEFORE.search(text, max(0, m.start() - 24), m.start()):
         return True
-    return bool(_EARLIER.search(clause_before(text, m.start(), 40)) or _EARLIER.search(clause_after(text, m.end(), 30)))
+    if _asked_about(text, m):
+        return True
+    before, after = clause_before(text, m.start(), 40), clause_after(text, m.end(), 30)
+    if _FOIL.search(text, max(0, m.start() - 16), m.start()):
+        return True
+    return bool(_EARLIER.search(before) or _EARLIER.search(after) or _LATER.search(before) or _LATER.search(after))
 
 
 def _exl(m: re.Match) -> str:
@@ -237,8 +276,8 @@ def _quant(text: str, taken: list[tuple[int, int]]) -> list[Finding]:
             finding = Finding("quantization", value, m.start(), m.end())
             if _is_kv(text, m):
                 kv.append(Finding("kv_cache_dtype", value, m.start(), m.end()))
-            else:
-                weights.append((rank, finding))
+            else:   # "FP16 全精度": the explicit format, not the general words beside it
+                weights.append((len(_QUANT) + 1 if _GENERIC_FULL.fullmatch(m.group(0)) else rank, finding))
     out = [min(weights, key=lambda w: (w[0], w[1].start))[1]] if weights else []
     return out + kv[:1]
 
