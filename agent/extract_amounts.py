@@ -34,12 +34,15 @@ _KW = re.compile("|".join(f"(?P<{f}>{src})" for f, src in _KEYWORDS.items()), _F
 _BARE_AFTER = {"context_length": r"context|ctx|上下文", "input_tokens": r"input|prompt|輸入", "output_tokens": r"output|輸出"}
 _AFTER_RES = {f: re.compile(rf"(?:-|\s*)(?:tokens?\s*)?(?:of\s+)?(?:的\s*)?(?:{src})s?(?![A-Za-z])", _F) for f, src in _BARE_AFTER.items()}
 _LENGTH_AFTER = re.compile(rf"\s*(?:of\s+)?(?:的\s*)?(?:(?P<context_length>{CTX})|(?P<input_tokens>{IN})|(?P<output_tokens>{OUT}))", _F)
-_CONC_BEFORE = re.compile(r"(?:同時(?:在線|上線|使用)?|concurrent(?:ly)?|simultaneous(?:ly)?|parallel|in\s+parallel|尖峰|峰值|peak)"
+_CONC_BEFORE = re.compile(r"(?:同時(?:在線|上線|使用)?|同一(?:時間|時刻)|一次(?:送|發|來|處理)?|並行|併行|concurrent(?:ly)?|simultaneous(?:ly)?"
+                          r"|parallel|in\s+parallel|尖峰|峰值|peak)"
                           r"[^,;，；。]{0,8}$", _F)
 _CONC_AFTER = re.compile(r"[^,;，；。]{0,24}?(?:at\s+once|at\s+(?:the\s+same|a)\s+time|concurrent(?:ly)?|simultaneous(?:ly)?|in\s+parallel"
+                         r"|in[\s-]flight|at\s+any\s+(?:one\s+|given\s+)?(?:moment|time)"
                          r"|同時|在線|在用|online)", _F)
 _CONC_NEXT = re.compile(r"\s*(?:at\s+once|at\s+the\s+same\s+time|concurrently|simultaneously|in\s+parallel)", _F)
-_EXPLICIT = re.compile(r"併發|並發|concurren|simultaneous|parallel|at\s+once|same\s+time|同時(?!在線|上線)", _F)
+_EXPLICIT = re.compile(r"併發|並發|並行|併行|concurren|simultaneous|parallel|at\s+once|same\s+time|in[\s-]flight|at\s+any\s+(?:one\s+|given\s+)?(?:moment|time)"
+                       r"|同時(?!在線|上線)|同一(?:時間|時刻)|一次", _F)
 _ONLINE = re.compile(r"在線|線上|online|logged\s+in", _F)
 _HOURLY = re.compile(r"(?:/|\bper|\ban?|\bevery|每|一)\s*(?:GPU[-\s]?|device[-\s]?|card[-\s]?|張卡\s*|卡\s*)?"
                      r"(?:hour|hr|h)\b|hourly|小時|時租|/\s*h\b|per\s+GPU[-\s]hour|GPU[-\s]hours?", _F)

@@ -23,6 +23,11 @@ _ARCH = [(v, re.compile("|".join(p), _F)) for v, p in lexicon.ARCHITECTURE.items
 _QUANT = [(v, re.compile(p, _F)) for v, p in lexicon.QUANT]
 _EXL = re.compile(lexicon.EXL, _F)
 _GENERIC_FULL = re.compile(lexicon.GENERIC_FULL, _F)
+# "FP8 is not an option", "AWQ 不考慮": a format ruled out after it is named ("FP8 not BF16" rules out BF16)
+_REJECTED = re.compile(r"\s*(?:(?:is|are|was)(?:\s+not|n't)\s+(?:an?\s+)?(?:option|possible|allowed|available|supported|acceptable|wanted)"
+                       r"|(?:is|are)\s+(?:out|off\s+the\s+table|ruled\s+out)\b|(?:不考慮|不行|不能用|不用|不要|不可以|沒辦法))", _F)
+_NATIVE = re.compile(lexicon.NATIVE_WEIGHTS, _F)
+_SIXTEEN = re.compile(lexicon.SIXTEEN_BIT, _F)
 _ALTERNATIVES = re.compile(lexicon.FORMAT_ALTERNATIVES, _F)
 _BARE_GGUF = re.compile(r"^Q[1-4]$", _F)   # "Q4" may be a quarter of the year; "Q8" never is
 _QUARTER = re.compile(r"(?:\b(?:in|by|this|next|last|during|of|until|before|after)\s+$)|(?:今年|明年|去年)\s*$", _F)
@@ -203,8 +208,10 @@ _EARLIER = re.compile(r"\b(?:before|previously|used\s+to|last\s+(?:year|time|mon
 
 
 # ... or put off to later ("we could try AWQ later", "之後可能改 FP8").
-# ... or the foil of a comparison ("FP8 keeps accuracy better than int8", "用 FP8 而不是 BF16").
-_FOIL = re.compile(r"(?:\b(?:than|instead\s+of|versus|vs\.?)\s+(?:the\s+|an?\s+|plain\s+)?|(?:而不是|而非|不是)\s*)$", _F)
+# ... or the foil of a comparison or a switch ("FP8 keeps accuracy better than int8", "用 FP8 而不是 BF16",
+# "we skip FP8", "以 BF16 取代 FP8"; the setup left behind, "moving from FP8 to BF16", is agent.extract_base.FORMER).
+_FOIL = re.compile(r"(?:\b(?:than|instead\s+of|versus|vs\.?|skip(?:s|ping)?|avoid(?:s|ing)?|drop(?:s|ping)?|ditch(?:es|ing)?)\s+(?:the\s+|an?\s+|plain\s+)?"
+                   r"|(?:而不是|而非|不是|取代|捨棄|放棄|淘汰)\s*)$", _F)
 _LATER = re.compile(r"\b(?:later(?!\s+(?:than|version|release))|eventually|down\s+the\s+road|next\s+(?:quarter|year))\b"
                     r"|(?:之後|以後|未來|將來)\s*(?:可能|也許|再|或許)", _F)
 # A format that is the subject of an evaluative question is what the user asks about, not what they run:
@@ -239,13 +246,13 @@ def _not_the_weights(text: str, m: re.Match) -> bool:
     if _asked_about(text, m):
         return True
     before, after = clause_before(text, m.start(), 40), clause_after(text, m.end(), 30)
-    if _FOIL.search(text, max(0, m.start() - 16), m.start()):
+    if _FOIL.search(text, max(0, m.start() - 16), m.start()) or FORMER.search(text, max(0, m.start() - 40), m.start()):
         return True
     return bool(_EARLIER.search(before) or _EARLIER.search(after) or _LATER.search(before) or _LATER.search(after))
 
 
 def _exl(m: re.Match) -> str:
-    fmt = (m.group("fmt") or m.group("fmt2")).lower()
+    fmt = "exl" + (m.group("fmt") or m.group("fmt2"))[-1]
     bpw = parse_number(m.group("bpw") or m.group("bpw2"))
     return f"{fmt}-{bpw:g}" if bpw % 1 else f"{fmt}-{bpw:.1f}"
 
@@ -256,7 +263,24 @@ def _is_kv(text: str, m: re.Match) -> bool:
                 or _KV_PAREN.search(text, max(0, m.start() - 32), m.start()))
 
 
-def _quant(text: str, taken: list[tuple[int, int]]) -> list[Finding]:
+def _native(model: str | None, sixteen: bool) -> str:
+    """The format `model` ships in (its 16-bit dtype for "16-bit"); BF16 for a model the catalog lacks."""
+    from rules import catalog
+    native = catalog.all_models()[model].native_dtype if model in catalog.all_models() else "bf16"
+    return native if not sixteen or native in ("bf16", "f16") else "bf16"
+
+
+def _as_released(text: str, model: str | None) -> list[tuple[int, Finding]]:
+    """The weights named as released ("native precision", "16-bit", "原生精度"), ranked after every explicit format."""
+    out = []
+    for rx, sixteen in ((_NATIVE, False), (_SIXTEEN, True)):
+        for m in rx.finditer(text):
+            if not (sixteen and negated(text, m.start())) and not _not_the_weights(text, m) and not _is_kv(text, m):
+                out.append((len(_QUANT) + 2, Finding("quantization", _native(model, sixteen), m.start(), m.end())))
+    return out
+
+
+def _quant(text: str, taken: list[tuple[int, int]], model: str | None = None) -> list[Finding]:
     """quantization (most specific format mentioned) and kv_cache_dtype."""
     weights: list[tuple[int, Finding]] = []
     kv: list[Finding] = []
@@ -271,13 +295,14 @@ def _quant(text: str, taken: list[tuple[int, int]]) -> list[Finding]:
         for m in rx.finditer(text):
             if overlaps(m.span(), alternatives) or (_BARE_GGUF.match(m.group(0)) and _quarter(text, m, taken)):
                 continue
-            if value != "bf16" and negated(text, m.start()) or _not_the_weights(text, m):
+            if value != "bf16" and (negated(text, m.start()) or _REJECTED.match(text, m.end())) or _not_the_weights(text, m):
                 continue
             finding = Finding("quantization", value, m.start(), m.end())
             if _is_kv(text, m):
                 kv.append(Finding("kv_cache_dtype", value, m.start(), m.end()))
             else:   # "FP16 全精度": the explicit format, not the general words beside it
                 weights.append((len(_QUANT) + 1 if _GENERIC_FULL.fullmatch(m.group(0)) else rank, finding))
+    weights += _as_released(text, model)
     out = [min(weights, key=lambda w: (w[0], w[1].start))[1]] if weights else []
     return out + kv[:1]
 
@@ -288,5 +313,5 @@ def find(text: str) -> list[Finding]:
     out = list(named)
     if not named:
         out += _size(text, spans)
-    out += _quant(text, spans)
+    out += _quant(text, spans, named[0].value if named else None)
     return out

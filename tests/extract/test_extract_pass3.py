@@ -66,3 +66,58 @@ def test_a_glued_minus_is_still_an_impossible_count():
 ])
 def test_memory_after_an_nvl_part_is_no_rack_size(text, expected):
     check(text, expected)
+
+
+# --- concurrency said in other words -------------------------------------------------------------
+
+@pytest.mark.parametrize("text", [
+    "Qwen3 32B on 4x H100, 64 requests in flight.", "64 in-flight requests on 2 L40S with Llama 3.1 8B",
+    "We need 64-way concurrency; Llama 3.1 70B, 8x H100", "Llama 3.1 8B, 64 live sessions, 1x L4",
+    "64 open sessions at once on 2 L40S", "Llama 3.1 70B on 4 H100 with 64 active users at any moment",
+    "4 張 H100 跑 Qwen3 32B，同一時間 64 個使用者。", "一次 64 個請求，兩張 L40S 跑 Llama 3.1 8B", "Llama 3.1 70B；並行 64 個請求；8 張 H100",
+    "4 張 H100 跑 Qwen3 32B，64 條並發。", "64 人同時使用，4 張 H100",
+    "64 users at the same time on 4x H100", "64 users simultaneously on 2x L40S",
+])
+def test_concurrency_said_as_in_flight_live_or_at_one_time(text):
+    check(text, {"concurrency": 64}, absent=("users",))
+
+
+@pytest.mark.parametrize("text, expected, absent", [
+    ("64 users on 4x H100", {"users": 64}, ("concurrency",)),
+    ("8-way tensor parallel on 8x H100", {"count": 8}, ("concurrency",)),
+    ("we have 64 open tickets and 2 L40S", {"count": 2}, ("concurrency",)),
+    ("全公司 300 人，同時大概 30 人在用", {"users": 300, "concurrency": 30}, ()),
+])
+def test_people_and_other_numbers_stay_out_of_concurrency(text, expected, absent):
+    check(text, expected, absent)
+
+
+# --- quantization: the weights as released, switches and spellings -------------------------------
+
+@pytest.mark.parametrize("text, quant", [
+    ("gpt-oss-120b at native precision", "mxfp4"), ("DeepSeek V3 原生精度，8 張 H200", "fp8"),
+    ("Llama 3.1 70B, original weights", "bf16"), ("Qwen3 32B 原始權重", "bf16"), ("Llama 3.1 70B, no quant", "bf16"),
+    ("Llama 3.1 70B in 16-bit precision", "bf16"), ("Llama 2 70B 16 bit", "f16"), ("Llama 3.1 70B 16 位元", "bf16"),
+    ("Llama 3.1 70B in FP8 (BF16 originally)", "fp8"),   # an explicit format beats the words for the release
+])
+def test_weights_as_released_take_the_catalog_format(text, quant):
+    check(text, {"quantization": quant})
+
+
+@pytest.mark.parametrize("text, quant", [
+    ("Qwen3 32B, we skip FP8 and use INT8", "int8"), ("Qwen3 32B, switching from FP8 to BF16", "bf16"),
+    ("Qwen3 32B, avoiding 8-bit, in 4-bit", "int4"), ("Qwen3 32B, FP8; INT8 is not an option", "fp8"),
+    ("Qwen3 32B 從 FP8 換成 INT8", "int8"), ("Qwen3 32B 以 BF16 取代 FP8", "bf16"), ("Qwen3 32B 捨棄 8-bit 改 4-bit", "int4"),
+    ("Qwen3 32B FP8 not BF16", "fp8"), ("Qwen3 32B 用 AWQ，GPTQ 不考慮", "awq"),
+])
+def test_a_format_switched_away_from_or_ruled_out_loses(text, quant):
+    check(text, {"quantization": quant})
+
+
+@pytest.mark.parametrize("text, quant", [
+    ("Qwen3 32B FP8_DYNAMIC", "fp8"), ("Qwen3 32B, MX-FP4", "mxfp4"), ("Qwen3 32B NV-FP4 on a B200", "nvfp4"),
+    ("Llama 3.1 70B, ExLlamaV2 4.0bpw", "exl2-4.0"), ("Llama 3.1 70B exl2 quant at 4.0 bpw", "exl2-4.0"),
+    ("Llama 3.1 70B 量化成 4.0bpw 的 EXL2", "exl2-4.0"), ("ＬＬＡＭＡ　３．１　７０Ｂ　ＥＸＬ２　４．０ＢＰＷ", "exl2-4.0"),
+])
+def test_format_spellings(text, quant):
+    check(text, {"quantization": quant})
