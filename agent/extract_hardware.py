@@ -54,8 +54,11 @@ _MEMORY = re.compile(
 _MEM_GLUE = re.compile(r"^\s*(?:(?:的\s*)?(?:Mac\s*(?:mini|Studio|Pro)|MacBook\s*(?:Pro|Air))\s*)?"
                        r"(?:with\s+|w/\s*|\(|,\s*|-\s*|配\s*|搭配\s*)?$", _F)
 _TOTAL = re.compile(r"^\s*(?:total|in\s+total|combined|altogether)|總共|合計|加起來", _F)
-_SPLIT = re.compile(r"^[\s,]*(?:(?:GPUs?|cards?|devices|卡)\s*)?(?:split\s+|spread\s+)?"
-                    r"(?:分(?:成|在|布在|散在|到)?|across|over|into|between)(?![A-Za-z])", re.I)
+_SPLIT = re.compile(r"^(?:s\b)?[\s,]*(?:(?:GPUs?|cards?|devices|卡)\s*)?(?:split\s+|spread\s+|in\s+total\s*|total\s*|總共\s*)?"
+                    r"(?:分(?:成|在|布在|散在|到)?|across|over|into|between|in|on|[(\[]\s*(?:across\s+|over\s+|in\s+|on\s+|分(?:成|在)?\s*|共\s*)?)"
+                    r"(?![A-Za-z])", re.I)
+# "(2 nodes, 8 each)", "2 nodes of 8": the nodes phrase says the count is per node after all
+_EACH = re.compile(r"[^.;:,，。；]{0,12}?(?:\beach\b|\bapiece\b|\bper\s+(?:node|server|machine|box|host)\b|各|每台|每個節點|\bof\s+\d)", re.I)
 _INTERCONNECT = [(v, re.compile("|".join(p), _F)) for v, p in lexicon.INTERCONNECT.items()]
 
 
@@ -276,11 +279,12 @@ def _interconnect(text: str, hit_spans: list[tuple[int, int]], count: int | None
 
 
 def _per_node(text: str, out: list[Finding]) -> None:
-    """A total split over nodes ("16 張 A100，分兩個節點") becomes devices per node, in place."""
+    """A total split over nodes ("16 張 A100，分兩個節點", "16x H100 (2 nodes)", "16 H100 on 2 servers")
+    becomes devices per node, in place."""
     count = next((f for f in out if f.field == "count"), None)
     nodes = next((f for f in out if f.field == "nodes"), None)
     if count and nodes and nodes.start >= count.end and count.value % nodes.value == 0 \
-            and _SPLIT.match(text[count.end:nodes.end]):
+            and _SPLIT.match(text[count.end:nodes.end]) and not _EACH.match(text, nodes.end):
         out[out.index(count)] = Finding("count", count.value // nodes.value, count.start, count.end)
 
 

@@ -51,8 +51,24 @@ def _devices(text: str, placed: list[tuple[int, int]], names: list[tuple[int, in
     return out
 
 
+@functools.cache
+def _catalog_names() -> tuple[str, ...]:
+    """Every catalog model's id, name and aliases, lowercased, letters and digits only."""
+    from rules import catalog
+    return tuple({re.sub(r"[^a-z0-9]", "", n.lower()) for ident, m in catalog.all_models().items()
+                  for n in (ident, m.name, *m.aliases)})
+
+
+def _known_family(words: str) -> bool:
+    """"Qwen 32B": a family the catalog knows, named with a size only (read as that size, not unknown)."""
+    size = _SIZE.search(words)
+    family = re.sub(r"[^a-z0-9]", "", words[:size.start()].lower()) if size else ""
+    return bool(family) and any(n.startswith(family) for n in _catalog_names())
+
+
 def _models(text: str, placed: list[tuple[int, int]], names: list[tuple[int, int]]) -> list[tuple[str, int, int]]:
-    return [("model", m.start(), m.end()) for m in _MODEL.finditer(text) if not overlaps(m.span(), names)]
+    return [("model", m.start(), m.end()) for m in _MODEL.finditer(text) if not overlaps(m.span(), names)
+            and not (overlaps(m.span(), placed) and _known_family(m.group(0)))]
 
 
 def _numbers(text: str, placed: list[tuple[int, int]], names: list[tuple[int, int]]) -> list[tuple[str, int, int]]:

@@ -121,3 +121,26 @@ def test_a_format_switched_away_from_or_ruled_out_loses(text, quant):
 ])
 def test_format_spellings(text, quant):
     check(text, {"quantization": quant})
+
+
+# --- blind review: totals over nodes, a known family named by size ----------------------------------
+
+@pytest.mark.parametrize("text, count, nodes", [
+    ("16x H100 (2 nodes), Llama 3.1 405B", 8, 2), ("16 張 H100（2 台機器），Llama 3.1 405B", 8, 2),
+    ("16 H100s in total on 2 servers", 8, 2), ("16x H100 in 2 nodes", 8, 2), ("16 張 H100，分在兩台機器", 8, 2),
+    ("2 nodes of 8x H100", 8, 2), ("two 8x H100 nodes", 8, 2), ("8x H100 (2 nodes of 8)", 8, 2),
+    ("兩台 8 卡 H100", 8, 2),
+])
+def test_a_total_given_with_its_nodes_is_split_per_node(text, count, nodes):
+    check(text, {"count": count, "nodes": nodes})
+
+
+@pytest.mark.parametrize("text", ["Qwen 32B on 2x 4090", "Qwen 32B 跑在兩張 4090 上"])
+def test_a_known_family_named_by_size_is_no_unrecognised_model(text):
+    ex = extract(text)
+    assert ex.values.get("params_b") == 32.0 and not [u for u in ex.not_understood if u.kind == "model"], ex
+
+
+def test_an_unknown_family_is_still_quoted_back():
+    ex = extract("GLM-5.1 on 8x H100")
+    assert [u.text for u in ex.not_understood if u.kind == "model"] == ["GLM-5.1"]
