@@ -168,6 +168,14 @@ def _machines_before(text: str, start: int, end: int) -> list[Finding]:
 
 
 
+# "先用 A800 × 2，之後改用 A100 × 4", "then we switched to 4x L40S": the device switched to later is the current one
+# (a switch with no time word, "換成 1 張 A100 反而還可以", is a trial, not the setup).
+_ARTICLE_ONLY = re.compile(r"an?\s", _F)
+_SWITCHED_TO = re.compile(r"(?:之後|後來|現在|目前|接著|\bnow\b|\bthen\b|\blater\b|\bsince\s+then\b)\s*(?:we\s+|I\s+|又|就)?"
+                          r"(?:改用|改成|換成|換到|換用|改為|switch(?:ed|ing)?\s+(?:over\s+)?to|mov(?:ed|ing)\s+to|migrat(?:ed|ing)\s+to)"
+                          r"[^,;.，；。]{0,10}$", _F)
+
+
 def _pick(text: str, hits: list[AliasHit]) -> AliasHit | None:
     """The user's device: the first one given with a count, else the first accelerator, else the first."""
     live = [h for h in hits if not negated_adjacent(text, h.start)]
@@ -175,7 +183,13 @@ def _pick(text: str, hits: list[AliasHit]) -> AliasHit | None:
     live = current or live   # "we used to run 2x 4090, now 8x H100": the setup left behind is not the device
     if not live:
         return None
+    switched = [h for h in live if _SWITCHED_TO.search(text, max(0, h.start - 24), h.start)]
+    live = switched or live   # "先用 A800 × 2，之後改用 A100 × 4": the device switched to is the current one
     counted = [h for h in live if _count_before(text, h) or _count_after(text, h) or _DGX.search(text[:h.start])]
+    # the same device named again with a number beats an article ("a g6.12xlarge with 4 × NVIDIA L4", "a P40 … 10 P40s")
+    if counted and _ARTICLE_ONLY.match(text, (_count_before(text, counted[0]) or (0, -1))[1]):
+        counted = [h for h in counted[1:] if h.id == counted[0].id and not _ARTICLE_ONLY.match(
+            text, (_count_before(text, h) or (0, -1))[1])][:1] + counted
     accel = [h for h in live if hardware_class(h.id) != "cpu"]
     return (counted or accel or live)[0]
 
@@ -340,11 +354,71 @@ def _launch_count(text: str) -> list[Finding]:
     return [Finding("count", n, start, end)] if 1 <= n <= 1024 else []
 
 
+# Options joined by a word of comparison: "1x H100 vs 2x H200", "H100 or H200", "8x H100 cheaper than 4x H200",
+# "一張 H100 還是兩張 H200", "H100 對比 H200". "and"/"和" joins parts of one setup, so it is not one.
+_VERSUS = re.compile(r"^(?:s\b)?\s*(?:(?:with|over|on)\s+[\w-]+\s*)?(?:,\s*)?(?:vs\.?|versus|or|against|compared\s+(?:to|with)|(?:(?:is\s+)?(?:\w+\s+){0,2}?"
+                     r"(?:better|cheaper|faster|slower|worse|pricier|more\s+\w+|less\s+\w+)\s+)?than|還是|或是?|或者|對比|相比|比起|比)\s*$", _F)
+
+
+def _option(text: str, hit: AliasHit) -> tuple[dict, int, int]:
+    """A hardware option: its id and stated count, with the span of its words."""
+    before, after = _count_before(text, hit), _count_after(text, hit)
+    count = before[0] if before else after[0] if after and not after[2] else None
+    start = before[1] if before else hit.start
+    end = after[1] if after and not before else hit.end
+    return {"hardware": hit.id, "count": count}, start, end
+
+
+def _compared(text: str, hits: list[AliasHit], device: AliasHit) -> Finding | None:
+    """The other options in a comparison that includes the chosen device, as one finding."""
+    options = sorted((_option(text, h) + (h,) for h in hits), key=lambda o: o[1])
+    chain, out = [], []
+    for prev, cur in zip(options, options[1:]):
+        if _VERSUS.match(text[prev[2]:cur[1]]):
+            chain += [o for o in (prev, cur) if o not in chain]
+    if not any(o[3] is device for o in chain):
+        return None
+    own = next(o[0] for o in chain if o[3] is device)
+    for opt, start, end, hit in chain:
+        if hit is not device and opt != own and opt not in [o[0] for o in out] and not negated_adjacent(text, start):
+            out.append((opt, start, end))
+    if not out:
+        return None
+    return Finding("compared_hardware", [o[0] for o in out], out[0][1], out[-1][2])
+
+
+# Replicas of a model, each on some devices: "2 x 2 replicas" (replicas x devices each), "2 replicas of 4 GPUs",
+# "2 replicas with TP=4", "3 個副本，每個 2 張卡". The profile counts the devices in all of them.
+_REPLICA = r"(?:replicas?|instances?|copies|副本|實例)"
+_REPLICAS = re.compile(
+    rf"(?P<a>{COUNT})\s*[x×*]\s*(?P<b>{COUNT})\s*(?:個\s*)?{_REPLICA}"
+    rf"|(?P<r>{COUNT})\s*(?:個\s*)?{_REPLICA}\s*(?:[,，]\s*)?(?:of|with|on|x|×|at|每個|各|each\s+(?:on|with))?\s*"
+    rf"(?:TP\s*=?\s*|tp[\s=]*)?(?P<n>{COUNT})\s*(?:張|卡|GPUs?\b|cards?\b|[x×](?=\s*[A-Za-z]))?(?:\s*each)?", _F)
+
+
+def _replicas(text: str, out: list[Finding]) -> None:
+    """The device count of replicas ("2 x 2 replicas" is four devices), in place: it replaces a count
+    that is one replica's ("2 replicas of 4x H100") and fills a missing one."""
+    m = _REPLICAS.search(text)
+    if not m:
+        return
+    a, b = (m.group("a"), m.group("b")) if m.group("a") else (m.group("r"), m.group("n"))
+    x, y = parse_int(a), parse_int(b)
+    if not x or not y or not 1 <= x * y <= MAX_COUNT:
+        return
+    count = next((f for f in out if f.field == "count"), None)
+    if count is None or (count.value == y and m.start() <= count.start < m.end()):
+        out[:] = [f for f in out if f.field != "count"] + [Finding("count", x * y, m.start(), m.end())]
+
+
 def find(text: str) -> list[Finding]:
     """All hardware findings in `text` (already normalised to half-width)."""
     hits = hardware_index().find(text)
     device = _pick(text, hits)
     out = _device(text, device) if device else []
+    compared = _compared(text, hits, device) if device and len(hits) > 1 else None
+    if compared:
+        out.append(compared)
     fields = {f.field for f in out}
     taken = [(f.start, f.end) for f in out] + [(h.start, h.end) for h in hits]
     hit_spans = names = [(h.start, h.end) for h in hits]
@@ -366,6 +440,7 @@ def find(text: str) -> list[Finding]:
         form = _FORM_COUNT.search(text)
         out += [Finding("count", int(form.group("num")), form.start(), form.end())] if form and device else _launch_count(text)
     _per_node(text, out)
+    _replicas(text, out)
     mem = _memory(text, hits, device)
     if mem:
         out.append(mem)

@@ -30,7 +30,7 @@ _DEVICE = re.compile(
 # Things shaped like product codes that are not devices: quantization formats, sizes, quarters,
 # versions, ports, SKUs of models ("A3B": 3B active).
 _NOT_DEVICE = re.compile(
-    r"^(?:Q\d+(?:_\w+)?|FP\d+|BF16|INT\d+|W\d+A\d+|EXL\d|MXFP4|NVFP4|A\d+B|V\d+|R\d+|M\d|TP\d+|PP\d+|EP\d+|DP\d+|H\d|L\d"
+    r"^(?:Q\d+(?:_\w+)?|FP\d+|BF16|INT\d+|W\d+A\d+|EXL\d|MXFP4|NVFP4|A\d+B|V\d+|R\d{1,2}|M\d|TP\d+|PP\d+|EP\d+|DP\d+|H\d|L\d"
     r"|SM\d+|GB\d+|TB\d+|MB\d+|GPU\d*|CPU\d*|PCIe\d*|DDR\d+|HBM\d*e?|NV\w+|FA\d|ISL\d*|OSL\d*|P(?:50|90|95|99|999)|T\d{4}|E\d{3,4}|S\d{1,2})$", re.I)
 _DEVICE_CUE = re.compile(r"\s*(?:推理|NPU|卡|cards?\b|accelerators?\b)", re.I)
 _MODEL = re.compile(lexicon.MODEL_NAME, re.I)

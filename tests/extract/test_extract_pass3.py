@@ -144,3 +144,73 @@ def test_a_known_family_named_by_size_is_no_unrecognised_model(text):
 def test_an_unknown_family_is_still_quoted_back():
     ex = extract("GLM-5.1 on 8x H100")
     assert [u.text for u in ex.not_understood if u.kind == "model"] == ["GLM-5.1"]
+
+
+# --- blind review: hardware options compared, replicas ---------------------------------------------
+
+@pytest.mark.parametrize("text, own, compared", [
+    ("1x H100 vs 2x H200 for Llama 3.1 70B?", ("h100_sxm", 1), [{"hardware": "h200_sxm", "count": 2}]),
+    ("一張 H100 還是兩張 H200 跑 Llama 3.1 70B？", ("h100_sxm", 1), [{"hardware": "h200_sxm", "count": 2}]),
+    ("Is 8x H100 cheaper than 4x H200 for Llama 3.1 405B?", ("h100_sxm", 8), [{"hardware": "h200_sxm", "count": 4}]),
+    ("8 張 H100 對比 4 張 H200，哪個跑 Llama 3.1 405B 比較划算？", ("h100_sxm", 8), [{"hardware": "h200_sxm", "count": 4}]),
+    ("two 3090s with NVLink or one 5090?", ("rtx3090", 2), [{"hardware": "rtx5090", "count": 1}]),
+    ("Gaudi 3 or H100 for Mistral 7B?", ("gaudi3", None), [{"hardware": "h100_sxm", "count": None}]),
+])
+def test_a_comparison_of_hardware_keeps_every_option(text, own, compared):
+    ex = extract(text)
+    assert (ex.values.get("hardware"), ex.values.get("count")) == own, ex.values
+    assert ex.values["compared_hardware"] == compared and ex.evidence["compared_hardware"] in text
+    assert not [u for u in ex.not_understood if u.kind == "number"], ex.not_understood   # "2x"/"兩張" are used
+
+
+@pytest.mark.parametrize("text", ["we run 2x 4090 and 1x 3090 together", "moving from a 4090 to 2x H100", "我們有 2 張 4090 和 1 張 3090"])
+def test_parts_of_one_setup_or_a_setup_left_behind_are_no_comparison(text):
+    check(text, {}, absent=("compared_hardware",))
+
+
+def test_compared_options_reach_the_profile():
+    from agent.understand import apply
+    from rules.profile import build_profile
+    ex = extract("1x H100 vs 2x H200 for Llama 3.1 70B?")
+    profile, notes = apply(build_profile({}), ex.values, ex.evidence)
+    assert not notes and profile.compared_hardware[0].hardware == "h200_sxm" and profile.compared_hardware[0].count == 2
+    assert profile.provenance["compared_hardware"].evidence == "2x H200"
+
+
+@pytest.mark.parametrize("text, count", [
+    ("2 x 2 replicas of Llama 3.1 70B on H100", 4), ("2 replicas of 4x H100 for Llama 3.1 70B", 8),
+    ("2 replicas with TP=4 on H100", 8), ("3 個副本，每個 2 張 H100", 6), ("兩個副本各 4 張 H100", 8),
+])
+def test_replicas_count_the_devices_of_all_of_them(text, count):
+    check(text, {"hardware": "h100_sxm", "count": count})
+
+
+# --- forum classes: counts of unknown product codes, the device switched to, a count said again ------
+
+@pytest.mark.parametrize("text, count", [("Dual R9700 as my local coding assistant", 2), ("twin MI50s for Qwen3 32B", 2),
+                                         ("兩張 R9700 跑 Qwen3 32B", 2)])
+def test_dual_and_twin_count_devices_known_or_not(text, count):
+    check(text, {"count": count})
+
+
+def test_an_unknown_product_code_with_letters_and_four_digits_is_quoted_back():
+    assert [u.text for u in extract("Dual R9700 for coding").not_understood] == ["R9700"]
+    assert not extract("DeepSeek R1 on 8x H100").not_understood   # "R1" is a model, not a device
+
+
+@pytest.mark.parametrize("text, hardware, count", [
+    ("先用 A800 80G × 2 部署 qwen-72b，之後改用 A100 40G × 4，每張卡都快滿了", "a100_40g_sxm", 4),
+    ("We ran 2x 4090 at first, then we switched to 4x L40S", "l40s", 4),
+    ("我用 4 張 4090 跑 72B int4，換成 1 張 A100 反而還可以", "rtx4090", 4),   # a trial swap, not the setup
+])
+def test_the_device_switched_to_later_is_the_setup(text, hardware, count):
+    check(text, {"hardware": hardware, "count": count})
+
+
+@pytest.mark.parametrize("text, hardware, count", [
+    ("spin it up on a g6.12xlarge with 4 × NVIDIA L4", "l4", 4),
+    ("Has anyone used a Tesla P40 with vLLM? I just bought 10 P40s.", "p40", 10),
+    ("a 4090 and 2x 3090 in two boxes", "rtx4090", 1),   # another device keeps the first one named
+])
+def test_the_same_device_counted_again_beats_an_article(text, hardware, count):
+    check(text, {"hardware": hardware, "count": count})
