@@ -24,7 +24,9 @@ OUT = (r"(?:outputs?|answers?|responses?|replies|completions?|generations?|summa
 _KEYWORDS = {
     "context_length": CTX, "input_tokens": IN, "output_tokens": OUT,
     "concurrency": (r"(?:peak\s+)?concurrency|concurrent\s+(?:users|requests|sessions|streams|connections)|parallel\s+requests"
-                    r"|max[-_\s]?num[-_\s]?seqs|併發數?|並發數?|同時(?:在線|上線|使用|連線|處理|請求)?(?:人數|用戶數?|使用者)?"),
+                    r"|users\s*\(\s*concurrent\s*\)|(?:max(?:imum)?\s+)?batch(?:\s+size)?|max[-_\s]?num[-_\s]?seqs|CCU"
+                    r"|(?:併發|並發)(?:數|用戶數?|使用者|人數|請求數?|連線數?|量)?|在線(?:人數|用戶數?|使用者)|online\s+users"
+                    r"|同時(?:在線|上線|使用|連線|處理|請求)?(?:人數|用戶數?|使用者)?"),
     "users": (r"users?|user\s+(?:count|base)|使用者(?:人數)?|用戶數?|(?:team|class|group|staff|company)\s+of|headcount"
               r"|全公司|全部門|公司(?:大約|約)?|員工數?|人數"),
     "lora_adapters": r"LoRAs?\s*(?:adapters?)?\s*(?:數量|count)?|adapters?",
@@ -35,10 +37,10 @@ _BARE_AFTER = {"context_length": r"context|ctx|上下文", "input_tokens": r"inp
 _AFTER_RES = {f: re.compile(rf"(?:-|\s*)(?:tokens?\s*)?(?:of\s+)?(?:的\s*)?(?:{src})s?(?![A-Za-z])", _F) for f, src in _BARE_AFTER.items()}
 _LENGTH_AFTER = re.compile(rf"\s*(?:of\s+)?(?:的\s*)?(?:(?P<context_length>{CTX})|(?P<input_tokens>{IN})|(?P<output_tokens>{OUT}))", _F)
 _CONC_BEFORE = re.compile(r"(?:同時(?:在線|上線|使用)?|同一(?:時間|時刻)|一次(?:送|發|來|處理)?|並行|併行|concurrent(?:ly)?|simultaneous(?:ly)?"
-                          r"|parallel|in\s+parallel|尖峰|峰值|peak)"
+                          r"|parallel|in\s+parallel|尖峰|峰值|高峰(?:期|時段)?|peak(?:\s+load)?(?:\s+of)?|batch(?:\s+of)?)"
                           r"[^,;，；。]{0,8}$", _F)
 _CONC_AFTER = re.compile(r"[^,;，；。]{0,24}?(?:at\s+once|at\s+(?:the\s+same|a)\s+time|concurrent(?:ly)?|simultaneous(?:ly)?|in\s+parallel"
-                         r"|in[\s-]flight|at\s+any\s+(?:one\s+|given\s+)?(?:moment|time)"
+                         r"|in[\s-]flight|at\s+any\s+(?:one\s+|given\s+)?(?:moment|time)|at\s+(?:the\s+)?peak|in\s+(?:a|one|each)\s+batch|per\s+batch"
                          r"|同時|在線|在用|online)", _F)
 _CONC_NEXT = re.compile(r"\s*(?:at\s+once|at\s+the\s+same\s+time|concurrently|simultaneously|in\s+parallel)", _F)
 _EXPLICIT = re.compile(r"併發|並發|並行|併行|concurren|simultaneous|parallel|at\s+once|same\s+time|in[\s-]flight|at\s+any\s+(?:one\s+|given\s+)?(?:moment|time)"

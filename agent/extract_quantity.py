@@ -30,7 +30,7 @@ UNITS: tuple[tuple[str, str], ...] = (
     ("lora", r"(?:個|組|套|份)?\s*(?:(?:(?!(?:users?|people|persons?|employees|staff|and|or|with|for|of|per|each|a|an|the|one|two|three|single|GPUs?|cards?)\b)"
              r"[A-Za-z][\w-]*|[\u4e00-\u9fff]{1,4})\s*){0,2}?(?:LoRAs?|adapters?)(?![A-Za-z])"),
     ("conc", r"(?:個|路|條|多)?\s*(?:併發|並發|並行|併行|concurrent(?:ly)?\b|simultaneous(?:ly)?\b|in\s+parallel\b|parallel\b|同時"
-             r"|-?way\s+concurrency\b|in[\s-]flight\b|(?:live|open)\s+(?:requests?|sessions?|streams?|connections?|chats?)\b)"),
+             r"|-?way\s+concurrency\b|-?users?\s+concurrency\b|CCU\b|in[\s-]flight\b|(?:live|open)\s+(?:requests?|sessions?|streams?|connections?|chats?)\b)"),
     ("org", r"(?:家|間)(?:\s*(?:客戶|公司|企業|廠商))?(?![人裡])|(?:different\s+)?(?:customers|clients|tenants|companies|departments|teams)\b"
             r"|(?:個|位)?\s*(?:客戶|部門|租戶)"),
     ("people", r"(?:(?:internal|active|daily|monthly|total|registered|end|business|sales|different)[\s-]+)*"
@@ -38,7 +38,7 @@ UNITS: tuple[tuple[str, str], ...] = (
                r"|users?|people|persons?|employees|staff|engineers|developers|analysts|seats|members|researchers"
                r"|students|reps|representatives|salespeople|colleagues|coworkers|testers|lawyers|doctors|agents|customer|client)\b"
                r"|(?:個|位|名|多)?\s*(?:業務|研發|客服|行銷|門市|內部)?\s*(?:同仁|同事|人員|員工|人|用戶|使用者|工程師|業務|學生|會員|老師)"),
-    ("req", r"(?:個\s*)?(?:requests?\b|reqs?\b|sessions?\b|streams?\b|connections?\b|calls\b|請求|連線|對話|session)"),
+    ("req", r"(?:個\s*)?(?:requests?\b|reqs?\b|sequences\b|seqs\b|sessions?\b|streams?\b|connections?\b|calls\b|請求|連線|對話|session)"),
 
     ("items", r"(?:pages?\b|頁|files?\b|documents?\b|docs\b|rows\b|records\b|筆|份|篇|images?\b|photos?\b|videos?\b|articles?\b"
               r"|questions?\b|emails?\b|tickets?\b|steps?\b|turns?\b|rounds?\b|epochs?\b|layers?\b|experts?\b|heads?\b|threads?\b|cores?\b)"),

@@ -214,3 +214,17 @@ def test_the_device_switched_to_later_is_the_setup(text, hardware, count):
 ])
 def test_the_same_device_counted_again_beats_an_article(text, hardware, count):
     check(text, {"hardware": hardware, "count": count})
+
+
+@pytest.mark.parametrize("text, value", [
+    ("50-user concurrency on 2x L40S", 50), ("users (concurrent): 50", 50), ("50 CCU on 4x H100", 50),
+    ("並發用戶 50，4 張 H100", 50), ("在線人數 50", 50), ("高峰期 50 人", 50), ("batch size 32 on 4x H100", 32),
+    ("batch of 32 requests", 32), ("32 sequences per batch", 32), ("peak load of 50 requests", 50), ("up to 50 requests at peak", 50),
+])
+def test_concurrency_said_as_batches_peaks_and_concurrent_users(text, value):
+    check(text, {"concurrency": value})
+
+
+@pytest.mark.parametrize("text, users", [("we batch documents overnight, 500 users", 500), ("the 1000 users batch job", 1000)])
+def test_a_batch_job_keeps_its_users(text, users):
+    check(text, {"users": users}, absent=("concurrency",))
