@@ -411,6 +411,23 @@ def _replicas(text: str, out: list[Finding]) -> None:
         out[:] = [f for f in out if f.field != "count"] + [Finding("count", x * y, m.start(), m.end())]
 
 
+# "add a second identical 8-GPU server", "再加一台": one machine more than the ones stated (or the one implied)
+_ONE_MORE = re.compile(rf"\b(?:add(?:s|ed|ing)?|buy(?:s|ing)?|get(?:ting)?|plus|with)\s+(?:a\s+)?(?:second|another|one\s+more)\s+"
+                       rf"(?:identical\s+|same\s+|similar\s+)?(?:[\w-]+\s+){{0,2}}?{_NODE_WORD}(?![A-Za-z])|再(?:加|買|多|擴)\s*一\s*台", _F)
+
+
+def _one_more(text: str, out: list[Finding]) -> None:
+    """Nodes plus one for a machine added to the ones stated, in place."""
+    m = _ONE_MORE.search(text)
+    if not m or negated_adjacent(text, m.start()):
+        return
+    nodes = next((f for f in out if f.field == "nodes"), None)
+    if nodes is not None and nodes.end > m.start():
+        return   # the nodes were stated after it ("add another node: 3 nodes in all")
+    n = (nodes.value if nodes else 1) + 1
+    out[:] = [f for f in out if f.field != "nodes"] + [Finding("nodes", n, nodes.start if nodes else m.start(), m.end())]
+
+
 def find(text: str) -> list[Finding]:
     """All hardware findings in `text` (already normalised to half-width)."""
     hits = hardware_index().find(text)
@@ -441,6 +458,7 @@ def find(text: str) -> list[Finding]:
         out += [Finding("count", int(form.group("num")), form.start(), form.end())] if form and device else _launch_count(text)
     _per_node(text, out)
     _replicas(text, out)
+    _one_more(text, out)
     mem = _memory(text, hits, device)
     if mem:
         out.append(mem)

@@ -228,3 +228,11 @@ def test_concurrency_said_as_batches_peaks_and_concurrent_users(text, value):
 @pytest.mark.parametrize("text, users", [("we batch documents overnight, 500 users", 500), ("the 1000 users batch job", 1000)])
 def test_a_batch_job_keeps_its_users(text, users):
     check(text, {"users": users}, absent=("concurrency",))
+
+
+@pytest.mark.parametrize("text, count, nodes", [
+    ("I run vLLM on one 8-GPU server; if I add a second identical 8-GPU server, TP or PP across them?", 8, 2),
+    ("現在一台 8 卡 H100，再加一台要用 TP 還是 PP？", 8, 2),
+])
+def test_a_machine_added_to_the_stated_ones_counts_as_a_node(text, count, nodes):
+    check(text, {"count": count, "nodes": nodes})
