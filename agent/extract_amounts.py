@@ -46,7 +46,7 @@ _CONC_NEXT = re.compile(r"\s*(?:at\s+once|at\s+the\s+same\s+time|concurrently|si
 _EXPLICIT = re.compile(r"併發|並發|並行|併行|concurren|simultaneous|parallel|at\s+once|same\s+time|in[\s-]flight|at\s+any\s+(?:one\s+|given\s+)?(?:moment|time)"
                        r"|同時(?!在線|上線)|同一(?:時間|時刻)|一次", _F)
 _ONLINE = re.compile(r"在線|線上|online|logged\s+in", _F)
-_HOURLY = re.compile(r"(?:/|\bper|\ban?|\bevery|每|一)\s*(?:GPU[-\s]?|device[-\s]?|card[-\s]?|張卡\s*|卡\s*)?"
+_HOURLY = re.compile(r"(?:/|\bper|\ban?|\bevery|每|一)\s*(?:GPU[-\s]?|device[-\s]?|card[-\s]?|張卡\s*|卡\s*|[A-Z]{1,4}\d{2,4}[A-Za-z]*[-\s])?"
                      r"(?:hour|hr|h)\b|hourly|小時|時租|/\s*h\b|per\s+GPU[-\s]hour|GPU[-\s]hours?", _F)
 _CUT = re.compile(r"[;；。!?！？\n]|,(?!\d{3}(?!\d))|，|\.(?:\s|$)|\s-\s|\bbut\b|但是?|不過", _F)
 # Per-item counts: a LoRA per customer, each customer its own adapter, 各…一個 LoRA.

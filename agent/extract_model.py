@@ -43,7 +43,7 @@ _KV_AFTER = re.compile(r"^[\s-]*(?:的\s*|for\s+(?:the\s+)?|on\s+the\s+)?(?:KV\b
 _KV_PAREN = re.compile(r"(?:\bKV|kv[\s-]?cache)[\s\w]{0,16}\(\s*$", _F)   # "KV cache quantization (FP8)"
 _KV_BEFORE = re.compile(r"(?:\bKV|kv[\s-]?cache|KV\s*快取)\s*(?:(?:should|can|could|will|would|to)\s+)?(?:be\s+|run\s+|quantization\s*\(?\s*|快取\s*)?"
                         r"(?:in|at|as|to|dtype|(?:quant(?:ization|ized|ize)?|stored?|kept|keep|cast|set|saved?)(?:\s+(?:to|in|with|at|as))?"
-                        r"|(?:想|要|會|可以|打算)?(?:用|量化成?|設成|改成|存成|存為|轉成|跑)|[:=])?\s*$", _F)
+                        r"|(?:想|要|會|可以|打算|能|能不能|可不可以)?(?:用|量化成?|設成|改成|存成|存為|轉成|跑)|[:=])?\s*$", _F)
 
 
 _NOT_A_MODEL = re.compile(r"llama[\s._-]?(?:cpp|server|bench|swap)\b", _F)   # the engine, not the model family
@@ -217,14 +217,20 @@ _LATER = re.compile(r"\b(?:later(?!\s+(?:than|version|release))|eventually|down\
 # A format that is the subject of an evaluative question is what the user asks about, not what they run:
 # "is FP8 worth it?", "does INT4 hurt quality?", "what about 4-bit?", "FP8 值得嗎？", "INT4 準確度夠嗎？".
 # A format given as the condition of a question stays ("will it fit at 4-bit?", "can we run it with FP8?").
-_ASKED_SUBJECT = re.compile(r"(?:^|\b(?:is|are|does|do|would|will|could|can|how\s+(?:good|accurate|fast|bad)\s+is)\s+(?:an?\s+|the\s+)?)\s*$", _F)
+_ASKED_SUBJECT = re.compile(r"(?:^\s*|\b(?:is|are|does|do|would|will|could|can|how\s+(?:good|accurate|fast|bad)\s+is)\s+(?:an?\s+|the\s+)?)"
+                            r"(?:(?:quanti[sz]\w*|going|switching|moving|dropping)\s+(?:down\s+)?to\s+|(?:量化(?:到|成)?|改用|換成|用)\s*)?\s*$", _F)
+# "which 4-bit format is best?", "哪種 4-bit 格式", "do we need 16-bit?": a kind of format asked for
+_ASKED_WHICH = re.compile(r"(?:\b(?:which|what)\s+(?:kind\s+of\s+|type\s+of\s+)?|哪(?:種|個|一種|一個)\s*"
+                          r"|\b(?:do|does|would|will)\s+(?:we|I|you)\s+(?:really\s+)?(?:need|want|have\s+to\s+use)\s+)$", _F)
 _ASKED_ABOUT = re.compile(r"\b(?:what|how)\s+about\s+(?:an?\s+|the\s+)?$", _F)
 _ASKED_VERDICT = re.compile(
     r"^[\s-]*(?:(?:quanti[sz]\w*|weights?|checkpoints?|version|models?|precision|quants?|量化|權重|版本?|精度)\s*)?"
     r"(?:really\s+|actually\s+|still\s+|even\s+)?"
     r"(?:worth|help|hurt|harm|accurate|good\s+enough|enough|stable|faster|slower|better|worse|los[et]|degrade|ok(?:ay)?\b|fine|safe|reliable"
-    r"|acceptable|quality|noticeabl|會|值得|準確|精度|品質|效果|夠|可以嗎|可行嗎|行嗎|好嗎|有用|划算|有差|掉)", _F)
-_ENGINE_TAKES = re.compile(r"\b(?:support|load|handle|accept|read|work\s+with)\s+(?:the\s+|an?\s+)?(?:GGUF\s+)?$", _F)   # "does vLLM support ...?"
+    r"|acceptable|quality|noticeabl|relevant|needed|required|necessary|ready|mature|viable|recommended|save|cut|reduce"
+    r"|會|值得|準確|精度|品質|效果|夠|可以嗎|可行嗎|行嗎|好嗎|有用|划算|有差|掉|能?省|省)", _F)
+_ENGINE_TAKES = re.compile(r"(?:\b(?:support|load|handle|accept|read|work\s+with)\s+(?:the\s+|an?\s+)?(?:GGUF\s+)?"
+                           r"|(?:能|可以|能不能|可不可以)\s*(?:跑|載入|讀|吃)\s*)$", _F)   # "does vLLM support ...?"
 _QUESTION_END = re.compile(r"[^.!?。！？]*(?:[?？]|嗎)")   # used with .match(text, pos)
 
 
@@ -233,7 +239,8 @@ def _asked_about(text: str, m: re.Match) -> bool:
     if not _QUESTION_END.match(text, m.end()):
         return False
     head = clause_before(text, m.start(), 40)
-    if _ASKED_ABOUT.search(head) and re.match(r"\s*[?？]", text[m.end():]) or _ENGINE_TAKES.search(head):
+    if _ASKED_ABOUT.search(head) and re.match(r"\s*[?？]", text[m.end():]) or _ENGINE_TAKES.search(head) \
+            or _ASKED_WHICH.search(head):
         return True
     return bool(_ASKED_SUBJECT.search(head) and _ASKED_VERDICT.match(clause_after(text, m.end(), 40)))
 

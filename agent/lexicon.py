@@ -264,7 +264,7 @@ _FORMAT = (r"(?:GGUF|AWQ|GPTQ|EXL[23]|FP[\s-]?8|FP[\s-]?16|BF[\s-]?16|INT[\s-]?[
 # ("AWQ、GPTQ、FP8 該選哪個") offer them too.
 FORMAT_ALTERNATIVES = (rf"\b(?:compar\w*|between|choose\s+between|pick\s+between)\s+{_FORMAT}\s*(?:and|with|to|&)\s*{_FORMAT}"
                        rf"|{_FORMAT}\s+(?:compares?|stacks?\s+up)\s+(?:with|to|against)\s+{_FORMAT}"
-                       rf"|{_FORMAT}(?:\s*[,、]\s*{_FORMAT})*\s*(?:好|比較好|比較快|快)?\s*(?:/|\bor\b|\bvs\.?|\bversus\b|還是|或是?|或者|跟|和|與|比"
+                       rf"|{_FORMAT}(?:\s*[,、]\s*{_FORMAT})*\s*(?:好|比較好|比較快|快)?\s*(?:\bor\s+(?:go(?:\s+(?:with|to))?|use|switch\s+to|move\s+to|pick)\b|/|\bor\b|\bvs\.?|\bversus\b|還是|或是?|或者|跟|和|與|比"
                        rf"|\b(?:better|faster|slower|worse|cheaper|more\s+accurate)\s+than\b|\bcompared\s+(?:to|with)\b|\bover\b)\s*{_FORMAT}"
                        rf"|{_FORMAT}(?:\s*[,、]\s*{_FORMAT})+(?=[^。.!?？]{{0,8}}(?:選|哪|which|what))")
 TOPICS = {

@@ -236,3 +236,19 @@ def test_a_batch_job_keeps_its_users(text, users):
 ])
 def test_a_machine_added_to_the_stated_ones_counts_as_a_node(text, count, nodes):
     check(text, {"count": count, "nodes": nodes})
+
+
+@pytest.mark.parametrize("text", [
+    "Qwen3 32B on 2x H100. KV cache 能用 FP8 嗎？", "Qwen3 32B on 2x H100. Which 4-bit format is best?", "兩張 H100 跑 Qwen3 32B，哪種 4-bit 格式比較好？",
+    "Qwen3 32B on 2x H100. FP8 能省多少顯存？", "Qwen3 32B on 2x H100, would quantizing to 4-bit hurt?", "兩張 H100 跑 Qwen3 32B，量化到 4-bit 會不會太傷？",
+    "Qwen3 32B on 2x H100. Is GPTQ still relevant?", "Qwen3 32B on 2x H100. Do we need 16-bit?", "Qwen3 32B on 2x H100. Is NVFP4 ready for production?",
+    "Qwen3 32B on 2x H100. Should I keep BF16 or go FP8?", "兩張 H100 跑 Qwen3 32B，llama.cpp 能跑 AWQ 嗎？",
+])
+def test_a_format_asked_about_in_other_words_is_not_the_weights(text):
+    check(text, {}, absent=("quantization",))
+
+
+@pytest.mark.parametrize("text, price", [("$2.50 per H100-hour, 8x H100", 2.5), ("8x H100 at $2.50/GPU-hour", 2.5),
+                                         ("2.5 USD per L40S hour", 2.5), ("H100 每張卡每小時 2.5 美元", 2.5), ("每 GPU 小時 2.5 美元，8 張 H100", 2.5)])
+def test_a_device_hour_price_in_its_phrasings(text, price):
+    check(text, {"device_hour_usd": price})
