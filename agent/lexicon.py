@@ -174,7 +174,7 @@ GENERIC_FULL = (r"\bfull[\s-]precision\b|\b(?:un|non[\s-]?)quanti[sz]ed\b|\bno\s
 NATIVE_WEIGHTS = (r"\b(?:native|original|official|stock|released|vanilla)\s+(?:precision|weights|checkpoints?|format|dtype|release)\b"
                   r"|\bas\s+(?:released|shipped|published)\b|\bno\s+quant(?:s|ization)?\b|\bnot?\s+(?:a\s+)?quant\b"
                   r"|原生(?:的)?(?:精度|權重|格式)|原始(?:的)?(?:權重|格式|檢查點)|官方(?:的)?(?:權重|原版|原始權重)|原版(?:權重)?")
-SIXTEEN_BIT = r"\b16[\s-]?bits?\b|(?:16|十六)\s*(?:位元|比特)"
+SIXTEEN_BIT = r"\b(?:16|sixteen)[\s-]?bits?\b|(?:16|十六)\s*(?:位元|比特)"
 QUANT = [
     ("nvfp4", r"\bNV[\s-]?FP4\b"), ("mxfp4", r"\bMX[\s-]?FP4\b"),
     ("awq", r"(?:\b4[\s-]?bit\s+)?\bAWQ\b(?:\s+4[\s-]?bit\b)?"),
@@ -182,8 +182,8 @@ QUANT = [
     ("q4_k_m", r"\bQ4[_\s-]?K(?:[_\s-]?M)?\b|\bGGUF\s*(?:\(\s*)?Q4\b(?![_\s-]*[01]\b)|\bQ4\b(?![_\s-]*[01]\b)(?:\s*GGUF)?"),
     ("q5_k_m", r"\bQ5[_\s-]?K(?:[_\s-]?M)?\b|\bQ5\b(?![_\s-]*[01]\b)"), ("q6_k", r"\bQ6[_\s-]?K\b|\bQ6\b"),
     ("q8_0", r"\bQ8(?:[_\s-]0)?\b"), ("q4_0", r"\bQ4[_\s-]0\b"),
-    ("fp8", r"\bFP[\s-]?8(?![A-Za-z0-9])|\bE4M3\b|\bfloat8\b"), ("int8", r"\bINT[\s-]?8(?![A-Za-z0-9])|\bW8A8\b|\b8[\s-]?bits?\b|(?:8|八)\s*(?:位元|比特)|(?:8|八)\s*位\s*(?:量化|整數|精度)"),
-    ("int4", r"\bINT[\s-]?4(?![A-Za-z0-9])|\bW4A16\b|\b4[\s-]?bits?\b|\bNF4\b|(?:4|四)\s*(?:位元|比特)|(?:4|四)\s*位\s*(?:量化|整數|精度)"),
+    ("fp8", r"\bFP[\s-]?8(?![A-Za-z0-9])|\bE4M3\b|\bE5M2\b|\bfloat8\b"), ("int8", r"\bINT[\s-]?8(?![A-Za-z0-9])|\bW8A(?:8|16)\b|\b(?:8|eight)[\s-]?bits?\b|(?:8|八)\s*(?:位元|比特)|(?:8|八)\s*位\s*(?:量化|整數|精度)"),
+    ("int4", r"\bINT[\s-]?4(?![A-Za-z0-9])|\bW4A(?:16|8)\b|\b(?:4|four)[\s-]?bits?\b|\bNF4\b|(?:4|四)\s*(?:位元|比特)|(?:4|四)\s*位\s*(?:量化|整數|精度)"),
     ("bf16", r"\bBF[\s-]?16(?![A-Za-z0-9])|\bbfloat16\b|" + GENERIC_FULL),
     ("f16", r"\bFP[\s-]?16(?![A-Za-z0-9])|\bF16\b|\bfloat16\b|\bhalf[\s-]precision\b|半精度"),
 ]

@@ -130,6 +130,8 @@ class Profile(BaseModel):
                 "input_tokens", "output_tokens", "context_length", "concurrency", "serving_mode",
                 "shared_prefix", "structured_output", "lora_adapters", "priority", "language")
         out = {k: getattr(self, k) for k in keys}
+        if self.compared_hardware:   # added only when the user compared options (older outputs unchanged)
+            out["compared_hardware"] = [o.model_dump() for o in self.compared_hardware]
         out["assumed"] = self.assumed
         return out
 

@@ -252,3 +252,15 @@ def test_a_format_asked_about_in_other_words_is_not_the_weights(text):
                                          ("2.5 USD per L40S hour", 2.5), ("H100 每張卡每小時 2.5 美元", 2.5), ("每 GPU 小時 2.5 美元，8 張 H100", 2.5)])
 def test_a_device_hour_price_in_its_phrasings(text, price):
     check(text, {"device_hour_usd": price})
+
+
+def test_the_ask_summary_shows_compared_options_only_when_there_are_some():
+    from agent.result import profile_view
+    from agent.understand import apply
+    from rules.profile import build_profile
+    ex = extract("1x H100 vs 2x H200 for Llama 3.1 70B")
+    view = profile_view(apply(build_profile({}), ex.values, ex.evidence)[0])
+    assert view.summary.compared_hardware == [{"hardware": "h200_sxm", "count": 2}]
+    plain = profile_view(apply(build_profile({}), *[extract("2x H100 for Llama 3.1 70B").values,
+                                                    extract("2x H100 for Llama 3.1 70B").evidence])[0])
+    assert plain.summary.compared_hardware is None
