@@ -23,7 +23,7 @@ OUT = (r"(?:outputs?|answers?|responses?|replies|completions?|generations?|summa
        r"|max[-_\s]?tokens)")
 _KEYWORDS = {
     "context_length": CTX, "input_tokens": IN, "output_tokens": OUT,
-    "concurrency": (r"(?:peak\s+)?concurrency|concurrent\s+(?:users|requests|sessions|streams|connections)|parallel\s+requests"
+    "concurrency": (r"(?:peak\s+)?concurrency|peak(?:\s+load)?(?!\s*(?:throughput|bandwidth|memory|power|T?FLOPS|performance|speed|tok))|尖峰|高峰(?:期|時段)?|concurrent\s+(?:users|requests|sessions|streams|connections)|parallel\s+requests"
                     r"|users\s*\(\s*concurrent\s*\)|(?:max(?:imum)?\s+)?batch(?:\s+size)?|max[-_\s]?num[-_\s]?seqs|CCU"
                     r"|(?:併發|並發)(?:數|用戶數?|使用者|人數|請求數?|連線數?|量)?|在線(?:人數|用戶數?|使用者)|online\s+users"
                     r"|同時(?:在線|上線|使用|連線|處理|請求)?(?:人數|用戶數?|使用者)?"),
@@ -36,13 +36,14 @@ _KW = re.compile("|".join(f"(?P<{f}>{src})" for f, src in _KEYWORDS.items()), _F
 _BARE_AFTER = {"context_length": r"context|ctx|上下文", "input_tokens": r"input|prompt|輸入", "output_tokens": r"output|輸出"}
 _AFTER_RES = {f: re.compile(rf"(?:-|\s*)(?:tokens?\s*)?(?:of\s+)?(?:的\s*)?(?:{src})s?(?![A-Za-z])", _F) for f, src in _BARE_AFTER.items()}
 _LENGTH_AFTER = re.compile(rf"\s*(?:of\s+)?(?:的\s*)?(?:(?P<context_length>{CTX})|(?P<input_tokens>{IN})|(?P<output_tokens>{OUT}))", _F)
-_CONC_BEFORE = re.compile(r"(?:同時(?:在線|上線|使用)?|同一(?:時間|時刻)|一次(?:送|發|來|處理)?|並行|併行|concurrent(?:ly)?|simultaneous(?:ly)?"
+_CONC_BEFORE = re.compile(r"(?:同時(?:在線|上線|使用)?|同一(?:時間|時刻)|一次(?:送|發|來|處理)?|並行|併行|併發|並發|concurrent(?:ly)?|simultaneous(?:ly)?"
                           r"|parallel|in\s+parallel|尖峰|峰值|高峰(?:期|時段)?|peak(?:\s+load)?(?:\s+of)?|batch(?:\s+of)?)"
                           r"[^,;，；。]{0,8}$", _F)
-_CONC_AFTER = re.compile(r"[^,;，；。]{0,24}?(?:at\s+once|at\s+(?:the\s+same|a)\s+time|concurrent(?:ly)?|simultaneous(?:ly)?|in\s+parallel"
+_CONC_AFTER = re.compile(r"[^,;，；。/(（\d]{0,24}?(?:at\s+once|at\s+(?:the\s+same|a)\s+time|concurrent(?:ly)?|simultaneous(?:ly)?|in\s+parallel"
                          r"|in[\s-]flight|at\s+any\s+(?:one\s+|given\s+)?(?:moment|time)|at\s+(?:the\s+)?peak|in\s+(?:a|one|each)\s+batch|per\s+batch"
                          r"|同時|在線|在用|online)", _F)
-_CONC_NEXT = re.compile(r"\s*(?:at\s+once|at\s+the\s+same\s+time|concurrently|simultaneously|in\s+parallel)", _F)
+_CONC_NEXT = re.compile(r"\s*(?:of\s+(?:them|those|these|us)\s+)?(?:at\s+once|at\s+the\s+same\s+time|at\s+a\s+time|concurrently|simultaneously"
+                        r"|in\s+parallel|at\s+(?:the\s+)?peak)", _F)
 _EXPLICIT = re.compile(r"併發|並發|並行|併行|concurren|simultaneous|parallel|at\s+once|same\s+time|in[\s-]flight|at\s+any\s+(?:one\s+|given\s+)?(?:moment|time)"
                        r"|同時(?!在線|上線)|同一(?:時間|時刻)|一次", _F)
 _ONLINE = re.compile(r"在線|線上|online|logged\s+in", _F)
@@ -106,9 +107,15 @@ def _length_after(text: str, q: Quantity) -> str | None:
     return m.lastgroup if m else None
 
 
+# "30 students, all at the same time", "100 人，全部同時上線": the clause after says all of them at once
+_ALL_AT_ONCE = re.compile(r"\s*[,，]\s*(?:and\s+)?(?:all|every\s*one|everybody)(?:\s+of\s+them)?\s+(?:(?:online|active|working)\s+)?"
+                          r"(?:at\s+once|at\s+the\s+same\s+time|simultaneously|concurrently)|\s*[,，]\s*(?:全部|都|大家(?:都)?)\s*同時", _F)
+
+
 def _concurrent(text: str, q: Quantity) -> bool:
     left, right = _clause(text, q.start, q.end)
-    return bool(_CONC_BEFORE.search(text, left, q.start) or _CONC_AFTER.match(text[:right], q.unit_end))
+    return bool(_CONC_BEFORE.search(text, left, q.start) or _CONC_AFTER.match(text[:right], q.unit_end)
+                or _ALL_AT_ONCE.match(text, right))
 
 
 def _hourly(text: str, q: Quantity) -> bool:
@@ -184,9 +191,11 @@ def bind(text: str, taken: list[tuple[int, int]]) -> list[Bound]:
         if field is None and q.unit is None:
             field = _keyword_after(text, q) or ("concurrency" if _CONC_NEXT.match(text, q.end) else None) \
                 or _keyword_before(text, q, qs)
+            if field == "users" and _ALL_AT_ONCE.match(text, _clause(text, q.start, q.end)[1]):
+                field = "concurrency"   # "team of 20, all at once"
             if field == "concurrency":
                 left, _ = _clause(text, q.start, q.end)
-                explicit = bool(_EXPLICIT.search(text, left, q.end))
+                explicit = bool(_EXPLICIT.search(text, left, q.end)) or bool(_ALL_AT_ONCE.match(text, _clause(text, q.start, q.end)[1]))
         if field and _fits(field, q, by_unit):
             out.append(Bound(field, q, explicit))
     return out

@@ -18,6 +18,10 @@ _WORDS = {
     "a hundred": 100, "hundred": 100, "a thousand": 1000,
 }
 
+# "two hundred", "five thousand": a digit word times its magnitude is one number, not two
+_WORDS.update({f"{w} {mag}": n * m for w, n in list(_WORDS.items()) if 2 <= n <= 9 and " " not in w and w not in ("dual", "triple", "quad")
+               for mag, m in (("hundred", 100), ("thousand", 1000))})
+
 _ARABIC = r"\d{1,3}(?:,\d{3})+(?!\d)(?:\.\d+)?|\d+(?:\.\d+)?"
 # A whole Chinese numeral, never part of a vague one ("幾百", "數十", "上千", "十幾": no exact number).
 _VAGUE = r"(?<![零〇一二兩两三四五六七八九十百千萬万幾数數])(?!(?<=[上成])[百千萬万])"

@@ -264,3 +264,19 @@ def test_the_ask_summary_shows_compared_options_only_when_there_are_some():
     plain = profile_view(apply(build_profile({}), *[extract("2x H100 for Llama 3.1 70B").values,
                                                     extract("2x H100 for Llama 3.1 70B").evidence])[0])
     assert plain.summary.compared_hardware is None
+
+
+@pytest.mark.parametrize("text, users, concurrency", [
+    ("200 users, 20 of them at once", 200, 20), ("200 users (20 concurrent)", 200, 20), ("200 users / 20 concurrent", 200, 20),
+    ("200 users and up to 20 simultaneous requests", 200, 20), ("two hundred users, twenty at once", 200, 20),
+    ("200 users, peak 20", 200, 20), ("200 users but only 20 at peak", 200, 20), ("200 人，併發 20", 200, 20),
+    ("兩千人，同時兩百人", 2000, 200),
+])
+def test_users_and_the_share_at_once_stay_apart(text, users, concurrency):
+    check(text, {"users": users, "concurrency": concurrency})
+
+
+@pytest.mark.parametrize("text, n", [("30 students, all at the same time", 30), ("team of 20, all at once", 20),
+                                     ("100 人，全部同時上線", 100), ("並發約兩百個請求", 200), ("12 people at once", 12)])
+def test_people_said_to_be_there_all_at_once_are_the_concurrency(text, n):
+    check(text, {"concurrency": n}, absent=("users",))
