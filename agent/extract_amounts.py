@@ -215,7 +215,26 @@ def amounts(text: str, taken: list[tuple[int, int]]) -> list[Finding]:
     for b in bound:
         if b.field not in out:
             out[b.field] = _finding(b)
+    if "users" in out and "concurrency" not in out:
+        share = _share_at_once(text, taken)
+        if share is not None:
+            n = max(1, round(out["users"].value * share.value / 100))
+            out["concurrency"] = Finding("concurrency", n, share.start, share.unit_end)
     return sorted(out.values(), key=lambda f: f.start)
+
+
+_SHARE_CUE = re.compile(r"concurren|simultaneous|at\s+once|at\s+the\s+same\s+time|at\s+any\s+(?:one\s+)?time|at\s+peak|active|online"
+                        r"|同時|併發|並發|在線", _F)
+
+
+def _share_at_once(text: str, taken: list[tuple[int, int]]) -> Quantity | None:
+    """A percentage of the users said to be there at once ("200 users with 10% concurrency", "同時在線約 10%")."""
+    for q in quantities(text):
+        if q.kind == "quantity" and q.unit == "pct" and 0 < q.value <= 100 and not overlaps((q.start, q.end), taken):
+            left, right = _clause(text, q.start, q.end)
+            if _SHARE_CUE.search(text, left, right):
+                return q
+    return None
 
 
 def _finding(b: Bound) -> Finding:

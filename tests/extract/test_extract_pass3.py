@@ -280,3 +280,15 @@ def test_users_and_the_share_at_once_stay_apart(text, users, concurrency):
                                      ("100 人，全部同時上線", 100), ("並發約兩百個請求", 200), ("12 people at once", 12)])
 def test_people_said_to_be_there_all_at_once_are_the_concurrency(text, n):
     check(text, {"concurrency": n}, absent=("users",))
+
+
+@pytest.mark.parametrize("text, users, concurrency", [
+    ("200 users with 10% concurrency", 200, 20), ("500 users, 10% of them at once", 500, 50), ("全公司 500 人，同時在線約 10%", 500, 50),
+])
+def test_a_share_of_the_users_at_once_is_the_concurrency(text, users, concurrency):
+    check(text, {"users": users, "concurrency": concurrency})
+
+
+@pytest.mark.parametrize("text", ["200 users, GPU at 50% utilization", "200 users; 30% cheaper than H100"])
+def test_other_percentages_are_no_share_at_once(text):
+    check(text, {"users": 200}, absent=("concurrency",))
