@@ -292,3 +292,9 @@ def test_a_share_of_the_users_at_once_is_the_concurrency(text, users, concurrenc
 @pytest.mark.parametrize("text", ["200 users, GPU at 50% utilization", "200 users; 30% cheaper than H100"])
 def test_other_percentages_are_no_share_at_once(text):
     check(text, {"users": 200}, absent=("concurrency",))
+
+
+@pytest.mark.parametrize("text, n", [("concurrency between 20 and 30", 30), ("between 20 and 30 concurrent requests", 30),
+                                     ("128 max concurrency on 4x H100", 128), ("並發 20 到 30", 30)])
+def test_concurrency_ranges_and_max_take_the_upper_end(text, n):
+    check(text, {"concurrency": n})
