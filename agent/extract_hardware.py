@@ -194,10 +194,16 @@ def _pick(text: str, hits: list[AliasHit]) -> AliasHit | None:
     return (counted or accel or live)[0]
 
 
+_SOCKETS_INSIDE = re.compile(r"(?:雙|双)\s*(?:路\s*)?CPU|\bdual[\s-](?:socket|CPU)", _F)
+
+
 def _device(text: str, hit: AliasHit) -> list[Finding]:
     """hardware, count (or nodes for whole machines) and DGX/HGX boxes for the chosen device."""
     out = [Finding("hardware", hit.id, hit.start, hit.end)]
     before, after = _count_before(text, hit), _count_after(text, hit)
+    inside = _SOCKETS_INSIDE.search(text, hit.start, hit.end)
+    if inside and not before and hardware_class(hit.id) == "cpu":   # the name took "雙CPU" in ("Intel server 雙CPU")
+        return out + [Finding("count", 2, inside.start(), inside.end())]
     dgx = _DGX.search(text, max(0, hit.start - 6), hit.start)
     boxed = text[hit.start:hit.end].upper().startswith(("DGX", "HGX")) and hardware_class(hit.id) == "datacenter"
     machine = hardware_class(hit.id) in ("apple", "edge") or hit.id.startswith("dgx_spark")

@@ -298,3 +298,8 @@ def test_other_percentages_are_no_share_at_once(text):
                                      ("128 max concurrency on 4x H100", 128), ("並發 20 到 30", 30)])
 def test_concurrency_ranges_and_max_take_the_upper_end(text, n):
     check(text, {"concurrency": n})
+
+
+@pytest.mark.parametrize("text", ["手上有Intel server 雙CPU，打算部署 GLM-4.7-Flash", "Intel server 雙 CPU", "Xeon server 雙CPU"])
+def test_sockets_inside_a_cpu_name_count(text):
+    check(text, {"hardware": "cpu_server_intel", "count": 2})
