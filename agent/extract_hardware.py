@@ -415,6 +415,8 @@ def _replicas(text: str, out: list[Finding]) -> None:
     count = next((f for f in out if f.field == "count"), None)
     if count is None or (count.value == y and m.start() <= count.start < m.end()):
         out[:] = [f for f in out if f.field != "count"] + [Finding("count", x * y, m.start(), m.end())]
+    elif count.value == x * y:   # "4x H100, 2 x 2 replicas": the replicas agree with the count, so their words are used
+        out[out.index(count)] = Finding("count", count.value, min(count.start, m.start()), max(count.end, m.end()))
 
 
 # "add a second identical 8-GPU server", "再加一台": one machine more than the ones stated (or the one implied)

@@ -303,3 +303,8 @@ def test_concurrency_ranges_and_max_take_the_upper_end(text, n):
 @pytest.mark.parametrize("text", ["手上有Intel server 雙CPU，打算部署 GLM-4.7-Flash", "Intel server 雙 CPU", "Xeon server 雙CPU"])
 def test_sockets_inside_a_cpu_name_count(text):
     check(text, {"hardware": "cpu_server_intel", "count": 2})
+
+
+def test_replicas_that_agree_with_the_count_are_not_quoted_back():
+    ex = check("Qwen3 32B on 4x H100, 2 x 2 replicas", {"count": 4}) and extract("Qwen3 32B on 4x H100, 2 x 2 replicas")
+    assert not ex.not_understood
