@@ -308,3 +308,13 @@ def test_sockets_inside_a_cpu_name_count(text):
 def test_replicas_that_agree_with_the_count_are_not_quoted_back():
     ex = check("Qwen3 32B on 4x H100, 2 x 2 replicas", {"count": 4}) and extract("Qwen3 32B on 4x H100, 2 x 2 replicas")
     assert not ex.not_understood
+
+
+@pytest.mark.parametrize("text, raised", [
+    ("Dual R9700, Qwen3.6-27B FP8 with TP 2 and max-model-len 131072.", False),
+    ("DeepSeek-V3.2 on 8xH20 with tensor-parallel-size 8 gives only 30 tokens/s. Is something wrong?", False),
+    ("兩張 4090，用 tp=2 跑 Llama 3 8B。", False),
+    ("Is TP=8 a bad idea without NVLink?", True), ("TP 4 or PP 4 for 70B?", True), ("要用 TP 還是 PP？", True),
+])
+def test_a_parallel_size_stated_as_a_setting_is_not_the_parallelism_topic(text, raised):
+    assert ("parallelism" in extract(text).topics) is raised
