@@ -54,6 +54,9 @@ class ProfileSummary(_Strict):
     language: Language = "en"
     assumed: list[str] = Field(default_factory=list)
     """Fields whose value is a documented default, not something the user said."""
+    compared_hardware: list[dict[str, Any]] | None = None
+    """Other hardware options the user weighed (`Profile.compared_hardware`); left out of `ask --json`
+    when there are none, so outputs without a comparison are unchanged."""
 
 
 class ProfileField(_Strict):
@@ -295,7 +298,8 @@ class Advice(_Strict):
         d = self.decision
         return {
             "intent": self.intent,
-            "profile": self.profile.summary.model_dump(mode="json"),
+            "profile": self.profile.summary.model_dump(mode="json", exclude_none=False,
+                                                       exclude={"compared_hardware"} if not self.profile.summary.compared_hardware else None),
             "primary": d.primary, "alternatives": list(d.alternatives),
             "avoid": [{"engine": a.engine, "reason": a.reason} for a in d.avoid],
             "bottleneck": d.bottleneck,

@@ -23,8 +23,10 @@ OUT = (r"(?:outputs?|answers?|responses?|replies|completions?|generations?|summa
        r"|max[-_\s]?tokens)")
 _KEYWORDS = {
     "context_length": CTX, "input_tokens": IN, "output_tokens": OUT,
-    "concurrency": (r"(?:peak\s+)?concurrency|concurrent\s+(?:users|requests|sessions|streams|connections)|parallel\s+requests"
-                    r"|max[-_\s]?num[-_\s]?seqs|併發數?|並發數?|同時(?:在線|上線|使用|連線|處理|請求)?(?:人數|用戶數?|使用者)?"),
+    "concurrency": (r"(?:peak\s+)?concurrency|peak(?:\s+load)?(?!\s*(?:throughput|bandwidth|memory|power|T?FLOPS|performance|speed|tok))|尖峰|高峰(?:期|時段)?|concurrent\s+(?:users|requests|sessions|streams|connections)|parallel\s+requests"
+                    r"|users\s*\(\s*concurrent\s*\)|(?:max(?:imum)?\s+)?batch(?:\s+size)?|max[-_\s]?num[-_\s]?seqs|CCU"
+                    r"|(?:併發|並發)(?:數|用戶數?|使用者|人數|請求數?|連線數?|量)?|在線(?:人數|用戶數?|使用者)|online\s+users"
+                    r"|同時(?:在線|上線|使用|連線|處理|請求)?(?:人數|用戶數?|使用者)?"),
     "users": (r"users?|user\s+(?:count|base)|使用者(?:人數)?|用戶數?|(?:team|class|group|staff|company)\s+of|headcount"
               r"|全公司|全部門|公司(?:大約|約)?|員工數?|人數"),
     "lora_adapters": r"LoRAs?\s*(?:adapters?)?\s*(?:數量|count)?|adapters?",
@@ -34,14 +36,18 @@ _KW = re.compile("|".join(f"(?P<{f}>{src})" for f, src in _KEYWORDS.items()), _F
 _BARE_AFTER = {"context_length": r"context|ctx|上下文", "input_tokens": r"input|prompt|輸入", "output_tokens": r"output|輸出"}
 _AFTER_RES = {f: re.compile(rf"(?:-|\s*)(?:tokens?\s*)?(?:of\s+)?(?:的\s*)?(?:{src})s?(?![A-Za-z])", _F) for f, src in _BARE_AFTER.items()}
 _LENGTH_AFTER = re.compile(rf"\s*(?:of\s+)?(?:的\s*)?(?:(?P<context_length>{CTX})|(?P<input_tokens>{IN})|(?P<output_tokens>{OUT}))", _F)
-_CONC_BEFORE = re.compile(r"(?:同時(?:在線|上線|使用)?|concurrent(?:ly)?|simultaneous(?:ly)?|parallel|in\s+parallel|尖峰|峰值|peak)"
+_CONC_BEFORE = re.compile(r"(?:同時(?:在線|上線|使用)?|同一(?:時間|時刻)|一次(?:送|發|來|處理)?|並行|併行|併發|並發|concurrent(?:ly)?|simultaneous(?:ly)?"
+                          r"|parallel|in\s+parallel|尖峰|峰值|高峰(?:期|時段)?|peak(?:\s+load)?(?:\s+of)?|batch(?:\s+of)?)"
                           r"[^,;，；。]{0,8}$", _F)
-_CONC_AFTER = re.compile(r"[^,;，；。]{0,24}?(?:at\s+once|at\s+(?:the\s+same|a)\s+time|concurrent(?:ly)?|simultaneous(?:ly)?|in\s+parallel"
+_CONC_AFTER = re.compile(r"[^,;，；。/(（\d]{0,24}?(?:at\s+once|at\s+(?:the\s+same|a)\s+time|concurrent(?:ly)?|simultaneous(?:ly)?|in\s+parallel"
+                         r"|in[\s-]flight|at\s+any\s+(?:one\s+|given\s+)?(?:moment|time)|at\s+(?:the\s+)?peak|in\s+(?:a|one|each)\s+batch|per\s+batch"
                          r"|同時|在線|在用|online)", _F)
-_CONC_NEXT = re.compile(r"\s*(?:at\s+once|at\s+the\s+same\s+time|concurrently|simultaneously|in\s+parallel)", _F)
-_EXPLICIT = re.compile(r"併發|並發|concurren|simultaneous|parallel|at\s+once|same\s+time|同時(?!在線|上線)", _F)
+_CONC_NEXT = re.compile(r"\s*(?:of\s+(?:them|those|these|us)\s+)?(?:at\s+once|at\s+the\s+same\s+time|at\s+a\s+time|concurrently|simultaneously"
+                        r"|in\s+parallel|at\s+(?:the\s+)?peak)", _F)
+_EXPLICIT = re.compile(r"併發|並發|並行|併行|concurren|simultaneous|parallel|at\s+once|same\s+time|in[\s-]flight|at\s+any\s+(?:one\s+|given\s+)?(?:moment|time)"
+                       r"|同時(?!在線|上線)|同一(?:時間|時刻)|一次", _F)
 _ONLINE = re.compile(r"在線|線上|online|logged\s+in", _F)
-_HOURLY = re.compile(r"(?:/|\bper|\ban?|\bevery|每|一)\s*(?:GPU[-\s]?|device[-\s]?|card[-\s]?|張卡\s*|卡\s*)?"
+_HOURLY = re.compile(r"(?:/|\bper|\ban?|\bevery|每|一)\s*(?:GPU[-\s]?|device[-\s]?|card[-\s]?|張卡\s*|卡\s*|[A-Z]{1,4}\d{2,4}[A-Za-z]*[-\s])?"
                      r"(?:hour|hr|h)\b|hourly|小時|時租|/\s*h\b|per\s+GPU[-\s]hour|GPU[-\s]hours?", _F)
 _CUT = re.compile(r"[;；。!?！？\n]|,(?!\d{3}(?!\d))|，|\.(?:\s|$)|\s-\s|\bbut\b|但是?|不過", _F)
 # Per-item counts: a LoRA per customer, each customer its own adapter, 各…一個 LoRA.
@@ -101,9 +107,15 @@ def _length_after(text: str, q: Quantity) -> str | None:
     return m.lastgroup if m else None
 
 
+# "30 students, all at the same time", "100 人，全部同時上線": the clause after says all of them at once
+_ALL_AT_ONCE = re.compile(r"\s*[,，]\s*(?:and\s+)?(?:all|every\s*one|everybody)(?:\s+of\s+them)?\s+(?:(?:online|active|working)\s+)?"
+                          r"(?:at\s+once|at\s+the\s+same\s+time|simultaneously|concurrently)|\s*[,，]\s*(?:全部|都|大家(?:都)?)\s*同時", _F)
+
+
 def _concurrent(text: str, q: Quantity) -> bool:
     left, right = _clause(text, q.start, q.end)
-    return bool(_CONC_BEFORE.search(text, left, q.start) or _CONC_AFTER.match(text[:right], q.unit_end))
+    return bool(_CONC_BEFORE.search(text, left, q.start) or _CONC_AFTER.match(text[:right], q.unit_end)
+                or _ALL_AT_ONCE.match(text, right))
 
 
 def _hourly(text: str, q: Quantity) -> bool:
@@ -179,9 +191,11 @@ def bind(text: str, taken: list[tuple[int, int]]) -> list[Bound]:
         if field is None and q.unit is None:
             field = _keyword_after(text, q) or ("concurrency" if _CONC_NEXT.match(text, q.end) else None) \
                 or _keyword_before(text, q, qs)
+            if field == "users" and _ALL_AT_ONCE.match(text, _clause(text, q.start, q.end)[1]):
+                field = "concurrency"   # "team of 20, all at once"
             if field == "concurrency":
                 left, _ = _clause(text, q.start, q.end)
-                explicit = bool(_EXPLICIT.search(text, left, q.end))
+                explicit = bool(_EXPLICIT.search(text, left, q.end)) or bool(_ALL_AT_ONCE.match(text, _clause(text, q.start, q.end)[1]))
         if field and _fits(field, q, by_unit):
             out.append(Bound(field, q, explicit))
     return out
@@ -201,7 +215,26 @@ def amounts(text: str, taken: list[tuple[int, int]]) -> list[Finding]:
     for b in bound:
         if b.field not in out:
             out[b.field] = _finding(b)
+    if "users" in out and "concurrency" not in out:
+        share = _share_at_once(text, taken)
+        if share is not None:
+            n = max(1, round(out["users"].value * share.value / 100))
+            out["concurrency"] = Finding("concurrency", n, share.start, share.unit_end)
     return sorted(out.values(), key=lambda f: f.start)
+
+
+_SHARE_CUE = re.compile(r"concurren|simultaneous|at\s+once|at\s+the\s+same\s+time|at\s+any\s+(?:one\s+)?time|at\s+peak|active|online"
+                        r"|同時|併發|並發|在線", _F)
+
+
+def _share_at_once(text: str, taken: list[tuple[int, int]]) -> Quantity | None:
+    """A percentage of the users said to be there at once ("200 users with 10% concurrency", "同時在線約 10%")."""
+    for q in quantities(text):
+        if q.kind == "quantity" and q.unit == "pct" and 0 < q.value <= 100 and not overlaps((q.start, q.end), taken):
+            left, right = _clause(text, q.start, q.end)
+            if _SHARE_CUE.search(text, left, right):
+                return q
+    return None
 
 
 def _finding(b: Bound) -> Finding:

@@ -81,5 +81,5 @@ def negated_adjacent(text: str, start: int) -> bool:
 # up to a few words before a name and never across "to"/"with"/"到" (the new one follows those).
 FORMER = re.compile(
     r"(?:\bused\s+to\s+(?:run|have|use|be\s+on)|\bpreviously|\bformerly|\b(?:mov|upgrad|migrat|switch|com|go)(?:e|ed|ing|es)?\s+from"
-    r"|\breplac(?:e|ed|ing)(?:\s+(?:our|the|my))?|\bcompared\s+(?:to|with)|\binstead\s+of|以前(?:用|是|跑)?|之前(?:用|是|跑)?|原本(?:用|是|跑)?|從)"
+    r"|\breplac(?:e|ed|ing)(?:\s+(?:our|the|my))?|\bcompared\s+(?:to|with)|\binstead\s+of|以前(?:用|是|跑)?|之前(?:用|是|跑)?|原本(?:用|是|跑)?|原先(?:用|是|跑)?|(?:一開始|起初|最早)(?:用|是|跑)|從)"
     r"(?:(?!\bto\b|\bwith\b|到|成|→|->)[^,;.，；。]){0,14}$", _F)

@@ -33,7 +33,7 @@ _AFTER_IS_NODE = re.compile(rf"(?:s|'s)?\s*{_NODE_WORD}", _F)
 _NODE_PHRASE = re.compile(
     rf"(?:(?P<num>{COUNT})|(?P<one>\ban?\b))(?:[\s-]+|\s*[x×]\s*)(?P<per>{COUNT})\s*(?:[x×X*]|-?\s*GPUs?\b|卡|張)"
     rf"[^,;:.，。；：\n]{{0,28}}?\s{_NODE_WORD}(?![A-Za-z])", _F)
-_RACK = re.compile(r"\s*(?:[\w-]*?\s*)?NVL(?P<n>\d{2,3})\b", _F)
+_RACK = re.compile(r"\s*(?:[\w-]*?\s*)?NVL(?P<n>\d{2,3})\b(?!\s?(?:GB|G|TB)\b)", _F)
 _MACHINE_CLS = re.compile(rf"台|{_NODE_WORD}", _F)
 _DGX = re.compile(r"\b[DH]GX[\s-]*$", _F)
 _NODES = re.compile(
@@ -54,14 +54,18 @@ _MEMORY = re.compile(
 _MEM_GLUE = re.compile(r"^\s*(?:(?:的\s*)?(?:Mac\s*(?:mini|Studio|Pro)|MacBook\s*(?:Pro|Air))\s*)?"
                        r"(?:with\s+|w/\s*|\(|,\s*|-\s*|配\s*|搭配\s*)?$", _F)
 _TOTAL = re.compile(r"^\s*(?:total|in\s+total|combined|altogether)|總共|合計|加起來", _F)
-_SPLIT = re.compile(r"^[\s,]*(?:(?:GPUs?|cards?|devices|卡)\s*)?(?:split\s+|spread\s+)?"
-                    r"(?:分(?:成|在|布在|散在|到)?|across|over|into|between)(?![A-Za-z])", re.I)
+_SPLIT = re.compile(r"^(?:s\b)?[\s,]*(?:(?:GPUs?|cards?|devices|卡)\s*)?(?:split\s+|spread\s+|in\s+total\s*|total\s*|總共\s*)?"
+                    r"(?:分(?:成|在|布在|散在|到)?|across|over|into|between|in|on|[(\[]\s*(?:across\s+|over\s+|in\s+|on\s+|分(?:成|在)?\s*|共\s*)?)"
+                    r"(?![A-Za-z])", re.I)
+# "(2 nodes, 8 each)", "2 nodes of 8": the nodes phrase says the count is per node after all
+_EACH = re.compile(r"[^.;:,，。；]{0,12}?(?:\beach\b|\bapiece\b|\bper\s+(?:node|server|machine|box|host)\b|各|每台|每個節點|\bof\s+\d)", re.I)
 _INTERCONNECT = [(v, re.compile("|".join(p), _F)) for v, p in lexicon.INTERCONNECT.items()]
 
 
-# A number written right before a device that cannot be a device count: negative ("-5 H100"), a
+# A number written right before a device that cannot be a device count: negative ("-5 H100"; a dash
+# between spaces, "FP8 - 8x H100", separates clauses), a
 # power or exponent ("10^9 H100", "1e9 H100"), or more digits than any machine has devices.
-_BAD_COUNT = re.compile(rf"(?P<bad>(?<![\w.^])-\s*\d+(?:\.\d+)?|(?<![\w.])\d+(?:\.\d+)?\s*(?:\^|\*\*|[eE]\+?)\s*-?\d+"
+_BAD_COUNT = re.compile(rf"(?P<bad>(?<![\w.^])(?<!\s)-\s*\d+(?:\.\d+)?|(?:(?<=^)|(?<=\s))-\d+(?:\.\d+)?|(?<![\w.])\d+(?:\.\d+)?\s*(?:\^|\*\*|[eE]\+?)\s*-?\d+"
                         rf"|(?<![\w.,])\d{{5,}}|(?<![\w.,])\d{{1,3}}(?:,\d{{3}})+(?![\d,]))\s*(?P<cls>{_CLS})?[\s-]*(?:{_BRAND}[\s-]*)*$", _F)
 MAX_COUNT = 4096   # rules.profile.Profile.count's upper bound
 
@@ -120,7 +124,7 @@ _MACHINES_TIMES = re.compile(rf"(?P<num>{COUNT})\s*[x×*]\s*$", _F)
 
 # Rack-scale systems: "GB200 NVL72" names a rack whose 72 GPUs share one NVLink domain, so "4 racks of
 # GB200 NVL72" or "4x GB200 NVL72" are 4 racks of 72 devices (nodes x count), not 4 GPUs.
-_NVL = re.compile(r"[\s-]*NVL\s*(?P<size>\d{2,3})(?![\d])", _F)
+_NVL = re.compile(r"[\s-]*NVL\s*(?P<size>\d{2,3})(?![\d])(?!\s?(?:GB|G|TB)\b)", _F)   # "H100 NVL 94GB" is memory
 _RACK_WORD = r"(?:racks?|機櫃|机柜|機架|机架)"
 _RACKS_BEFORE = re.compile(rf"(?P<num>{COUNT})\s*(?:個|个|台|座)?\s*{_RACK_WORD}\s*(?:of\s+)?(?:the\s+)?$", _F)
 _SOME_RACKS = re.compile(rf"(?:好幾|幾|數|数|多)\s*(?:個|个|台|座)?\s*{_RACK_WORD}|\bracks\b", _F)
@@ -164,6 +168,14 @@ def _machines_before(text: str, start: int, end: int) -> list[Finding]:
 
 
 
+# "先用 A800 × 2，之後改用 A100 × 4", "then we switched to 4x L40S": the device switched to later is the current one
+# (a switch with no time word, "換成 1 張 A100 反而還可以", is a trial, not the setup).
+_ARTICLE_ONLY = re.compile(r"an?\s", _F)
+_SWITCHED_TO = re.compile(r"(?:之後|後來|現在|目前|接著|\bnow\b|\bthen\b|\blater\b|\bsince\s+then\b)\s*(?:we\s+|I\s+|又|就)?"
+                          r"(?:改用|改成|換成|換到|換用|改為|switch(?:ed|ing)?\s+(?:over\s+)?to|mov(?:ed|ing)\s+to|migrat(?:ed|ing)\s+to)"
+                          r"[^,;.，；。]{0,10}$", _F)
+
+
 def _pick(text: str, hits: list[AliasHit]) -> AliasHit | None:
     """The user's device: the first one given with a count, else the first accelerator, else the first."""
     live = [h for h in hits if not negated_adjacent(text, h.start)]
@@ -171,15 +183,27 @@ def _pick(text: str, hits: list[AliasHit]) -> AliasHit | None:
     live = current or live   # "we used to run 2x 4090, now 8x H100": the setup left behind is not the device
     if not live:
         return None
+    switched = [h for h in live if _SWITCHED_TO.search(text, max(0, h.start - 24), h.start)]
+    live = switched or live   # "先用 A800 × 2，之後改用 A100 × 4": the device switched to is the current one
     counted = [h for h in live if _count_before(text, h) or _count_after(text, h) or _DGX.search(text[:h.start])]
+    # the same device named again with a number beats an article ("a g6.12xlarge with 4 × NVIDIA L4", "a P40 … 10 P40s")
+    if counted and _ARTICLE_ONLY.match(text, (_count_before(text, counted[0]) or (0, -1))[1]):
+        counted = [h for h in counted[1:] if h.id == counted[0].id and not _ARTICLE_ONLY.match(
+            text, (_count_before(text, h) or (0, -1))[1])][:1] + counted
     accel = [h for h in live if hardware_class(h.id) != "cpu"]
     return (counted or accel or live)[0]
+
+
+_SOCKETS_INSIDE = re.compile(r"(?:雙|双)\s*(?:路\s*)?CPU|\bdual[\s-](?:socket|CPU)", _F)
 
 
 def _device(text: str, hit: AliasHit) -> list[Finding]:
     """hardware, count (or nodes for whole machines) and DGX/HGX boxes for the chosen device."""
     out = [Finding("hardware", hit.id, hit.start, hit.end)]
     before, after = _count_before(text, hit), _count_after(text, hit)
+    inside = _SOCKETS_INSIDE.search(text, hit.start, hit.end)
+    if inside and not before and hardware_class(hit.id) == "cpu":   # the name took "雙CPU" in ("Intel server 雙CPU")
+        return out + [Finding("count", 2, inside.start(), inside.end())]
     dgx = _DGX.search(text, max(0, hit.start - 6), hit.start)
     boxed = text[hit.start:hit.end].upper().startswith(("DGX", "HGX")) and hardware_class(hit.id) == "datacenter"
     machine = hardware_class(hit.id) in ("apple", "edge") or hit.id.startswith("dgx_spark")
@@ -275,11 +299,12 @@ def _interconnect(text: str, hit_spans: list[tuple[int, int]], count: int | None
 
 
 def _per_node(text: str, out: list[Finding]) -> None:
-    """A total split over nodes ("16 張 A100，分兩個節點") becomes devices per node, in place."""
+    """A total split over nodes ("16 張 A100，分兩個節點", "16x H100 (2 nodes)", "16 H100 on 2 servers")
+    becomes devices per node, in place."""
     count = next((f for f in out if f.field == "count"), None)
     nodes = next((f for f in out if f.field == "nodes"), None)
     if count and nodes and nodes.start >= count.end and count.value % nodes.value == 0 \
-            and _SPLIT.match(text[count.end:nodes.end]):
+            and _SPLIT.match(text[count.end:nodes.end]) and not _EACH.match(text, nodes.end):
         out[out.index(count)] = Finding("count", count.value // nodes.value, count.start, count.end)
 
 
@@ -335,11 +360,90 @@ def _launch_count(text: str) -> list[Finding]:
     return [Finding("count", n, start, end)] if 1 <= n <= 1024 else []
 
 
+# Options joined by a word of comparison: "1x H100 vs 2x H200", "H100 or H200", "8x H100 cheaper than 4x H200",
+# "一張 H100 還是兩張 H200", "H100 對比 H200". "and"/"和" joins parts of one setup, so it is not one.
+_VERSUS = re.compile(r"^(?:s\b)?\s*(?:(?:with|over|on)\s+[\w-]+\s*)?(?:,\s*)?(?:vs\.?|versus|or|against|compared\s+(?:to|with)|(?:(?:is\s+)?(?:\w+\s+){0,2}?"
+                     r"(?:better|cheaper|faster|slower|worse|pricier|more\s+\w+|less\s+\w+)\s+)?than|還是|或是?|或者|對比|相比|比起|比)\s*$", _F)
+
+
+def _option(text: str, hit: AliasHit) -> tuple[dict, int, int]:
+    """A hardware option: its id and stated count, with the span of its words."""
+    before, after = _count_before(text, hit), _count_after(text, hit)
+    count = before[0] if before else after[0] if after and not after[2] else None
+    start = before[1] if before else hit.start
+    end = after[1] if after and not before else hit.end
+    return {"hardware": hit.id, "count": count}, start, end
+
+
+def _compared(text: str, hits: list[AliasHit], device: AliasHit) -> Finding | None:
+    """The other options in a comparison that includes the chosen device, as one finding."""
+    options = sorted((_option(text, h) + (h,) for h in hits), key=lambda o: o[1])
+    chain, out = [], []
+    for prev, cur in zip(options, options[1:]):
+        if _VERSUS.match(text[prev[2]:cur[1]]):
+            chain += [o for o in (prev, cur) if o not in chain]
+    if not any(o[3] is device for o in chain):
+        return None
+    own = next(o[0] for o in chain if o[3] is device)
+    for opt, start, end, hit in chain:
+        if hit is not device and opt != own and opt not in [o[0] for o in out] and not negated_adjacent(text, start):
+            out.append((opt, start, end))
+    if not out:
+        return None
+    return Finding("compared_hardware", [o[0] for o in out], out[0][1], out[-1][2])
+
+
+# Replicas of a model, each on some devices: "2 x 2 replicas" (replicas x devices each), "2 replicas of 4 GPUs",
+# "2 replicas with TP=4", "3 個副本，每個 2 張卡". The profile counts the devices in all of them.
+_REPLICA = r"(?:replicas?|instances?|copies|副本|實例)"
+_REPLICAS = re.compile(
+    rf"(?P<a>{COUNT})\s*[x×*]\s*(?P<b>{COUNT})\s*(?:個\s*)?{_REPLICA}"
+    rf"|(?P<r>{COUNT})\s*(?:個\s*)?{_REPLICA}\s*(?:[,，]\s*)?(?:of|with|on|x|×|at|每個|各|each\s+(?:on|with))?\s*"
+    rf"(?:TP\s*=?\s*|tp[\s=]*)?(?P<n>{COUNT})\s*(?:張|卡|GPUs?\b|cards?\b|[x×](?=\s*[A-Za-z]))?(?:\s*each)?", _F)
+
+
+def _replicas(text: str, out: list[Finding]) -> None:
+    """The device count of replicas ("2 x 2 replicas" is four devices), in place: it replaces a count
+    that is one replica's ("2 replicas of 4x H100") and fills a missing one."""
+    m = _REPLICAS.search(text)
+    if not m:
+        return
+    a, b = (m.group("a"), m.group("b")) if m.group("a") else (m.group("r"), m.group("n"))
+    x, y = parse_int(a), parse_int(b)
+    if not x or not y or not 1 <= x * y <= MAX_COUNT:
+        return
+    count = next((f for f in out if f.field == "count"), None)
+    if count is None or (count.value == y and m.start() <= count.start < m.end()):
+        out[:] = [f for f in out if f.field != "count"] + [Finding("count", x * y, m.start(), m.end())]
+    elif count.value == x * y:   # "4x H100, 2 x 2 replicas": the replicas agree with the count, so their words are used
+        out[out.index(count)] = Finding("count", count.value, min(count.start, m.start()), max(count.end, m.end()))
+
+
+# "add a second identical 8-GPU server", "再加一台": one machine more than the ones stated (or the one implied)
+_ONE_MORE = re.compile(rf"\b(?:add(?:s|ed|ing)?|buy(?:s|ing)?|get(?:ting)?|plus|with)\s+(?:a\s+)?(?:second|another|one\s+more)\s+"
+                       rf"(?:identical\s+|same\s+|similar\s+)?(?:[\w-]+\s+){{0,2}}?{_NODE_WORD}(?![A-Za-z])|再(?:加|買|多|擴)\s*一\s*台", _F)
+
+
+def _one_more(text: str, out: list[Finding]) -> None:
+    """Nodes plus one for a machine added to the ones stated, in place."""
+    m = _ONE_MORE.search(text)
+    if not m or negated_adjacent(text, m.start()):
+        return
+    nodes = next((f for f in out if f.field == "nodes"), None)
+    if nodes is not None and nodes.end > m.start():
+        return   # the nodes were stated after it ("add another node: 3 nodes in all")
+    n = (nodes.value if nodes else 1) + 1
+    out[:] = [f for f in out if f.field != "nodes"] + [Finding("nodes", n, nodes.start if nodes else m.start(), m.end())]
+
+
 def find(text: str) -> list[Finding]:
     """All hardware findings in `text` (already normalised to half-width)."""
     hits = hardware_index().find(text)
     device = _pick(text, hits)
     out = _device(text, device) if device else []
+    compared = _compared(text, hits, device) if device and len(hits) > 1 else None
+    if compared:
+        out.append(compared)
     fields = {f.field for f in out}
     taken = [(f.start, f.end) for f in out] + [(h.start, h.end) for h in hits]
     hit_spans = names = [(h.start, h.end) for h in hits]
@@ -361,6 +465,8 @@ def find(text: str) -> list[Finding]:
         form = _FORM_COUNT.search(text)
         out += [Finding("count", int(form.group("num")), form.start(), form.end())] if form and device else _launch_count(text)
     _per_node(text, out)
+    _replicas(text, out)
+    _one_more(text, out)
     mem = _memory(text, hits, device)
     if mem:
         out.append(mem)

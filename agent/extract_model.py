@@ -22,6 +22,12 @@ _ACTIVE = re.compile(
 _ARCH = [(v, re.compile("|".join(p), _F)) for v, p in lexicon.ARCHITECTURE.items()]
 _QUANT = [(v, re.compile(p, _F)) for v, p in lexicon.QUANT]
 _EXL = re.compile(lexicon.EXL, _F)
+_GENERIC_FULL = re.compile(lexicon.GENERIC_FULL, _F)
+# "FP8 is not an option", "AWQ 不考慮": a format ruled out after it is named ("FP8 not BF16" rules out BF16)
+_REJECTED = re.compile(r"\s*(?:(?:is|are|was)(?:\s+not|n't)\s+(?:an?\s+)?(?:option|possible|allowed|available|supported|acceptable|wanted)"
+                       r"|(?:is|are)\s+(?:out|off\s+the\s+table|ruled\s+out)\b|(?:不考慮|不行|不能用|不用|不要|不可以|沒辦法))", _F)
+_NATIVE = re.compile(lexicon.NATIVE_WEIGHTS, _F)
+_SIXTEEN = re.compile(lexicon.SIXTEEN_BIT, _F)
 _ALTERNATIVES = re.compile(lexicon.FORMAT_ALTERNATIVES, _F)
 _BARE_GGUF = re.compile(r"^Q[1-4]$", _F)   # "Q4" may be a quarter of the year; "Q8" never is
 _QUARTER = re.compile(r"(?:\b(?:in|by|this|next|last|during|of|until|before|after)\s+$)|(?:今年|明年|去年)\s*$", _F)
@@ -29,12 +35,15 @@ _RUN_WEIGHTS = re.compile(r"\b(?:run|runs|running|serve[sd]?|serving|load(?:ed|i
 _WHEN = re.compile(r"\b(?:launch\w*|releas\w*|ship\w*|go(?:es|ing)?\s+live|roll\w*\s+out|rollout|deadline|budget\w*|approv\w*|plan\w*"
                    r"|start\w*|begin\w*|expect\w*|target\w*|schedul\w*|due|purchas\w*|buy\w*|bought|order\w*|arriv\w*|deliver\w*"
                    r"|hire\w*|migrat\w*|year|quarter|fiscal|FY)\b|上線|推出|預計|計畫|計劃|採購|年|季", _F)
+# "Q4 budget", "the Q4 rollout", "Q4 上線": a quarter names when something happens.
+_QUARTER_EVENT = re.compile(r"\s*(?:(?:budget|target|goal|rollout|roll-out|launch|release|deadline|plan|planning|review|OKRs?|milestone|go[\s-]live)s?\b"
+                            r"|next\s+year|this\s+year|(?:預計|計畫|計劃)?\s*(?:上線|推出|發布|發佈|預算|目標|前|底|結束))", _F)
 _QUARTER_AFTER = re.compile(r"^\s*(?:'?\d{2}\b|20\d\d|FY|of\s+20\d\d)", _F)
 _KV_AFTER = re.compile(r"^[\s-]*(?:的\s*|for\s+(?:the\s+)?|on\s+the\s+)?(?:KV\b|kv[\s-]?cache|KV\s*快取)", _F)
 _KV_PAREN = re.compile(r"(?:\bKV|kv[\s-]?cache)[\s\w]{0,16}\(\s*$", _F)   # "KV cache quantization (FP8)"
 _KV_BEFORE = re.compile(r"(?:\bKV|kv[\s-]?cache|KV\s*快取)\s*(?:(?:should|can|could|will|would|to)\s+)?(?:be\s+|run\s+|quantization\s*\(?\s*|快取\s*)?"
                         r"(?:in|at|as|to|dtype|(?:quant(?:ization|ized|ize)?|stored?|kept|keep|cast|set|saved?)(?:\s+(?:to|in|with|at|as))?"
-                        r"|(?:想|要|會|可以|打算)?(?:用|量化成?|設成|改成|存成|存為|轉成|跑)|[:=])?\s*$", _F)
+                        r"|(?:想|要|會|可以|打算|能|能不能|可不可以)?(?:用|量化成?|設成|改成|存成|存為|轉成|跑)|[:=])?\s*$", _F)
 
 
 _NOT_A_MODEL = re.compile(r"llama[\s._-]?(?:cpp|server|bench|swap)\b", _F)   # the engine, not the model family
@@ -174,7 +183,7 @@ def _quarter(text: str, m: re.Match, names: list[tuple[int, int]]) -> bool:
 
     "in Q4" right after a model name or a verb of running weights ("serving Qwen3 8B in Q4", "run it
     in Q4") is the format; a year after it is always the quarter."""
-    if _QUARTER_AFTER.match(text[m.end():]):   # (a "^" pattern never matches at a later pos)
+    if _QUARTER_AFTER.match(text[m.end():]) or _QUARTER_EVENT.match(text, m.end()):   # (a "^" pattern never matches at a later pos)
         return True
     before = _QUARTER.search(text[max(0, m.start() - 12):m.start()])
     if not before:
@@ -191,22 +200,66 @@ def _quarter(text: str, m: re.Match, names: list[tuple[int, int]]) -> bool:
 
 # A format named as what hardware can do ("H100 supports FP8", "INT8 tensor cores", "BF16 TFLOPS") or as
 # what was used before ("we tried 4-bit before", "our old setup used FP16") is not the format chosen now.
-_CAPABILITY_AFTER = re.compile(r"\s*(?:tensor\s+cores?|cores?\b|T?FLOPS|throughput\s+is|support(?:ed)?\b|capab|instructions?|units?\b"
+_CAPABILITY_AFTER = re.compile(r"\s*(?:tensor\s+cores?|cores?\b|kernels?\b|(?:code\s+)?path\b|T?FLOPS|throughput\s+is|support(?:ed)?\b|capab|instructions?|units?\b"
                                r"|(?:is|are)\s+(?:supported|available|native)|needs?\s+(?:Ada|Hopper|Blackwell|a\s+newer)|算力|支援)", _F)
 _CAPABILITY_BEFORE = re.compile(r"(?:\b(?:supports?|has|have|lacks?|can(?:not|'t)?\s+(?:do|run)|adds?|does)\s+(?:native\s+)?|(?:支援|不支援)\s*)$", _F)
 _EARLIER = re.compile(r"\b(?:before|previously|used\s+to|last\s+(?:year|time|month)|old\s+(?:setup|cluster|server|box)|earlier|tried)\b"
                       r"|以前|之前|舊的?|原本|去年|試過", _F)
 
 
+# ... or put off to later ("we could try AWQ later", "之後可能改 FP8").
+# ... or the foil of a comparison or a switch ("FP8 keeps accuracy better than int8", "用 FP8 而不是 BF16",
+# "we skip FP8", "以 BF16 取代 FP8"; the setup left behind, "moving from FP8 to BF16", is agent.extract_base.FORMER).
+_FOIL = re.compile(r"(?:\b(?:than|instead\s+of|versus|vs\.?|skip(?:s|ping)?|avoid(?:s|ing)?|drop(?:s|ping)?|ditch(?:es|ing)?)\s+(?:the\s+|an?\s+|plain\s+)?"
+                   r"|(?:而不是|而非|不是|取代|捨棄|放棄|淘汰)\s*)$", _F)
+_LATER = re.compile(r"\b(?:later(?!\s+(?:than|version|release))|eventually|down\s+the\s+road|next\s+(?:quarter|year))\b"
+                    r"|(?:之後|以後|未來|將來)\s*(?:可能|也許|再|或許)", _F)
+# A format that is the subject of an evaluative question is what the user asks about, not what they run:
+# "is FP8 worth it?", "does INT4 hurt quality?", "what about 4-bit?", "FP8 值得嗎？", "INT4 準確度夠嗎？".
+# A format given as the condition of a question stays ("will it fit at 4-bit?", "can we run it with FP8?").
+_ASKED_SUBJECT = re.compile(r"(?:^\s*|\b(?:is|are|does|do|would|will|could|can|how\s+(?:good|accurate|fast|bad)\s+is)\s+(?:an?\s+|the\s+)?)"
+                            r"(?:(?:quanti[sz]\w*|going|switching|moving|dropping)\s+(?:down\s+)?to\s+|(?:量化(?:到|成)?|改用|換成|用)\s*)?\s*$", _F)
+# "which 4-bit format is best?", "哪種 4-bit 格式", "do we need 16-bit?": a kind of format asked for
+_ASKED_WHICH = re.compile(r"(?:\b(?:which|what)\s+(?:kind\s+of\s+|type\s+of\s+)?|哪(?:種|個|一種|一個)\s*"
+                          r"|\b(?:do|does|would|will)\s+(?:we|I|you)\s+(?:really\s+)?(?:need|want|have\s+to\s+use)\s+)$", _F)
+_ASKED_ABOUT = re.compile(r"\b(?:what|how)\s+about\s+(?:an?\s+|the\s+)?$", _F)
+_ASKED_VERDICT = re.compile(
+    r"^[\s-]*(?:(?:quanti[sz]\w*|weights?|checkpoints?|version|models?|precision|quants?|量化|權重|版本?|精度)\s*)?"
+    r"(?:really\s+|actually\s+|still\s+|even\s+)?"
+    r"(?:worth|help|hurt|harm|accurate|good\s+enough|enough|stable|faster|slower|better|worse|los[et]|degrade|ok(?:ay)?\b|fine|safe|reliable"
+    r"|acceptable|quality|noticeabl|relevant|needed|required|necessary|ready|mature|viable|recommended|save|cut|reduce"
+    r"|會|值得|準確|精度|品質|效果|夠|可以嗎|可行嗎|行嗎|好嗎|有用|划算|有差|掉|能?省|省)", _F)
+_ENGINE_TAKES = re.compile(r"(?:\b(?:support|load|handle|accept|read|work\s+with)\s+(?:the\s+|an?\s+)?(?:GGUF\s+)?"
+                           r"|(?:能|可以|能不能|可不可以)\s*(?:跑|載入|讀|吃)\s*)$", _F)   # "does vLLM support ...?"
+_QUESTION_END = re.compile(r"[^.!?。！？]*(?:[?？]|嗎)")   # used with .match(text, pos)
+
+
+def _asked_about(text: str, m: re.Match) -> bool:
+    """The format is the subject of a question about its merits."""
+    if not _QUESTION_END.match(text, m.end()):
+        return False
+    head = clause_before(text, m.start(), 40)
+    if _ASKED_ABOUT.search(head) and re.match(r"\s*[?？]", text[m.end():]) or _ENGINE_TAKES.search(head) \
+            or _ASKED_WHICH.search(head):
+        return True
+    return bool(_ASKED_SUBJECT.search(head) and _ASKED_VERDICT.match(clause_after(text, m.end(), 40)))
+
+
 def _not_the_weights(text: str, m: re.Match) -> bool:
-    """The format is a hardware capability or an earlier setup's, not the one to serve with."""
+    """The format is a hardware capability, an earlier setup's, one put off to later or one asked about,
+    not the one to serve with."""
     if _CAPABILITY_AFTER.match(text, m.end()) or _CAPABILITY_BEFORE.search(text, max(0, m.start() - 24), m.start()):
         return True
-    return bool(_EARLIER.search(clause_before(text, m.start(), 40)) or _EARLIER.search(clause_after(text, m.end(), 30)))
+    if _asked_about(text, m):
+        return True
+    before, after = clause_before(text, m.start(), 40), clause_after(text, m.end(), 30)
+    if _FOIL.search(text, max(0, m.start() - 16), m.start()) or FORMER.search(text, max(0, m.start() - 40), m.start()):
+        return True
+    return bool(_EARLIER.search(before) or _EARLIER.search(after) or _LATER.search(before) or _LATER.search(after))
 
 
 def _exl(m: re.Match) -> str:
-    fmt = (m.group("fmt") or m.group("fmt2")).lower()
+    fmt = "exl" + (m.group("fmt") or m.group("fmt2"))[-1]
     bpw = parse_number(m.group("bpw") or m.group("bpw2"))
     return f"{fmt}-{bpw:g}" if bpw % 1 else f"{fmt}-{bpw:.1f}"
 
@@ -217,7 +270,24 @@ def _is_kv(text: str, m: re.Match) -> bool:
                 or _KV_PAREN.search(text, max(0, m.start() - 32), m.start()))
 
 
-def _quant(text: str, taken: list[tuple[int, int]]) -> list[Finding]:
+def _native(model: str | None, sixteen: bool) -> str:
+    """The format `model` ships in (its 16-bit dtype for "16-bit"); BF16 for a model the catalog lacks."""
+    from rules import catalog
+    native = catalog.all_models()[model].native_dtype if model in catalog.all_models() else "bf16"
+    return native if not sixteen or native in ("bf16", "f16") else "bf16"
+
+
+def _as_released(text: str, model: str | None) -> list[tuple[int, Finding]]:
+    """The weights named as released ("native precision", "16-bit", "原生精度"), ranked after every explicit format."""
+    out = []
+    for rx, sixteen in ((_NATIVE, False), (_SIXTEEN, True)):
+        for m in rx.finditer(text):
+            if not (sixteen and negated(text, m.start())) and not _not_the_weights(text, m) and not _is_kv(text, m):
+                out.append((len(_QUANT) + 2, Finding("quantization", _native(model, sixteen), m.start(), m.end())))
+    return out
+
+
+def _quant(text: str, taken: list[tuple[int, int]], model: str | None = None) -> list[Finding]:
     """quantization (most specific format mentioned) and kv_cache_dtype."""
     weights: list[tuple[int, Finding]] = []
     kv: list[Finding] = []
@@ -232,13 +302,14 @@ def _quant(text: str, taken: list[tuple[int, int]]) -> list[Finding]:
         for m in rx.finditer(text):
             if overlaps(m.span(), alternatives) or (_BARE_GGUF.match(m.group(0)) and _quarter(text, m, taken)):
                 continue
-            if value != "bf16" and negated(text, m.start()) or _not_the_weights(text, m):
+            if value != "bf16" and (negated(text, m.start()) or _REJECTED.match(text, m.end())) or _not_the_weights(text, m):
                 continue
             finding = Finding("quantization", value, m.start(), m.end())
             if _is_kv(text, m):
                 kv.append(Finding("kv_cache_dtype", value, m.start(), m.end()))
-            else:
-                weights.append((rank, finding))
+            else:   # "FP16 全精度": the explicit format, not the general words beside it
+                weights.append((len(_QUANT) + 1 if _GENERIC_FULL.fullmatch(m.group(0)) else rank, finding))
+    weights += _as_released(text, model)
     out = [min(weights, key=lambda w: (w[0], w[1].start))[1]] if weights else []
     return out + kv[:1]
 
@@ -249,5 +320,5 @@ def find(text: str) -> list[Finding]:
     out = list(named)
     if not named:
         out += _size(text, spans)
-    out += _quant(text, spans)
+    out += _quant(text, spans, named[0].value if named else None)
     return out

@@ -12,11 +12,15 @@ _CN_DIGITS = {"零": 0, "〇": 0, "一": 1, "二": 2, "兩": 2, "两": 2, "三":
 _CN_UNITS = {"十": 10, "百": 100, "千": 1000}
 _WORDS = {
     "a single": 1, "single": 1, "a lone": 1, "lone": 1, "one": 1, "a pair of": 2, "a couple of": 2, "pair of": 2,
-    "dual": 2, "two": 2, "three": 3, "triple": 3, "quad": 4, "four": 4, "five": 5, "six": 6, "seven": 7,
+    "dual": 2, "twin": 2, "two": 2, "three": 3, "triple": 3, "quad": 4, "four": 4, "five": 5, "six": 6, "seven": 7,
     "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "a dozen": 12, "dozen": 12,
     "sixteen": 16, "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60,
     "a hundred": 100, "hundred": 100, "a thousand": 1000,
 }
+
+# "two hundred", "five thousand": a digit word times its magnitude is one number, not two
+_WORDS.update({f"{w} {mag}": n * m for w, n in list(_WORDS.items()) if 2 <= n <= 9 and " " not in w and w not in ("dual", "triple", "quad")
+               for mag, m in (("hundred", 100), ("thousand", 1000))})
 
 _ARABIC = r"\d{1,3}(?:,\d{3})+(?!\d)(?:\.\d+)?|\d+(?:\.\d+)?"
 # A whole Chinese numeral, never part of a vague one ("幾百", "數十", "上千", "十幾": no exact number).

@@ -29,7 +29,8 @@ UNITS: tuple[tuple[str, str], ...] = (
     # "30 LoRAs", "20 customer adapters", "20 組客製 LoRA", "50 個不同的 LoRA": up to two modifiers
     ("lora", r"(?:個|組|套|份)?\s*(?:(?:(?!(?:users?|people|persons?|employees|staff|and|or|with|for|of|per|each|a|an|the|one|two|three|single|GPUs?|cards?)\b)"
              r"[A-Za-z][\w-]*|[\u4e00-\u9fff]{1,4})\s*){0,2}?(?:LoRAs?|adapters?)(?![A-Za-z])"),
-    ("conc", r"(?:個|路|多)?\s*(?:併發|並發|concurrent(?:ly)?\b|simultaneous(?:ly)?\b|in\s+parallel\b|parallel\b|同時)"),
+    ("conc", r"(?:個|路|條|多)?\s*(?:併發|並發|並行|併行|concurrent(?:ly)?\b|simultaneous(?:ly)?\b|in\s+parallel\b|parallel\b|同時"
+             r"|(?:-?way\s+|max(?:imum)?\s+|peak\s+|target\s+)?concurrency\b|-?users?\s+concurrency\b|CCU\b|in[\s-]flight\b|(?:live|open)\s+(?:requests?|sessions?|streams?|connections?|chats?)\b)"),
     ("org", r"(?:家|間)(?:\s*(?:客戶|公司|企業|廠商))?(?![人裡])|(?:different\s+)?(?:customers|clients|tenants|companies|departments|teams)\b"
             r"|(?:個|位)?\s*(?:客戶|部門|租戶)"),
     ("people", r"(?:(?:internal|active|daily|monthly|total|registered|end|business|sales|different)[\s-]+)*"
@@ -37,7 +38,7 @@ UNITS: tuple[tuple[str, str], ...] = (
                r"|users?|people|persons?|employees|staff|engineers|developers|analysts|seats|members|researchers"
                r"|students|reps|representatives|salespeople|colleagues|coworkers|testers|lawyers|doctors|agents|customer|client)\b"
                r"|(?:個|位|名|多)?\s*(?:業務|研發|客服|行銷|門市|內部)?\s*(?:同仁|同事|人員|員工|人|用戶|使用者|工程師|業務|學生|會員|老師)"),
-    ("req", r"(?:個\s*)?(?:requests?\b|reqs?\b|sessions?\b|streams?\b|connections?\b|calls\b|請求|連線|對話|session)"),
+    ("req", r"(?:個\s*)?(?:requests?\b|reqs?\b|sequences\b|seqs\b|sessions?\b|streams?\b|connections?\b|calls\b|請求|連線|對話|session)"),
 
     ("items", r"(?:pages?\b|頁|files?\b|documents?\b|docs\b|rows\b|records\b|筆|份|篇|images?\b|photos?\b|videos?\b|articles?\b"
               r"|questions?\b|emails?\b|tickets?\b|steps?\b|turns?\b|rounds?\b|epochs?\b|layers?\b|experts?\b|heads?\b|threads?\b|cores?\b)"),
@@ -72,7 +73,7 @@ _QUAL_BEFORE = re.compile(
     r"(?:\babout|\baround|\broughly|\bapprox(?:imately|\.)?|~|≈|約莫?|大約|大概|差不多|\bup\s+to|\bat\s+least|\bat\s+most"
     r"|\bover|\bmore\s+than|\bless\s+than|\bunder|\bbelow|最多|至少|超過|上限|高達|以內)\s*$", _F)
 _QUAL_AFTER = re.compile(r"\s*(?:\+|以上|或以上|左右|上下|多|以內|or\s+more|plus\b)", _F)
-_RANGE_SEP = r"\s*(?:-|~|to|到|至|—)\s*"
+_RANGE_SEP = r"\s*(?:-|~|to|到|至|—|and)\s*"
 _SCI = r"\d+(?:\.\d+)?[eE][+]?\d{1,2}(?![\w])"
 _ONE = rf"(?:{_SCI}|{NUM})"
 _QTY = re.compile(rf"(?<![\w.])(?<![A-Za-z]-)(?P<a>{_ONE})(?:{_RANGE_SEP}(?P<b>{_ONE}))?", _F)
@@ -155,6 +156,8 @@ def _range(text: str, m: re.Match, low: float, high: float) -> bool:
     """"32K 到 64K", "6-12": a range rises by less than 20×; "4 - 32768" is two numbers and a dash. A dash
     with spaces around it joins only numbers written alike that do not follow a multiplier ("×8 - 128")."""
     a, b = m.group("a"), m.group("b")
+    if re.fullmatch(r"\s*and\s*", text[m.end("a"):m.start("b")], re.I) and not re.search(r"\bbetween\s+$", text[:m.start()], re.I):
+        return False   # "and" joins a range only after "between" ("between 20 and 30")
     if re.search(r"\s-\s", text[m.end("a"):m.start("b")]):
         if bool(_SUFFIX.search(a)) != bool(_SUFFIX.search(b)) or re.search(r"[x×*]\s*$", text[max(0, m.start() - 2):m.start()]) \
                 or "." in a or "." in b:

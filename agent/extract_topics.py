@@ -68,9 +68,26 @@ def _engine_on_device(text: str, names: list[tuple[int, int]]) -> bool:
     return False
 
 
+# "with TP 2", "tensor-parallel-size 8", "tp=2": a parallel size stated as a setting in a sentence that asks
+# nothing about it is the situation, not the parallelism topic ("is TP=8 a bad idea?" still raises it).
+_SETTING = re.compile(r"[\s_-]*(?:size)?\s*[=:]?\s*\d", _F)
+_SENTENCE = re.compile(r"(?:[^.?!。？！\n]|\.(?!\s|$))+(?:[.?!。？！]|$)", _F)
+
+
+def _raised(topic: str, rx: re.Pattern, text: str) -> bool:
+    if topic != "parallelism":
+        return bool(rx.search(text))
+    for m in rx.finditer(text):
+        sentence = next((s for s in _SENTENCE.finditer(text) if s.start() <= m.start() < s.end()), None)
+        asked = sentence is not None and _QUESTION.search(sentence.group(0)) and not sentence.group(0).rstrip().endswith(".")
+        if not _SETTING.match(text, m.end()) or asked:
+            return True
+    return False
+
+
 def topics(text: str) -> list[str]:
     """The topic ids `text` raises (normalised text), sorted."""
-    found = {t for t, rx in _RES.items() if rx.search(text)}
+    found = {t for t, rx in _RES.items() if _raised(t, rx, text)}
     if _platform_support(text):
         found.add("platform-support")
     if _MODEL_FIT.search(text):

@@ -30,7 +30,7 @@ _DEVICE = re.compile(
 # Things shaped like product codes that are not devices: quantization formats, sizes, quarters,
 # versions, ports, SKUs of models ("A3B": 3B active).
 _NOT_DEVICE = re.compile(
-    r"^(?:Q\d+(?:_\w+)?|FP\d+|BF16|INT\d+|W\d+A\d+|EXL\d|MXFP4|NVFP4|A\d+B|V\d+|R\d+|M\d|TP\d+|PP\d+|EP\d+|DP\d+|H\d|L\d"
+    r"^(?:Q\d+(?:_\w+)?|FP\d+|BF16|INT\d+|W\d+A\d+|EXL\d|MXFP4|NVFP4|A\d+B|V\d+|R\d{1,2}|M\d|TP\d+|PP\d+|EP\d+|DP\d+|H\d|L\d"
     r"|SM\d+|GB\d+|TB\d+|MB\d+|GPU\d*|CPU\d*|PCIe\d*|DDR\d+|HBM\d*e?|NV\w+|FA\d|ISL\d*|OSL\d*|P(?:50|90|95|99|999)|T\d{4}|E\d{3,4}|S\d{1,2})$", re.I)
 _DEVICE_CUE = re.compile(r"\s*(?:推理|NPU|卡|cards?\b|accelerators?\b)", re.I)
 _MODEL = re.compile(lexicon.MODEL_NAME, re.I)
@@ -51,8 +51,24 @@ def _devices(text: str, placed: list[tuple[int, int]], names: list[tuple[int, in
     return out
 
 
+@functools.cache
+def _catalog_names() -> tuple[str, ...]:
+    """Every catalog model's id, name and aliases, lowercased, letters and digits only."""
+    from rules import catalog
+    return tuple({re.sub(r"[^a-z0-9]", "", n.lower()) for ident, m in catalog.all_models().items()
+                  for n in (ident, m.name, *m.aliases)})
+
+
+def _known_family(words: str) -> bool:
+    """"Qwen 32B": a family the catalog knows, named with a size only (read as that size, not unknown)."""
+    size = _SIZE.search(words)
+    family = re.sub(r"[^a-z0-9]", "", words[:size.start()].lower()) if size else ""
+    return bool(family) and any(n.startswith(family) for n in _catalog_names())
+
+
 def _models(text: str, placed: list[tuple[int, int]], names: list[tuple[int, int]]) -> list[tuple[str, int, int]]:
-    return [("model", m.start(), m.end()) for m in _MODEL.finditer(text) if not overlaps(m.span(), names)]
+    return [("model", m.start(), m.end()) for m in _MODEL.finditer(text) if not overlaps(m.span(), names)
+            and not (overlaps(m.span(), placed) and _known_family(m.group(0)))]
 
 
 def _numbers(text: str, placed: list[tuple[int, int]], names: list[tuple[int, int]]) -> list[tuple[str, int, int]]:

@@ -165,20 +165,30 @@ ARCHITECTURE = {
 }
 
 # Quantization ids: specific formats first, then generic bit widths.
+# "Not quantized" in general words: the native 16-bit weights (an explicit format named beside it wins).
+GENERIC_FULL = (r"\bfull[\s-]precision\b|\b(?:un|non[\s-]?)quanti[sz]ed\b|\bno\s+quantization\b|\bwithout\s+quanti[sz]\w*"
+                r"|\bnot\s+(?:be\s+)?quanti[sz]ed\b|\b(?:don't|do\s+not|won't|will\s+not|not)\s+(?:want\s+to\s+|going\s+to\s+)?quanti[sz]e\b"
+                r"|不量化|未量化|不做量化|沒有量化|不要量化|不想量化|全精度|原始精度")
+# The weights as the model was released: its native format comes from the catalog ("DeepSeek V3 in its
+# native precision" is FP8, "gpt-oss-120b as released" is MXFP4); "16-bit" is its 16-bit dtype.
+NATIVE_WEIGHTS = (r"\b(?:native|original|official|stock|released|vanilla)\s+(?:precision|weights|checkpoints?|format|dtype|release)\b"
+                  r"|\bas\s+(?:released|shipped|published)\b|\bno\s+quant(?:s|ization)?\b|\bnot?\s+(?:a\s+)?quant\b"
+                  r"|原生(?:的)?(?:精度|權重|格式)|原始(?:的)?(?:權重|格式|檢查點)|官方(?:的)?(?:權重|原版|原始權重)|原版(?:權重)?")
+SIXTEEN_BIT = r"\b(?:16|sixteen)[\s-]?bits?\b|(?:16|十六)\s*(?:位元|比特)"
 QUANT = [
-    ("nvfp4", r"\bNVFP4\b"), ("mxfp4", r"\bMXFP4\b"),
+    ("nvfp4", r"\bNV[\s-]?FP4\b"), ("mxfp4", r"\bMX[\s-]?FP4\b"),
     ("awq", r"(?:\b4[\s-]?bit\s+)?\bAWQ\b(?:\s+4[\s-]?bit\b)?"),
     ("gptq-4bit", r"(?:\b4[\s-]?bit\s+)?\bGPTQ\b(?![\s-]*(?:int[\s-]?8|8[\s-]?bit))(?:[\s-]*(?:int[\s-]?4|4[\s-]?bit)\b)?"),
     ("q4_k_m", r"\bQ4[_\s-]?K(?:[_\s-]?M)?\b|\bGGUF\s*(?:\(\s*)?Q4\b(?![_\s-]*[01]\b)|\bQ4\b(?![_\s-]*[01]\b)(?:\s*GGUF)?"),
     ("q5_k_m", r"\bQ5[_\s-]?K(?:[_\s-]?M)?\b|\bQ5\b(?![_\s-]*[01]\b)"), ("q6_k", r"\bQ6[_\s-]?K\b|\bQ6\b"),
     ("q8_0", r"\bQ8(?:[_\s-]0)?\b"), ("q4_0", r"\bQ4[_\s-]0\b"),
-    ("fp8", r"\bFP[\s-]?8\b|\bE4M3\b|\bfloat8\b"), ("int8", r"\bINT[\s-]?8\b|\bW8A8\b|\b8[\s-]?bits?\b|(?:8|八)\s*(?:位元|比特)|(?:8|八)\s*位\s*(?:量化|整數|精度)"),
-    ("int4", r"\bINT[\s-]?4\b|\bW4A16\b|\b4[\s-]?bits?\b|\bNF4\b|(?:4|四)\s*(?:位元|比特)|(?:4|四)\s*位\s*(?:量化|整數|精度)"),
-    ("bf16", r"\bBF[\s-]?16\b|\bbfloat16\b|\bfull[\s-]precision\b|\bunquanti[sz]ed\b|\bno\s+quantization\b|"
-             r"不量化|未量化|不做量化|全精度|原始精度"),
-    ("f16", r"\bFP[\s-]?16\b|\bF16\b|\bfloat16\b|\bhalf[\s-]precision\b|半精度"),
+    ("fp8", r"\bFP[\s-]?8(?![A-Za-z0-9])|\bE4M3\b|\bE5M2\b|\bfloat8\b"), ("int8", r"\bINT[\s-]?8(?![A-Za-z0-9])|\bW8A(?:8|16)\b|\b(?:8|eight)[\s-]?bits?\b|(?:8|八)\s*(?:位元|比特)|(?:8|八)\s*位\s*(?:量化|整數|精度)"),
+    ("int4", r"\bINT[\s-]?4(?![A-Za-z0-9])|\bW4A(?:16|8)\b|\b(?:4|four)[\s-]?bits?\b|\bNF4\b|(?:4|四)\s*(?:位元|比特)|(?:4|四)\s*位\s*(?:量化|整數|精度)"),
+    ("bf16", r"\bBF[\s-]?16(?![A-Za-z0-9])|\bbfloat16\b|" + GENERIC_FULL),
+    ("f16", r"\bFP[\s-]?16(?![A-Za-z0-9])|\bF16\b|\bfloat16\b|\bhalf[\s-]precision\b|半精度"),
 ]
-EXL = r"\b(?P<fmt>EXL[23])\b[\s-]*(?:@\s*)?(?P<bpw>\d+(?:\.\d+)?)\s*(?:bpw|bits?|b)\b|\b(?P<bpw2>\d+(?:\.\d+)?)\s*bpw\s+(?P<fmt2>EXL[23])\b"
+EXL = (r"\b(?P<fmt>EXL[23]|ExLlama[\s-]?V[23])\b[\s-]*(?:quant(?:ized|ised)?\s+)?(?:(?:@|at)\s*|\(\s*)?(?P<bpw>\d+(?:\.\d+)?)\s*(?:bpw|bits?|b)\b"
+       r"|\b(?P<bpw2>\d+(?:\.\d+)?)\s*bpw\s*(?:的\s*)?(?P<fmt2>EXL[23]|ExLlama[\s-]?V[23])\b")
 
 # Intent cues (see agent/extract_intent.py for precedence).
 BENCHMARK_CUES = [
@@ -252,7 +262,9 @@ _FORMAT = (r"(?:GGUF|AWQ|GPTQ|EXL[23]|FP[\s-]?8|FP[\s-]?16|BF[\s-]?16|INT[\s-]?[
 # A list needs a word of choice ("or", "vs", 還是); commas alone only separate clauses.
 # A comparison ("is AWQ better than GPTQ", "FP8 比 INT8 快嗎") and a list closed by a question of choice
 # ("AWQ、GPTQ、FP8 該選哪個") offer them too.
-FORMAT_ALTERNATIVES = (rf"{_FORMAT}(?:\s*[,、]\s*{_FORMAT})*\s*(?:/|\bor\b|\bvs\.?|\bversus\b|還是|或是?|或者|跟|和|與|比"
+FORMAT_ALTERNATIVES = (rf"\b(?:compar\w*|between|choose\s+between|pick\s+between)\s+{_FORMAT}\s*(?:and|with|to|&)\s*{_FORMAT}"
+                       rf"|{_FORMAT}\s+(?:compares?|stacks?\s+up)\s+(?:with|to|against)\s+{_FORMAT}"
+                       rf"|{_FORMAT}(?:\s*[,、]\s*{_FORMAT})*\s*(?:好|比較好|比較快|快)?\s*(?:\bor\s+(?:go(?:\s+(?:with|to))?|use|switch\s+to|move\s+to|pick)\b|/|\bor\b|\bvs\.?|\bversus\b|還是|或是?|或者|跟|和|與|比"
                        rf"|\b(?:better|faster|slower|worse|cheaper|more\s+accurate)\s+than\b|\bcompared\s+(?:to|with)\b|\bover\b)\s*{_FORMAT}"
                        rf"|{_FORMAT}(?:\s*[,、]\s*{_FORMAT})+(?=[^。.!?？]{{0,8}}(?:選|哪|which|what))")
 TOPICS = {

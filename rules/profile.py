@@ -30,6 +30,16 @@ class Provenance(BaseModel):
     """The same reason in zh-Hant."""
 
 
+class HardwareOption(BaseModel):
+    """A hardware option the user weighs against the profile's own ("1x H100 vs 2x H200")."""
+
+    model_config = ConfigDict(defer_build=True, extra="forbid")
+    hardware: str
+    """Accelerator id from the hardware catalog."""
+    count: int | None = Field(default=None, ge=1, le=4096)
+    """Devices per node of this option (None: not stated)."""
+
+
 class Profile(BaseModel):
     """The user's situation: hardware, model, workload, serving mode, priorities."""
 
@@ -46,6 +56,9 @@ class Profile(BaseModel):
     interconnect: InterconnectId | None = None
     device_hour_usd: float | None = Field(default=None, gt=0, le=10000)
     """Price of one device-hour, for $/1M tokens."""
+    compared_hardware: list[HardwareOption] = Field(default_factory=list)
+    """Other hardware options named in a comparison ("1x H100 vs 2x H200": the H200 option); the
+    profile's own hardware and count are the first option named."""
 
     # model
     model: str | None = None
@@ -117,6 +130,8 @@ class Profile(BaseModel):
                 "input_tokens", "output_tokens", "context_length", "concurrency", "serving_mode",
                 "shared_prefix", "structured_output", "lora_adapters", "priority", "language")
         out = {k: getattr(self, k) for k in keys}
+        if self.compared_hardware:   # added only when the user compared options (older outputs unchanged)
+            out["compared_hardware"] = [o.model_dump() for o in self.compared_hardware]
         out["assumed"] = self.assumed
         return out
 

@@ -142,3 +142,11 @@ def test_eval_scores_one_named_extraction_split(capsys):
     code, out, err = cli(capsys, "eval", "--suite", "extraction", "--split", "forum2")
     assert "forum2.overall_accuracy=" in out and "heldout." not in out and "curated." not in out
     assert out.strip().splitlines()[-1].endswith("failed") and code in (0, 1)
+
+
+def test_eval_reports_a_missing_forum3_split_in_one_line(capsys, monkeypatch, tmp_path):
+    from evals.suites import extraction
+    monkeypatch.setitem(extraction.SPLIT_FILES, "forum3", tmp_path / "extraction_forum3.yaml")
+    code, out, err = cli(capsys, "eval", "--suite", "extraction", "--split", "forum3")
+    assert "summary extraction: forum3: missing (" in out and "Traceback" not in out + err
+    assert out.strip().splitlines()[-1] == "0 passed, 0 failed" and code == 0
