@@ -185,7 +185,7 @@ def _details(advice: "Advice", index: dict[str, int], lab: dict, lang: str) -> l
     if d.alternatives:
         out += [f"**{lab['alts']}{_colon(lang).rstrip()}** " + sep.join(display(e) for e in d.alternatives), ""]
     if d.avoid:
-        out += [f"**{lab['avoid']}{_colon(lang).rstrip()}**", *[f"- {display(a.engine)}{_colon(lang)}{a.reason}" for a in d.avoid], ""]
+        out += [f"**{lab['avoid']}{_colon(lang).rstrip()}**", *_avoid_lines(advice, lang), ""]
     if d.bottleneck:
         out += [f"**{lab['bottleneck']}{_colon(lang).rstrip()}** {bottleneck_label(d.bottleneck, lang)}", ""]
     par = _layout(advice)
@@ -194,6 +194,46 @@ def _details(advice: "Advice", index: dict[str, int], lab: dict, lang: str) -> l
         out += [f"**{lab['parallel']}{_colon(lang).rstrip()}** {par.strategy.upper()}" + (f" ({dims})" if dims else "")
                 + (f"{_colon(lang)}{par.reason}" if par.reason else ""), *_plan_lines(advice, lab, lang), ""]
     return out
+
+
+_OFF_PLATFORM = "constraint-hardware-support"
+_NOT_HERE = {"constraint-orchestrator-single-box"}
+"""Exclusions about engines the user is not weighing (an orchestrator on one box): left out of the text unless named."""
+
+
+def _avoid_lines(advice: "Advice", lang: str) -> list[str]:
+    """One line per engine set aside for a reason about this setup; engines that do not run on the platform at all
+    share one short line, and an orchestrator ruled out on one machine is left out, unless the user named them."""
+    from agent.topic_lead import named_engines
+    named, sep = set(named_engines(advice.question or "", limit=None)), "、" if lang == "zh" else ", "
+    one_box = (advice.profile.summary.nodes or 1) <= 1
+    lines, off = [], []
+    for a in advice.decision.avoid:
+        if a.engine not in named and (a.rule in _NOT_HERE or (a.engine == "dynamo" and one_box)):
+            continue
+        if a.engine not in named and a.rule == _OFF_PLATFORM and not _runs_on_platform(a.engine, advice):
+            off.append(display(a.engine))
+            continue
+        lines.append(f"- {display(a.engine)}{_colon(lang)}{a.reason}")
+    if off:
+        lines.append("- " + ("這個硬體不支援（或只有實驗性支援）：" if lang == "zh" else
+                             "Not supported on this hardware (or experimental only): ") + sep.join(off))
+    return lines
+
+
+def _runs_on_platform(engine_id: str, advice: "Advice") -> bool:
+    """The engine has native or plugin support for the device's platform (True when unknown): a refusal
+    then has a device-specific reason (compute capability, FP16 speed) worth its own line."""
+    from rules import catalog
+    from rules.engines import engine
+    from rules.errors import AdvisorError
+    hw = advice.profile.summary.hardware
+    try:
+        platform = catalog.hardware(hw).platform if hw else None
+    except AdvisorError:
+        return True
+    status = engine(engine_id).platforms.get(platform) if platform else None
+    return platform is None or (status is not None and status.status != "experimental")
 
 
 def _plan_lines(advice: "Advice", lab: dict, lang: str) -> list[str]:

@@ -299,7 +299,8 @@ PLATFORMS = (r"\b(?:ROCm|AMD|Apple\s+Silicon|Metal|macOS|Mac|Intel|Arc|XPU|oneAP
              r"|Ascend|NPUs?|TPUs?|Pascal|Volta|Turing|Ampere|Hopper|Blackwell|APUs?|Strix|Gaudi|HPU|Tenstorrent|P100|P40|V100|T4"
              r"|MI\d{2,3}X?|CPU[\s-]only|compute\s+capability|sm_?\d{2,3})\b|老架構|舊架構|舊顯卡|蘋果|昇騰")
 SUPPORT_CUES = (r"\bsupport(?:s|ed|ing)?\b|\bcompatib|\bavailable\s+(?:on|for)\b|\binstall(?:ed|ing)?\b(?!\s+is)|\bbuild\b|\bbuilt\b"
-                r"|支援|支持|相容|兼容|能不能跑|可以跑|跑得動|能跑|跑在|能用|可以用")
+                r"|支援|支持|相容|兼容|能不能跑|可以跑|跑得動|能跑|跑在|能用|可以用"
+                r"|(?:可以|能|能不能|可不可以)\s*在[^。？?]{0,24}(?:跑|執行|運行|使用|安裝)")
 RUN_ON = r"\b(?:run|runs|running|work|works|use|used)\b[^.?!。？]{0,30}?\b(?:on|with)\b|\b(?:can|could|does|do|will|is)\b[^.?!。？]{0,24}\buse\b"
 
 # A message in a thread that already has a profile either amends it ("what if we use AWQ

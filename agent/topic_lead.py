@@ -147,8 +147,35 @@ def _specdec(c: Ctx) -> list[str]:
                 "開與不開各量一次接受率與 TPOT，用真實的併發數。")]
 
 
+def _shared_prefix(c: Ctx) -> list[str]:
+    """The user's own repeated prefix: what caching it does to their TTFT (empty when none was stated)."""
+    s, est = c.advice.profile.summary, c.advice.estimate
+    if not s.shared_prefix:
+        return []
+    said = c.advice.profile.field("input_tokens")
+    prompt = s.input_tokens if said is not None and said.origin == "said" else None   # never an assumed length
+    size = c.t(f" (prompts of about {_tokens(prompt)} tokens)", f"（每次約 {_tokens(prompt)} tokens 的提示）") if prompt else ""
+    ttft = (c.t(f"; the estimate here, {_fmt(est.ttft_s)} s TTFT at {c.concurrency} concurrent, counts the whole prompt",
+                f"；這裡的估計（{c.concurrency} 個併發時 TTFT {_fmt(est.ttft_s)} s）是以整段提示計算的")
+            if est is not None and est.ttft_s else "")
+    return [c.t(f"Every request here starts with the same prefix{size}: with prefix caching on, its KV cache is computed "
+                f"once and reused, so TTFT covers only each request's new tokens and the GPUs stop re-doing the same "
+                f"prefill for {c.concurrency} concurrent requests{ttft}. Turn it on first (vLLM --enable-prefix-caching, "
+                "the default in its V1 engine; SGLang's RadixAttention is on by default) and keep the shared part "
+                "byte-identical at the very start of the prompt.",
+                f"這裡每個請求都以同一段前綴開頭{size}：開啟前綴快取（prefix caching）後，這段的 KV cache 只算一次、之後重用，"
+                f"TTFT 只剩每個請求新增的 token，{c.concurrency} 個併發請求也不再重複做同一段 prefill{ttft}。"
+                "先把它打開（vLLM 的 --enable-prefix-caching，V1 引擎預設開啟；SGLang 的 RadixAttention 預設開啟），"
+                "並讓共用的部分逐字相同、放在提示的最前面。")]
+
+
 def _prefix(c: Ctx) -> list[str]:
-    return [c.t("Both reuse the KV cache of a prompt prefix that repeats, so its prefill is not recomputed: vLLM's "
+    own = _shared_prefix(c)
+    if own and "prefix-caching" not in c.advice.topics:   # a stated shared prompt, not a question about the techniques
+        return [*own, *_support(c, "prefix_caching"),
+                c.t("Measure the cache hit rate (kv_cache_hit_rate) and TTFT with your real traffic.",
+                    "用真實流量量 cache 命中率（kv_cache_hit_rate）與 TTFT。")]
+    return [*own,c.t("Both reuse the KV cache of a prompt prefix that repeats, so its prefill is not recomputed: vLLM's "
                 "automatic prefix caching hashes fixed-size KV blocks and reuses exact block matches, while SGLang's "
                 "RadixAttention keeps a radix tree of tokens and also catches partial and branching overlaps.",
                 "兩者都重用重複出現的提示前綴（prefix）的 KV cache，省掉那段 prefill：vLLM 的 automatic prefix caching "
@@ -323,7 +350,7 @@ def _parallel(c: Ctx) -> list[str]:
 
 _ENGINE_WORDS = (("vllm", r"\bvllm\b"), ("sglang", r"\bsglang\b"), ("tensorrt-llm", r"\btensorrt|\btrt-?llm"),
                  ("ollama", r"\bollama\b"), ("llama.cpp", r"\bllama\.?cpp\b|\bllama-server\b"),
-                 ("mlx-lm", r"\bmlx(?:-lm)?\b"), ("exllamav3", r"\bexllama\s*v?3\b"),
+                 ("mlx-lm", r"\bmlx(?:-lm)?\b"), ("exllamav3", r"\bexllama\s*v?3\b"), ("dynamo", r"\bdynamo\b"),
                  ("exllamav2", r"\bexllama(?:\s*v?2)?\b(?!\s*v?3)"), ("openvino-genai", r"\bopenvino\b"))
 _OS_WORDS = (("windows", r"\bwindows\b|\bwin1[01]\b|\bwsl2?\b"),
              ("macos", r"\bmac(?:os|book|\s*studio|\s*mini)?\b|蘋果|\bapple\s+silicon\b"),
@@ -331,10 +358,21 @@ _OS_WORDS = (("windows", r"\bwindows\b|\bwin1[01]\b|\bwsl2?\b"),
 _OS_NAMES = {"windows": "Windows", "macos": "macOS", "linux": "Linux"}
 
 
-def _named_engines(text: str) -> list[str]:
-    """Engines the user's message names, in the order named (at most two)."""
+def named_engines(text: str, limit: int | None = 2) -> list[str]:
+    """Engines the user's message names, in the order named (at most `limit`)."""
     hits = sorted((m.start(), e) for e, rx in _ENGINE_WORDS for m in [re.search(rx, text, re.I)] if m)
-    return [e for _, e in hits][:2]
+    return [e for _, e in hits][:limit]
+
+
+_named_engines = named_engines
+_LEAVING = re.compile(r"\b(?:instead|switch(?:ing)?|replac\w*|migrat\w*|move\s+(?:away|off)|outgr\w*|moving\s+from"
+                      r"|currently|(?:is|are|gets?|got|getting|runs?|too|very|so)\s+(?:very\s+|really\s+)?slow"
+                      r"|queu\w*|crawl\w*|alternatives?\s+to)\b|改用|換掉|換成|太慢|很慢|變慢|取代|排隊", re.I)
+
+
+def leaving(text: str) -> bool:
+    """The user names an engine to move away from ("we run Ollama and it is slow: what instead?")."""
+    return bool(_LEAVING.search(text))
 
 
 def _asked_os(text: str) -> str | None:
@@ -478,6 +516,9 @@ def _model_fit(c: Ctx) -> list[str]:
     return out
 
 
+_BF16_WORDS = re.compile(r"\bbf16\b|\bbfloat16\b|\bbfloat\b", re.I)
+"""The user names BF16 (often an error message: "does not support bfloat16")."""
+
 _QUANT_NAMES = {"f16": "FP16", "bf16": "BF16", "fp8": "FP8", "int8": "INT8", "int4": "INT4", "awq": "AWQ",
                 "gptq-4bit": "GPTQ 4-bit", "mxfp4": "MXFP4", "nvfp4": "NVFP4"}
 
@@ -515,10 +556,7 @@ def _precision(c: Ctx) -> list[str]:
     from rules import catalog, engines
     from rules.display import short_name
     s, d = c.advice.profile.summary, c.advice.decision
-    if not s.quantization:
-        return []
-    if not s.hardware:
-        said = c.advice.profile.field("quantization")
+    if not s.hardware or not (s.quantization or _BF16_WORDS.search(c.advice.question or "")):
         return []
     hw = catalog.hardware(s.hardware)
     if hw.platform != "nvidia-cuda":
@@ -540,11 +578,16 @@ def _precision(c: Ctx) -> list[str]:
                     f"（[來源]({entry.source})）。"),
                 c.t("Measure TPOT against the 16-bit or INT8/AWQ build before choosing the format.",
                     "選格式前，和 16-bit 或 INT8／AWQ 版本比較實測 TPOT。")]
-    if s.quantization in ("bf16", "f16") and hw.tflops.fp16 and not hw.tflops.bf16:
-        return [c.t(f"{name} has no BF16 compute (the hardware catalog lists FP16 only), so a BF16 checkpoint runs "
-                    "converted to FP16 (half precision); a few models overflow in FP16, so check outputs.",
-                    f"{name} 沒有 BF16 運算（硬體型錄只列 FP16），BF16 的 checkpoint 會轉成 FP16（半精度）執行；"
+    asked16 = s.quantization in ("bf16", "f16") or bool(_BF16_WORDS.search(c.advice.question or ""))
+    if asked16 and hw.tflops.fp16 and not hw.tflops.bf16:
+        return [c.t(f"{name} (compute capability {hw.cuda_cc}) has no BF16 compute (the hardware catalog lists FP16 "
+                    "only), so a BF16 checkpoint runs converted to FP16 (half precision): start vLLM or SGLang with "
+                    "--dtype half (llama.cpp's F16 GGUF needs nothing); a few models overflow in FP16, so check outputs.",
+                    f"{name}（compute capability {hw.cuda_cc}）沒有 BF16 運算（硬體型錄只列 FP16），BF16 的 checkpoint 要轉成 "
+                    "FP16（半精度）執行：vLLM 或 SGLang 啟動時加 --dtype half（llama.cpp 的 F16 GGUF 不用設定）；"
                     "少數模型在 FP16 下會溢位，請檢查輸出。")]
+    if not s.quantization:
+        return []
     return []
 
 
@@ -597,7 +640,10 @@ def pattern(advice: "Advice") -> "re.Pattern | None":
 
 def lead(advice: "Advice") -> list[str]:
     """The opening paragraphs that answer the topics the user asked about (in the user's language)."""
-    asked = [t for t in ORDER if t in advice.topics][:MAX_TOPICS]
+    raised = set(advice.topics)
+    if advice.profile.summary.shared_prefix:   # a stated shared prompt is a prefix-caching question even unnamed
+        raised.add("prefix-caching")
+    asked = [t for t in ORDER if t in raised][:MAX_TOPICS]
     c = _ctx(advice)
     for implied in ("precision", "formats"):   # not asked as a topic, but what the stated format means here
         if len(asked) < MAX_TOPICS and TOPICS[implied][1](c):

@@ -354,6 +354,11 @@ def _cc_verdict(spec: EngineSpec, cc: float, name: str) -> Verdict | None:
                        f"({name} is {cc:g}); newer ones need {need.value:g}, so pin that release",
                        f"{spec.name} 到 {older.last_release} 為止的版本仍支援 compute {older.value:g}（{name} 是 {cc:g}），"
                        f"更新的版本需要 {need.value:g}，所以要固定在該版本", older.source, caveat=True)
+    if older is not None:   # below even the oldest supported floor: no official release ever shipped kernels for it
+        return Verdict(False, f"{spec.name} needs compute capability {need.value:.1f} or newer ({older.value:.1f} up to "
+                       f"{older.last_release}); {name} has {cc:.1f}, which no official build supports (only community "
+                       f"source builds)", f"{spec.name} 需要 compute capability {need.value:.1f} 以上（{older.last_release} "
+                       f"以前是 {older.value:.1f}）；{name} 只有 {cc:.1f}，官方版本從未支援（只有社群自行編譯的版本）", need.source)
     return Verdict(False, f"{spec.name} needs compute capability {need.value:g} or newer; {name} has {cc:g}",
                    f"{spec.name} 需要 compute capability {need.value:g} 以上，{name} 只有 {cc:g}", need.source)
 
