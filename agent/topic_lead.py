@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 
 MAX_TOPICS = 2
 """At most this many topics open the answer (the rest would bury the recommendation)."""
-ORDER = ("platform-support", "model-fit", "speculative-decoding", "prefix-caching", "multi-lora", "structured-output", "offload", "kv-quantization",
+ORDER = ("platform-support", "models", "model-fit", "speculative-decoding", "prefix-caching", "multi-lora", "structured-output", "offload", "kv-quantization",
          "disaggregation", "cost-per-token", "parallelism", "quantization-format")
 """Which topic leads when a message raises several: a direct "does X run on Y" first, then the specific
 technique before the general ones."""
@@ -326,6 +326,63 @@ def _against_api(c: Ctx) -> list[str]:
     return [line]
 
 
+def _other_estimate(c: Ctx, model_id: str):
+    """The roofline estimate of another named model on the same devices, with the same engine and the
+    documented defaults for what the user did not say (None when it cannot be estimated)."""
+    from rules.defaults import apply_defaults
+    from rules.errors import AdvisorError
+    from rules.profile import build_profile
+    from rules.roofline.estimate import estimate_for_profile
+    s = c.advice.profile.summary
+    said = c.advice.profile.field("quantization")
+    data = {"hardware": s.hardware, "count": s.count or 1, "nodes": s.nodes or 1, "model": model_id,
+            "concurrency": s.concurrency, "context_length": s.context_length, "interconnect": s.interconnect,
+            "workload": getattr(c.advice.profile.field("workload"), "value", None),
+            "quantization": s.quantization if said is not None and said.origin == "said" else None}
+    try:
+        p = apply_defaults(build_profile({k: v for k, v in data.items() if v is not None}))
+        return estimate_for_profile(p, engine=c.advice.decision.primary)
+    except (AdvisorError, ValueError):
+        return None
+
+
+def _models(c: Ctx) -> list[str]:
+    """Two or more models named: the fit and speed of each on the same devices, and of all of them at once."""
+    from agent.extract_model import model_names
+    ids = list(dict.fromkeys(n.id for n in model_names(c.advice.question or "")))
+    if len(ids) < 2 or not c.advice.profile.summary.hardware:
+        return []
+    eng = display(c.advice.decision.primary) if c.advice.decision.primary else c.t("the engine", "引擎")
+    lines, total, room = [], 0.0, None
+    for mid in ids[:3]:
+        est = _other_estimate(c, mid)
+        if est is None:
+            continue
+        total += est.weights_gb
+        if est.memory is not None and room is None:
+            room = max(0.0, est.memory.usable_gb - est.memory.reserve_gb) * est.count
+        speed = (c.t(f", about {_fmt(est.decode_tokens_per_s)} tok/s per stream",
+                     f"，每條串流約 {_fmt(est.decode_tokens_per_s)} tok/s") if est.fits and est.decode_tokens_per_s else "")
+        fit = c.t("fits" if est.fits else "does not fit", "放得下" if est.fits else "放不下")
+        lines.append(c.t(f"{model_name(mid)} at {est.quantization}: {_fmt(est.weights_gb)} GB of weights, {fit} on "
+                         f"{c.setup} by itself{speed} ({eng}).",
+                         f"{model_name(mid)}（{est.quantization}）：權重 {_fmt(est.weights_gb)} GB，單獨放在 {c.setup} 上"
+                         f"{fit}{speed}（{eng}）。"))
+    if len(lines) < 2:
+        return []
+    if room is not None:
+        both = total <= room * 0.8   # leave a fifth of the memory for the KV caches of both servers
+        lines.append(c.t(f"Both at once: {_fmt(total)} GB of weights against about {_fmt(room)} GB usable, "
+                         + ("so they fit together: run one server per model and give each its share of the memory "
+                            "(vLLM --gpu-memory-utilization, e.g. in proportion to the weights), with the rest for KV cache."
+                            if both else "which leaves too little for the KV cache: use a smaller format for one of them, "
+                            "or a device per model."),
+                         f"兩個同時放：權重共 {_fmt(total)} GB，可用約 {_fmt(room)} GB，"
+                         + ("放得下：每個模型各開一個 server，各分一份記憶體（vLLM 的 --gpu-memory-utilization，例如按權重比例），"
+                            "其餘留給 KV cache。" if both else "KV cache 會不夠：其中一個改用較小的格式，或每個模型各用一張卡。")))
+    return lines
+
+
 def _parallel(c: Ctx) -> list[str]:
     plan = c.advice.plan
     par = plan.layout if plan is not None and plan.layout else c.advice.decision.parallelism
@@ -618,6 +675,7 @@ TOPICS: dict[str, tuple[tuple[str, str], Callable[[Ctx], list[str]], str]] = {
     "cost-per-token": (("Cost per 1M tokens", "每百萬 token 成本"), _cost, r"cost|\$|成本"),
     "platform-support": (("Platform support", "平台支援"), _platform, r"ROCm|support|支援"),
     "model-fit": (("Which model size fits", "放得下多大的模型"), _model_fit, r"VRAM|fit|放得下|記憶體"),
+    "models": (("Each model", "各個模型"), _models, r"gpu-memory-utilization|several models|multiple models|多個模型"),
     "parallelism": (("TP, PP or EP", "TP、PP 還是 EP"), _parallel, r"tensor parallel|pipeline parallel|all-reduce|張量平行|管線平行"),
     "quantization-format": (("Quantization format", "量化格式"), _quant, r"GGUF|AWQ|GPTQ|EXL2|量化"),
     "precision": (("Precision on this hardware", "這個硬體上的精度"), _precision, r"FP8|BF16|FP16"),
@@ -632,6 +690,11 @@ def _markers(advice: "Advice", pattern: str) -> str:
     return "".join(f"[{n}]" for n in nums[:2])
 
 
+def _several_models(text: str) -> bool:
+    from agent.extract_model import model_names
+    return len({n.id for n in model_names(text)}) >= 2
+
+
 def pattern(advice: "Advice") -> "re.Pattern | None":
     """One regex for the topics the user asked about (to pick the sentences of a chunk on them)."""
     asked = [TOPICS[t][2] for t in ORDER if t in advice.topics]
@@ -643,6 +706,8 @@ def lead(advice: "Advice") -> list[str]:
     raised = set(advice.topics)
     if advice.profile.summary.shared_prefix:   # a stated shared prompt is a prefix-caching question even unnamed
         raised.add("prefix-caching")
+    if _several_models(advice.question or ""):   # "Llama 8B and Qwen 32B": each named model gets its answer
+        raised.add("models")
     asked = [t for t in ORDER if t in raised][:MAX_TOPICS]
     c = _ctx(advice)
     for implied in ("precision", "formats"):   # not asked as a topic, but what the stated format means here

@@ -1,0 +1,51 @@
+"""Each part of the question gets its direct answer, and the engine asked about leads (end to end:
+real extractor, rules, roofline and knowledge store)."""
+from __future__ import annotations
+
+from agent.api import ask
+
+
+def _lead(result: dict) -> str:
+    return result["answer"].split("### ")[0]
+
+
+def test_two_models_each_get_a_fit_and_a_together_line():
+    r = ask("On one H100 80GB we want to serve both Llama 3.1 8B and Qwen2.5 32B for about 10 internal users. "
+            "Do both fit?")
+    lead = _lead(r)
+    assert "8B" in lead and "Qwen2.5" in lead and "Both at once" in lead
+
+
+def test_support_question_about_a_device_named_earlier():
+    r = ask("Is a used Tesla P40 24GB worth buying to run Llama 3.1 8B at home? Does vLLM support it?")
+    lead = _lead(r)
+    assert "6.1" in lead and "7.0" in lead and "no official build" in lead
+    assert r["primary"] in ("llama.cpp", "ollama")
+
+
+def test_bfloat16_complaint_on_turing_gets_fp16():
+    r = ask("vLLM complains about bfloat16 on my 2x RTX 2080 Ti. I want to serve Qwen2.5 7B for 4 users.")
+    assert "--dtype half" in _lead(r)
+    assert "ExLlamaV3 brings" not in r["answer"]   # the stock multi-card line names an engine that needs Ampere
+
+
+def test_stated_shared_prompt_opens_with_prefix_caching():
+    r = ask("All requests share the same long system prompt. 2x L40S, Llama 3.1 8B, 50 concurrent users.")
+    assert r["answer"].startswith("**Prefix caching**")
+
+
+def test_moe_offload_question_leads_with_a_hybrid_engine():
+    r = ask("RTX 4060 Ti 16GB and 64GB RAM, Qwen3-30B-A3B. Can I offload the MoE experts to the CPU? Which engine?")
+    assert r["primary"] in ("llama.cpp", "ollama")
+
+
+def test_avoid_list_leaves_out_engines_the_user_is_not_weighing():
+    r = ask("Single RTX 4090, Qwen2.5 14B, 60 people on our team use it, 20 requests at once")
+    details = r["answer"]
+    assert "NVIDIA Dynamo:" not in details and "Not supported on this hardware" in details
+    assert any(a["engine"] == "dynamo" for a in r["avoid"])   # the JSON contract keeps every exclusion
+
+
+def test_zh_windows_question_is_answered_first():
+    r = ask("vLLM 可以在 Windows 上跑嗎？我有一張 RTX 4080，想跑 Qwen2.5 7B 給自己用。")
+    assert "WSL" in _lead(r)[:400]
