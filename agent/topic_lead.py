@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 
 MAX_TOPICS = 2
 """At most this many topics open the answer (the rest would bury the recommendation)."""
-ORDER = ("platform-support", "models", "model-fit", "speculative-decoding", "prefix-caching", "multi-lora", "structured-output", "offload", "kv-quantization",
+ORDER = ("platform-support", "models", "model-fit", "speculative-decoding", "prefix-caching", "multi-lora", "structured-output", "tool-calling", "flash-attention", "power-mode", "offload", "kv-quantization",
          "disaggregation", "cost-per-token", "parallelism", "quantization-format")
 """Which topic leads when a message raises several: a direct "does X run on Y" first, then the specific
 technique before the general ones."""
@@ -215,6 +215,78 @@ def _structured(c: Ctx) -> list[str]:
                 f"開著 schema、用 {c.concurrency} 個併發請求壓測，並和不開時比較 TPOT。")]
 
 
+_TOOL_FLAGS = {
+    "vllm": ("--enable-auto-tool-choice --tool-call-parser <parser for the model family>",
+             "https://docs.vllm.ai/en/latest/features/tool_calling/"),
+    "sglang": ("--tool-call-parser <parser for the model family>",
+               "https://docs.sglang.io/docs/advanced_features/tool_parser"),
+    "llama.cpp": ("--jinja (on by default in current llama-server builds; the model's chat template must support tools)",
+                  "https://github.com/ggml-org/llama.cpp/blob/master/docs/function-calling.md"),
+    "ollama": ("nothing: pass `tools` in the chat request to a model whose template supports tools",
+               "https://docs.ollama.com/capabilities/tool-calling"),
+}
+_TOOL_FLAGS_ZH = {
+    "vllm": "--enable-auto-tool-choice --tool-call-parser <對應模型家族的 parser>",
+    "sglang": "--tool-call-parser <對應模型家族的 parser>",
+    "llama.cpp": "--jinja（目前的 llama-server 預設已開啟；模型的 chat template 要支援 tools）",
+    "ollama": "不用設定：在 chat 請求裡帶 `tools`，模型的 template 要支援 tools",
+}
+
+
+def _tools(c: Ctx) -> list[str]:
+    """How tool calling is turned on in the engines this answer names (the recommended one first)."""
+    named = [e for e in (*named_engines(c.advice.question or "", limit=None), *_candidates(c)) if e in _TOOL_FLAGS]
+    shown = list(dict.fromkeys(named))[:3]
+    if not shown:
+        return []
+    parts = [c.t(f"{display(e)}: {_TOOL_FLAGS[e][0]} ([source]({_TOOL_FLAGS[e][1]}))",
+                 f"{display(e)}：{_TOOL_FLAGS_ZH[e]}（[來源]({_TOOL_FLAGS[e][1]})）") for e in shown]
+    return [c.t("Tool calling is the model writing a function call in its own format and the server parsing it into the "
+                "OpenAI `tool_calls` field, so it depends on the model's chat template and the server's parser for that "
+                "model family.", "工具呼叫（tool calling）是模型用自己的格式寫出函式呼叫，再由 server 解析成 OpenAI 的 `tool_calls` "
+                "欄位，所以取決於模型的 chat template 與 server 對該模型家族的 parser。"),
+            c.t("How to turn it on: ", "怎麼開啟：") + c.t("; ", "；").join(parts) + c.t(".", "。"),
+            c.t("Test it with your real tool schemas: small or heavily quantized models miss calls more often.",
+                "用真實的 tool schema 測試：小模型或量化很重的模型比較容易漏掉呼叫。")]
+
+
+def _flash(c: Ctx) -> list[str]:
+    """llama.cpp's -fa flag: what it does and its default."""
+    return [c.t("In llama.cpp -fa / --flash-attn takes on, off or auto, and auto is the default in current builds: it "
+                "turns flash attention on where the backend supports it and silently off where it does not. Pass "
+                "`-fa on` to be sure (it lowers the attention memory at long context and a quantized V cache, "
+                "--cache-type-v q8_0, needs it); check the startup log for what was used.",
+                "llama.cpp 的 -fa／--flash-attn 可設 on、off 或 auto，目前版本預設是 auto：後端支援時開啟 flash attention，不支援時"
+                "會默默關掉。想確定就傳 `-fa on`（長 context 時能降低 attention 的記憶體，而量化的 V cache，"
+                "--cache-type-v q8_0，一定要開）；啟動 log 會寫實際用了哪個。"),
+            c.t("[source](https://github.com/ggml-org/llama.cpp/blob/master/tools/server/README.md)",
+                "[來源](https://github.com/ggml-org/llama.cpp/blob/master/tools/server/README.md)")]
+
+
+_POWER_SOURCE = "https://nvlabs.github.io/sionna/_sources/rk/setup/perf.rst.txt"
+
+
+def _power(c: Ctx) -> list[str]:
+    """Jetson power modes: which one to run, and what a lower one does to decode (memory-bound)."""
+    from rules import catalog
+    hw_id = c.advice.profile.summary.hardware
+    hw = catalog.hardware(hw_id) if hw_id else None
+    if hw is None or "jetson" not in hw.id:
+        return []
+    mode = c.t("`sudo nvpmodel -m 0` (MAXN)" if "agx" in hw.id else "the MAXN mode (`sudo nvpmodel -q --verbose` lists "
+               "the modes and their ids on this module)", "`sudo nvpmodel -m 0`（MAXN）" if "agx" in hw.id else
+               "MAXN 模式（`sudo nvpmodel -q --verbose` 會列出這個模組的模式與編號）")
+    return [c.t(f"Run {hw.name} in its highest power mode your power budget allows: {mode}, then "
+                "`sudo jetson_clocks`, which locks the clocks at that mode's maximum. Lower modes cap the GPU and memory "
+                f"(EMC) clocks, and decode here is bound by memory bandwidth ({_fmt(hw.mem_bw_gbs)} GB/s at full clock in "
+                "the hardware catalog, which the estimate assumes), so tokens per second drop roughly with the memory "
+                f"clock. Check the mode with `sudo nvpmodel -q` and watch tegrastats while generating ([source]({_POWER_SOURCE})).",
+                f"在電力預算允許的範圍內，讓 {hw.name} 跑最高的功耗模式：{mode}，再執行 `sudo jetson_clocks` "
+                "把時脈鎖在該模式的上限。較低的模式會限制 GPU 與記憶體（EMC）時脈，而這裡的 decode 受記憶體頻寬限制"
+                f"（硬體型錄中全速為 {_fmt(hw.mem_bw_gbs)} GB/s，估算即以此為準），所以每秒 token 數大約隨記憶體時脈下降。"
+                f"用 `sudo nvpmodel -q` 確認模式，生成時看 tegrastats（[來源]({_POWER_SOURCE})）。")]
+
+
 def _offload(c: Ctx) -> list[str]:
     from rules.engines import all_engines
     hybrid = [display(e) for e, spec in all_engines().items() if spec.hybrid_cpu.value]
@@ -303,6 +375,15 @@ def _against_api(c: Ctx) -> list[str]:
     from agent.extract_amounts import api_prices
     quoted = api_prices(c.advice.question or "")
     est = c.advice.estimate
+    if not quoted and est is not None and est.cost_per_1m_tokens and re.search(r"\bAPIs?\b", c.advice.question or "", re.I):
+        x = _fmt(est.cost_per_1m_tokens)   # no API price given: the conclusion is the break-even price itself
+        return [c.t(f"So against an API: self-hosting wins when the API charges more than about ${x} per 1M output tokens "
+                    f"for a model of this class, and only while the devices stay this busy ({est.concurrency} requests in "
+                    "flight); the hourly price is paid when they idle, so at a tenth of this load it costs ten times as "
+                    "much per token. Give the API's price per 1M tokens for a direct comparison.",
+                    f"所以和 API 比：只要 API 對同級模型每百萬輸出 token 收費高於約 ${x}，而且裝置保持這麼忙（同時 {est.concurrency} "
+                    "個請求），自架就比較便宜；閒置時每小時的價格照付，負載只有十分之一時，每個 token 的成本就是十倍。"
+                    "給我 API 每百萬 token 的價格，就能直接比較。")]
     if not quoted or est is None or not est.aggregate_tokens_per_s:
         return []
     api = quoted[-1][0]
@@ -676,6 +757,9 @@ TOPICS: dict[str, tuple[tuple[str, str], Callable[[Ctx], list[str]], str]] = {
     "platform-support": (("Platform support", "平台支援"), _platform, r"ROCm|support|支援"),
     "model-fit": (("Which model size fits", "放得下多大的模型"), _model_fit, r"VRAM|fit|放得下|記憶體"),
     "models": (("Each model", "各個模型"), _models, r"gpu-memory-utilization|several models|multiple models|多個模型"),
+    "power-mode": (("Power mode", "功耗模式"), _power, r"nvpmodel|power mode|MAXN|功耗"),
+    "tool-calling": (("Tool calling", "工具呼叫"), _tools, r"tool[\s-]call|function[\s-]call|工具呼叫"),
+    "flash-attention": (("Flash attention (-fa)", "Flash attention（-fa）"), _flash, r"flash[\s-]?att|--flash-attn"),
     "parallelism": (("TP, PP or EP", "TP、PP 還是 EP"), _parallel, r"tensor parallel|pipeline parallel|all-reduce|張量平行|管線平行"),
     "quantization-format": (("Quantization format", "量化格式"), _quant, r"GGUF|AWQ|GPTQ|EXL2|量化"),
     "precision": (("Precision on this hardware", "這個硬體上的精度"), _precision, r"FP8|BF16|FP16"),
