@@ -49,3 +49,21 @@ def test_avoid_list_leaves_out_engines_the_user_is_not_weighing():
 def test_zh_windows_question_is_answered_first():
     r = ask("vLLM 可以在 Windows 上跑嗎？我有一張 RTX 4080，想跑 Qwen2.5 7B 給自己用。")
     assert "WSL" in _lead(r)[:400]
+
+
+def test_tool_calling_and_fa_flag_each_get_their_answer():
+    lead = _lead(ask("llama-server with Qwen2.5 32B Q4_K_M on a 3090: how do I enable tool calling, and should I "
+                     "pass the -fa flag?"))
+    assert "**Tool calling**" in lead and "--jinja" in lead
+    assert "**Flash attention (-fa)**" in lead and "auto" in lead
+
+
+def test_jetson_power_mode_is_answered():
+    lead = _lead(ask("Jetson AGX Orin 64GB running Llama 3.1 8B for a robot, one user. Which power mode should I use?"))
+    assert "nvpmodel -m 0" in lead and "jetson_clocks" in lead
+
+
+def test_self_host_versus_api_is_concluded():
+    lead = _lead(ask("Is self-hosting Llama 3.1 70B on 2x H100 at $2.50 per GPU-hour cheaper than paying an API "
+                     "for about 50 users?"))
+    assert "per 1M output tokens" in lead and "self-hosting wins when the API charges more than" in lead
