@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 
 MAX_TOPICS = 2
 """At most this many topics open the answer (the rest would bury the recommendation)."""
-ORDER = ("platform-support", "models", "model-fit", "speculative-decoding", "prefix-caching", "multi-lora", "structured-output", "tool-calling", "flash-attention", "power-mode", "offload", "kv-quantization",
+ORDER = ("platform-support", "engine-verdict", "models", "model-fit", "speculative-decoding", "prefix-caching", "multi-lora", "structured-output", "tool-calling", "flash-attention", "power-mode", "offload", "kv-quantization",
          "disaggregation", "cost-per-token", "parallelism", "quantization-format")
 """Which topic leads when a message raises several: a direct "does X run on Y" first, then the specific
 technique before the general ones."""
@@ -587,6 +587,55 @@ def _asked(c: Ctx) -> list[str]:
     return out
 
 
+_VERDICT_CUE = re.compile(
+    r"\bshould\s+(?:we|i)\s+(?:switch|move|migrate|keep|stay|stick|use|go\s+with|drop)\b"
+    r"|\b(?:is|would|will)\s+(?:\w+\s+){0,3}(?:fine|ok(?:ay)?|enough|good\s+enough|sufficient|suitable|a\s+good\s+(?:fit|choice|idea))\b"
+    r"|\bcan\s+(?:we|i)\s+(?:keep|stay\s+on|stick\s+with)\b|\bworth\s+switching\b"
+    r"|(?:可以嗎|好嗎|夠嗎|適合嗎|行嗎|要不要換|該不該換|需要換|撐得住嗎)", re.I)
+
+
+def verdict_asked(text: str) -> list[str]:
+    """The engines a yes/no question is about ("is Ollama fine for 6 people?", "should we switch from Ollama?")."""
+    return named_engines(text) if _VERDICT_CUE.search(text) else []
+
+
+def _engine_verdict(c: Ctx) -> list[str]:
+    """Yes / it works but / no for each engine the question is about, from the decision and its reasons."""
+    d, out = c.advice.decision, []
+    prim = display(d.primary) if d.primary else None
+    why = next(iter(d.favouring()), None)
+    because = (c.t(" Reason: ", "理由：") + ((why.rationale_zh if c.lang == "zh" and why.rationale_zh else why.rationale)
+                                            .strip())) if why else ""
+    avoided = {a.engine: a for a in d.avoid}
+    moving = leaving(c.advice.question or "")   # "we run X, should we switch?": the answer is about leaving X
+    for e in verdict_asked(c.advice.question or ""):
+        name = display(e)
+        if moving and e in avoided and prim:
+            a = avoided[e]
+            reason = ((a.reason_zh or a.reason) if c.lang == "zh" else a.reason).rstrip(".。")
+            out.append(c.t(f"**Switch from {name}: yes** — {reason}. Move to {prim}.",
+                           f"**要從 {name} 換掉：是**——{reason}。改用 {prim}。"))
+        elif moving and e == d.primary:
+            out.append(c.t(f"**Stay on {name}: yes** — it is still the recommendation for this setup.{because}",
+                           f"**繼續用 {name}：可以**——它仍是這個配置的建議引擎。{because}"))
+        elif e == d.primary:
+            out.append(c.t(f"**{name}: yes** — it is the recommendation for this setup.{because}",
+                           f"**{name}：可以**——它就是這個配置的建議引擎。{because}"))
+        elif e in d.alternatives and prim:
+            out.append(c.t(f"**{name}: it works, but {prim} fits better** — {name} is an alternative here.{because}",
+                           f"**{name}：可以用，但 {prim} 更合適**——{name} 在這裡是備選。{because}"))
+        elif e in avoided:
+            a = avoided[e]
+            reason = (a.reason_zh or a.reason) if c.lang == "zh" else a.reason
+            to = c.t(f" Use {prim} instead.", f"改用 {prim}。") if prim else ""
+            out.append(c.t(f"**{name}: no** — {reason}.{to}", f"**{name}：不建議**——{reason}。{to}").replace("..", ".")
+                       .replace("。。", "。"))
+        elif prim:
+            out.append(c.t(f"**{name}: not the first choice here** — {prim} is.{because}",
+                           f"**{name}：不是這裡的首選**——首選是 {prim}。{because}"))
+    return out
+
+
 def _platform(c: Ctx) -> list[str]:
     asked = _asked(c)
     hw_id = c.advice.profile.summary.hardware
@@ -756,6 +805,7 @@ TOPICS: dict[str, tuple[tuple[str, str], Callable[[Ctx], list[str]], str]] = {
     "cost-per-token": (("Cost per 1M tokens", "每百萬 token 成本"), _cost, r"cost|\$|成本"),
     "platform-support": (("Platform support", "平台支援"), _platform, r"ROCm|support|支援"),
     "model-fit": (("Which model size fits", "放得下多大的模型"), _model_fit, r"VRAM|fit|放得下|記憶體"),
+    "engine-verdict": (("The engine you asked about", "您問的引擎"), _engine_verdict, r"\bollama\b|\bvllm\b|\bsglang\b"),
     "models": (("Each model", "各個模型"), _models, r"gpu-memory-utilization|several models|multiple models|多個模型"),
     "power-mode": (("Power mode", "功耗模式"), _power, r"nvpmodel|power mode|MAXN|功耗"),
     "tool-calling": (("Tool calling", "工具呼叫"), _tools, r"tool[\s-]call|function[\s-]call|工具呼叫"),
@@ -792,6 +842,8 @@ def lead(advice: "Advice") -> list[str]:
         raised.add("prefix-caching")
     if _several_models(advice.question or ""):   # "Llama 8B and Qwen 32B": each named model gets its answer
         raised.add("models")
+    if "platform-support" not in raised and verdict_asked(advice.question or ""):   # "is Ollama fine for us?"
+        raised.add("engine-verdict")
     asked = [t for t in ORDER if t in raised][:MAX_TOPICS]
     c = _ctx(advice)
     for implied in ("precision", "formats"):   # not asked as a topic, but what the stated format means here

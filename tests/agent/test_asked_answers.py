@@ -67,3 +67,12 @@ def test_self_host_versus_api_is_concluded():
     lead = _lead(ask("Is self-hosting Llama 3.1 70B on 2x H100 at $2.50 per GPU-hour cheaper than paying an API "
                      "for about 50 users?"))
     assert "per 1M output tokens" in lead and "self-hosting wins when the API charges more than" in lead
+
+
+def test_yes_no_question_about_an_engine_gets_its_verdict_first():
+    ok = ask("Small internal demo for 6 colleagues on one RTX 3090, Llama 3.1 8B. Is Ollama fine for that?")
+    assert ok["answer"].startswith("**The engine you asked about**") and "Ollama: yes" in _lead(ok)
+    leave = ask("We have 60 engineers on one H100 with Qwen2.5 32B and use Ollama. Should we switch?")
+    assert "Switch from Ollama: yes" in _lead(leave) and leave["primary"] != "ollama"
+    zh = ask("我們有 30 位工程師，機器是 2 張 L40S，模型 Qwen2.5 32B AWQ，用 Ollama 可以嗎？")
+    assert "Ollama：不建議" in _lead(zh)
