@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 
 MAX_TOPICS = 2
 """At most this many topics open the answer (the rest would bury the recommendation)."""
-ORDER = ("platform-support", "engine-verdict", "models", "model-fit", "speculative-decoding", "prefix-caching", "multi-lora", "structured-output", "tool-calling", "flash-attention", "power-mode", "offload", "kv-quantization",
+ORDER = ("platform-support", "engine-compare", "engine-verdict", "models", "model-fit", "speculative-decoding", "prefix-caching", "multi-lora", "structured-output", "tool-calling", "flash-attention", "power-mode", "offload", "kv-quantization",
          "disaggregation", "cost-per-token", "parallelism", "quantization-format")
 """Which topic leads when a message raises several: a direct "does X run on Y" first, then the specific
 technique before the general ones."""
@@ -544,6 +544,13 @@ def _os_answer(c: Ctx, engine_id: str, os_id: str) -> str | None:
                f"**{name} 在 {osn} 上：沒有原生支援**——{'；'.join(zh_how) or '只有實驗性支援'}（{link}）。")
 
 
+def _os_native(engine_id: str, os_id: str) -> bool:
+    from rules.engines import engine
+    spec = engine(engine_id)
+    entry = spec.os.get(os_id) if spec.os else None
+    return entry is not None and entry.status == "native"
+
+
 def _device_answer(c: Ctx, engine_id: str, hw_id: str) -> str:
     """Yes / partly / no for an engine on the user's device (rules.engines.verdict), and what to install."""
     from rules import catalog, cuda, engines
@@ -580,8 +587,9 @@ def _asked(c: Ctx) -> list[str]:
             line = _os_answer(c, e, "macos")
         else:
             line = None
-        if hw_id and c.platform != "apple-silicon":   # on a Mac the macOS entry already says how it runs
-            line = " ".join(x for x in (line, _device_answer(c, e, hw_id)) if x)
+        native_os = os_id not in ("windows", "macos") or _os_native(e, os_id)
+        if hw_id and c.platform != "apple-silicon" and native_os:   # a "not natively" for the OS is the answer;
+            line = " ".join(x for x in (line, _device_answer(c, e, hw_id)) if x)   # a device "yes" would contradict it
         if line:
             out.append(line)
     return out
@@ -636,12 +644,78 @@ def _engine_verdict(c: Ctx) -> list[str]:
     return out
 
 
+_COMPARE_CUE = re.compile(r"\b(?:faster|slower|quicker|better|worse|vs\.?|versus|compared?|comparison|or)\b|比較|還是|哪個快|比.{0,12}快", re.I)
+
+
+def compare_asked(text: str) -> list[str]:
+    """Two engines the message compares ("is MLX really faster than llama.cpp?", "vLLM or SGLang?")."""
+    named = named_engines(text)
+    return named if len(named) == 2 and _COMPARE_CUE.search(text) else []
+
+
+def _engine_estimates(c: Ctx) -> dict[str, "object"]:
+    """The estimate of each engine at the plan's layout: the primary's own and the alternatives table."""
+    out = {}
+    if c.advice.estimate is not None and c.advice.decision.primary:
+        out[c.advice.decision.primary] = c.advice.estimate
+    plan = c.advice.plan
+    for o in (plan.alternatives if plan is not None else []):
+        if o.engine and o.estimate is not None:
+            out.setdefault(o.engine, o.estimate)
+    return out
+
+
+def _compare(c: Ctx) -> list[str]:
+    """Two named engines side by side: the tools' figures for each on the user's setup, and which one leads here."""
+    pair = compare_asked(c.advice.question or "")
+    if not pair:
+        return []
+    a, b = pair
+    ests, d = _engine_estimates(c), c.advice.decision
+    avoided = {x.engine: x for x in d.avoid}
+    out = []
+    if a in ests and b in ests and ests[a].decode_tokens_per_s and ests[b].decode_tokens_per_s:
+        ea, eb = ests[a], ests[b]
+        gap = abs(ea.decode_tokens_per_s / eb.decode_tokens_per_s - 1) * 100
+        where = c.setup or c.t("this setup", "這個配置")
+        said_faster = re.search(r"\b(?:faster|quicker)\b|比.{0,12}快", c.advice.question or "", re.I)
+        if said_faster:   # "is A faster than B?": yes or no first, in the order the user named them
+            yes = ea.decode_tokens_per_s > eb.decode_tokens_per_s
+            out.append(c.t(f"{'Yes' if yes else 'No'}, {'by about ' + _fmt(gap) + '% in decode' if yes else 'not here'}.",
+                           f"{'是' if yes else '不是'}，{'decode 約快 ' + _fmt(gap) + '%' if yes else '在這裡沒有比較快'}。"))
+        out.append(c.t(f"On {where} the estimate gives {display(a)} about {_fmt(ea.decode_tokens_per_s)} tok/s and "
+                       f"{display(b)} about {_fmt(eb.decode_tokens_per_s)} tok/s per stream ({_fmt(gap)}% apart): both read "
+                       "the same weights through the same memory bandwidth, so the gap comes from each engine's kernels "
+                       "and weight format, not from the hardware.",
+                       f"在 {where} 上，估計 {display(a)} 每條串流約 {_fmt(ea.decode_tokens_per_s)} tok/s、{display(b)} 約 "
+                       f"{_fmt(eb.decode_tokens_per_s)} tok/s（差 {_fmt(gap)}%）：兩者以同樣的記憶體頻寬讀同樣的權重，差距來自各自的 "
+                       "kernel 與權重格式，而不是硬體。"))
+    for e in pair:
+        if e in avoided:
+            r = (avoided[e].reason_zh or avoided[e].reason) if c.lang == "zh" else avoided[e].reason
+            out.append(c.t(f"{display(e)} is set aside here: {r.rstrip('.')}.", f"{display(e)} 在這裡不建議：{r.rstrip('。')}。"))
+    lead = next((e for e in (d.primary, *d.alternatives) if e in pair), None)
+    if lead:
+        out.append(c.t(f"For this setup {display(lead)} leads; measure both with your own prompt lengths before switching "
+                       "(decode tok/s and time to first token).",
+                       f"這個配置以 {display(lead)} 為先；換引擎前，用自己的 prompt 長度把兩者都量一次（decode tok/s 與首字延遲）。"))
+    return out
+
+
 def _platform(c: Ctx) -> list[str]:
     asked = _asked(c)
     hw_id = c.advice.profile.summary.hardware
     measure = c.t("Support on paper is not speed: check the engine's release notes for your exact device and "
                   "measure before committing.", "文件上支援不等於跑得快：確認引擎版本說明是否列出您的裝置，實測後再定案。")
     if asked:   # a named engine gets its direct answer, not the whole list
+        os_id = _asked_os(c.advice.question or "") or ("macos" if c.platform == "apple-silicon" else None)
+        named = _named_engines(c.advice.question or "")
+        if os_id in ("windows", "macos") and not all(_os_native(e, os_id) for e in named):
+            native = [display(e) for e in _candidates(c) if e not in named and _os_native(e, os_id)][:3]
+            if native:
+                sep = c.t(", ", "、")
+                asked.append(c.t(f"Natively on {_OS_NAMES[os_id]}: {sep.join(native)}.",
+                                 f"在 {_OS_NAMES[os_id]} 上原生可用的：{sep.join(native)}。"))
         return [*asked, measure]
     if not c.platform or not hw_id:
         return []
@@ -805,6 +879,7 @@ TOPICS: dict[str, tuple[tuple[str, str], Callable[[Ctx], list[str]], str]] = {
     "cost-per-token": (("Cost per 1M tokens", "每百萬 token 成本"), _cost, r"cost|\$|成本"),
     "platform-support": (("Platform support", "平台支援"), _platform, r"ROCm|support|支援"),
     "model-fit": (("Which model size fits", "放得下多大的模型"), _model_fit, r"VRAM|fit|放得下|記憶體"),
+    "engine-compare": (("The two engines you compared", "您比較的兩個引擎"), _compare, r"faster|slower|\bvs\b|比較"),
     "engine-verdict": (("The engine you asked about", "您問的引擎"), _engine_verdict, r"\bollama\b|\bvllm\b|\bsglang\b"),
     "models": (("Each model", "各個模型"), _models, r"gpu-memory-utilization|several models|multiple models|多個模型"),
     "power-mode": (("Power mode", "功耗模式"), _power, r"nvpmodel|power mode|MAXN|功耗"),
@@ -842,7 +917,9 @@ def lead(advice: "Advice") -> list[str]:
         raised.add("prefix-caching")
     if _several_models(advice.question or ""):   # "Llama 8B and Qwen 32B": each named model gets its answer
         raised.add("models")
-    if "platform-support" not in raised and verdict_asked(advice.question or ""):   # "is Ollama fine for us?"
+    if "platform-support" not in raised and compare_asked(advice.question or ""):   # "is MLX faster than llama.cpp?"
+        raised.add("engine-compare")
+    elif "platform-support" not in raised and verdict_asked(advice.question or ""):   # "is Ollama fine for us?"
         raised.add("engine-verdict")
     asked = [t for t in ORDER if t in raised][:MAX_TOPICS]
     c = _ctx(advice)

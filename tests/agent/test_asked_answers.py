@@ -76,3 +76,14 @@ def test_yes_no_question_about_an_engine_gets_its_verdict_first():
     assert "Switch from Ollama: yes" in _lead(leave) and leave["primary"] != "ollama"
     zh = ask("我們有 30 位工程師，機器是 2 張 L40S，模型 Qwen2.5 32B AWQ，用 Ollama 可以嗎？")
     assert "Ollama：不建議" in _lead(zh)
+
+
+def test_two_named_engines_compared_with_figures_and_a_yes_or_no():
+    lead = _lead(ask("Is MLX really faster than llama.cpp on my MacBook Pro M3 Max 64GB? I run Qwen2.5 32B at 4-bit."))
+    assert lead.startswith("**The two engines you compared**") and "tok/s" in lead
+    assert "Yes" in lead or "No" in lead
+
+
+def test_engine_not_native_on_the_os_gets_no_contradicting_device_yes():
+    lead = _lead(ask("Can vLLM run on Windows 11? I have one RTX 4090 and want to run Qwen2.5 14B just for myself."))
+    assert "not natively" in lead and "RTX 4090: yes" not in lead and "Natively on Windows" in lead
