@@ -557,8 +557,18 @@ def _device_answer(c: Ctx, engine_id: str, hw_id: str) -> str:
     v, hw, name = engines.verdict(engine_id, hw_id), catalog.hardware(hw_id), display(engine_id)
     where, link = c.setup or hw.name, f"[{c.t('source', '來源')}]({v.source})"
     status = engines.engine(engine_id).platforms.get(hw.platform)
+    quant = c.advice.profile.summary.quantization
+    said = c.advice.profile.field("quantization")
+    no_kernel = (v.ok and quant and said is not None and said.origin == "said"
+                 and engines.quant_kernel(engine_id, quant, hw.platform, hw.cuda_cc) is None)
     if not v.ok:
         out = c.t(f"**{name} on {where}: no** — {v.en} ({link}).", f"**{name} 在 {where} 上：不行**——{v.zh}（{link}）。")
+    elif no_kernel:   # the engine runs on the device, but not in the format the user asked about
+        q = _QUANT_NAMES.get(quant, quant.upper())
+        out = c.t(f"**{name} on {where}: yes, but not in {q}** — it runs on the device ({link}), but the engine catalog "
+                  f"lists no {q} kernel for it on compute capability {hw.cuda_cc}.",
+                  f"**{name} 在 {where} 上：可以，但不能用 {q}**——引擎能在這個裝置上跑（{link}），但引擎型錄沒有它在 "
+                  f"compute capability {hw.cuda_cc} 上的 {q} kernel。")
     elif status is not None and status.status == "plugin" or v.caveat:
         out = c.t(f"**{name} on {where}: partly** — {v.en} ({link}).", f"**{name} 在 {where} 上：部分可以**——{v.zh}（{link}）。")
     else:
@@ -823,14 +833,20 @@ def _precision(c: Ctx) -> list[str]:
     if hw.platform != "nvidia-cuda":
         return []
     name = short_name(hw.name) if c.lang == "zh" else hw.name
-    eng = d.primary or next(iter(d.alternatives), None)
+    asked = [e for e in named_engines(c.advice.question or "") if e != "dynamo"]
+    eng = (asked[0] if asked else None) or d.primary or next(iter(d.alternatives), None)   # the engine asked about first
     if s.quantization == "fp8" and not hw.tflops.fp8:
         entry = engines.quant_support(eng, "fp8") if eng else None
         if entry is None or entry.below_min_cc is None:
+            need = (c.t(f" Its FP8 needs compute capability {entry.min_cuda_cc:g} or newer (Ada, Hopper, Blackwell) "
+                        f"([source]({entry.source})); on this card use INT8 or 4-bit (AWQ, GPTQ, GGUF) instead.",
+                        f"它的 FP8 需要 compute capability {entry.min_cuda_cc:g} 以上（Ada、Hopper、Blackwell）"
+                        f"（[來源]({entry.source})）；這張卡請改用 INT8 或 4-bit（AWQ、GPTQ、GGUF）。")
+                    if entry is not None and entry.min_cuda_cc else "")
             return [c.t(f"{name} (compute capability {hw.cuda_cc}) has no FP8 tensor cores, and "
                         f"{display(eng) if eng else 'no recommended engine'} has no FP8 path for it.",
                         f"{name}（compute capability {hw.cuda_cc}）沒有 FP8 tensor core，"
-                        f"{display(eng) if eng else '推薦的引擎'}在這張卡上沒有 FP8 的執行路徑。")]
+                        f"{display(eng) if eng else '推薦的引擎'}在這張卡上沒有 FP8 的執行路徑。") + need]
         return [c.t(f"{name} (compute capability {hw.cuda_cc}) has no FP8 tensor cores, so FP8 brings no compute "
                     f"speed-up there: {display(eng)} runs an FP8 checkpoint weight-only (W8A16), which still halves the "
                     f"weight memory against 16-bit ([source]({entry.source})).",

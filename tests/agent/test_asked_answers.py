@@ -87,3 +87,8 @@ def test_two_named_engines_compared_with_figures_and_a_yes_or_no():
 def test_engine_not_native_on_the_os_gets_no_contradicting_device_yes():
     lead = _lead(ask("Can vLLM run on Windows 11? I have one RTX 4090 and want to run Qwen2.5 14B just for myself."))
     assert "not natively" in lead and "RTX 4090: yes" not in lead and "Natively on Windows" in lead
+
+
+def test_fp8_on_ampere_with_the_engine_asked_about():
+    lead = _lead(ask("Can I use TensorRT-LLM with FP8 on my RTX 3060 12GB to speed up Llama 3.1 8B?"))
+    assert "yes, but not in FP8" in lead and "8.9" in lead and "no FP8 tensor cores" in lead
