@@ -201,13 +201,13 @@ def _asked_first(decision: Any, state: AgentState) -> Any:
     """The engine the question is about leads, when the rules recommend it (rules.asked)."""
     from rules.asked import asked_first
     from rules.decision import Decision
-    from agent.topic_lead import leaving, named_engines
+    from agent.topic_lead import abandoning, leaving, many_at_once, named_engines
     if not isinstance(decision, Decision):   # a test's fake rule engine
         return decision
     text = state.get("text") or ""
     facts = decision.facts or {}
     return asked_first(decision, list(state.get("topics") or []), named_engines(text, limit=None), leaving(text),
-                       facts.get("setup") or "", facts.get("setup_zh") or "")
+                       facts.get("setup") or "", facts.get("setup_zh") or "", abandoning(text), many_at_once(text))
 
 
 def estimate(state: AgentState, tools: Tools) -> dict[str, Any]:

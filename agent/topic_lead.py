@@ -508,6 +508,26 @@ _LEAVING = re.compile(r"\b(?:instead|switch(?:ing)?|replac\w*|migrat\w*|move\s+(
                       r"|queu\w*|crawl\w*|alternatives?\s+to)\b|改用|換掉|換成|太慢|很慢|變慢|取代|排隊", re.I)
 
 
+_ABANDON = re.compile(r"\binstead\b|\b(?:is|are|gets?|got|getting|runs?|too|very|so)\s+(?:very\s+|really\s+)?slow\b"
+                      r"|\breplac\w*|\bmigrat\w*|\bmove\s+(?:away|off)\b|\boutgr\w*|\bcrawl\w*"
+                      r"|改用|換掉|換成|太慢|很慢|變慢|取代", re.I)
+
+
+_AT_ONCE = re.compile(r"\bat\s+the\s+same\s+time\b|\bsimultaneous\w*|\bconcurren\w*|\beveryone\b|\ball\s+at\s+once\b"
+                      r"|\bin\s+parallel\b|同時|一起用|併發|並發", re.I)
+
+
+def many_at_once(text: str) -> bool:
+    """The message speaks of many requests at the same time ("when everyone uses it at the same time")."""
+    return bool(_AT_ONCE.search(text))
+
+
+def abandoning(text: str) -> bool:
+    """The user states they are leaving a named engine ("it gets very slow ... what should we run instead?"),
+    not merely asking whether to ("should we switch?")."""
+    return bool(_ABANDON.search(text))
+
+
 def leaving(text: str) -> bool:
     """The user names an engine to move away from ("we run Ollama and it is slow: what instead?")."""
     return bool(_LEAVING.search(text))

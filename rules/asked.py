@@ -7,7 +7,8 @@ Two cases, both only among engines the rules already recommend (never one they s
   the best-ranked recommended engine that has it leads (CPU/GPU hybrid offload: llama.cpp, Ollama);
 - the user asks about one named engine's feature or layout ("does vLLM's structured output slow
   down?", "vLLM TP or PP?"): that engine leads, if it has the feature, and the others follow.
-A named engine the user wants to leave ("we run Ollama, it is slow, what instead?") is not promoted.
+A named engine the user wants to leave ("we run Ollama, it is slow, what instead?") is not promoted, and when
+it is the primary, the best-ranked other recommended engine leads instead.
 """
 from __future__ import annotations
 
@@ -44,7 +45,7 @@ def _promote(d: Decision, chosen: str, rule: str, en: str, zh: str) -> Decision:
 
 
 def asked_first(d: Decision, topics: list[str], named: list[str], replacing: bool, setup: str = "",
-                setup_zh: str = "") -> Decision:
+                setup_zh: str = "", abandoning: bool = False, many_at_once: bool = False) -> Decision:
     """The decision with the engine the question is about as primary (see the module docstring)."""
     if not d.primary or not d.alternatives:
         return d
@@ -60,6 +61,22 @@ def asked_first(d: Decision, topics: list[str], named: list[str], replacing: boo
                             f"{engine(d.primary).name} cannot.",
                             f"您問的是把部分模型放到系統記憶體：{name}{where_zh}可以把模型拆在 GPU 與 CPU 之間（MoE 的專家放 RAM、"
                             f"attention 留在 GPU），{engine(d.primary).name} 做不到。")
+    if abandoning and d.primary in named:
+        others = [e for e in d.alternatives if e not in named]
+        # leaving because it slows down when many use it at once: the engine built for that load (its docs' stance)
+        serving = [e for e in others if engine(e).production.stance == "production"] if many_at_once else []
+        pick = next(iter(serving or others), None)
+        if pick:
+            name, old = engine(pick).name, engine(d.primary).name
+            return _promote(d, pick, "asked-leaving-engine",
+                            (f"You are moving away from {old} because it slows down with many requests at once: {name} "
+                             f"is the engine built to batch them (continuous batching, paged KV cache) among those the "
+                             f"rules recommend{where}, so it leads." if serving else
+                             f"You are moving away from {old}: {name} is the best-ranked of the other engines the rules "
+                             f"recommend{where}, so it leads."),
+                            (f"您要換掉 {old}，因為多人同時使用時變慢：{name}{where_zh}是規則推薦的引擎中專為批次處理大量請求而設計的"
+                             "（continuous batching、分頁 KV cache），所以排第一。" if serving else
+                             f"您要換掉 {old}：{name}{where_zh}是規則推薦的其他引擎中排名最前的，所以排第一。"))
     if replacing or len(set(named)) != 1 or not asked:
         return d
     target = named[0]

@@ -46,3 +46,12 @@ def test_real_decision_keeps_its_avoid_list():
 def test_pascal_refusal_names_both_floors():
     v = verdict("vllm", "p40")
     assert not v.ok and "7.5" in v.en and "7.0" in v.en and "6.1" in v.en and "no official build" in v.en
+
+
+def test_engine_the_user_is_leaving_does_not_lead():
+    d = asked_first(_d("ollama", ["exllamav3", "vllm"]), [], ["ollama"], True, abandoning=True, many_at_once=True)
+    assert d.primary == "vllm" and d.trace[0].rule == "asked-leaving-engine"   # built for many requests at once
+    d = asked_first(_d("ollama", ["exllamav3", "vllm"]), [], ["ollama"], True, abandoning=True)
+    assert d.primary == "exllamav3"
+    d = asked_first(_d("ollama", ["vllm"]), [], ["ollama"], True)   # "should we switch?" alone is a question, not a move
+    assert d.primary == "ollama"
