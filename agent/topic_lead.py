@@ -142,7 +142,7 @@ def _specdec(c: Ctx) -> list[str]:
                     "的好處變小，甚至可能變慢；它在一到幾條串流、decode 受頻寬限制時最划算。")
     second = c.t("The gain depends on the acceptance rate: code and repetitive text accept more drafted tokens than "
                  "open-ended chat.", "效果取決於接受率：程式碼與重複性高的文字比開放式聊天接受更多猜測的 token。")
-    return [first, second, *_support(c, "speculative_decoding"),
+    return [first, second, *_draft(c), *_support(c, "speculative_decoding"),
             c.t("Measure the acceptance rate and TPOT with it on and off, at your real concurrency.",
                 "開與不開各量一次接受率與 TPOT，用真實的併發數。")]
 
@@ -167,6 +167,40 @@ def _shared_prefix(c: Ctx) -> list[str]:
                 f"TTFT 只剩每個請求新增的 token，{c.concurrency} 個併發請求也不再重複做同一段 prefill{ttft}。"
                 "先把它打開（vLLM 的 --enable-prefix-caching，V1 引擎預設開啟；SGLang 的 RadixAttention 預設開啟），"
                 "並讓共用的部分逐字相同、放在提示的最前面。")]
+
+
+_DRAFT_FLAGS = {
+    "vllm": ("vLLM --speculative-config '{{\"model\": \"{hf}\", \"num_speculative_tokens\": 5, \"method\": \"draft_model\"}}'",
+             "https://docs.vllm.ai/en/latest/features/spec_decode/"),
+    "sglang": ("SGLang --speculative-algorithm STANDALONE --speculative-draft-model-path {hf}",
+               "https://docs.sglang.io/docs/advanced_features/speculative_decoding"),
+    "llama.cpp": ("llama-server --model-draft <{name} GGUF>", "https://github.com/ggml-org/llama.cpp/blob/master/tools/server/README.md"),
+}
+
+
+def _draft(c: Ctx) -> list[str]:
+    """The draft model for the user's model: the smallest catalog model of the same family with the same
+    vocabulary (a draft must share the tokenizer), and how the recommended engines take it."""
+    from rules import catalog
+    mid = c.advice.profile.summary.model
+    if not mid:
+        return []
+    target = catalog.model(mid)
+    same = [m for m in catalog.all_models().values() if m.id != mid and m.family == target.family
+            and m.vocab == target.vocab and m.params_b * 4 <= target.params_b and m.architecture == "dense"]
+    if not same:
+        return [c.t(f"A draft model must share {c.model}'s tokenizer; the catalog has no smaller model of its family with "
+                    "the same vocabulary, so use EAGLE heads or n-gram (prompt lookup) instead.",
+                    f"draft 模型必須和 {c.model} 用同一個 tokenizer；型錄裡沒有同家族、同詞彙表的較小模型，"
+                    "請改用 EAGLE 預測頭或 n-gram（prompt lookup）。")]
+    d = min(same, key=lambda m: m.params_b)
+    flags = [f.format(hf=d.hf_id, name=d.name) + f" ([{c.t('source', '來源')}]({src}))"
+             for e in _candidates(c) if e in _DRAFT_FLAGS for f, src in [_DRAFT_FLAGS[e]]][:2]
+    how = (c.t(" Launch: ", "啟動方式：") + c.t("; ", "；").join(flags) + c.t(".", "。")) if flags else ""
+    return [c.t(f"A draft model must share the target's tokenizer: {d.name} (same family, the same {d.vocab:,}-token "
+                f"vocabulary, {_fmt(d.params_b)}B) is the catalog's candidate for {c.model}.{how}",
+                f"draft 模型必須和目標模型用同一個 tokenizer：{d.name}（同家族、同樣 {d.vocab:,} 個 token 的詞彙表，"
+                f"{_fmt(d.params_b)}B）是型錄中 {c.model} 的候選。{how}")]
 
 
 def _prefix(c: Ctx) -> list[str]:

@@ -92,3 +92,9 @@ def test_engine_not_native_on_the_os_gets_no_contradicting_device_yes():
 def test_fp8_on_ampere_with_the_engine_asked_about():
     lead = _lead(ask("Can I use TensorRT-LLM with FP8 on my RTX 3060 12GB to speed up Llama 3.1 8B?"))
     assert "yes, but not in FP8" in lead and "8.9" in lead and "no FP8 tensor cores" in lead
+
+
+def test_speculative_decoding_names_a_draft_with_the_same_tokenizer():
+    lead = _lead(ask("Is speculative decoding worth it for single-user latency? One H100 80GB running Llama 3.1 70B "
+                     "FP8 for a coding assistant."))
+    assert "Llama 3.2 1B" in lead and "tokenizer" in lead and "--speculative-config" in lead
