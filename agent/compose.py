@@ -70,9 +70,36 @@ def _colon(lang: str) -> str:
 
 
 def _reasons(advice: "Advice", index: dict[str, int]) -> list[str]:
-    """Rationales of the rules that favoured the primary (else the first rules), with markers."""
-    return [f"{entry.rationale.strip()} {markers(entry.citations, index)}".rstrip()
-            for entry in (advice.decision.favouring() or advice.decision.trace)[:3]]
+    """Rationales of the rules that favoured the primary, with markers; when none did (the primary is what
+    is left), why the others were set aside on this setup, then the first rules that are not generic checks."""
+    d = advice.decision
+    fav = d.favouring()
+    if fav:
+        return [f"{entry.rationale.strip()} {markers(entry.citations, index)}".rstrip() for entry in fav[:3]]
+    out = [line for line in [_left_over(advice)] if line]
+    rest = [t for t in d.trace if not t.rule.startswith("constraint-")] or d.trace
+    return out + [f"{t.rationale.strip()} {markers(t.citations, index)}".rstrip() for t in rest[:3 - len(out)]]
+
+
+def _left_over(advice: "Advice") -> str | None:
+    """The primary leads because the usual picks do not run well here: those engines and why, in one line."""
+    from agent.topic_lead import named_engines
+    d, zh = advice.decision, advice.language == "zh"
+    one_box = (advice.profile.summary.nodes or 1) <= 1
+    named = set(named_engines(advice.question or "", limit=None))
+    out = [a for a in d.avoid if (a.engine != "dynamo" or not one_box or a.engine in named)
+           and (a.rule != _OFF_PLATFORM or _runs_on_platform(a.engine, advice))]
+    # the engines asked about first, then device limits (compute capability), then the usual serving engines
+    from rules.engines import engine
+    out = sorted(out, key=lambda a: (a.engine not in named, a.rule != _OFF_PLATFORM,
+                                     engine(a.engine).production.stance != "production"))[:3]
+    if not d.primary or not out:
+        return None
+    why = ("；" if zh else "; ").join(f"{display(a.engine)}{_colon(advice.language)}"
+                                     f"{((a.reason_zh or a.reason) if zh else a.reason).split(' (http')[0].split('（來源')[0]}"
+                                     for a in out)
+    return (f"{display(d.primary)} 是這裡剩下能好好跑的引擎：{why}" if zh else
+            f"{display(d.primary)} is what runs well here once the usual picks are set aside: {why}")
 
 
 def _short(text: str, limit: int = REASON_CHARS) -> str:

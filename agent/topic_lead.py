@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 
 MAX_TOPICS = 2
 """At most this many topics open the answer (the rest would bury the recommendation)."""
-ORDER = ("platform-support", "engine-compare", "engine-verdict", "models", "model-fit", "speculative-decoding", "prefix-caching", "multi-lora", "structured-output", "tool-calling", "flash-attention", "power-mode", "offload", "kv-quantization",
+ORDER = ("worth", "platform-support", "engine-compare", "engine-verdict", "models", "model-fit", "speculative-decoding", "prefix-caching", "multi-lora", "structured-output", "tool-calling", "flash-attention", "power-mode", "offload", "kv-quantization",
          "disaggregation", "cost-per-token", "parallelism", "quantization-format")
 """Which topic leads when a message raises several: a direct "does X run on Y" first, then the specific
 technique before the general ones."""
@@ -742,8 +742,14 @@ def _compare(c: Ctx) -> list[str]:
         ea, eb = ests[a], ests[b]
         gap = abs(ea.decode_tokens_per_s / eb.decode_tokens_per_s - 1) * 100
         where = c.setup or c.t("this setup", "這個配置")
-        said_faster = re.search(r"\b(?:faster|quicker)\b|比.{0,12}快", c.advice.question or "", re.I)
-        if said_faster:   # "is A faster than B?": yes or no first, in the order the user named them
+        q = c.advice.question or ""
+        which = re.search(r"\bwhich\b|哪(?:個|一個|一款)", q, re.I)
+        said_faster = re.search(r"\b(?:faster|quicker)\b|(?<!哪個)(?<!哪一個)比(?!較)[^。？?]{0,16}快", q, re.I)
+        if which:   # "which is faster?": name the faster one
+            fast, slow = (a, b) if ea.decode_tokens_per_s >= eb.decode_tokens_per_s else (b, a)
+            out.append(c.t(f"{display(fast)}, by about {_fmt(gap)}% in decode over {display(slow)} in the estimate.",
+                           f"{display(fast)}，估計 decode 比 {display(slow)} 快約 {_fmt(gap)}%。"))
+        elif said_faster:   # "is A faster than B?": yes or no first, in the order the user named them
             yes = ea.decode_tokens_per_s > eb.decode_tokens_per_s
             out.append(c.t(f"{'Yes' if yes else 'No'}, {'by about ' + _fmt(gap) + '% in decode' if yes else 'not here'}.",
                            f"{'是' if yes else '不是'}，{'decode 約快 ' + _fmt(gap) + '%' if yes else '在這裡沒有比較快'}。"))
@@ -764,6 +770,45 @@ def _compare(c: Ctx) -> list[str]:
                        "(decode tok/s and time to first token).",
                        f"這個配置以 {display(lead)} 為先；換引擎前，用自己的 prompt 長度把兩者都量一次（decode tok/s 與首字延遲）。"))
     return out
+
+
+_WORTH_BUY = re.compile(r"\bworth\s+(?:buying|getting|the\s+money|a\s+buy)\b|\bgood\s+buy\b|值得買|值得入手", re.I)
+_WORTH_IT = re.compile(r"\bworth\s+it\b|值不值得|值得嗎|划不划算", re.I)
+_BUYING = re.compile(r"\b(?:used|second[\s-]hand|buy|buying|bought|purchase|ebay)\b|二手|買|入手", re.I)
+
+
+def _asks_worth(text: str) -> bool:
+    """A question about buying the hardware (not "is speculative decoding worth it?")."""
+    return bool(_WORTH_BUY.search(text) or (_WORTH_IT.search(text) and _BUYING.search(text)))
+
+
+def _worth(c: Ctx) -> list[str]:
+    """"Is this card worth buying?": what it runs for the user's model, and which engines it rules out."""
+    if not c.setup or not _asks_worth(c.advice.question or ""):
+        return []
+    d, est = c.advice.decision, c.advice.estimate
+    sep = c.t(", ", "、")
+    runs = [display(e) for e in (d.primary, *d.alternatives) if e]
+    off = [display(a.engine) for a in d.avoid
+           if a.rule == "constraint-hardware-support" and engines_native(a.engine, c) and a.engine != "dynamo"]
+    fit = ""
+    if est is not None and c.model:
+        fit = (c.t(f"{c.model} fits at {est.quantization}, about {_fmt(est.decode_tokens_per_s)} tok/s per stream with "
+                   f"{runs[0]}. ", f"{c.model} 以 {est.quantization} 放得下，用 {runs[0]} 每條串流約 "
+                   f"{_fmt(est.decode_tokens_per_s)} tok/s。") if est.fits and est.decode_tokens_per_s and runs else
+               c.t(f"{c.model} does not fit it. ", f"{c.model} 放不下。") if not est.fits else "")
+    who = c.t(f"It is worth it as a card for {sep.join(runs)}", f"當作 {sep.join(runs)} 用的卡是值得的") if runs else ""
+    notfor = (c.t(f"; not if you need {sep.join(off)}, which do not run well on it (see below)",
+                  f"；如果需要 {sep.join(off)}，就不值得，它們在這張卡上跑不好（見下方）") if off else "")
+    return [fit + who + notfor + c.t(".", "。")] if who else []
+
+
+def engines_native(engine_id: str, c: Ctx) -> bool:
+    """The engine supports the device's platform at all (its refusal is then about this device: compute
+    capability, FP16 speed)."""
+    from rules.engines import engine
+    status = engine(engine_id).platforms.get(c.platform) if c.platform else None
+    return status is not None and status.status != "experimental"
 
 
 def _platform(c: Ctx) -> list[str]:
@@ -949,6 +994,7 @@ TOPICS: dict[str, tuple[tuple[str, str], Callable[[Ctx], list[str]], str]] = {
     "cost-per-token": (("Cost per 1M tokens", "每百萬 token 成本"), _cost, r"cost|\$|成本"),
     "platform-support": (("Platform support", "平台支援"), _platform, r"ROCm|support|支援"),
     "model-fit": (("Which model size fits", "放得下多大的模型"), _model_fit, r"VRAM|fit|放得下|記憶體"),
+    "worth": (("Is it worth it", "值不值得"), _worth, r"worth|值得"),
     "engine-compare": (("The two engines you compared", "您比較的兩個引擎"), _compare, r"faster|slower|\bvs\b|比較"),
     "engine-verdict": (("The engine you asked about", "您問的引擎"), _engine_verdict, r"\bollama\b|\bvllm\b|\bsglang\b"),
     "models": (("Each model", "各個模型"), _models, r"gpu-memory-utilization|several models|multiple models|多個模型"),
@@ -985,6 +1031,8 @@ def lead(advice: "Advice") -> list[str]:
     raised = set(advice.topics)
     if advice.profile.summary.shared_prefix:   # a stated shared prompt is a prefix-caching question even unnamed
         raised.add("prefix-caching")
+    if _asks_worth(advice.question or "") and advice.profile.summary.hardware:   # "is a used P40 worth buying?"
+        raised.add("worth")
     if _several_models(advice.question or ""):   # "Llama 8B and Qwen 32B": each named model gets its answer
         raised.add("models")
     if "platform-support" not in raised and compare_asked(advice.question or ""):   # "is MLX faster than llama.cpp?"

@@ -98,3 +98,19 @@ def test_speculative_decoding_names_a_draft_with_the_same_tokenizer():
     lead = _lead(ask("Is speculative decoding worth it for single-user latency? One H100 80GB running Llama 3.1 70B "
                      "FP8 for a coding assistant."))
     assert "Llama 3.2 1B" in lead and "tokenizer" in lead and "--speculative-config" in lead
+
+
+def test_worth_buying_gets_a_verdict_and_which_engines_it_rules_out():
+    lead = _lead(ask("Is a used Tesla P40 24GB worth buying to run Llama 3.1 8B at home? Does vLLM support it?"))
+    assert lead.startswith("**Is it worth it**") and "worth it as a card for llama.cpp" in lead and "vLLM" in lead
+
+
+def test_which_is_faster_names_the_faster_engine_in_zh():
+    lead = _lead(ask("vLLM 和 SGLang 哪個比較快？4 張 H100 有 NVLink，Llama 3.1 70B，200 人內部使用。"))
+    assert "是，" not in lead[:40] and "快約" in lead
+
+
+def test_reasons_when_the_primary_is_what_is_left():
+    r = ask("二手 Tesla P40 值得買嗎？想跑 Llama 3.1 8B，vLLM 支援嗎？")
+    why = r["answer"].split("理由")[1][:600]
+    assert "vLLM" in why and "Dynamo" not in why
