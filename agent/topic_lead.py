@@ -663,6 +663,7 @@ _VERDICT_CUE = re.compile(
     r"\bshould\s+(?:we|i)\s+(?:switch|move|migrate|keep|stay|stick|use|go\s+with|drop)\b"
     r"|\b(?:is|would|will)\s+(?:\w+\s+){0,3}(?:fine|ok(?:ay)?|enough|good\s+enough|sufficient|suitable|a\s+good\s+(?:fit|choice|idea))\b"
     r"|\bcan\s+(?:we|i)\s+(?:keep|stay\s+on|stick\s+with)\b|\bworth\s+switching\b"
+    r"|\b(?:can|could|will|would)\s+(?:\S+\s+){0,2}(?:do\s+(?:it|this|that)|handle|cope|serve\s+(?:it|this|that|them|us))\b"
     r"|(?:可以嗎|好嗎|夠嗎|適合嗎|行嗎|要不要換|該不該換|需要換|撐得住嗎)", re.I)
 
 

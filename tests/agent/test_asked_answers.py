@@ -114,3 +114,9 @@ def test_reasons_when_the_primary_is_what_is_left():
     r = ask("二手 Tesla P40 值得買嗎？想跑 Llama 3.1 8B，vLLM 支援嗎？")
     why = r["answer"].split("理由")[1][:600]
     assert "vLLM" in why and "Dynamo" not in why
+
+
+def test_can_engine_do_it_on_a_mac_is_answered_no():
+    lead = _lead(ask("We want to serve Llama 3.3 70B to 30 employees at the same time from a Mac Studio M3 Ultra "
+                     "512GB. Can vLLM do it?"))
+    assert "vLLM: no" in lead
