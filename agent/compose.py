@@ -70,9 +70,36 @@ def _colon(lang: str) -> str:
 
 
 def _reasons(advice: "Advice", index: dict[str, int]) -> list[str]:
-    """Rationales of the rules that favoured the primary (else the first rules), with markers."""
-    return [f"{entry.rationale.strip()} {markers(entry.citations, index)}".rstrip()
-            for entry in (advice.decision.favouring() or advice.decision.trace)[:3]]
+    """Rationales of the rules that favoured the primary, with markers; when none did (the primary is what
+    is left), why the others were set aside on this setup, then the first rules that are not generic checks."""
+    d = advice.decision
+    fav = d.favouring()
+    if fav:
+        return [f"{entry.rationale.strip()} {markers(entry.citations, index)}".rstrip() for entry in fav[:3]]
+    out = [line for line in [_left_over(advice)] if line]
+    rest = [t for t in d.trace if not t.rule.startswith("constraint-")] or d.trace
+    return out + [f"{t.rationale.strip()} {markers(t.citations, index)}".rstrip() for t in rest[:3 - len(out)]]
+
+
+def _left_over(advice: "Advice") -> str | None:
+    """The primary leads because the usual picks do not run well here: those engines and why, in one line."""
+    from agent.topic_lead import named_engines
+    d, zh = advice.decision, advice.language == "zh"
+    one_box = (advice.profile.summary.nodes or 1) <= 1
+    named = set(named_engines(advice.question or "", limit=None))
+    out = [a for a in d.avoid if (a.engine != "dynamo" or not one_box or a.engine in named)
+           and (a.rule != _OFF_PLATFORM or _runs_on_platform(a.engine, advice))]
+    # the engines asked about first, then device limits (compute capability), then the usual serving engines
+    from rules.engines import engine
+    out = sorted(out, key=lambda a: (a.engine not in named, a.rule != _OFF_PLATFORM,
+                                     engine(a.engine).production.stance != "production"))[:3]
+    if not d.primary or not out:
+        return None
+    why = ("；" if zh else "; ").join(f"{display(a.engine)}{_colon(advice.language)}"
+                                     f"{((a.reason_zh or a.reason) if zh else a.reason).split(' (http')[0].split('（來源')[0]}"
+                                     for a in out)
+    return (f"{display(d.primary)} 是這裡剩下能好好跑的引擎：{why}" if zh else
+            f"{display(d.primary)} is what runs well here once the usual picks are set aside: {why}")
 
 
 def _short(text: str, limit: int = REASON_CHARS) -> str:
@@ -185,7 +212,7 @@ def _details(advice: "Advice", index: dict[str, int], lab: dict, lang: str) -> l
     if d.alternatives:
         out += [f"**{lab['alts']}{_colon(lang).rstrip()}** " + sep.join(display(e) for e in d.alternatives), ""]
     if d.avoid:
-        out += [f"**{lab['avoid']}{_colon(lang).rstrip()}**", *[f"- {display(a.engine)}{_colon(lang)}{a.reason}" for a in d.avoid], ""]
+        out += [f"**{lab['avoid']}{_colon(lang).rstrip()}**", *_avoid_lines(advice, lang), ""]
     if d.bottleneck:
         out += [f"**{lab['bottleneck']}{_colon(lang).rstrip()}** {bottleneck_label(d.bottleneck, lang)}", ""]
     par = _layout(advice)
@@ -194,6 +221,46 @@ def _details(advice: "Advice", index: dict[str, int], lab: dict, lang: str) -> l
         out += [f"**{lab['parallel']}{_colon(lang).rstrip()}** {par.strategy.upper()}" + (f" ({dims})" if dims else "")
                 + (f"{_colon(lang)}{par.reason}" if par.reason else ""), *_plan_lines(advice, lab, lang), ""]
     return out
+
+
+_OFF_PLATFORM = "constraint-hardware-support"
+_NOT_HERE = {"constraint-orchestrator-single-box"}
+"""Exclusions about engines the user is not weighing (an orchestrator on one box): left out of the text unless named."""
+
+
+def _avoid_lines(advice: "Advice", lang: str) -> list[str]:
+    """One line per engine set aside for a reason about this setup; engines that do not run on the platform at all
+    share one short line, and an orchestrator ruled out on one machine is left out, unless the user named them."""
+    from agent.topic_lead import named_engines
+    named, sep = set(named_engines(advice.question or "", limit=None)), "、" if lang == "zh" else ", "
+    one_box = (advice.profile.summary.nodes or 1) <= 1
+    lines, off = [], []
+    for a in advice.decision.avoid:
+        if a.engine not in named and (a.rule in _NOT_HERE or (a.engine == "dynamo" and one_box)):
+            continue
+        if a.engine not in named and a.rule == _OFF_PLATFORM and not _runs_on_platform(a.engine, advice):
+            off.append(display(a.engine))
+            continue
+        lines.append(f"- {display(a.engine)}{_colon(lang)}{a.reason}")
+    if off:
+        lines.append("- " + ("這個硬體不支援（或只有實驗性支援）：" if lang == "zh" else
+                             "Not supported on this hardware (or experimental only): ") + sep.join(off))
+    return lines
+
+
+def _runs_on_platform(engine_id: str, advice: "Advice") -> bool:
+    """The engine has native or plugin support for the device's platform (True when unknown): a refusal
+    then has a device-specific reason (compute capability, FP16 speed) worth its own line."""
+    from rules import catalog
+    from rules.engines import engine
+    from rules.errors import AdvisorError
+    hw = advice.profile.summary.hardware
+    try:
+        platform = catalog.hardware(hw).platform if hw else None
+    except AdvisorError:
+        return True
+    status = engine(engine_id).platforms.get(platform) if platform else None
+    return platform is None or (status is not None and status.status != "experimental")
 
 
 def _plan_lines(advice: "Advice", lab: dict, lang: str) -> list[str]:

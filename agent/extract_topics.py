@@ -32,6 +32,11 @@ _QUESTION = re.compile(r"[?？]|嗎|吗|是否|能不能|可不可以|有沒有|
 
 
 _ZH_DEPLOY = re.compile(r"(?:可以|能|能不能|可不可以)[^。？?]{0,16}(?:部署|執行|运行|運行|跑)")
+_ABOUT_IT = re.compile(r"\bsupport(?:s|ed)?\s+(?:it|this|that|them|these|those|(?:this|that|my|our|the)\s+(?:card|gpu|device|chip)s?)\b"
+                       r"|\b(?:it|this|that|they|these)\s+(?:is|are)\s+(?:\w+\s+)?supported\b"
+                       r"|\b(?:run|runs|work|works)\s+(?:on|with)\s+(?:it|this|that|them|these|those)\b"
+                       r"|支援(?:它|這張|這片|這顆)?嗎|支不支援|(?:可以|能)用嗎", _F)
+"""A support question about a device named elsewhere in the message: "Is a used P40 worth it? Does vLLM support it?"."""
 
 
 def _platform_support(text: str) -> bool:
@@ -40,6 +45,8 @@ def _platform_support(text: str) -> bool:
     from agent.extract_aliases import hardware_index
     names = [(h.start, h.end) for h in hardware_index().find(text)]
     if names and _engine_on_device(text, names):
+        return True
+    if names and any(_ENGINE.search(m.group(0)) and _ABOUT_IT.search(m.group(0)) for m in _CLAUSES.finditer(text)):
         return True
     if not _PLATFORM.search(text):
         return False

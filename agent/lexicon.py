@@ -278,7 +278,7 @@ TOPICS = {
     "structured-output": [r"\bstructured\s+(?:outputs?|generation|decoding|JSON|responses?)\b", r"\bJSON\s*(?:schema|mode|outputs?|format)\b",
                           r"\bguided\s*(?:/\s*structured\s+)?(?:decoding|generation|json|choice|regex)\b", r"\bgrammar[\s-](?:constrained|based|forced)\b",
                           r"\bconstrained\s+(?:decoding|generation|output)\b", r"\bxgrammar\b", r"\boutlines\b", r"\blm-format-enforcer\b",
-                          r"\b(?:function|tool)[\s-]calling\b", r"結構化輸出", r"結構化", r"JSON\s*格式", r"輸出\s*JSON", r"符合\s*JSON",
+                          r"結構化輸出", r"結構化", r"JSON\s*格式", r"輸出\s*JSON", r"符合\s*JSON",
                           # the API's own parameter names: guided_json, response_format, json_schema, json_object
                           r"\bguided_(?:json|regex|choice|grammar|decoding)\b", r"\bresponse[_\s-]format\b", r"\bjson[_\s-](?:schema|object)\b"],
     "offload": [r"\boffload", r"\b(?:n-)?cpu[\s-]moe\b", r"\bexperts?\b[^.?!。？]{0,30}\b(?:CPU|system\s+RAM|host\s+RAM|RAM|system\s+memory)\b",
@@ -293,7 +293,13 @@ TOPICS = {
                        r"\b(?:separate|split|separating|splitting)\s+(?:the\s+)?prefill\b", r"\bremote[\s-]prefill\b",
                        r"prefill\s*(?:跟|和|與)\s*decode\s*分開", r"分離式(?:部署|推論|推理)", r"\b(?:prefill|decode)[\s-](?:only\s+)?(?:workers?|nodes?|instances?)\b",
                        r"\bprefill\b[^.?!。？]{0,30}\bdecode\b[^.?!。？]{0,30}\b(?:separate|split|different|dedicated|apart|own)\b"],
-    "cost-per-token": [r"(?:cost|price|\$)\s*(?:per|/)\s*(?:1\s*)?(?:M|million)\s*(?:(?:output|input|generated|prompt)\s+)?(?:tokens?|tok)\b",
+    "power-mode": [r"\bpower[\s-]?(?:mode|profile)s?\b", r"\bnvpmodel\b", r"\bMAXN\b", r"\bjetson_clocks\b", r"功耗模式", r"電源模式", r"效能模式"],
+    "tool-calling": [r"\b(?:function|tool)[\s-]?call(?:ing|s)?\b", r"\btool[\s_-]choice\b", r"\btool[\s-]call[\s-]parser\b",
+                     r"工具呼叫", r"函式呼叫", r"函數呼叫", r"工具調用"],
+    "flash-attention": [r"(?<![\w-])-fa\b", r"--flash-attn\b", r"\bflash[\s-]?attention\b(?=[^.?!。？]{0,40}(?:flag|option|on|off|llama|-fa))"],
+    "cost-per-token": [r"\bcheaper\s+than\s+(?:\w+\s+){0,3}APIs?\b", r"\bself[\s-]?host\w*\b[^.?!]{0,60}\b(?:cheaper|cost|worth)",
+                       r"\bAPIs?\b[^.?!]{0,30}\b(?:vs\.?|versus|or)\s+self[\s-]?host", r"比\s*API\s*(?:還)?便宜", r"自架[^。？?]{0,20}(?:划算|便宜|成本)",
+                       r"(?:cost|price|\$)\s*(?:per|/)\s*(?:1\s*)?(?:M|million)\s*(?:(?:output|input|generated|prompt)\s+)?(?:tokens?|tok)\b",
                        r"\$\s*/\s*(?:1\s*)?M(?:tok)?\b", r"\bper\s+(?:1\s*)?(?:million|M)\s+(?:(?:output|input|generated|prompt)\s+)?tokens?\b", r"\bcost\s+per\s+(?:output\s+)?token\b", r"\btokens?\s+per\s+dollar\b",
                        r"每\s*(?:百萬|1\s*M|一百萬)\s*(?:個\s*)?tokens?", r"(?:每|per)\s*1\s*M\s*tokens?", r"token\s*(?:的)?\s*成本",
                        r"\b(?:cost|price)\s+per\s+(?:1k|thousand|1,000)\s+tokens?\b",
@@ -311,7 +317,8 @@ PLATFORMS = (r"\b(?:ROCm|AMD|Apple\s+Silicon|Metal|macOS|Mac|Intel|Arc|XPU|oneAP
              r"|Ascend|NPUs?|TPUs?|Pascal|Volta|Turing|Ampere|Hopper|Blackwell|APUs?|Strix|Gaudi|HPU|Tenstorrent|P100|P40|V100|T4"
              r"|MI\d{2,3}X?|CPU[\s-]only|compute\s+capability|sm_?\d{2,3})\b|老架構|舊架構|舊顯卡|蘋果|昇騰")
 SUPPORT_CUES = (r"\bsupport(?:s|ed|ing)?\b|\bcompatib|\bavailable\s+(?:on|for)\b|\binstall(?:ed|ing)?\b(?!\s+is)|\bbuild\b|\bbuilt\b"
-                r"|支援|支持|相容|兼容|能不能跑|可以跑|跑得動|能跑|跑在|能用|可以用")
+                r"|支援|支持|相容|兼容|能不能跑|可以跑|跑得動|能跑|跑在|能用|可以用"
+                r"|(?:可以|能|能不能|可不可以)\s*在[^。？?]{0,24}(?:跑|執行|運行|使用|安裝)")
 RUN_ON = r"\b(?:run|runs|running|work|works|use|used)\b[^.?!。？]{0,30}?\b(?:on|with)\b|\b(?:can|could|does|do|will|is)\b[^.?!。？]{0,24}\buse\b"
 
 # A message in a thread that already has a profile either amends it ("what if we use AWQ

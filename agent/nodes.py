@@ -192,9 +192,22 @@ def listen(state: AgentState, tools: Tools, pause: Callable[[dict], Any] = _inte
 def decide(state: AgentState, tools: Tools) -> dict[str, Any]:
     """Run the rule engine on the profile."""
     try:
-        return {"decision": as_dict(tools.decide(_profile(state)))}
+        return {"decision": as_dict(_asked_first(tools.decide(_profile(state)), state))}
     except AdvisorError as exc:
         return {"decision": None, "tool_notes": [*(state.get("tool_notes") or []), str(exc)]}
+
+
+def _asked_first(decision: Any, state: AgentState) -> Any:
+    """The engine the question is about leads, when the rules recommend it (rules.asked)."""
+    from rules.asked import asked_first
+    from rules.decision import Decision
+    from agent.topic_lead import abandoning, leaving, many_at_once, named_engines
+    if not isinstance(decision, Decision):   # a test's fake rule engine
+        return decision
+    text = state.get("text") or ""
+    facts = decision.facts or {}
+    return asked_first(decision, list(state.get("topics") or []), named_engines(text, limit=None), leaving(text),
+                       facts.get("setup") or "", facts.get("setup_zh") or "", abandoning(text), many_at_once(text))
 
 
 def estimate(state: AgentState, tools: Tools) -> dict[str, Any]:

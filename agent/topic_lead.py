@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 
 MAX_TOPICS = 2
 """At most this many topics open the answer (the rest would bury the recommendation)."""
-ORDER = ("platform-support", "model-fit", "speculative-decoding", "prefix-caching", "multi-lora", "structured-output", "offload", "kv-quantization",
+ORDER = ("worth", "platform-support", "engine-compare", "engine-verdict", "models", "model-fit", "speculative-decoding", "prefix-caching", "multi-lora", "structured-output", "tool-calling", "flash-attention", "power-mode", "offload", "kv-quantization",
          "disaggregation", "cost-per-token", "parallelism", "quantization-format")
 """Which topic leads when a message raises several: a direct "does X run on Y" first, then the specific
 technique before the general ones."""
@@ -142,13 +142,74 @@ def _specdec(c: Ctx) -> list[str]:
                     "的好處變小，甚至可能變慢；它在一到幾條串流、decode 受頻寬限制時最划算。")
     second = c.t("The gain depends on the acceptance rate: code and repetitive text accept more drafted tokens than "
                  "open-ended chat.", "效果取決於接受率：程式碼與重複性高的文字比開放式聊天接受更多猜測的 token。")
-    return [first, second, *_support(c, "speculative_decoding"),
+    return [first, second, *_draft(c), *_support(c, "speculative_decoding"),
             c.t("Measure the acceptance rate and TPOT with it on and off, at your real concurrency.",
                 "開與不開各量一次接受率與 TPOT，用真實的併發數。")]
 
 
+def _shared_prefix(c: Ctx) -> list[str]:
+    """The user's own repeated prefix: what caching it does to their TTFT (empty when none was stated)."""
+    s, est = c.advice.profile.summary, c.advice.estimate
+    if not s.shared_prefix:
+        return []
+    said = c.advice.profile.field("input_tokens")
+    prompt = s.input_tokens if said is not None and said.origin == "said" else None   # never an assumed length
+    size = c.t(f" (prompts of about {_tokens(prompt)} tokens)", f"（每次約 {_tokens(prompt)} tokens 的提示）") if prompt else ""
+    ttft = (c.t(f"; the estimate here, {_fmt(est.ttft_s)} s TTFT at {c.concurrency} concurrent, counts the whole prompt",
+                f"；這裡的估計（{c.concurrency} 個併發時 TTFT {_fmt(est.ttft_s)} s）是以整段提示計算的")
+            if est is not None and est.ttft_s else "")
+    return [c.t(f"Every request here starts with the same prefix{size}: with prefix caching on, its KV cache is computed "
+                f"once and reused, so TTFT covers only each request's new tokens and the GPUs stop re-doing the same "
+                f"prefill for {c.concurrency} concurrent requests{ttft}. Turn it on first (vLLM --enable-prefix-caching, "
+                "the default in its V1 engine; SGLang's RadixAttention is on by default) and keep the shared part "
+                "byte-identical at the very start of the prompt.",
+                f"這裡每個請求都以同一段前綴開頭{size}：開啟前綴快取（prefix caching）後，這段的 KV cache 只算一次、之後重用，"
+                f"TTFT 只剩每個請求新增的 token，{c.concurrency} 個併發請求也不再重複做同一段 prefill{ttft}。"
+                "先把它打開（vLLM 的 --enable-prefix-caching，V1 引擎預設開啟；SGLang 的 RadixAttention 預設開啟），"
+                "並讓共用的部分逐字相同、放在提示的最前面。")]
+
+
+_DRAFT_FLAGS = {
+    "vllm": ("vLLM --speculative-config '{{\"model\": \"{hf}\", \"num_speculative_tokens\": 5, \"method\": \"draft_model\"}}'",
+             "https://docs.vllm.ai/en/latest/features/spec_decode/"),
+    "sglang": ("SGLang --speculative-algorithm STANDALONE --speculative-draft-model-path {hf}",
+               "https://docs.sglang.io/docs/advanced_features/speculative_decoding"),
+    "llama.cpp": ("llama-server --model-draft <{name} GGUF>", "https://github.com/ggml-org/llama.cpp/blob/master/tools/server/README.md"),
+}
+
+
+def _draft(c: Ctx) -> list[str]:
+    """The draft model for the user's model: the smallest catalog model of the same family with the same
+    vocabulary (a draft must share the tokenizer), and how the recommended engines take it."""
+    from rules import catalog
+    mid = c.advice.profile.summary.model
+    if not mid:
+        return []
+    target = catalog.model(mid)
+    same = [m for m in catalog.all_models().values() if m.id != mid and m.family == target.family
+            and m.vocab == target.vocab and m.params_b * 4 <= target.params_b and m.architecture == "dense"]
+    if not same:
+        return [c.t(f"A draft model must share {c.model}'s tokenizer; the catalog has no smaller model of its family with "
+                    "the same vocabulary, so use EAGLE heads or n-gram (prompt lookup) instead.",
+                    f"draft 模型必須和 {c.model} 用同一個 tokenizer；型錄裡沒有同家族、同詞彙表的較小模型，"
+                    "請改用 EAGLE 預測頭或 n-gram（prompt lookup）。")]
+    d = min(same, key=lambda m: m.params_b)
+    flags = [f.format(hf=d.hf_id, name=d.name) + f" ([{c.t('source', '來源')}]({src}))"
+             for e in _candidates(c) if e in _DRAFT_FLAGS for f, src in [_DRAFT_FLAGS[e]]][:2]
+    how = (c.t(" Launch: ", "啟動方式：") + c.t("; ", "；").join(flags) + c.t(".", "。")) if flags else ""
+    return [c.t(f"A draft model must share the target's tokenizer: {d.name} (same family, the same {d.vocab:,}-token "
+                f"vocabulary, {_fmt(d.params_b)}B) is the catalog's candidate for {c.model}.{how}",
+                f"draft 模型必須和目標模型用同一個 tokenizer：{d.name}（同家族、同樣 {d.vocab:,} 個 token 的詞彙表，"
+                f"{_fmt(d.params_b)}B）是型錄中 {c.model} 的候選。{how}")]
+
+
 def _prefix(c: Ctx) -> list[str]:
-    return [c.t("Both reuse the KV cache of a prompt prefix that repeats, so its prefill is not recomputed: vLLM's "
+    own = _shared_prefix(c)
+    if own and "prefix-caching" not in c.advice.topics:   # a stated shared prompt, not a question about the techniques
+        return [*own, *_support(c, "prefix_caching"),
+                c.t("Measure the cache hit rate (kv_cache_hit_rate) and TTFT with your real traffic.",
+                    "用真實流量量 cache 命中率（kv_cache_hit_rate）與 TTFT。")]
+    return [*own,c.t("Both reuse the KV cache of a prompt prefix that repeats, so its prefill is not recomputed: vLLM's "
                 "automatic prefix caching hashes fixed-size KV blocks and reuses exact block matches, while SGLang's "
                 "RadixAttention keeps a radix tree of tokens and also catches partial and branching overlaps.",
                 "兩者都重用重複出現的提示前綴（prefix）的 KV cache，省掉那段 prefill：vLLM 的 automatic prefix caching "
@@ -186,6 +247,78 @@ def _structured(c: Ctx) -> list[str]:
             *_support(c, "structured_output"),
             c.t(f"Benchmark with the schema on, at {c.concurrency} concurrent requests, and compare TPOT with it off.",
                 f"開著 schema、用 {c.concurrency} 個併發請求壓測，並和不開時比較 TPOT。")]
+
+
+_TOOL_FLAGS = {
+    "vllm": ("--enable-auto-tool-choice --tool-call-parser <parser for the model family>",
+             "https://docs.vllm.ai/en/latest/features/tool_calling/"),
+    "sglang": ("--tool-call-parser <parser for the model family>",
+               "https://docs.sglang.io/docs/advanced_features/tool_parser"),
+    "llama.cpp": ("--jinja (on by default in current llama-server builds; the model's chat template must support tools)",
+                  "https://github.com/ggml-org/llama.cpp/blob/master/docs/function-calling.md"),
+    "ollama": ("nothing: pass `tools` in the chat request to a model whose template supports tools",
+               "https://docs.ollama.com/capabilities/tool-calling"),
+}
+_TOOL_FLAGS_ZH = {
+    "vllm": "--enable-auto-tool-choice --tool-call-parser <對應模型家族的 parser>",
+    "sglang": "--tool-call-parser <對應模型家族的 parser>",
+    "llama.cpp": "--jinja（目前的 llama-server 預設已開啟；模型的 chat template 要支援 tools）",
+    "ollama": "不用設定：在 chat 請求裡帶 `tools`，模型的 template 要支援 tools",
+}
+
+
+def _tools(c: Ctx) -> list[str]:
+    """How tool calling is turned on in the engines this answer names (the recommended one first)."""
+    named = [e for e in (*named_engines(c.advice.question or "", limit=None), *_candidates(c)) if e in _TOOL_FLAGS]
+    shown = list(dict.fromkeys(named))[:3]
+    if not shown:
+        return []
+    parts = [c.t(f"{display(e)}: {_TOOL_FLAGS[e][0]} ([source]({_TOOL_FLAGS[e][1]}))",
+                 f"{display(e)}：{_TOOL_FLAGS_ZH[e]}（[來源]({_TOOL_FLAGS[e][1]})）") for e in shown]
+    return [c.t("Tool calling is the model writing a function call in its own format and the server parsing it into the "
+                "OpenAI `tool_calls` field, so it depends on the model's chat template and the server's parser for that "
+                "model family.", "工具呼叫（tool calling）是模型用自己的格式寫出函式呼叫，再由 server 解析成 OpenAI 的 `tool_calls` "
+                "欄位，所以取決於模型的 chat template 與 server 對該模型家族的 parser。"),
+            c.t("How to turn it on: ", "怎麼開啟：") + c.t("; ", "；").join(parts) + c.t(".", "。"),
+            c.t("Test it with your real tool schemas: small or heavily quantized models miss calls more often.",
+                "用真實的 tool schema 測試：小模型或量化很重的模型比較容易漏掉呼叫。")]
+
+
+def _flash(c: Ctx) -> list[str]:
+    """llama.cpp's -fa flag: what it does and its default."""
+    return [c.t("In llama.cpp -fa / --flash-attn takes on, off or auto, and auto is the default in current builds: it "
+                "turns flash attention on where the backend supports it and silently off where it does not. Pass "
+                "`-fa on` to be sure (it lowers the attention memory at long context and a quantized V cache, "
+                "--cache-type-v q8_0, needs it); check the startup log for what was used.",
+                "llama.cpp 的 -fa／--flash-attn 可設 on、off 或 auto，目前版本預設是 auto：後端支援時開啟 flash attention，不支援時"
+                "會默默關掉。想確定就傳 `-fa on`（長 context 時能降低 attention 的記憶體，而量化的 V cache，"
+                "--cache-type-v q8_0，一定要開）；啟動 log 會寫實際用了哪個。"),
+            c.t("[source](https://github.com/ggml-org/llama.cpp/blob/master/tools/server/README.md)",
+                "[來源](https://github.com/ggml-org/llama.cpp/blob/master/tools/server/README.md)")]
+
+
+_POWER_SOURCE = "https://nvlabs.github.io/sionna/_sources/rk/setup/perf.rst.txt"
+
+
+def _power(c: Ctx) -> list[str]:
+    """Jetson power modes: which one to run, and what a lower one does to decode (memory-bound)."""
+    from rules import catalog
+    hw_id = c.advice.profile.summary.hardware
+    hw = catalog.hardware(hw_id) if hw_id else None
+    if hw is None or "jetson" not in hw.id:
+        return []
+    mode = c.t("`sudo nvpmodel -m 0` (MAXN)" if "agx" in hw.id else "the MAXN mode (`sudo nvpmodel -q --verbose` lists "
+               "the modes and their ids on this module)", "`sudo nvpmodel -m 0`（MAXN）" if "agx" in hw.id else
+               "MAXN 模式（`sudo nvpmodel -q --verbose` 會列出這個模組的模式與編號）")
+    return [c.t(f"Run {hw.name} in its highest power mode your power budget allows: {mode}, then "
+                "`sudo jetson_clocks`, which locks the clocks at that mode's maximum. Lower modes cap the GPU and memory "
+                f"(EMC) clocks, and decode here is bound by memory bandwidth ({_fmt(hw.mem_bw_gbs)} GB/s at full clock in "
+                "the hardware catalog, which the estimate assumes), so tokens per second drop roughly with the memory "
+                f"clock. Check the mode with `sudo nvpmodel -q` and watch tegrastats while generating ([source]({_POWER_SOURCE})).",
+                f"在電力預算允許的範圍內，讓 {hw.name} 跑最高的功耗模式：{mode}，再執行 `sudo jetson_clocks` "
+                "把時脈鎖在該模式的上限。較低的模式會限制 GPU 與記憶體（EMC）時脈，而這裡的 decode 受記憶體頻寬限制"
+                f"（硬體型錄中全速為 {_fmt(hw.mem_bw_gbs)} GB/s，估算即以此為準），所以每秒 token 數大約隨記憶體時脈下降。"
+                f"用 `sudo nvpmodel -q` 確認模式，生成時看 tegrastats（[來源]({_POWER_SOURCE})）。")]
 
 
 def _offload(c: Ctx) -> list[str]:
@@ -276,6 +409,15 @@ def _against_api(c: Ctx) -> list[str]:
     from agent.extract_amounts import api_prices
     quoted = api_prices(c.advice.question or "")
     est = c.advice.estimate
+    if not quoted and est is not None and est.cost_per_1m_tokens and re.search(r"\bAPIs?\b", c.advice.question or "", re.I):
+        x = _fmt(est.cost_per_1m_tokens)   # no API price given: the conclusion is the break-even price itself
+        return [c.t(f"So against an API: self-hosting wins when the API charges more than about ${x} per 1M output tokens "
+                    f"for a model of this class, and only while the devices stay this busy ({est.concurrency} requests in "
+                    "flight); the hourly price is paid when they idle, so at a tenth of this load it costs ten times as "
+                    "much per token. Give the API's price per 1M tokens for a direct comparison.",
+                    f"所以和 API 比：只要 API 對同級模型每百萬輸出 token 收費高於約 ${x}，而且裝置保持這麼忙（同時 {est.concurrency} "
+                    "個請求），自架就比較便宜；閒置時每小時的價格照付，負載只有十分之一時，每個 token 的成本就是十倍。"
+                    "給我 API 每百萬 token 的價格，就能直接比較。")]
     if not quoted or est is None or not est.aggregate_tokens_per_s:
         return []
     api = quoted[-1][0]
@@ -297,6 +439,63 @@ def _against_api(c: Ctx) -> list[str]:
                           f"{_fmt(1 / ratio)} 倍。")
         return [verdict, line]
     return [line]
+
+
+def _other_estimate(c: Ctx, model_id: str):
+    """The roofline estimate of another named model on the same devices, with the same engine and the
+    documented defaults for what the user did not say (None when it cannot be estimated)."""
+    from rules.defaults import apply_defaults
+    from rules.errors import AdvisorError
+    from rules.profile import build_profile
+    from rules.roofline.estimate import estimate_for_profile
+    s = c.advice.profile.summary
+    said = c.advice.profile.field("quantization")
+    data = {"hardware": s.hardware, "count": s.count or 1, "nodes": s.nodes or 1, "model": model_id,
+            "concurrency": s.concurrency, "context_length": s.context_length, "interconnect": s.interconnect,
+            "workload": getattr(c.advice.profile.field("workload"), "value", None),
+            "quantization": s.quantization if said is not None and said.origin == "said" else None}
+    try:
+        p = apply_defaults(build_profile({k: v for k, v in data.items() if v is not None}))
+        return estimate_for_profile(p, engine=c.advice.decision.primary)
+    except (AdvisorError, ValueError):
+        return None
+
+
+def _models(c: Ctx) -> list[str]:
+    """Two or more models named: the fit and speed of each on the same devices, and of all of them at once."""
+    from agent.extract_model import model_names
+    ids = list(dict.fromkeys(n.id for n in model_names(c.advice.question or "")))
+    if len(ids) < 2 or not c.advice.profile.summary.hardware:
+        return []
+    eng = display(c.advice.decision.primary) if c.advice.decision.primary else c.t("the engine", "引擎")
+    lines, total, room = [], 0.0, None
+    for mid in ids[:3]:
+        est = _other_estimate(c, mid)
+        if est is None:
+            continue
+        total += est.weights_gb
+        if est.memory is not None and room is None:
+            room = max(0.0, est.memory.usable_gb - est.memory.reserve_gb) * est.count
+        speed = (c.t(f", about {_fmt(est.decode_tokens_per_s)} tok/s per stream",
+                     f"，每條串流約 {_fmt(est.decode_tokens_per_s)} tok/s") if est.fits and est.decode_tokens_per_s else "")
+        fit = c.t("fits" if est.fits else "does not fit", "放得下" if est.fits else "放不下")
+        lines.append(c.t(f"{model_name(mid)} at {est.quantization}: {_fmt(est.weights_gb)} GB of weights, {fit} on "
+                         f"{c.setup} by itself{speed} ({eng}).",
+                         f"{model_name(mid)}（{est.quantization}）：權重 {_fmt(est.weights_gb)} GB，單獨放在 {c.setup} 上"
+                         f"{fit}{speed}（{eng}）。"))
+    if len(lines) < 2:
+        return []
+    if room is not None:
+        both = total <= room * 0.8   # leave a fifth of the memory for the KV caches of both servers
+        lines.append(c.t(f"Both at once: {_fmt(total)} GB of weights against about {_fmt(room)} GB usable, "
+                         + ("so they fit together: run one server per model and give each its share of the memory "
+                            "(vLLM --gpu-memory-utilization, e.g. in proportion to the weights), with the rest for KV cache."
+                            if both else "which leaves too little for the KV cache: use a smaller format for one of them, "
+                            "or a device per model."),
+                         f"兩個同時放：權重共 {_fmt(total)} GB，可用約 {_fmt(room)} GB，"
+                         + ("放得下：每個模型各開一個 server，各分一份記憶體（vLLM 的 --gpu-memory-utilization，例如按權重比例），"
+                            "其餘留給 KV cache。" if both else "KV cache 會不夠：其中一個改用較小的格式，或每個模型各用一張卡。")))
+    return lines
 
 
 def _parallel(c: Ctx) -> list[str]:
@@ -323,7 +522,7 @@ def _parallel(c: Ctx) -> list[str]:
 
 _ENGINE_WORDS = (("vllm", r"\bvllm\b"), ("sglang", r"\bsglang\b"), ("tensorrt-llm", r"\btensorrt|\btrt-?llm"),
                  ("ollama", r"\bollama\b"), ("llama.cpp", r"\bllama\.?cpp\b|\bllama-server\b"),
-                 ("mlx-lm", r"\bmlx(?:-lm)?\b"), ("exllamav3", r"\bexllama\s*v?3\b"),
+                 ("mlx-lm", r"\bmlx(?:-lm)?\b"), ("exllamav3", r"\bexllama\s*v?3\b"), ("dynamo", r"\bdynamo\b"),
                  ("exllamav2", r"\bexllama(?:\s*v?2)?\b(?!\s*v?3)"), ("openvino-genai", r"\bopenvino\b"))
 _OS_WORDS = (("windows", r"\bwindows\b|\bwin1[01]\b|\bwsl2?\b"),
              ("macos", r"\bmac(?:os|book|\s*studio|\s*mini)?\b|蘋果|\bapple\s+silicon\b"),
@@ -331,10 +530,41 @@ _OS_WORDS = (("windows", r"\bwindows\b|\bwin1[01]\b|\bwsl2?\b"),
 _OS_NAMES = {"windows": "Windows", "macos": "macOS", "linux": "Linux"}
 
 
-def _named_engines(text: str) -> list[str]:
-    """Engines the user's message names, in the order named (at most two)."""
+def named_engines(text: str, limit: int | None = 2) -> list[str]:
+    """Engines the user's message names, in the order named (at most `limit`)."""
     hits = sorted((m.start(), e) for e, rx in _ENGINE_WORDS for m in [re.search(rx, text, re.I)] if m)
-    return [e for _, e in hits][:2]
+    return [e for _, e in hits][:limit]
+
+
+_named_engines = named_engines
+_LEAVING = re.compile(r"\b(?:instead|switch(?:ing)?|replac\w*|migrat\w*|move\s+(?:away|off)|outgr\w*|moving\s+from"
+                      r"|currently|(?:is|are|gets?|got|getting|runs?|too|very|so)\s+(?:very\s+|really\s+)?slow"
+                      r"|queu\w*|crawl\w*|alternatives?\s+to)\b|改用|換掉|換成|太慢|很慢|變慢|取代|排隊", re.I)
+
+
+_ABANDON = re.compile(r"\binstead\b|\b(?:is|are|gets?|got|getting|runs?|too|very|so)\s+(?:very\s+|really\s+)?slow\b"
+                      r"|\breplac\w*|\bmigrat\w*|\bmove\s+(?:away|off)\b|\boutgr\w*|\bcrawl\w*"
+                      r"|改用|換掉|換成|太慢|很慢|變慢|取代", re.I)
+
+
+_AT_ONCE = re.compile(r"\bat\s+the\s+same\s+time\b|\bsimultaneous\w*|\bconcurren\w*|\beveryone\b|\ball\s+at\s+once\b"
+                      r"|\bin\s+parallel\b|同時|一起用|併發|並發", re.I)
+
+
+def many_at_once(text: str) -> bool:
+    """The message speaks of many requests at the same time ("when everyone uses it at the same time")."""
+    return bool(_AT_ONCE.search(text))
+
+
+def abandoning(text: str) -> bool:
+    """The user states they are leaving a named engine ("it gets very slow ... what should we run instead?"),
+    not merely asking whether to ("should we switch?")."""
+    return bool(_ABANDON.search(text))
+
+
+def leaving(text: str) -> bool:
+    """The user names an engine to move away from ("we run Ollama and it is slow: what instead?")."""
+    return bool(_LEAVING.search(text))
 
 
 def _asked_os(text: str) -> str | None:
@@ -368,14 +598,31 @@ def _os_answer(c: Ctx, engine_id: str, os_id: str) -> str | None:
                f"**{name} 在 {osn} 上：沒有原生支援**——{'；'.join(zh_how) or '只有實驗性支援'}（{link}）。")
 
 
+def _os_native(engine_id: str, os_id: str) -> bool:
+    from rules.engines import engine
+    spec = engine(engine_id)
+    entry = spec.os.get(os_id) if spec.os else None
+    return entry is not None and entry.status == "native"
+
+
 def _device_answer(c: Ctx, engine_id: str, hw_id: str) -> str:
     """Yes / partly / no for an engine on the user's device (rules.engines.verdict), and what to install."""
     from rules import catalog, cuda, engines
     v, hw, name = engines.verdict(engine_id, hw_id), catalog.hardware(hw_id), display(engine_id)
     where, link = c.setup or hw.name, f"[{c.t('source', '來源')}]({v.source})"
     status = engines.engine(engine_id).platforms.get(hw.platform)
+    quant = c.advice.profile.summary.quantization
+    said = c.advice.profile.field("quantization")
+    no_kernel = (v.ok and quant and said is not None and said.origin == "said"
+                 and engines.quant_kernel(engine_id, quant, hw.platform, hw.cuda_cc) is None)
     if not v.ok:
         out = c.t(f"**{name} on {where}: no** — {v.en} ({link}).", f"**{name} 在 {where} 上：不行**——{v.zh}（{link}）。")
+    elif no_kernel:   # the engine runs on the device, but not in the format the user asked about
+        q = _QUANT_NAMES.get(quant, quant.upper())
+        out = c.t(f"**{name} on {where}: yes, but not in {q}** — it runs on the device ({link}), but the engine catalog "
+                  f"lists no {q} kernel for it on compute capability {hw.cuda_cc}.",
+                  f"**{name} 在 {where} 上：可以，但不能用 {q}**——引擎能在這個裝置上跑（{link}），但引擎型錄沒有它在 "
+                  f"compute capability {hw.cuda_cc} 上的 {q} kernel。")
     elif status is not None and status.status == "plugin" or v.caveat:
         out = c.t(f"**{name} on {where}: partly** — {v.en} ({link}).", f"**{name} 在 {where} 上：部分可以**——{v.zh}（{link}）。")
     else:
@@ -404,11 +651,165 @@ def _asked(c: Ctx) -> list[str]:
             line = _os_answer(c, e, "macos")
         else:
             line = None
-        if hw_id and c.platform != "apple-silicon":   # on a Mac the macOS entry already says how it runs
-            line = " ".join(x for x in (line, _device_answer(c, e, hw_id)) if x)
+        native_os = os_id not in ("windows", "macos") or _os_native(e, os_id)
+        if hw_id and c.platform != "apple-silicon" and native_os:   # a "not natively" for the OS is the answer;
+            line = " ".join(x for x in (line, _device_answer(c, e, hw_id)) if x)   # a device "yes" would contradict it
         if line:
             out.append(line)
     return out
+
+
+_VERDICT_CUE = re.compile(
+    r"\bshould\s+(?:we|i)\s+(?:switch|move|migrate|keep|stay|stick|use|go\s+with|drop)\b"
+    r"|\b(?:is|would|will)\s+(?:\w+\s+){0,3}(?:fine|ok(?:ay)?|enough|good\s+enough|sufficient|suitable|a\s+good\s+(?:fit|choice|idea))\b"
+    r"|\bcan\s+(?:we|i)\s+(?:keep|stay\s+on|stick\s+with)\b|\bworth\s+switching\b"
+    r"|\b(?:can|could|will|would)\s+(?:\S+\s+){0,2}(?:do\s+(?:it|this|that)|handle|cope|serve\s+(?:it|this|that|them|us))\b"
+    r"|(?:可以嗎|好嗎|夠嗎|適合嗎|行嗎|要不要換|該不該換|需要換|撐得住嗎)", re.I)
+
+
+def verdict_asked(text: str) -> list[str]:
+    """The engines a yes/no question is about ("is Ollama fine for 6 people?", "should we switch from Ollama?")."""
+    return named_engines(text) if _VERDICT_CUE.search(text) else []
+
+
+def _engine_verdict(c: Ctx) -> list[str]:
+    """Yes / it works but / no for each engine the question is about, from the decision and its reasons."""
+    d, out = c.advice.decision, []
+    prim = display(d.primary) if d.primary else None
+    why = next(iter(d.favouring()), None)
+    because = (c.t(" Reason: ", "理由：") + ((why.rationale_zh if c.lang == "zh" and why.rationale_zh else why.rationale)
+                                            .strip())) if why else ""
+    avoided = {a.engine: a for a in d.avoid}
+    moving = leaving(c.advice.question or "")   # "we run X, should we switch?": the answer is about leaving X
+    for e in verdict_asked(c.advice.question or ""):
+        name = display(e)
+        if moving and e in avoided and prim:
+            a = avoided[e]
+            reason = ((a.reason_zh or a.reason) if c.lang == "zh" else a.reason).rstrip(".。")
+            out.append(c.t(f"**Switch from {name}: yes** — {reason}. Move to {prim}.",
+                           f"**要從 {name} 換掉：是**——{reason}。改用 {prim}。"))
+        elif moving and e == d.primary:
+            out.append(c.t(f"**Stay on {name}: yes** — it is still the recommendation for this setup.{because}",
+                           f"**繼續用 {name}：可以**——它仍是這個配置的建議引擎。{because}"))
+        elif e == d.primary:
+            out.append(c.t(f"**{name}: yes** — it is the recommendation for this setup.{because}",
+                           f"**{name}：可以**——它就是這個配置的建議引擎。{because}"))
+        elif e in d.alternatives and prim:
+            out.append(c.t(f"**{name}: it works, but {prim} fits better** — {name} is an alternative here.{because}",
+                           f"**{name}：可以用，但 {prim} 更合適**——{name} 在這裡是備選。{because}"))
+        elif e in avoided:
+            a = avoided[e]
+            reason = (a.reason_zh or a.reason) if c.lang == "zh" else a.reason
+            to = c.t(f" Use {prim} instead.", f"改用 {prim}。") if prim else ""
+            out.append(c.t(f"**{name}: no** — {reason}.{to}", f"**{name}：不建議**——{reason}。{to}").replace("..", ".")
+                       .replace("。。", "。"))
+        elif prim:
+            out.append(c.t(f"**{name}: not the first choice here** — {prim} is.{because}",
+                           f"**{name}：不是這裡的首選**——首選是 {prim}。{because}"))
+    return out
+
+
+_COMPARE_CUE = re.compile(r"\b(?:faster|slower|quicker|better|worse|vs\.?|versus|compared?|comparison|or)\b|比較|還是|哪個快|比.{0,12}快", re.I)
+
+
+def compare_asked(text: str) -> list[str]:
+    """Two engines the message compares ("is MLX really faster than llama.cpp?", "vLLM or SGLang?")."""
+    named = named_engines(text)
+    return named if len(named) == 2 and _COMPARE_CUE.search(text) else []
+
+
+def _engine_estimates(c: Ctx) -> dict[str, "object"]:
+    """The estimate of each engine at the plan's layout: the primary's own and the alternatives table."""
+    out = {}
+    if c.advice.estimate is not None and c.advice.decision.primary:
+        out[c.advice.decision.primary] = c.advice.estimate
+    plan = c.advice.plan
+    for o in (plan.alternatives if plan is not None else []):
+        if o.engine and o.estimate is not None:
+            out.setdefault(o.engine, o.estimate)
+    return out
+
+
+def _compare(c: Ctx) -> list[str]:
+    """Two named engines side by side: the tools' figures for each on the user's setup, and which one leads here."""
+    pair = compare_asked(c.advice.question or "")
+    if not pair:
+        return []
+    a, b = pair
+    ests, d = _engine_estimates(c), c.advice.decision
+    avoided = {x.engine: x for x in d.avoid}
+    out = []
+    if a in ests and b in ests and ests[a].decode_tokens_per_s and ests[b].decode_tokens_per_s:
+        ea, eb = ests[a], ests[b]
+        gap = abs(ea.decode_tokens_per_s / eb.decode_tokens_per_s - 1) * 100
+        where = c.setup or c.t("this setup", "這個配置")
+        q = c.advice.question or ""
+        which = re.search(r"\bwhich\b|哪(?:個|一個|一款)", q, re.I)
+        said_faster = re.search(r"\b(?:faster|quicker)\b|(?<!哪個)(?<!哪一個)比(?!較)[^。？?]{0,16}快", q, re.I)
+        if which:   # "which is faster?": name the faster one
+            fast, slow = (a, b) if ea.decode_tokens_per_s >= eb.decode_tokens_per_s else (b, a)
+            out.append(c.t(f"{display(fast)}, by about {_fmt(gap)}% in decode over {display(slow)} in the estimate.",
+                           f"{display(fast)}，估計 decode 比 {display(slow)} 快約 {_fmt(gap)}%。"))
+        elif said_faster:   # "is A faster than B?": yes or no first, in the order the user named them
+            yes = ea.decode_tokens_per_s > eb.decode_tokens_per_s
+            out.append(c.t(f"{'Yes' if yes else 'No'}, {'by about ' + _fmt(gap) + '% in decode' if yes else 'not here'}.",
+                           f"{'是' if yes else '不是'}，{'decode 約快 ' + _fmt(gap) + '%' if yes else '在這裡沒有比較快'}。"))
+        out.append(c.t(f"On {where} the estimate gives {display(a)} about {_fmt(ea.decode_tokens_per_s)} tok/s and "
+                       f"{display(b)} about {_fmt(eb.decode_tokens_per_s)} tok/s per stream ({_fmt(gap)}% apart): both read "
+                       "the same weights through the same memory bandwidth, so the gap comes from each engine's kernels "
+                       "and weight format, not from the hardware.",
+                       f"在 {where} 上，估計 {display(a)} 每條串流約 {_fmt(ea.decode_tokens_per_s)} tok/s、{display(b)} 約 "
+                       f"{_fmt(eb.decode_tokens_per_s)} tok/s（差 {_fmt(gap)}%）：兩者以同樣的記憶體頻寬讀同樣的權重，差距來自各自的 "
+                       "kernel 與權重格式，而不是硬體。"))
+    for e in pair:
+        if e in avoided:
+            r = (avoided[e].reason_zh or avoided[e].reason) if c.lang == "zh" else avoided[e].reason
+            out.append(c.t(f"{display(e)} is set aside here: {r.rstrip('.')}.", f"{display(e)} 在這裡不建議：{r.rstrip('。')}。"))
+    lead = next((e for e in (d.primary, *d.alternatives) if e in pair), None)
+    if lead:
+        out.append(c.t(f"For this setup {display(lead)} leads; measure both with your own prompt lengths before switching "
+                       "(decode tok/s and time to first token).",
+                       f"這個配置以 {display(lead)} 為先；換引擎前，用自己的 prompt 長度把兩者都量一次（decode tok/s 與首字延遲）。"))
+    return out
+
+
+_WORTH_BUY = re.compile(r"\bworth\s+(?:buying|getting|the\s+money|a\s+buy)\b|\bgood\s+buy\b|值得買|值得入手", re.I)
+_WORTH_IT = re.compile(r"\bworth\s+it\b|值不值得|值得嗎|划不划算", re.I)
+_BUYING = re.compile(r"\b(?:used|second[\s-]hand|buy|buying|bought|purchase|ebay)\b|二手|買|入手", re.I)
+
+
+def _asks_worth(text: str) -> bool:
+    """A question about buying the hardware (not "is speculative decoding worth it?")."""
+    return bool(_WORTH_BUY.search(text) or (_WORTH_IT.search(text) and _BUYING.search(text)))
+
+
+def _worth(c: Ctx) -> list[str]:
+    """"Is this card worth buying?": what it runs for the user's model, and which engines it rules out."""
+    if not c.setup or not _asks_worth(c.advice.question or ""):
+        return []
+    d, est = c.advice.decision, c.advice.estimate
+    sep = c.t(", ", "、")
+    runs = [display(e) for e in (d.primary, *d.alternatives) if e]
+    off = [display(a.engine) for a in d.avoid
+           if a.rule == "constraint-hardware-support" and engines_native(a.engine, c) and a.engine != "dynamo"]
+    fit = ""
+    if est is not None and c.model:
+        fit = (c.t(f"{c.model} fits at {est.quantization}, about {_fmt(est.decode_tokens_per_s)} tok/s per stream with "
+                   f"{runs[0]}. ", f"{c.model} 以 {est.quantization} 放得下，用 {runs[0]} 每條串流約 "
+                   f"{_fmt(est.decode_tokens_per_s)} tok/s。") if est.fits and est.decode_tokens_per_s and runs else
+               c.t(f"{c.model} does not fit it. ", f"{c.model} 放不下。") if not est.fits else "")
+    who = c.t(f"It is worth it as a card for {sep.join(runs)}", f"當作 {sep.join(runs)} 用的卡是值得的") if runs else ""
+    notfor = (c.t(f"; not if you need {sep.join(off)}, which do not run well on it (see below)",
+                  f"；如果需要 {sep.join(off)}，就不值得，它們在這張卡上跑不好（見下方）") if off else "")
+    return [fit + who + notfor + c.t(".", "。")] if who else []
+
+
+def engines_native(engine_id: str, c: Ctx) -> bool:
+    """The engine supports the device's platform at all (its refusal is then about this device: compute
+    capability, FP16 speed)."""
+    from rules.engines import engine
+    status = engine(engine_id).platforms.get(c.platform) if c.platform else None
+    return status is not None and status.status != "experimental"
 
 
 def _platform(c: Ctx) -> list[str]:
@@ -417,6 +818,14 @@ def _platform(c: Ctx) -> list[str]:
     measure = c.t("Support on paper is not speed: check the engine's release notes for your exact device and "
                   "measure before committing.", "文件上支援不等於跑得快：確認引擎版本說明是否列出您的裝置，實測後再定案。")
     if asked:   # a named engine gets its direct answer, not the whole list
+        os_id = _asked_os(c.advice.question or "") or ("macos" if c.platform == "apple-silicon" else None)
+        named = _named_engines(c.advice.question or "")
+        if os_id in ("windows", "macos") and not all(_os_native(e, os_id) for e in named):
+            native = [display(e) for e in _candidates(c) if e not in named and _os_native(e, os_id)][:3]
+            if native:
+                sep = c.t(", ", "、")
+                asked.append(c.t(f"Natively on {_OS_NAMES[os_id]}: {sep.join(native)}.",
+                                 f"在 {_OS_NAMES[os_id]} 上原生可用的：{sep.join(native)}。"))
         return [*asked, measure]
     if not c.platform or not hw_id:
         return []
@@ -478,6 +887,9 @@ def _model_fit(c: Ctx) -> list[str]:
     return out
 
 
+_BF16_WORDS = re.compile(r"\bbf16\b|\bbfloat16\b|\bbfloat\b", re.I)
+"""The user names BF16 (often an error message: "does not support bfloat16")."""
+
 _QUANT_NAMES = {"f16": "FP16", "bf16": "BF16", "fp8": "FP8", "int8": "INT8", "int4": "INT4", "awq": "AWQ",
                 "gptq-4bit": "GPTQ 4-bit", "mxfp4": "MXFP4", "nvfp4": "NVFP4"}
 
@@ -515,23 +927,26 @@ def _precision(c: Ctx) -> list[str]:
     from rules import catalog, engines
     from rules.display import short_name
     s, d = c.advice.profile.summary, c.advice.decision
-    if not s.quantization:
-        return []
-    if not s.hardware:
-        said = c.advice.profile.field("quantization")
+    if not s.hardware or not (s.quantization or _BF16_WORDS.search(c.advice.question or "")):
         return []
     hw = catalog.hardware(s.hardware)
     if hw.platform != "nvidia-cuda":
         return []
     name = short_name(hw.name) if c.lang == "zh" else hw.name
-    eng = d.primary or next(iter(d.alternatives), None)
+    asked = [e for e in named_engines(c.advice.question or "") if e != "dynamo"]
+    eng = (asked[0] if asked else None) or d.primary or next(iter(d.alternatives), None)   # the engine asked about first
     if s.quantization == "fp8" and not hw.tflops.fp8:
         entry = engines.quant_support(eng, "fp8") if eng else None
         if entry is None or entry.below_min_cc is None:
+            need = (c.t(f" Its FP8 needs compute capability {entry.min_cuda_cc:g} or newer (Ada, Hopper, Blackwell) "
+                        f"([source]({entry.source})); on this card use INT8 or 4-bit (AWQ, GPTQ, GGUF) instead.",
+                        f"它的 FP8 需要 compute capability {entry.min_cuda_cc:g} 以上（Ada、Hopper、Blackwell）"
+                        f"（[來源]({entry.source})）；這張卡請改用 INT8 或 4-bit（AWQ、GPTQ、GGUF）。")
+                    if entry is not None and entry.min_cuda_cc else "")
             return [c.t(f"{name} (compute capability {hw.cuda_cc}) has no FP8 tensor cores, and "
                         f"{display(eng) if eng else 'no recommended engine'} has no FP8 path for it.",
                         f"{name}（compute capability {hw.cuda_cc}）沒有 FP8 tensor core，"
-                        f"{display(eng) if eng else '推薦的引擎'}在這張卡上沒有 FP8 的執行路徑。")]
+                        f"{display(eng) if eng else '推薦的引擎'}在這張卡上沒有 FP8 的執行路徑。") + need]
         return [c.t(f"{name} (compute capability {hw.cuda_cc}) has no FP8 tensor cores, so FP8 brings no compute "
                     f"speed-up there: {display(eng)} runs an FP8 checkpoint weight-only (W8A16), which still halves the "
                     f"weight memory against 16-bit ([source]({entry.source})).",
@@ -540,11 +955,16 @@ def _precision(c: Ctx) -> list[str]:
                     f"（[來源]({entry.source})）。"),
                 c.t("Measure TPOT against the 16-bit or INT8/AWQ build before choosing the format.",
                     "選格式前，和 16-bit 或 INT8／AWQ 版本比較實測 TPOT。")]
-    if s.quantization in ("bf16", "f16") and hw.tflops.fp16 and not hw.tflops.bf16:
-        return [c.t(f"{name} has no BF16 compute (the hardware catalog lists FP16 only), so a BF16 checkpoint runs "
-                    "converted to FP16 (half precision); a few models overflow in FP16, so check outputs.",
-                    f"{name} 沒有 BF16 運算（硬體型錄只列 FP16），BF16 的 checkpoint 會轉成 FP16（半精度）執行；"
+    asked16 = s.quantization in ("bf16", "f16") or bool(_BF16_WORDS.search(c.advice.question or ""))
+    if asked16 and hw.tflops.fp16 and not hw.tflops.bf16:
+        return [c.t(f"{name} (compute capability {hw.cuda_cc}) has no BF16 compute (the hardware catalog lists FP16 "
+                    "only), so a BF16 checkpoint runs converted to FP16 (half precision): start vLLM or SGLang with "
+                    "--dtype half (llama.cpp's F16 GGUF needs nothing); a few models overflow in FP16, so check outputs.",
+                    f"{name}（compute capability {hw.cuda_cc}）沒有 BF16 運算（硬體型錄只列 FP16），BF16 的 checkpoint 要轉成 "
+                    "FP16（半精度）執行：vLLM 或 SGLang 啟動時加 --dtype half（llama.cpp 的 F16 GGUF 不用設定）；"
                     "少數模型在 FP16 下會溢位，請檢查輸出。")]
+    if not s.quantization:
+        return []
     return []
 
 
@@ -575,6 +995,13 @@ TOPICS: dict[str, tuple[tuple[str, str], Callable[[Ctx], list[str]], str]] = {
     "cost-per-token": (("Cost per 1M tokens", "每百萬 token 成本"), _cost, r"cost|\$|成本"),
     "platform-support": (("Platform support", "平台支援"), _platform, r"ROCm|support|支援"),
     "model-fit": (("Which model size fits", "放得下多大的模型"), _model_fit, r"VRAM|fit|放得下|記憶體"),
+    "worth": (("Is it worth it", "值不值得"), _worth, r"worth|值得"),
+    "engine-compare": (("The two engines you compared", "您比較的兩個引擎"), _compare, r"faster|slower|\bvs\b|比較"),
+    "engine-verdict": (("The engine you asked about", "您問的引擎"), _engine_verdict, r"\bollama\b|\bvllm\b|\bsglang\b"),
+    "models": (("Each model", "各個模型"), _models, r"gpu-memory-utilization|several models|multiple models|多個模型"),
+    "power-mode": (("Power mode", "功耗模式"), _power, r"nvpmodel|power mode|MAXN|功耗"),
+    "tool-calling": (("Tool calling", "工具呼叫"), _tools, r"tool[\s-]call|function[\s-]call|工具呼叫"),
+    "flash-attention": (("Flash attention (-fa)", "Flash attention（-fa）"), _flash, r"flash[\s-]?att|--flash-attn"),
     "parallelism": (("TP, PP or EP", "TP、PP 還是 EP"), _parallel, r"tensor parallel|pipeline parallel|all-reduce|張量平行|管線平行"),
     "quantization-format": (("Quantization format", "量化格式"), _quant, r"GGUF|AWQ|GPTQ|EXL2|量化"),
     "precision": (("Precision on this hardware", "這個硬體上的精度"), _precision, r"FP8|BF16|FP16"),
@@ -589,6 +1016,11 @@ def _markers(advice: "Advice", pattern: str) -> str:
     return "".join(f"[{n}]" for n in nums[:2])
 
 
+def _several_models(text: str) -> bool:
+    from agent.extract_model import model_names
+    return len({n.id for n in model_names(text)}) >= 2
+
+
 def pattern(advice: "Advice") -> "re.Pattern | None":
     """One regex for the topics the user asked about (to pick the sentences of a chunk on them)."""
     asked = [TOPICS[t][2] for t in ORDER if t in advice.topics]
@@ -597,7 +1029,18 @@ def pattern(advice: "Advice") -> "re.Pattern | None":
 
 def lead(advice: "Advice") -> list[str]:
     """The opening paragraphs that answer the topics the user asked about (in the user's language)."""
-    asked = [t for t in ORDER if t in advice.topics][:MAX_TOPICS]
+    raised = set(advice.topics)
+    if advice.profile.summary.shared_prefix:   # a stated shared prompt is a prefix-caching question even unnamed
+        raised.add("prefix-caching")
+    if _asks_worth(advice.question or "") and advice.profile.summary.hardware:   # "is a used P40 worth buying?"
+        raised.add("worth")
+    if _several_models(advice.question or ""):   # "Llama 8B and Qwen 32B": each named model gets its answer
+        raised.add("models")
+    if "platform-support" not in raised and compare_asked(advice.question or ""):   # "is MLX faster than llama.cpp?"
+        raised.add("engine-compare")
+    elif "platform-support" not in raised and verdict_asked(advice.question or ""):   # "is Ollama fine for us?"
+        raised.add("engine-verdict")
+    asked = [t for t in ORDER if t in raised][:MAX_TOPICS]
     c = _ctx(advice)
     for implied in ("precision", "formats"):   # not asked as a topic, but what the stated format means here
         if len(asked) < MAX_TOPICS and TOPICS[implied][1](c):

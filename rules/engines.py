@@ -363,6 +363,11 @@ def _cc_verdict(spec: EngineSpec, cc: float, name: str) -> Verdict | None:
                        f"so pin that release",
                        f"{spec.name} 到 {older.last_release} 為止的版本仍支援 compute capability {_cc_text(older.value)}"
                        f"（{name} 是 {_cc_text(cc)}），更新的版本需要 {_cc_text(need.value)}，所以要固定在該版本", older.source, caveat=True)
+    if older is not None:   # below even the oldest supported floor: no official release ever shipped kernels for it
+        return Verdict(False, f"{spec.name} needs compute capability {_cc_text(need.value)} or newer ({_cc_text(older.value)} up to "
+                       f"{older.last_release}); {name} has {_cc_text(cc)}, which no official build supports (only community "
+                       f"source builds)", f"{spec.name} 需要 compute capability {_cc_text(need.value)} 以上（{older.last_release} "
+                       f"以前是 {_cc_text(older.value)}）；{name} 只有 {_cc_text(cc)}，官方版本從未支援（只有社群自行編譯的版本）", need.source)
     return Verdict(False, f"{spec.name} needs compute capability {_cc_text(need.value)} or newer; {name} has "
                    f"{_cc_text(cc)}", f"{spec.name} 需要 compute capability {_cc_text(need.value)} 以上，{name} 只有 "
                    f"{_cc_text(cc)}", need.source)

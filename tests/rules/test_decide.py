@@ -32,7 +32,8 @@ def test_summary_has_the_ask_json_decision_keys(d8):
 
 def test_trace_records_the_facts_that_fired_each_rule(d8):
     entry = next(e for e in d8.trace if e.rule == "faq-8x4090-tensorrt")
-    assert entry.values == {"vendor": "nvidia", "hw_class": "consumer", "device_count": 8, "fast_interconnect": False}
+    assert entry.values == {"vendor": "nvidia", "hw_class": "consumer", "device_count": 8, "fast_interconnect": False,
+                            "cuda_cc": 8.9}
     assert entry.effects["score"]["tensorrt-llm"] < 0 and entry.citations == rule_index()[entry.rule].citations
     assert d8.rules == [e.rule for e in d8.trace]
     cited = [c for e in d8.trace for c in e.citations]
