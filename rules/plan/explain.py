@@ -28,8 +28,6 @@ NOTES = {
              "zh": "離線工作且未提供負載：每種配置都以其 KV cache 放得下的請求數執行（整批送入，由引擎自行批次處理）"},
     "pp-link": {"en": "pipeline hand-offs between nodes are charged at the node's own link speed (they are small next to TP traffic)",
                 "zh": "跨節點的 pipeline 交接以節點內互連速度估算（相較 TP 通訊量很小）"},
-    "no-attention-dp": {"en": "attention data parallelism (DP attention) is not modelled by the estimator, so it is not among the candidates",
-                        "zh": "估算器尚未模擬 attention 資料平行（DP attention），因此不在候選之中"},
 }
 
 
@@ -61,9 +59,11 @@ def figures_line(c: Candidate, load: int, ctx: int, lang: Lang) -> str:
     cost = f", ${f.cost_per_1m_tokens:.2f}/1M tokens" if f.cost_per_1m_tokens else ""
     if lang == "zh":
         cost = f"，每百萬 tokens ${f.cost_per_1m_tokens:.2f}" if f.cost_per_1m_tokens else ""
-        return (f"{load} 個併發請求下 TTFT {num(f.ttft_s, ' s')}、TPOT {num(f.tpot_ms, ' ms')}；"
+        ttft = f"TTFT {num(f.ttft_s, ' s')}、" if f.ttft_s is not None else ""
+        return (f"{load} 個併發請求下 {ttft}TPOT {num(f.tpot_ms, ' ms')}；"
                 f"輸出 {tps}（每裝置 {per}）{cost}；{ctx:,} tokens 下可容納 {f.max_concurrency} 個序列")
-    return (f"TTFT {num(f.ttft_s, ' s')}, TPOT {num(f.tpot_ms, ' ms')} at {load} requests in flight; "
+    ttft = f"TTFT {num(f.ttft_s, ' s')}, " if f.ttft_s is not None else ""
+    return (f"{ttft}TPOT {num(f.tpot_ms, ' ms')} at {load} requests in flight; "
             f"{tps} ({per} per device){cost}; holds {f.max_concurrency} sequences at {ctx:,} tokens")
 
 
@@ -163,3 +163,20 @@ def load_lines(load: int, assumed: bool, lang: Lang, fill: bool = False) -> list
 def note_lines(codes: list[str], lang: Lang) -> list[str]:
     """Rendered assumption codes."""
     return [NOTES[c][lang] for c in codes if c in NOTES]
+
+
+def capacity_line(cap, layout, load: int, device: str, lang: Lang) -> str:
+    """The load is beyond the devices: the replicas (and devices) it needs, and what one replica serves."""
+    single = layout.replica_devices == 1
+    one = layout.model_copy(update={"dp": 1}).describe()
+    ttft, tpot = num(cap.ttft_target_ms / 1000, " s"), num(cap.tpot_target_ms, " ms")
+    if lang == "zh":
+        what = f"每個副本 1 張，共 {cap.devices_needed} 張 {device}" if single else \
+            f"{one}，共 {cap.devices_needed} 張 {device}"
+        return (f"超出容量約 {cap.over_by:g} 倍：{load} 個同時請求需要約 {cap.replicas_needed} 個副本（{what}），才能維持 TTFT ≤ {ttft}、TPOT ≤ {tpot}；"
+                f"目前有 {cap.replicas_have} 個副本，每個副本約可服務 {cap.per_replica} 個請求。")
+    what = f"one {device} each" if single else f"{one}: {cap.devices_needed} x {device}"
+    return (f"Over capacity by {cap.over_by:g}x: {load} requests in flight need about {cap.replicas_needed} replicas "
+            f"({what}) to keep TTFT <= {ttft} and TPOT <= {tpot}; you have "
+            f"{cap.replicas_have}, and one replica serves about {cap.per_replica} requests.")
+

@@ -48,7 +48,8 @@ def engine_reason(layout: Layout, engine_id: str | None, modes: frozenset[str], 
 def wiring_reason(layout: Layout, topo: Topology) -> str | None:
     """TP/EP groups inside one fast domain (or one node over PCIe); replicas within what the links allow."""
     group = layout.tp * layout.ep
-    if group > topo.group_limit or topo.group_limit % group:
+    wide_ep = layout.attention_dp and layout.ep > 1 and topo.network is not None and group % topo.per_node == 0
+    if not wide_ep and (group > topo.group_limit or topo.group_limit % group):
         where = "NVLink / Infinity Fabric domain" if topo.fast else "node"
         return f"a TP/EP group of {group} does not fit evenly in one {where} of {topo.group_limit}"
     if layout.replica_devices > topo.replica_limit:
@@ -61,3 +62,17 @@ def wiring_reason(layout: Layout, topo: Topology) -> str | None:
 def spans_nodes(layout: Layout, topo: Topology) -> bool:
     """One replica reaches beyond a node."""
     return layout.replica_devices > topo.per_node
+
+
+def stage_reason(layout: Layout, topo: Topology, spec: ModelSpec) -> str | None:
+    """Inside an NVLink-class domain the TP/EP group fills the domain before pipeline stages are added:
+    stages there only add bubbles and, for MLA models, leave the KV cache copied on every TP rank.
+    (A model whose heads do not split over the whole domain keeps its smaller groups.)"""
+    group = layout.tp * layout.ep
+    if not topo.fast or layout.pp == 1 or group >= topo.group_limit or topo.group_limit <= 1:
+        return None
+    if model_reason(Layout(tp=topo.group_limit), spec) is not None:
+        return None
+    return (f"pipeline stages while a TP/EP group of {group} leaves the {topo.group_limit}-device "
+            "NVLink domain unfilled")
+

@@ -24,8 +24,9 @@ def link_for(layout: Layout, topo: Topology, req: Request) -> str | None:
     the network. Macs keep the estimator's own model of their Thunderbolt/Ethernet link."""
     if req.hw().hw_class == "apple":
         return None
-    if spans_nodes(layout, topo) and layout.tp * layout.ep == 1 and topo.network:
-        return topo.network
+    if spans_nodes(layout, topo) and topo.network and (layout.tp * layout.ep == 1 or
+                                                       layout.tp * layout.ep > topo.per_node):
+        return topo.network   # a pipeline across nodes, or an expert group wider than a node
     return topo.link if topo.link not in (None, "none", "unified") else None
 
 
@@ -41,7 +42,8 @@ def run_estimate(req: Request, topo: Topology, layout: Layout, quant: str, kv: s
                     parallelism=layout.parallelism(), input_tokens=input_tokens or req.input_tokens,
                     output_tokens=req.output_tokens, context_length=req.context_length,
                     concurrency=concurrency or req.load, kv_cache_dtype=kv, price_per_hour=req.price,
-                    memory_gb=req.memory_gb, interconnect=link_for(layout, topo, req))
+                    memory_gb=req.memory_gb, interconnect=link_for(layout, topo, req),
+                    attention_dp=layout.attention_dp)
 
 
 def figures_of(est: Estimate, devices: int) -> Figures:

@@ -10,7 +10,7 @@ from dataclasses import replace
 from functools import lru_cache
 
 from rules import engines as engine_catalog
-from rules.plan import candidates, disagg, explain, flags, legality, precision, ranking
+from rules.plan import candidates, capacity, disagg, explain, flags, legality, precision, ranking
 from rules.plan.request import Request
 from rules.plan.schema import Candidate, Lang, Layout, Plan, Scale
 from rules.errors import AdvisorError
@@ -46,8 +46,9 @@ def legal_layouts(req: Request, topo: Topology, quant: str, prune: bool = True) 
     device_bytes = (req.memory_gb or hw.memory_gb) * 1e9 if prune else float("inf")
     wb = weight_bytes(spec, quant, req.engine).value
     out = []
-    for lay in candidates.layouts(topo, spec, wb, device_bytes, "ep" in modes):
-        if (legality.model_reason(lay, spec) or legality.wiring_reason(lay, topo)
+    adp = req.engine in MOE_DP_ATTENTION_ENGINES
+    for lay in candidates.layouts(topo, spec, wb, device_bytes, "ep" in modes, adp):
+        if (legality.model_reason(lay, spec) or legality.wiring_reason(lay, topo) or legality.stage_reason(lay, topo, spec)
                 or legality.engine_reason(lay, req.engine, modes, multi_node, legality.spans_nodes(lay, topo))):
             continue
         out.append(lay)
@@ -107,8 +108,6 @@ def _note_codes(req: Request, topo: Topology, chosen: Candidate) -> list[str]:
     lay = chosen.layout
     if legality.spans_nodes(lay, topo) and lay.tp * lay.ep > 1 and lay.pp > 1:
         codes.append("pp-link")
-    if req.spec().architecture == "moe" and (req.engine in MOE_DP_ATTENTION_ENGINES):
-        codes.append("no-attention-dp")
     return codes
 
 
@@ -119,7 +118,8 @@ def _flags(req: Request, chosen: Candidate, ctx: int) -> tuple[dict[str, str], d
     usable = []
     for e in req.engines or ((req.engine,) if req.engine else ()):
         modes, _ = modes_of(e)
-        if legality.engine_reason(chosen.layout, e, modes, True, False) is None:
+        if legality.engine_reason(chosen.layout, e, modes, True, False) is None and (
+                not chosen.layout.attention_dp or e in MOE_DP_ATTENTION_ENGINES):
             usable.append(e)
     admit = max(req.load, req.users or 0)   # each person may have a request open: the cap admits them all
     window = max(req.window or 0, ctx)
@@ -199,7 +199,14 @@ def _search(req: Request) -> tuple[Plan, Estimate | None]:
     codes = _note_codes(req, topo, chosen)
     cmds, remarks = _flags(req, chosen, ctx)
     split = _disaggregation(req, topo, chosen, est.output_tokens if est else (req.output_tokens or 1))
+    cap, est = _capacity(req, topo, chosen, est)
+    if cap is not None:   # no queueing TTFT in the figures either
+        chosen = chosen.model_copy(update={"figures": chosen.figures.model_copy(update={"ttft_s": None,
+                                                                                          "latency_s": None})})
     why = _why(req, chosen, runner, favoured if pool else None, best, overrode, ctx)
+    if cap is not None:
+        for lang in LANGS:
+            why[lang].insert(1, explain.capacity_line(cap, chosen.layout, req.load, req.hw().name, lang))
     if split is not None and split.recommended:
         for lang in LANGS:
             why[lang].append(explain.disagg_line(split, lang))
@@ -212,8 +219,26 @@ def _search(req: Request) -> tuple[Plan, Estimate | None]:
         feasible=chosen.rejected is None, rule=req.rule, rule_strategy=req.rule_strategy, overrode_rule=overrode,
         measure_both=overrode, why=why, disaggregation=split,
         changes=_changes(chosen, req, quant), flags=cmds, launch_notes=remarks, notes=notes,
-        considered=len(scored), feasible_count=sum(1 for c in scored if c.rejected is None), scale=scale)
+        considered=len(scored), feasible_count=sum(1 for c in scored if c.rejected is None), scale=scale,
+        capacity=cap)
     return plan, est
+
+
+def _capacity(req: Request, topo: Topology, chosen: Candidate, est: Estimate | None):
+    """(Capacity, estimate) when the load queues beyond the devices: the replicas it needs, and the
+    estimate without a queueing TTFT (an unbounded queue's wait is not a latency to plan with)."""
+    if req.fill or est is None or not capacity.queued(est, req.load):
+        return None, est
+    ttft, tpot = targets(req)
+
+    def probe(lay: Layout, n: int) -> Estimate:
+        return run_estimate(req, topo, lay, chosen.quantization, chosen.kv_cache_dtype, concurrency=n)
+    cap = capacity.size(chosen, req.load, probe, ttft, tpot)
+    if cap is None:
+        return None, est
+    en = explain.capacity_line(cap, chosen.layout, req.load, req.hw().name, "en")
+    zh = explain.capacity_line(cap, chosen.layout, req.load, req.hw().name, "zh")
+    return cap, est.model_copy(update={"ttft_s": None, "binding_constraint": en, "binding_constraint_zh": zh})
 
 
 @lru_cache(maxsize=256)
@@ -227,7 +252,8 @@ def engine_options(req: Request) -> tuple[tuple[str, Estimate], ...]:
             continue
         modes, multi = modes_of(e)
         lay = p.chosen.layout
-        if legality.engine_reason(lay, e, modes, multi, legality.spans_nodes(lay, topo)):
+        if legality.engine_reason(lay, e, modes, multi, legality.spans_nodes(lay, topo)) or (
+                lay.attention_dp and e not in MOE_DP_ATTENTION_ENGINES):
             continue
         try:
             est = run_estimate(replace(req, engine=e), topo, lay, p.chosen.quantization, p.chosen.kv_cache_dtype)
