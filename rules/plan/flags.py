@@ -16,7 +16,7 @@ Flag names were checked against each engine's own documentation:
   (--tp_size, --pp_size, --ep_size, --max_batch_size, --max_seq_len, --extra_llm_api_options
   with kv_cache_config.dtype and enable_attention_dp; newer releases also accept --config).
 - llama-server: https://github.com/ggml-org/llama.cpp/blob/master/tools/server/README.md and
-  docs/multi-gpu.md (-ngl, --split-mode layer|row, --tensor-split, --parallel, --ctx-size is the
+  docs/multi-gpu.md (-ngl, --numa distribute for one process over several CPU sockets, --split-mode layer|row, --tensor-split, --parallel, --ctx-size is the
   total shared by the slots, --cache-type-k/-v; a quantized V cache needs --flash-attn on).
 - Ollama FAQ: https://github.com/ollama/ollama/blob/main/docs/faq.md (OLLAMA_NUM_PARALLEL,
   OLLAMA_KV_CACHE_TYPE with OLLAMA_FLASH_ATTENTION=1); https://docs.ollama.com/context-length
@@ -58,7 +58,7 @@ DOCUMENTED = {
     "tensorrt-llm": {"--tp_size", "--pp_size", "--ep_size", "--max_batch_size", "--max_seq_len",
                      "--extra_llm_api_options"},
     # --n-cpu-moe N: the expert tensors of the first N layers stay in RAM (ggml-org/llama.cpp PR #15077)
-    "llama.cpp": {"-m", "-ngl", "--n-cpu-moe", "--split-mode", "--tensor-split", "--parallel", "--ctx-size",
+    "llama.cpp": {"-m", "-ngl", "--n-cpu-moe", "--numa", "--split-mode", "--tensor-split", "--parallel", "--ctx-size",
                   "--flash-attn", "--cache-type-k", "--cache-type-v"},
     "ollama": set(),
     "exllamav2": {"--model-name", "--backend", "--max-seq-len", "--max-batch-size", "--tensor-parallel"},
@@ -99,6 +99,14 @@ NOTES = {
     "vllm-dp-nodes": {"en": "on the other {span_rest} node(s) run the same command with --headless and "
                             "--data-parallel-start-rank {local} x the node's index",
                       "zh": "其餘 {span_rest} 個節點執行同一指令，加上 --headless 與 --data-parallel-start-rank（{local} × 節點序號）"},
+    "numa-span": {"en": "one copy spans every socket's memory: decode reads all sockets' RAM at once, but cross-socket "
+                        "(NUMA) traffic keeps the gain below the sum; drop the page cache (echo 3 > /proc/sys/vm/drop_caches) "
+                        "before the first load so the weights spread over the NUMA nodes",
+                  "zh": "模型只放一份並橫跨所有插槽的記憶體：解碼同時讀取各插槽的 RAM，但跨插槽（NUMA）存取讓提升低於總和；"
+                        "首次載入前先清 page cache（echo 3 > /proc/sys/vm/drop_caches），讓權重分散到各 NUMA 節點"},
+    "numa-pin": {"en": "one copy per socket: pin each process to its own NUMA node (numactl -N <n> -m <n>); each socket's "
+                       "share of the RAM must hold a whole copy",
+                 "zh": "每個插槽各放一份：以 numactl -N <n> -m <n> 把各程序綁在自己的 NUMA 節點；每個插槽分到的記憶體須放得下整份模型"},
     "multi-node": {"en": "run the same command on each of the {span} nodes with its --node-rank",
                    "zh": "在 {span} 個節點上各執行同一指令，帶各自的 --node-rank"},
     "tabby": {"en": "run it from a TabbyAPI checkout (the server for ExLlama); models/{folder} holds a {quant} "
@@ -246,10 +254,14 @@ def llama_cpp(c: Candidate, spec: ModelSpec, ctx: int, seqs: int, cpu_only: bool
     devices = lay.replica_devices
     if devices > 1 and not cpu_only:
         parts.append(f"--split-mode {'row' if lay.tp > 1 else 'layer'} --tensor-split {','.join(['1'] * devices)}")
+    if devices > 1 and cpu_only:   # one process over every socket: threads and pages spread over the NUMA nodes
+        parts.append("--numa distribute")
     parts += [f"--parallel {seqs}", f"--ctx-size {ctx * seqs}"]
     if c.kv_cache_dtype == "q8_0":
         parts.append("--flash-attn on --cache-type-k q8_0 --cache-type-v q8_0")
     notes: list[Note] = [("ctx-shared", {"seqs": seqs, "ctx": ctx})]
+    if cpu_only and (devices > 1 or lay.dp > 1):
+        notes.append(("numa-span", {}) if devices > 1 else ("numa-pin", {}))
     return " ".join(parts), (_instances(c) if lay.dp > 1 else []) + notes
 
 

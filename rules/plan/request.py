@@ -130,10 +130,19 @@ def _engines(decision: Any) -> tuple[str | None, tuple[str, ...]]:
     return primary, tuple(e for e in (primary, *alts) if e)
 
 
+CPU_PLATFORMS = ("x86-cpu", "arm-cpu")
+
+
 def _card_memory(profile: Profile) -> float | None:
-    """The stated memory when it can be the card's; system RAM stated next to a GPU is not (rules.fit)."""
+    """The stated memory when it can be the card's; system RAM stated next to a GPU is not (rules.fit).
+    On a CPU server the devices are its sockets and the stated RAM is the machine's, shared by them."""
     from rules.fit import device_memory
-    return device_memory(catalog.hardware(profile.hardware), profile.memory_gb)[0]
+    hw = catalog.hardware(profile.hardware)
+    mem = device_memory(hw, profile.memory_gb)[0]
+    sockets = (profile.count or 1) * (profile.nodes or 1)
+    if mem is not None and hw.platform in CPU_PLATFORMS and sockets > 1:
+        return mem / sockets
+    return mem
 
 
 def request_from_profile(profile: Profile, decision: Any = None, facts: dict | None = None) -> Request | None:

@@ -48,7 +48,8 @@ def run_estimate(req: Request, topo: Topology, layout: Layout, quant: str, kv: s
 
 def figures_of(est: Estimate, devices: int) -> Figures:
     """The planner's figures from an estimate; per-device and cost figures count every device owned."""
-    lat = est.ttft_s + est.output_tokens * est.tpot_ms / 1000 if est.ttft_s is not None and est.tpot_ms else None
+    # no prefill figure (CPUs without a compute peak): rank by the answer's decode time alone
+    lat = (est.ttft_s or 0.0) + est.output_tokens * est.tpot_ms / 1000 if est.tpot_ms else None
     agg = est.aggregate_tokens_per_s
     per_dev = agg / devices if agg else None
     cost = (devices * est.price_usd_per_hour / (agg * 3600) * 1e6) if agg and est.price_usd_per_hour else None
