@@ -209,6 +209,7 @@ def _plan_lines(advice: "Advice", lab: dict, lang: str) -> list[str]:
     search = plan.search
     lines = [f"- {w}" for w in (search.why.get(lang) or [])[1:]]
     lines += [f"- {lab['changed']}: {c}" for c in search.changes.get(lang) or []]
+    lines += [f"- {n}" for n in search.notes.get(lang) or []]   # what the plan assumed (load, wiring)
     launch = next((c for c in plan.launch if c.engine == advice.decision.primary), None)
     if launch is not None:
         lines.append(f"- {lab['launch']} ({display(launch.engine)}): `{launch.command}`")

@@ -76,3 +76,17 @@ def stage_reason(layout: Layout, topo: Topology, spec: ModelSpec) -> str | None:
     return (f"pipeline stages while a TP/EP group of {group} leaves the {topo.group_limit}-device "
             "NVLink domain unfilled")
 
+
+CPU_PLATFORMS = ("x86-cpu", "arm-cpu")
+
+
+def replicas_first(fast: bool, platform: str, priority: str | None, feasible: list) -> bool:
+    """Devices joined only by PCIe (or a network) where one device holds a whole serving replica: run
+    replicas, not a TP/PP split (vLLM's parallelism guide: split only a model that does not fit one
+    GPU). The roofline's figure for a split over PCIe leans on its least certain part, the all-reduce
+    cost, so it does not override this; a stated latency priority does, and CPU sockets (one copy over
+    every socket's memory) are planned by the estimate."""
+    if fast or priority == "latency" or platform in CPU_PLATFORMS:
+        return False
+    return any(c.layout.replica_devices == 1 for c in feasible) and any(c.layout.replica_devices > 1 for c in feasible)
+

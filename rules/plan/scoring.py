@@ -38,8 +38,11 @@ def run_estimate(req: Request, topo: Topology, layout: Layout, quant: str, kv: s
     as the rule engine's fit check sizes it."""
     hw = req.hw()
     quant = concrete(quant, req.engine, hw.platform, hw.cuda_cc)
+    inp = input_tokens or req.input_tokens
+    if inp and req.cached_prefix:   # the shared prefix comes from the prefix cache: prefill the rest only
+        inp = max(1, inp - req.cached_prefix)
     return estimate(req.spec(), req.hardware, count=req.per_node, nodes=req.nodes, quant=quant, engine=req.engine,
-                    parallelism=layout.parallelism(), input_tokens=input_tokens or req.input_tokens,
+                    parallelism=layout.parallelism(), input_tokens=inp,
                     output_tokens=req.output_tokens, context_length=req.context_length,
                     concurrency=concurrency or req.load, kv_cache_dtype=kv, price_per_hour=req.price,
                     memory_gb=req.memory_gb, interconnect=link_for(layout, topo, req),

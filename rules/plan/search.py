@@ -179,11 +179,17 @@ def _search(req: Request) -> tuple[Plan, Estimate | None]:
     if not scored:
         raise LookupError("no legal layout")
     pool = [c for c in scored if c.tier == tier and c.rejected is None] if tier is not None else []
+    split_runner = None
+    if pool and legality.replicas_first(topo.fast, req.hw().platform, req.priority, pool):
+        split_runner = ranking.ranked([c for c in pool if c.layout.replica_devices > 1], req.objective)[0]
+        pool = [c for c in pool if c.layout.replica_devices == 1]
     if pool:
         chosen, runner, overrode = ranking.choose(pool, req.objective, req.rule_strategy)
         order = ranking.ranked(pool, req.objective)
         favoured = next((c for c in order if ranking.in_family(c.layout, req.rule_strategy)), None)
         best = order[0]
+        if split_runner is not None:
+            runner, overrode = split_runner, False
     else:
         chosen = _closest(scored, req.objective)
         runner, overrode, favoured, best = None, False, chosen, chosen
@@ -204,13 +210,21 @@ def _search(req: Request) -> tuple[Plan, Estimate | None]:
         chosen = chosen.model_copy(update={"figures": chosen.figures.model_copy(update={"ttft_s": None,
                                                                                           "latency_s": None})})
     why = _why(req, chosen, runner, favoured if pool else None, best, overrode, ctx)
+    if split_runner is not None:
+        for lang in LANGS:
+            why[lang].insert(1, explain.replicas_line(chosen, split_runner, req.objective, req.hw().name, lang))
     if cap is not None:
         for lang in LANGS:
             why[lang].insert(1, explain.capacity_line(cap, chosen.layout, req.load, req.hw().name, lang))
+    if req.shared_prefix:
+        from rules.plan.request import PREFIX_CACHE
+        for lang in LANGS:
+            why[lang].append(explain.prefix_line(req.engine, PREFIX_CACHE.get(req.engine or ""), req.cached_prefix,
+                                                 req.input_tokens or 0, lang))
     if split is not None and split.recommended:
         for lang in LANGS:
             why[lang].append(explain.disagg_line(split, lang))
-    notes = {lang: explain.load_lines(req.load, req.load_assumed, lang, req.fill) + explain.note_lines(codes, lang)
+    notes = {lang: explain.load_lines(req.load, req.load_assumed, lang, req.fill, req.users) + explain.note_lines(codes, lang)
              for lang in LANGS}
     plan = Plan(
         engine=req.engine, objective=req.objective, objective_basis=req.objective_basis, load=req.load,

@@ -75,6 +75,8 @@ def reference(req, plan) -> list:
         cand, _ = score(req, topo, lay, plan.chosen.tier, plan.chosen.quantization, plan.chosen.kv_cache_dtype)
         if cand.rejected is None:
             out.append(cand)
+    if legality.replicas_first(topo.fast, req.hw().platform, req.priority, out):   # the planner's policy too
+        out = [c for c in out if c.layout.replica_devices == 1]
     return out
 
 
