@@ -42,6 +42,11 @@ def num(x: float | None, unit: str = "") -> str:
     return f"{x:.3g}{unit}"
 
 
+def _reqs(n: int) -> str:
+    """'1 request', '64 requests'."""
+    return f"{n} request" + ("" if n == 1 else "s")
+
+
 def _engine(c: Candidate) -> str:
     return f" ({c.engine})" if c.engine else ""
 
@@ -63,7 +68,7 @@ def figures_line(c: Candidate, load: int, ctx: int, lang: Lang) -> str:
         return (f"{load} 個併發請求下 {ttft}TPOT {num(f.tpot_ms, ' ms')}；"
                 f"輸出 {tps}（每裝置 {per}）{cost}；{ctx:,} tokens 下可容納 {f.max_concurrency} 個序列")
     ttft = f"TTFT {num(f.ttft_s, ' s')}, " if f.ttft_s is not None else ""
-    return (f"{ttft}TPOT {num(f.tpot_ms, ' ms')} at {load} requests in flight; "
+    return (f"{ttft}TPOT {num(f.tpot_ms, ' ms')} at {_reqs(load)} in flight; "
             f"{tps} ({per} per device){cost}; holds {f.max_concurrency} sequences at {ctx:,} tokens")
 
 
@@ -124,7 +129,7 @@ def unserved_line(c: Candidate, load: int, lang: Lang) -> str:
         return (f"沒有任何配置能服務 {load} 個併發請求；最接近的是 {c.layout.describe()}："
                 f"{'放不下' if not c.figures.fits else f'只容納 {c.figures.max_concurrency} 個'}。"
                 "請看估算中的修正建議（量化、KV cache、更多裝置）。")
-    return (f"No layout serves {load} requests in flight; the closest is {c.layout.describe()}: {c.rejected}. "
+    return (f"No layout serves {_reqs(load)} in flight; the closest is {c.layout.describe()}: {c.rejected}. "
             "See the estimate's fixes (quantization, KV cache, more devices).")
 
 
@@ -160,11 +165,11 @@ def load_lines(load: int, assumed: bool, lang: Lang, fill: bool = False, users: 
         if lang == "zh":
             return [f"以 {load} 個同時請求規劃：假設您提到的 {users:,} 人中只有一部分同時送出請求（這是假設；"
                     f"若他們會同時使用，請直接說「{users:,} 人同時」）"]
-        return [f"planned for {load} requests in flight: an assumed share of the {users:,} people you named sending at "
+        return [f"planned for {_reqs(load)} in flight: an assumed share of the {users:,} people you named sending at "
                 f"once (an assumption; if they all use it at the same time, say so and {users:,} is the load)"]
     if lang == "zh":
         return [f"以 {load} 個同時進行的請求規劃（依您描述情境的預設值；請提供實際併發數）"]
-    return [f"planned for {load} requests in flight, the default for what you described (give your real concurrency)"]
+    return [f"planned for {_reqs(load)} in flight, the default for what you described (give your real concurrency)"]
 
 
 def note_lines(codes: list[str], lang: Lang) -> list[str]:
@@ -183,7 +188,7 @@ def capacity_line(cap, layout, load: int, device: str, lang: Lang) -> str:
         return (f"超出容量約 {cap.over_by:g} 倍：{load} 個同時請求需要約 {cap.replicas_needed} 個副本（{what}），才能維持 TTFT ≤ {ttft}、TPOT ≤ {tpot}；"
                 f"目前有 {cap.replicas_have} 個副本，每個副本約可服務 {cap.per_replica} 個請求。")
     what = f"one {device} each" if single else f"{one}: {cap.devices_needed} x {device}"
-    return (f"Over capacity by {cap.over_by:g}x: {load} requests in flight need about {cap.replicas_needed} replicas "
+    return (f"Over capacity by {cap.over_by:g}x: {_reqs(load)} in flight need about {cap.replicas_needed} replicas "
             f"({what}) to keep TTFT <= {ttft} and TPOT <= {tpot}; you have "
             f"{cap.replicas_have}, and one replica serves about {cap.per_replica} requests.")
 

@@ -180,7 +180,8 @@ def _search(req: Request) -> tuple[Plan, Estimate | None]:
         raise LookupError("no legal layout")
     pool = [c for c in scored if c.tier == tier and c.rejected is None] if tier is not None else []
     split_runner = None
-    if pool and legality.replicas_first(topo.fast, req.hw().platform, req.priority, pool):
+    if pool and legality.replicas_first(topo.fast, req.hw().platform, req.priority, pool,
+                                        copy_has_room(req, pool[0].quantization)):
         split_runner = ranking.ranked([c for c in pool if c.layout.replica_devices > 1], req.objective)[0]
         pool = [c for c in pool if c.layout.replica_devices == 1]
     if pool:
@@ -206,7 +207,7 @@ def _search(req: Request) -> tuple[Plan, Estimate | None]:
     cmds, remarks = _flags(req, chosen, ctx)
     split = _disaggregation(req, topo, chosen, est.output_tokens if est else (req.output_tokens or 1))
     cap, est = _capacity(req, topo, chosen, est)
-    if cap is not None:   # no queueing TTFT in the figures either
+    if cap is not None or not chosen.figures.fits:   # no queueing TTFT in the figures either
         chosen = chosen.model_copy(update={"figures": chosen.figures.model_copy(update={"ttft_s": None,
                                                                                           "latency_s": None})})
     why = _why(req, chosen, runner, favoured if pool else None, best, overrode, ctx)
@@ -238,9 +239,24 @@ def _search(req: Request) -> tuple[Plan, Estimate | None]:
     return plan, est
 
 
+def copy_has_room(req: Request, quant: str) -> bool:
+    """One device holds the weights within the share a default format may take (rules.defaults
+    WEIGHT_SHARE: a quarter of usable memory stays for the KV cache and batching)."""
+    from rules.defaults import WEIGHT_SHARE
+    from rules.quant import concrete
+    from rules.roofline.memory import reserve_bytes, usable_bytes
+    hw = req.hw()
+    usable = usable_bytes(hw, req.memory_gb).value
+    room = usable - reserve_bytes(hw, req.engine, usable).value
+    wb = weight_bytes(req.spec(), concrete(quant, req.engine, hw.platform, hw.cuda_cc), req.engine).value
+    return wb <= WEIGHT_SHARE * room
+
+
 def _capacity(req: Request, topo: Topology, chosen: Candidate, est: Estimate | None):
     """(Capacity, estimate) when the load queues beyond the devices: the replicas it needs, and the
     estimate without a queueing TTFT (an unbounded queue's wait is not a latency to plan with)."""
+    if est is not None and not est.fits:   # nothing is served: a TTFT would only measure an endless queue
+        return None, est.model_copy(update={"ttft_s": None})
     if req.fill or est is None or not capacity.queued(est, req.load):
         return None, est
     ttft, tpot = targets(req)

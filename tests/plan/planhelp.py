@@ -15,7 +15,7 @@ from rules.decide import decide
 from rules.plan import Layout, plan_for_profile, request_from_profile
 from rules.plan import legality, ranking
 from rules.plan.scoring import score
-from rules.plan.search import MOE_DP_ATTENTION_ENGINES, _topology, modes_of
+from rules.plan.search import MOE_DP_ATTENTION_ENGINES, _topology, copy_has_room, modes_of
 from rules.profile import build_profile
 
 HERE = Path(__file__).parent
@@ -75,7 +75,8 @@ def reference(req, plan) -> list:
         cand, _ = score(req, topo, lay, plan.chosen.tier, plan.chosen.quantization, plan.chosen.kv_cache_dtype)
         if cand.rejected is None:
             out.append(cand)
-    if legality.replicas_first(topo.fast, req.hw().platform, req.priority, out):   # the planner's policy too
+    if legality.replicas_first(topo.fast, req.hw().platform, req.priority, out,   # the planner's policy too
+                               copy_has_room(req, plan.chosen.quantization)):
         out = [c for c in out if c.layout.replica_devices == 1]
     return out
 
