@@ -91,3 +91,10 @@ def replicas_first(fast: bool, platform: str, priority: str | None, feasible: li
         return False
     return any(c.layout.replica_devices == 1 for c in feasible) and any(c.layout.replica_devices > 1 for c in feasible)
 
+
+def one_copy_over_sockets(platform: str, feasible: list) -> bool:
+    """A CPU server's sockets run one copy of the model over all their memory (llama.cpp --numa
+    distribute): a replica per socket needs numactl pinning and a load balancer the engines do not
+    provide, and halves the bandwidth each request decodes with."""
+    return platform in CPU_PLATFORMS and any(c.layout.dp == 1 and c.layout.replica_devices > 1 for c in feasible)
+

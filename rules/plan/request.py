@@ -18,17 +18,24 @@ from rules.profile import Profile
 
 THROUGHPUT_PRIORITIES = ("throughput", "cost")
 PREFIX_CACHE = {
-    "vllm": "automatic prefix caching (on by default; --enable-prefix-caching)",
-    "sglang": "RadixAttention (on by default; --disable-radix-cache turns it off)",
-    "llama.cpp": "cache_prompt: each slot reuses the KV of the prompt it last saw",
-    "ollama": "its llama.cpp runner, which reuses each slot's cached prompt",
-    "tensorrt-llm": "KV cache block reuse (kv_cache_config enable_block_reuse)",
-    "dynamo": "its backend's prefix cache plus KV-aware routing to the worker that holds the prefix",
-    "exllamav2": "the dynamic generator's deduplication of shared prompt pages",
-    "exllamav3": "the generator's reuse of cached prompt pages",
-    "mlx-lm": "the server's prompt cache",
+    "vllm": ("automatic prefix caching (on by default; --enable-prefix-caching)",
+             "automatic prefix caching（預設開啟；--enable-prefix-caching）"),
+    "sglang": ("RadixAttention (on by default; --disable-radix-cache turns it off)",
+               "RadixAttention（預設開啟；--disable-radix-cache 可關閉）"),
+    "llama.cpp": ("cache_prompt: each slot reuses the KV of the prompt it last saw",
+                  "cache_prompt：每個 slot 重用上一個 prompt 的 KV"),
+    "ollama": ("its llama.cpp runner, which reuses each slot's cached prompt",
+               "內建的 llama.cpp runner，每個 slot 重用快取的 prompt"),
+    "tensorrt-llm": ("KV cache block reuse (kv_cache_config enable_block_reuse)",
+                     "KV cache 區塊重用（kv_cache_config 的 enable_block_reuse）"),
+    "dynamo": ("its backend's prefix cache plus KV-aware routing to the worker that holds the prefix",
+               "後端引擎的前綴快取，加上把請求導向持有該前綴之 worker 的 KV 感知路由"),
+    "exllamav2": ("the dynamic generator's deduplication of shared prompt pages",
+                  "dynamic generator 對共用 prompt 分頁的去重"),
+    "exllamav3": ("the generator's reuse of cached prompt pages", "generator 對已快取 prompt 分頁的重用"),
+    "mlx-lm": ("the server's prompt cache", "伺服器的 prompt 快取"),
 }
-"""How each engine reuses the KV cache of a prompt prefix already computed (its own documentation's names)."""
+"""How each engine reuses the KV cache of a prompt prefix already computed (en, zh; its documentation's names)."""
 BATCH_WORKLOADS = ("batch",)
 
 

@@ -184,6 +184,8 @@ def _search(req: Request) -> tuple[Plan, Estimate | None]:
                                         copy_has_room(req, pool[0].quantization)):
         split_runner = ranking.ranked([c for c in pool if c.layout.replica_devices > 1], req.objective)[0]
         pool = [c for c in pool if c.layout.replica_devices == 1]
+    if pool and legality.one_copy_over_sockets(req.hw().platform, pool):
+        pool = [c for c in pool if c.layout.dp == 1]
     if pool:
         chosen, runner, overrode = ranking.choose(pool, req.objective, req.rule_strategy)
         order = ranking.ranked(pool, req.objective)
@@ -220,7 +222,8 @@ def _search(req: Request) -> tuple[Plan, Estimate | None]:
     if req.shared_prefix:
         from rules.plan.request import PREFIX_CACHE
         for lang in LANGS:
-            why[lang].append(explain.prefix_line(req.engine, PREFIX_CACHE.get(req.engine or ""), req.cached_prefix,
+            names = PREFIX_CACHE.get(req.engine or "")
+            why[lang].append(explain.prefix_line(req.engine, names[lang == "zh"] if names else None, req.cached_prefix,
                                                  req.input_tokens or 0, lang))
     if split is not None and split.recommended:
         for lang in LANGS:

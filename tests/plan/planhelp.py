@@ -78,6 +78,8 @@ def reference(req, plan) -> list:
     if legality.replicas_first(topo.fast, req.hw().platform, req.priority, out,   # the planner's policy too
                                copy_has_room(req, plan.chosen.quantization)):
         out = [c for c in out if c.layout.replica_devices == 1]
+    if legality.one_copy_over_sockets(req.hw().platform, out):
+        out = [c for c in out if c.layout.dp == 1]
     return out
 
 

@@ -120,3 +120,9 @@ def test_an_assumed_share_of_users_is_said_to_be_an_assumption():
     _, plan, _ = planned({"id": "u", "hardware": "l40s", "count": 2, "model": "llama-3.1-8b",
                           "quantization": "bf16", "users": 300, "context_length": 8192})
     assert any("assumed share" in n and "300" in n for n in plan.notes["en"])
+
+
+def test_a_small_model_on_a_dual_socket_server_is_still_one_copy():
+    _, plan, _ = planned({"id": "cpu2", "hardware": "xeon_spr", "count": 2, "memory_gb": 512, "model": "qwen3-30b-a3b",
+                          "quantization": "q4_k_m", "concurrency": 3, "context_length": 8192})
+    assert plan.chosen.layout.dp == 1 and plan.chosen.layout.replica_devices == 2
