@@ -46,9 +46,10 @@ def layouts(topo: Topology, spec: ModelSpec, weight_bytes: float, device_bytes: 
                 out.append(Layout(tp=tp, pp=pp, ep=ep, dp=topo.devices // replica))
                 if attention_dp and spec.architecture == "moe" and group > 1 and pp == 1:
                     out.append(Layout(tp=tp, pp=pp, ep=ep, dp=topo.devices // replica, attention_dp=True))
-    if attention_dp and spec.architecture == "moe" and topo.network and expert_parallel:
+    if attention_dp and spec.architecture == "moe" and topo.network == "infiniband" and expert_parallel:
         # wide EP: with attention data-parallel only the experts' all-to-all crosses the network, so an
-        # expert group may span whole nodes (DeepSeek's own deployment; SGLang --tp 16 --enable-dp-attention)
+        # expert group may span whole nodes over RDMA (DeepEP's all-to-all needs InfiniBand/RoCE; DeepSeek's
+        # own deployment; SGLang --tp 16 --enable-dp-attention)
         for nodes in range(2, topo.nodes + 1):
             group = topo.per_node * nodes
             if topo.devices % group or group > topo.replica_limit or weight_bytes / group > device_bytes:

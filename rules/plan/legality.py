@@ -48,7 +48,7 @@ def engine_reason(layout: Layout, engine_id: str | None, modes: frozenset[str], 
 def wiring_reason(layout: Layout, topo: Topology) -> str | None:
     """TP/EP groups inside one fast domain (or one node over PCIe); replicas within what the links allow."""
     group = layout.tp * layout.ep
-    wide_ep = layout.attention_dp and layout.ep > 1 and topo.network is not None and group % topo.per_node == 0
+    wide_ep = layout.attention_dp and layout.ep > 1 and topo.network == "infiniband" and group % topo.per_node == 0
     if not wide_ep and (group > topo.group_limit or topo.group_limit % group):
         where = "NVLink / Infinity Fabric domain" if topo.fast else "node"
         return f"a TP/EP group of {group} does not fit evenly in one {where} of {topo.group_limit}"
