@@ -132,11 +132,13 @@ def _flags(req: Request, chosen: Candidate, ctx: int) -> tuple[dict[str, str], d
 
 
 def _why(req: Request, chosen: Candidate, runner: Candidate | None, favoured: Candidate | None, best: Candidate,
-         overrode: bool, ctx: int) -> dict[Lang, list[str]]:
+         overrode: bool, ctx: int, cap=None) -> dict[Lang, list[str]]:
     out: dict[Lang, list[str]] = {}
     for lang in LANGS:
         lines = [explain.chosen_line(chosen, req.load, ctx, lang)]
-        if chosen.rejected:
+        if cap is not None:   # the load is beyond the devices: the replicas it needs say why nothing serves it
+            lines.append(explain.capacity_line(cap, chosen.layout, req.load, req.hw().name, lang))
+        elif chosen.rejected:
             lines.append(explain.unserved_line(chosen, req.load, lang))
         if runner is not None:
             lines.append(explain.runner_line(runner, chosen, req.objective, req.load, ctx, lang))
@@ -212,13 +214,10 @@ def _search(req: Request) -> tuple[Plan, Estimate | None]:
     if cap is not None or not chosen.figures.fits:   # no queueing TTFT in the figures either
         chosen = chosen.model_copy(update={"figures": chosen.figures.model_copy(update={"ttft_s": None,
                                                                                           "latency_s": None})})
-    why = _why(req, chosen, runner, favoured if pool else None, best, overrode, ctx)
+    why = _why(req, chosen, runner, favoured if pool else None, best, overrode, ctx, cap)
     if split_runner is not None:
         for lang in LANGS:
             why[lang].insert(1, explain.replicas_line(chosen, split_runner, req.objective, req.hw().name, lang))
-    if cap is not None:
-        for lang in LANGS:
-            why[lang].insert(1, explain.capacity_line(cap, chosen.layout, req.load, req.hw().name, lang))
     if req.shared_prefix:
         from rules.plan.request import PREFIX_CACHE
         for lang in LANGS:
