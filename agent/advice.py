@@ -95,6 +95,8 @@ class Layout(_Strict):
     pp: int = 1
     ep: int = 1
     dp: int = 1
+    attention_dp: bool = False
+    """Attention data-parallel over the TP/EP group (MoE; the planner's layout says so)."""
     reason: str = ""
     """Why this layout, in the user's language."""
     rule: str | None = None
@@ -107,12 +109,16 @@ class Layout(_Strict):
 
     def degrees(self) -> str:
         """The degrees above 1, e.g. "TP=4, PP=2" (empty for one device)."""
-        return ", ".join(f"{k.upper()}={getattr(self, k)}" for k in ("tp", "pp", "ep", "dp") if getattr(self, k) > 1)
+        text = ", ".join(f"{k.upper()}={getattr(self, k)}" for k in ("tp", "pp", "ep", "dp") if getattr(self, k) > 1)
+        return f"{text} (DP attention)" if self.attention_dp else text
 
     def contract(self) -> dict[str, Any]:
         """The `parallelism` object of `ask --json`."""
-        return {"strategy": self.strategy, "tp": self.tp, "pp": self.pp, "ep": self.ep, "dp": self.dp,
-                "reason": self.reason}
+        out = {"strategy": self.strategy, "tp": self.tp, "pp": self.pp, "ep": self.ep, "dp": self.dp,
+               "reason": self.reason}
+        if self.attention_dp:
+            out["attention_dp"] = True
+        return out
 
 
 class PlanOption(_Strict):

@@ -172,6 +172,11 @@ def _headline(advice: "Advice", lab: dict, lang: str) -> str:
             if est.ttft_s is not None:
                 speed += f", TTFT {fmt(est.ttft_s)} s" if lang == "en" else f"，首字延遲 {fmt(est.ttft_s)} s"
             bits.append(speed)
+        cap = advice.plan.search.capacity if advice.plan is not None and advice.plan.search is not None else None
+        if cap is not None:   # the load is beyond the devices: the replicas it needs, not a queue's TTFT
+            bits.append(f"over capacity by {cap.over_by:g}x: needs about {cap.replicas_needed} replicas "
+                        f"({cap.devices_needed} devices)" if lang == "en" else
+                        f"超出容量約 {cap.over_by:g} 倍：需要約 {cap.replicas_needed} 個副本（{cap.devices_needed} 張）")
     return head + (" — " + sep.join(bits) if bits else "")
 
 
@@ -271,6 +276,7 @@ def _plan_lines(advice: "Advice", lab: dict, lang: str) -> list[str]:
     search = plan.search
     lines = [f"- {w}" for w in (search.why.get(lang) or [])[1:]]
     lines += [f"- {lab['changed']}: {c}" for c in search.changes.get(lang) or []]
+    lines += [f"- {n}" for n in search.notes.get(lang) or []]   # what the plan assumed (load, wiring)
     launch = next((c for c in plan.launch if c.engine == advice.decision.primary), None)
     if launch is not None:
         lines.append(f"- {lab['launch']} ({display(launch.engine)}): `{launch.command}`")

@@ -74,7 +74,8 @@ def profile_view(profile: Profile) -> ProfileView:
 def _layout(par: dict[str, Any] | None) -> Layout | None:
     if not par or not par.get("strategy"):
         return None
-    return Layout(**{k: par[k] for k in ("strategy", "tp", "pp", "ep", "dp", "reason", "rule") if par.get(k) is not None})
+    return Layout(**{k: par[k] for k in ("strategy", "tp", "pp", "ep", "dp", "attention_dp", "reason", "rule")
+                     if par.get(k) is not None})
 
 
 def _searched(search: dict[str, Any], decision: Decision, estimate: dict[str, Any] | None,

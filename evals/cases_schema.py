@@ -49,6 +49,11 @@ class Expect(BaseModel):
     """Engines that must not appear in `avoid`."""
     answer_lang: Literal["en", "zh"] | None = None
     """The prose the user reads (outside code, ids and the source list) is in this language."""
+    layout_any: list[dict[str, int | bool]] | None = None
+    """The plan's chosen layout matches one of these (each names only the degrees it fixes, e.g.
+    {tp: 8, pp: 1}; `attention_dp: true` for attention data-parallel)."""
+    ttft_max_s: float | None = None
+    """No time to first token above this: the estimate's, and every "TTFT N s" the answer prints."""
 
 
 class Case(BaseModel):

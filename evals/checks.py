@@ -95,11 +95,41 @@ def _check_answer(expect: Expect, result: dict[str, Any]) -> list[str]:
     fails += [f"not_mentions: '{p}' occurs in the answer" for p in expect.not_mentions or [] if p.lower() in low]
     avoided = {a.get("engine") for a in result.get("avoid", [])}
     fails += [f"avoid_none: {e} was in avoid" for e in expect.avoid_none or [] if e in avoided]
+    fails += _check_layout(expect, result) + _check_ttft(expect, result)
     if expect.answer_lang:
         runs = foreign_runs(answer, expect.answer_lang)
         if runs:
             fails.append(f"answer_lang {expect.answer_lang}: {len(runs)} passage(s) in another language, "
                          f"e.g. '{runs[0][:80]}'")
+    return fails
+
+
+_TTFT = re.compile(r"TTFT[^0-9\n]{0,12}?([0-9][0-9,]*(?:\.[0-9]+)?)\s*(ms|s)\b", re.I)
+
+
+def _check_layout(expect: Expect, result: dict[str, Any]) -> list[str]:
+    if expect.layout_any is None:
+        return []
+    lay = dict(((result.get("plan") or {}).get("chosen") or {}).get("layout") or {})
+    if not lay:
+        return ["layout_any: no planned layout in the result"]
+    lay.setdefault("attention_dp", False)
+    if any(all(lay.get(k, 1) == v for k, v in want.items()) for want in expect.layout_any):
+        return []
+    return [f"layout_any {expect.layout_any}: got {lay}"]
+
+
+def _check_ttft(expect: Expect, result: dict[str, Any]) -> list[str]:
+    if expect.ttft_max_s is None:
+        return []
+    limit = expect.ttft_max_s
+    est = (result.get("estimate") or {}).get("ttft_s")
+    fails = [f"ttft_max_s {limit:g}: the estimate's TTFT is {est} s"] if est is not None and est > limit else []
+    for num, unit in _TTFT.findall(result.get("answer") or ""):
+        secs = float(num.replace(",", "")) / (1000 if unit.lower() == "ms" else 1)
+        if secs > limit:
+            fails.append(f"ttft_max_s {limit:g}: the answer prints TTFT {num} {unit}")
+            break
     return fails
 
 

@@ -81,6 +81,8 @@ class Profile(BaseModel):
     concurrency: int | None = Field(default=None, ge=1, le=1_000_000)
     users: int | None = Field(default=None, ge=1, le=100_000_000)
     shared_prefix: bool | None = None
+    prefix_tokens: int | None = Field(default=None, ge=1, le=10_000_000)
+    """Prompt tokens every request shares (a system prompt, few-shot examples): the prefix cache's share."""
     structured_output: bool | None = None
     streaming: bool | None = None
     lora_adapters: int | None = Field(default=None, ge=0, le=100_000)

@@ -28,8 +28,10 @@ def stage_counts(reach: int, layers: int) -> list[int]:
 
 
 def layouts(topo: Topology, spec: ModelSpec, weight_bytes: float, device_bytes: float,
-            expert_parallel: bool) -> list[Layout]:
-    """Every candidate layout for these devices (legality is checked separately)."""
+            expert_parallel: bool, attention_dp: bool = False) -> list[Layout]:
+    """Every candidate layout for these devices (legality is checked separately). `attention_dp`: the
+    engine runs a MoE model's attention data-parallel over its TP/EP group, so each group of one stage
+    is also tried that way (it keeps whole sequences per device: MLA's latent KV is not copied per rank)."""
     out: list[Layout] = []
     kinds = ("tp", "ep") if expert_parallel and spec.architecture == "moe" else ("tp",)
     for group in divisors(topo.group_limit):
@@ -42,4 +44,15 @@ def layouts(topo: Topology, spec: ModelSpec, weight_bytes: float, device_bytes: 
                     continue
                 tp, ep = (group, 1) if kind == "tp" else (1, group)
                 out.append(Layout(tp=tp, pp=pp, ep=ep, dp=topo.devices // replica))
+                if attention_dp and spec.architecture == "moe" and group > 1 and pp == 1:
+                    out.append(Layout(tp=tp, pp=pp, ep=ep, dp=topo.devices // replica, attention_dp=True))
+    if attention_dp and spec.architecture == "moe" and topo.network == "infiniband" and expert_parallel:
+        # wide EP: with attention data-parallel only the experts' all-to-all crosses the network, so an
+        # expert group may span whole nodes over RDMA (DeepEP's all-to-all needs InfiniBand/RoCE; DeepSeek's
+        # own deployment; SGLang --tp 16 --enable-dp-attention)
+        for nodes in range(2, topo.nodes + 1):
+            group = topo.per_node * nodes
+            if topo.devices % group or group > topo.replica_limit or weight_bytes / group > device_bytes:
+                continue
+            out.append(Layout(ep=group, dp=topo.devices // group, attention_dp=True))
     return out

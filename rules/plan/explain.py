@@ -28,8 +28,6 @@ NOTES = {
              "zh": "離線工作且未提供負載：每種配置都以其 KV cache 放得下的請求數執行（整批送入，由引擎自行批次處理）"},
     "pp-link": {"en": "pipeline hand-offs between nodes are charged at the node's own link speed (they are small next to TP traffic)",
                 "zh": "跨節點的 pipeline 交接以節點內互連速度估算（相較 TP 通訊量很小）"},
-    "no-attention-dp": {"en": "attention data parallelism (DP attention) is not modelled by the estimator, so it is not among the candidates",
-                        "zh": "估算器尚未模擬 attention 資料平行（DP attention），因此不在候選之中"},
 }
 
 
@@ -42,6 +40,11 @@ def num(x: float | None, unit: str = "") -> str:
     if abs(x) >= 100:
         return f"{x:.0f}{unit}"
     return f"{x:.3g}{unit}"
+
+
+def _reqs(n: int) -> str:
+    """'1 request', '64 requests'."""
+    return f"{n} request" + ("" if n == 1 else "s")
 
 
 def _engine(c: Candidate) -> str:
@@ -61,9 +64,11 @@ def figures_line(c: Candidate, load: int, ctx: int, lang: Lang) -> str:
     cost = f", ${f.cost_per_1m_tokens:.2f}/1M tokens" if f.cost_per_1m_tokens else ""
     if lang == "zh":
         cost = f"，每百萬 tokens ${f.cost_per_1m_tokens:.2f}" if f.cost_per_1m_tokens else ""
-        return (f"{load} 個併發請求下 TTFT {num(f.ttft_s, ' s')}、TPOT {num(f.tpot_ms, ' ms')}；"
+        ttft = f"TTFT {num(f.ttft_s, ' s')}、" if f.ttft_s is not None else ""
+        return (f"{load} 個併發請求下 {ttft}TPOT {num(f.tpot_ms, ' ms')}；"
                 f"輸出 {tps}（每裝置 {per}）{cost}；{ctx:,} tokens 下可容納 {f.max_concurrency} 個序列")
-    return (f"TTFT {num(f.ttft_s, ' s')}, TPOT {num(f.tpot_ms, ' ms')} at {load} requests in flight; "
+    ttft = f"TTFT {num(f.ttft_s, ' s')}, " if f.ttft_s is not None else ""
+    return (f"{ttft}TPOT {num(f.tpot_ms, ' ms')} at {_reqs(load)} in flight; "
             f"{tps} ({per} per device){cost}; holds {f.max_concurrency} sequences at {ctx:,} tokens")
 
 
@@ -124,7 +129,7 @@ def unserved_line(c: Candidate, load: int, lang: Lang) -> str:
         return (f"沒有任何配置能服務 {load} 個併發請求；最接近的是 {c.layout.describe()}："
                 f"{'放不下' if not c.figures.fits else f'只容納 {c.figures.max_concurrency} 個'}。"
                 "請看估算中的修正建議（量化、KV cache、更多裝置）。")
-    return (f"No layout serves {load} requests in flight; the closest is {c.layout.describe()}: {c.rejected}. "
+    return (f"No layout serves {_reqs(load)} in flight; the closest is {c.layout.describe()}: {c.rejected}. "
             "See the estimate's fixes (quantization, KV cache, more devices).")
 
 
@@ -149,17 +154,79 @@ def disagg_line(d, lang: Lang) -> str:
             f"Run it with {run}.")
 
 
-def load_lines(load: int, assumed: bool, lang: Lang, fill: bool = False) -> list[str]:
-    """Say when the load planned for is a default rather than the user's number."""
+def load_lines(load: int, assumed: bool, lang: Lang, fill: bool = False, users: int | None = None) -> list[str]:
+    """Say when the load planned for is a default rather than the user's number (a share of the people
+    named is an assumption: people who all send at once are the concurrency)."""
     if fill:
         return [NOTES["fill"][lang]]
     if not assumed:
         return []
+    if users and users > load:
+        if lang == "zh":
+            return [f"以 {load} 個同時請求規劃：假設您提到的 {users:,} 人中只有一部分同時送出請求（這是假設；"
+                    f"若他們會同時使用，請直接說「{users:,} 人同時」）"]
+        return [f"planned for {_reqs(load)} in flight: an assumed share of the {users:,} people you named sending at "
+                f"once (an assumption; if they all use it at the same time, say so and {users:,} is the load)"]
     if lang == "zh":
         return [f"以 {load} 個同時進行的請求規劃（依您描述情境的預設值；請提供實際併發數）"]
-    return [f"planned for {load} requests in flight, the default for what you described (give your real concurrency)"]
+    return [f"planned for {_reqs(load)} in flight, the default for what you described (give your real concurrency)"]
 
 
 def note_lines(codes: list[str], lang: Lang) -> list[str]:
     """Rendered assumption codes."""
     return [NOTES[c][lang] for c in codes if c in NOTES]
+
+
+def capacity_line(cap, layout, load: int, device: str, lang: Lang) -> str:
+    """The load is beyond the devices: the replicas (and devices) it needs, and what one replica serves."""
+    single = layout.replica_devices == 1
+    one = layout.model_copy(update={"dp": 1}).describe()
+    ttft, tpot = num(cap.ttft_target_ms / 1000, " s"), num(cap.tpot_target_ms, " ms")
+    if lang == "zh":
+        what = f"每個副本 1 張，共 {cap.devices_needed} 張 {device}" if single else \
+            f"{one}，共 {cap.devices_needed} 張 {device}"
+        return (f"超出容量約 {cap.over_by:g} 倍：{load} 個同時請求需要約 {cap.replicas_needed} 個副本（{what}），才能維持 TTFT ≤ {ttft}、TPOT ≤ {tpot}；"
+                f"目前有 {cap.replicas_have} 個副本，每個副本約可服務 {cap.per_replica} 個請求。")
+    what = f"one {device} each" if single else f"{one}: {cap.devices_needed} x {device}"
+    return (f"Over capacity by {cap.over_by:g}x: {_reqs(load)} in flight need about {cap.replicas_needed} replicas "
+            f"({what}) to keep TTFT <= {ttft} and TPOT <= {tpot}; you have "
+            f"{cap.replicas_have}, and one replica serves about {cap.per_replica} requests.")
+
+
+def prefix_line(engine: str | None, mechanism: str | None, cached: int, prompt: int, lang: Lang) -> str:
+    """What the prefix cache does for a shared prefix, and whether the figures count it."""
+    name = engine or ("引擎" if lang == "zh" else "the engine")
+    if mechanism is None:
+        if lang == "zh":
+            return f"請求共用前綴，但 {name} 沒有前綴快取：每個請求都要重算整段 prompt，TTFT 以完整 prompt 計算。"
+        return (f"Requests share a prefix, but {name} has no prefix cache: every request prefills its whole prompt, "
+                "and the TTFT above counts all of it.")
+    if cached:
+        if lang == "zh":
+            return (f"前綴快取：共用的 {cached:,} tokens 前綴只算一次（{name}：{mechanism}），TTFT 只計每個請求"
+                    f"自己的 {prompt - cached:,} tokens；實測時看 kv_cache_hit_rate。")
+        return (f"Prefix cache: the shared {cached:,}-token prefix is computed once ({name}: {mechanism}), so TTFT "
+                f"counts only each request's own {prompt - cached:,} tokens; check kv_cache_hit_rate when you measure.")
+    if lang == "zh":
+        return (f"請求共用前綴：{name} 以 {mechanism} 重用已算過的前綴 KV，之後的請求只需 prefill 新的部分；"
+                "上面的 TTFT 仍以完整 prompt 計算（說明前綴長度即可扣除），實測時看 kv_cache_hit_rate。")
+    return (f"Requests share a prefix: {name} reuses its KV through {mechanism}, so after the first request only the "
+            "new tokens are prefilled; the TTFT above still charges the whole prompt (give the prefix length to size "
+            "it), and kv_cache_hit_rate shows the reuse when you measure.")
+
+
+def replicas_line(chosen: Candidate, split: Candidate, objective: str, device: str, lang: Lang) -> str:
+    """Why replicas and not a split: each device holds a copy and only PCIe joins them."""
+    d = -advantage(chosen, split, objective)   # the same measure as the runner-up line
+    n = chosen.layout.dp
+    if lang == "zh":
+        trade = (f"{split.layout.describe()} 在此負載下估計{'完整回答快' if objective != 'throughput' else '每裝置吞吐多'} {d:.0%}，但每一層都要走 PCIe 做 all-reduce，這是估算最不確定的部分"
+                 if d > 0 else f"{split.layout.describe()} 在此也不較快")
+        return (f"每張 {device} 都放得下完整模型、卡與卡之間只有 PCIe：開 {n} 個副本，前面加負載平衡（不必經 PCIe 做 all-reduce，各副本獨立服務）；"
+                f"{trade}；若延遲比吞吐重要，兩種都實測。")
+    trade = (f"{split.layout.describe()} is estimated {d:.0%} {'faster to a whole answer' if objective != 'throughput' else 'more tokens/s per device'} here, but it all-reduces over PCIe on every layer, "
+             "the least certain part of the estimate" if d > 0 else f"{split.layout.describe()} is not faster here either")
+    return (f"Each {device} holds the whole model and only PCIe joins the cards: run {n} replicas behind a load "
+            f"balancer (no all-reduce over PCIe, and each copy serves on its own); {trade}. If latency matters more than throughput, "
+            "measure both.")
+

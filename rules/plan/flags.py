@@ -5,17 +5,18 @@ Flag names were checked against each engine's own documentation:
   https://docs.vllm.ai/en/latest/serving/data_parallel_deployment/ ,
   https://docs.vllm.ai/en/latest/serving/expert_parallel_deployment/ (--tensor-parallel-size,
   --pipeline-parallel-size, --data-parallel-size, --enable-expert-parallel, --kv-cache-dtype,
-  --max-model-len, --max-num-seqs, --quantization).
+  --max-model-len, --max-num-seqs, --quantization; across nodes --data-parallel-size-local,
+  --data-parallel-address, --data-parallel-rpc-port, and --headless --data-parallel-start-rank on the others).
 - SGLang server arguments: https://docs.sglang.io/advanced_features/server_arguments.html and
   https://docs.sglang.io/cookbook/base/reference/server_arguments (--tp-size, --pp-size, --dp-size,
-  --ep-size, --kv-cache-dtype fp8_e4m3, --context-length, --max-running-requests, --nnodes,
+  --ep-size, --enable-dp-attention, --kv-cache-dtype fp8_e4m3, --context-length, --max-running-requests, --nnodes,
   --node-rank, --dist-init-addr); PD mode: https://docs.sglang.io/advanced_features/pd_disaggregation.html
   (--disaggregation-mode prefill|decode).
 - trtllm-serve: https://nvidia.github.io/TensorRT-LLM/commands/trtllm-serve/trtllm-serve.html
   (--tp_size, --pp_size, --ep_size, --max_batch_size, --max_seq_len, --extra_llm_api_options
-  with kv_cache_config.dtype; newer releases also accept --config).
+  with kv_cache_config.dtype and enable_attention_dp; newer releases also accept --config).
 - llama-server: https://github.com/ggml-org/llama.cpp/blob/master/tools/server/README.md and
-  docs/multi-gpu.md (-ngl, --split-mode layer|row, --tensor-split, --parallel, --ctx-size is the
+  docs/multi-gpu.md (-ngl, --numa distribute for one process over several CPU sockets, --split-mode layer|row, --tensor-split, --parallel, --ctx-size is the
   total shared by the slots, --cache-type-k/-v; a quantized V cache needs --flash-attn on).
 - Ollama FAQ: https://github.com/ollama/ollama/blob/main/docs/faq.md (OLLAMA_NUM_PARALLEL,
   OLLAMA_KV_CACHE_TYPE with OLLAMA_FLASH_ATTENTION=1); https://docs.ollama.com/context-length
@@ -48,15 +49,16 @@ SOURCES = {
 """Where each engine documents the flags used in its command."""
 DOCUMENTED = {
     "vllm": {"--tensor-parallel-size", "--pipeline-parallel-size", "--data-parallel-size", "--enable-expert-parallel",
-             "--quantization", "--kv-cache-dtype", "--max-model-len", "--max-num-seqs"},
+             "--data-parallel-size-local", "--data-parallel-address", "--data-parallel-rpc-port", "--quantization", "--kv-cache-dtype", "--max-model-len", "--max-num-seqs"},
     "dynamo": {"--model", "--tensor-parallel-size", "--pipeline-parallel-size", "--data-parallel-size",
-               "--enable-expert-parallel", "--quantization", "--kv-cache-dtype", "--max-model-len", "--max-num-seqs"},
-    "sglang": {"--model-path", "--tp-size", "--pp-size", "--dp-size", "--ep-size", "--quantization", "--kv-cache-dtype",
-               "--context-length", "--max-running-requests", "--nnodes", "--node-rank", "--dist-init-addr"},
+               "--enable-expert-parallel", "--data-parallel-size-local", "--data-parallel-address",
+               "--data-parallel-rpc-port", "--quantization", "--kv-cache-dtype", "--max-model-len", "--max-num-seqs"},
+    "sglang": {"--model-path", "--tp-size", "--pp-size", "--dp-size", "--ep-size", "--enable-dp-attention", "--quantization",
+               "--kv-cache-dtype", "--context-length", "--max-running-requests", "--nnodes", "--node-rank", "--dist-init-addr"},
     "tensorrt-llm": {"--tp_size", "--pp_size", "--ep_size", "--max_batch_size", "--max_seq_len",
                      "--extra_llm_api_options"},
     # --n-cpu-moe N: the expert tensors of the first N layers stay in RAM (ggml-org/llama.cpp PR #15077)
-    "llama.cpp": {"-m", "-ngl", "--n-cpu-moe", "--split-mode", "--tensor-split", "--parallel", "--ctx-size",
+    "llama.cpp": {"-m", "-ngl", "--n-cpu-moe", "--numa", "--split-mode", "--tensor-split", "--parallel", "--ctx-size",
                   "--flash-attn", "--cache-type-k", "--cache-type-v"},
     "ollama": set(),
     "exllamav2": {"--model-name", "--backend", "--max-seq-len", "--max-batch-size", "--tensor-parallel"},
@@ -92,8 +94,19 @@ NOTES = {
                    "zh": "--ctx-size 由 {seqs} 個 slot 平分：每個 {ctx} tokens"},
     "ollama-split": {"en": "Ollama spreads the layers over the GPUs it sees by itself",
                      "zh": "Ollama 會自行把各層分散到看得到的 GPU"},
-    "trt-kv": {"en": "kv.yaml holds: kv_cache_config: {{dtype: fp8}} (newer releases take it with --config)",
-               "zh": "kv.yaml 內容：kv_cache_config: {{dtype: fp8}}（新版以 --config 傳入）"},
+    "trt-extra": {"en": "extra.yaml holds: {lines} (newer releases take it with --config)",
+                  "zh": "extra.yaml 內容：{lines}（新版以 --config 傳入）"},
+    "vllm-dp-nodes": {"en": "on the other {span_rest} node(s) run the same command with --headless and "
+                            "--data-parallel-start-rank {local} x the node's index",
+                      "zh": "其餘 {span_rest} 個節點執行同一指令，加上 --headless 與 --data-parallel-start-rank（{local} × 節點序號）"},
+    "numa-span": {"en": "one copy spans every socket's memory: decode reads all sockets' RAM at once, but cross-socket "
+                        "(NUMA) traffic keeps the gain below the sum; drop the page cache (echo 3 > /proc/sys/vm/drop_caches) "
+                        "before the first load so the weights spread over the NUMA nodes",
+                  "zh": "模型只放一份並橫跨所有插槽的記憶體：解碼同時讀取各插槽的 RAM，但跨插槽（NUMA）存取讓提升低於總和；"
+                        "首次載入前先清 page cache（echo 3 > /proc/sys/vm/drop_caches），讓權重分散到各 NUMA 節點"},
+    "numa-pin": {"en": "one copy per socket: pin each process to its own NUMA node (numactl -N <n> -m <n>); each socket's "
+                       "share of the RAM must hold a whole copy",
+                 "zh": "每個插槽各放一份：以 numactl -N <n> -m <n> 把各程序綁在自己的 NUMA 節點；每個插槽分到的記憶體須放得下整份模型"},
     "multi-node": {"en": "run the same command on each of the {span} nodes with its --node-rank",
                    "zh": "在 {span} 個節點上各執行同一指令，帶各自的 --node-rank"},
     "tabby": {"en": "run it from a TabbyAPI checkout (the server for ExLlama); models/{folder} holds a {quant} "
@@ -142,10 +155,28 @@ def _instances(c: Candidate) -> list[Note]:
     return [("instances", {"n": c.layout.dp, "group": c.layout.replica_devices})]
 
 
-def vllm(c: Candidate, spec: ModelSpec, ctx: int, seqs: int, nodes: int) -> tuple[str, list[Note]]:
+def vllm(c: Candidate, spec: ModelSpec, ctx: int, seqs: int, nodes: int,
+         per_node: int | None = None) -> tuple[str, list[Note]]:
     lay = c.layout
     group = lay.tp * lay.ep
     parts = [f"vllm serve {_repo(spec)}"]
+    if lay.attention_dp:
+        # attention data-parallel: one engine per GPU (DP rank); the experts form one TP group across the
+        # ranks, or an EP group with --enable-expert-parallel (vLLM data/expert parallel deployment docs)
+        parts.append(f"--data-parallel-size {group}")
+        if lay.ep > 1:
+            parts.append("--enable-expert-parallel")
+        if _on_the_fly(spec, c.quantization):
+            parts.append("--quantization fp8")
+        if c.kv_cache_dtype == "fp8":
+            parts.append("--kv-cache-dtype fp8")
+        parts += [f"--max-model-len {ctx}", f"--max-num-seqs {max(1, -(-seqs // group))}"]
+        notes = _instances(c) if lay.dp > 1 else []
+        if per_node and group > per_node:   # the ranks span nodes: each node runs its share of them
+            parts.append(f"--data-parallel-size-local {per_node} --data-parallel-address HEAD "
+                         "--data-parallel-rpc-port PORT")
+            notes.append(("vllm-dp-nodes", {"span_rest": group // per_node - 1, "local": per_node}))
+        return " ".join(parts), notes + _checkpoint(spec, c.quantization)
     if group > 1:
         parts.append(f"--tensor-parallel-size {group}")
     if lay.pp > 1:
@@ -175,6 +206,8 @@ def sglang(c: Candidate, spec: ModelSpec, ctx: int, seqs: int, per_node: int) ->
         parts.append(f"--tp-size {group}")
     if lay.ep > 1:
         parts.append(f"--ep-size {lay.ep}")
+    if lay.attention_dp:   # attention data-parallel over the TP group (SGLang's DeepSeek usage page)
+        parts.append(f"--dp-size {group} --enable-dp-attention")
     if lay.pp > 1:
         parts.append(f"--pp-size {lay.pp}")
     if lay.dp > 1 and lay.ep == 1:
@@ -204,9 +237,11 @@ def trtllm(c: Candidate, spec: ModelSpec, ctx: int, seqs: int) -> tuple[str, lis
         parts.append(f"--ep_size {lay.ep}")
     parts += [f"--max_batch_size {seqs}", f"--max_seq_len {ctx}"]
     notes: list[Note] = _instances(c) if lay.dp > 1 else []
-    if c.kv_cache_dtype == "fp8":
-        parts.append("--extra_llm_api_options kv.yaml")
-        notes.append(("trt-kv", {}))
+    if c.kv_cache_dtype == "fp8" or lay.attention_dp:
+        parts.append("--extra_llm_api_options extra.yaml")
+        lines = (["kv_cache_config: {dtype: fp8}"] if c.kv_cache_dtype == "fp8" else []) + \
+            (["enable_attention_dp: true"] if lay.attention_dp else [])
+        notes.append(("trt-extra", {"lines": "; ".join(lines)}))
     return " ".join(parts), notes + _checkpoint(spec, c.quantization, "tensorrt-llm")
 
 
@@ -219,10 +254,14 @@ def llama_cpp(c: Candidate, spec: ModelSpec, ctx: int, seqs: int, cpu_only: bool
     devices = lay.replica_devices
     if devices > 1 and not cpu_only:
         parts.append(f"--split-mode {'row' if lay.tp > 1 else 'layer'} --tensor-split {','.join(['1'] * devices)}")
+    if devices > 1 and cpu_only:   # one process over every socket: threads and pages spread over the NUMA nodes
+        parts.append("--numa distribute")
     parts += [f"--parallel {seqs}", f"--ctx-size {ctx * seqs}"]
     if c.kv_cache_dtype == "q8_0":
         parts.append("--flash-attn on --cache-type-k q8_0 --cache-type-v q8_0")
     notes: list[Note] = [("ctx-shared", {"seqs": seqs, "ctx": ctx})]
+    if cpu_only and (devices > 1 or lay.dp > 1):
+        notes.append(("numa-span", {}) if devices > 1 else ("numa-pin", {}))
     return " ".join(parts), (_instances(c) if lay.dp > 1 else []) + notes
 
 
@@ -266,7 +305,7 @@ def command(engine: str, c: Candidate, spec: ModelSpec, ctx: int, load: int, nod
     if engine in SLOT_ENGINES and slots:
         seqs = max(1, min(seqs, slots // c.layout.dp))
     if engine == "vllm":
-        return vllm(c, spec, ctx, seqs, nodes)
+        return vllm(c, spec, ctx, seqs, nodes, per_node)
     if engine == "sglang":
         return sglang(c, spec, ctx, seqs, per_node)
     if engine == "tensorrt-llm":
@@ -280,7 +319,7 @@ def command(engine: str, c: Candidate, spec: ModelSpec, ctx: int, load: int, nod
     if engine == "mlx-lm":
         return mlx_lm(c, spec, seqs)
     if engine == "dynamo":
-        inner, notes = vllm(c, spec, ctx, seqs, nodes)
+        inner, notes = vllm(c, spec, ctx, seqs, nodes, per_node)
         return inner.replace("vllm serve ", "python -m dynamo.vllm --model ", 1), notes
     return None
 

@@ -48,7 +48,8 @@ def engine_reason(layout: Layout, engine_id: str | None, modes: frozenset[str], 
 def wiring_reason(layout: Layout, topo: Topology) -> str | None:
     """TP/EP groups inside one fast domain (or one node over PCIe); replicas within what the links allow."""
     group = layout.tp * layout.ep
-    if group > topo.group_limit or topo.group_limit % group:
+    wide_ep = layout.attention_dp and layout.ep > 1 and topo.network == "infiniband" and group % topo.per_node == 0
+    if not wide_ep and (group > topo.group_limit or topo.group_limit % group):
         where = "NVLink / Infinity Fabric domain" if topo.fast else "node"
         return f"a TP/EP group of {group} does not fit evenly in one {where} of {topo.group_limit}"
     if layout.replica_devices > topo.replica_limit:
@@ -61,3 +62,39 @@ def wiring_reason(layout: Layout, topo: Topology) -> str | None:
 def spans_nodes(layout: Layout, topo: Topology) -> bool:
     """One replica reaches beyond a node."""
     return layout.replica_devices > topo.per_node
+
+
+def stage_reason(layout: Layout, topo: Topology, spec: ModelSpec) -> str | None:
+    """Inside an NVLink-class domain the TP/EP group fills the domain before pipeline stages are added:
+    stages there only add bubbles and, for MLA models, leave the KV cache copied on every TP rank.
+    (A model whose heads do not split over the whole domain keeps its smaller groups.)"""
+    group = layout.tp * layout.ep
+    if not topo.fast or layout.pp == 1 or group >= topo.group_limit or topo.group_limit <= 1:
+        return None
+    if model_reason(Layout(tp=topo.group_limit), spec) is not None:
+        return None
+    return (f"pipeline stages while a TP/EP group of {group} leaves the {topo.group_limit}-device "
+            "NVLink domain unfilled")
+
+
+CPU_PLATFORMS = ("x86-cpu", "arm-cpu")
+
+
+def replicas_first(fast: bool, platform: str, priority: str | None, feasible: list, room: bool = True) -> bool:
+    """Devices joined only by PCIe (or a network) where one device holds a whole serving replica: run
+    replicas, not a TP/PP split (vLLM's parallelism guide: split only a model that does not fit one
+    GPU). The roofline's figure for a split over PCIe leans on its least certain part, the all-reduce
+    cost, so it does not override this; a stated latency priority does, and CPU sockets (one copy over
+    every socket's memory) are planned by the estimate. `room`: one device's copy leaves the KV cache
+    its share (a 70 GB model on an 80 GB card does not: one copy split over both cards serves it)."""
+    if fast or not room or priority == "latency" or platform in CPU_PLATFORMS:
+        return False
+    return any(c.layout.replica_devices == 1 for c in feasible) and any(c.layout.replica_devices > 1 for c in feasible)
+
+
+def one_copy_over_sockets(platform: str, feasible: list) -> bool:
+    """A CPU server's sockets run one copy of the model over all their memory (llama.cpp --numa
+    distribute): a replica per socket needs numactl pinning and a load balancer the engines do not
+    provide, and halves the bandwidth each request decodes with."""
+    return platform in CPU_PLATFORMS and any(c.layout.dp == 1 and c.layout.replica_devices > 1 for c in feasible)
+

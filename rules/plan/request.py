@@ -17,6 +17,25 @@ from rules.errors import ProfileError
 from rules.profile import Profile
 
 THROUGHPUT_PRIORITIES = ("throughput", "cost")
+PREFIX_CACHE = {
+    "vllm": ("automatic prefix caching (on by default; --enable-prefix-caching)",
+             "automatic prefix caching（預設開啟；--enable-prefix-caching）"),
+    "sglang": ("RadixAttention (on by default; --disable-radix-cache turns it off)",
+               "RadixAttention（預設開啟；--disable-radix-cache 可關閉）"),
+    "llama.cpp": ("cache_prompt: each slot reuses the KV of the prompt it last saw",
+                  "cache_prompt：每個 slot 重用上一個 prompt 的 KV"),
+    "ollama": ("its llama.cpp runner, which reuses each slot's cached prompt",
+               "內建的 llama.cpp runner，每個 slot 重用快取的 prompt"),
+    "tensorrt-llm": ("KV cache block reuse (kv_cache_config enable_block_reuse)",
+                     "KV cache 區塊重用（kv_cache_config 的 enable_block_reuse）"),
+    "dynamo": ("its backend's prefix cache plus KV-aware routing to the worker that holds the prefix",
+               "後端引擎的前綴快取，加上把請求導向持有該前綴之 worker 的 KV 感知路由"),
+    "exllamav2": ("the dynamic generator's deduplication of shared prompt pages",
+                  "dynamic generator 對共用 prompt 分頁的去重"),
+    "exllamav3": ("the generator's reuse of cached prompt pages", "generator 對已快取 prompt 分頁的重用"),
+    "mlx-lm": ("the server's prompt cache", "伺服器的 prompt 快取"),
+}
+"""How each engine reuses the KV cache of a prompt prefix already computed (en, zh; its documentation's names)."""
 BATCH_WORKLOADS = ("batch",)
 
 
@@ -66,6 +85,11 @@ class Request:
     cache at this window too: vLLM refuses to start when one max-model-len sequence does not fit."""
     users: int | None = None
     """People who may each have a request open: the engines admit that many (within memory)."""
+    shared_prefix: bool = False
+    """The user said requests share a prefix (system prompt, same documents)."""
+    cached_prefix: int = 0
+    """Prompt tokens every request shares and the engine serves from its prefix cache (0 = none known):
+    TTFT and the per-request KV count only the rest."""
     fill: bool = False
     """Offline or max-throughput work with no load stated: each layout runs as many requests as its
     KV cache holds (the whole job is queued at once), not a service's typical load."""
@@ -130,10 +154,19 @@ def _engines(decision: Any) -> tuple[str | None, tuple[str, ...]]:
     return primary, tuple(e for e in (primary, *alts) if e)
 
 
+CPU_PLATFORMS = ("x86-cpu", "arm-cpu")
+
+
 def _card_memory(profile: Profile) -> float | None:
-    """The stated memory when it can be the card's; system RAM stated next to a GPU is not (rules.fit)."""
+    """The stated memory when it can be the card's; system RAM stated next to a GPU is not (rules.fit).
+    On a CPU server the devices are its sockets and the stated RAM is the machine's, shared by them."""
     from rules.fit import device_memory
-    return device_memory(catalog.hardware(profile.hardware), profile.memory_gb)[0]
+    hw = catalog.hardware(profile.hardware)
+    mem = device_memory(hw, profile.memory_gb)[0]
+    sockets = (profile.count or 1) * (profile.nodes or 1)
+    if mem is not None and hw.platform in CPU_PLATFORMS and sockets > 1:
+        return mem / sockets
+    return mem
 
 
 def request_from_profile(profile: Profile, decision: Any = None, facts: dict | None = None) -> Request | None:
@@ -161,6 +194,9 @@ def request_from_profile(profile: Profile, decision: Any = None, facts: dict | N
     said = lambda f: getattr(profile, f) is not None and f not in profile.assumed   # noqa: E731
     fill = assumed and profile.users is None and (profile.workload in BATCH_WORKLOADS and said("workload") or (
         profile.priority in THROUGHPUT_PRIORITIES and said("priority") and not said("serving_mode")))
+    shared = bool(profile.shared_prefix) and "shared_prefix" not in profile.assumed
+    prefix = getattr(profile, "prefix_tokens", None) or 0
+    cached = prefix if shared and primary in PREFIX_CACHE and inp and 0 < prefix < inp else 0
     return Request(
         model=profile.model, hardware=profile.hardware, per_node=profile.count or 1, nodes=profile.nodes,
         link=facts.get("interconnect"), link_stated=bool(profile.interconnect) and not facts.get("interconnect_inferred"),
@@ -173,4 +209,4 @@ def request_from_profile(profile: Profile, decision: Any = None, facts: dict | N
         price=profile.device_hour_usd, memory_gb=_card_memory(profile), params_b=profile.params_b,
         active_params_b=profile.active_params_b, hf_config=hf, engines=engines, workload=profile.workload,
         priority=profile.priority,
-        load_assumed=assumed, users=profile.users, fill=fill)
+        load_assumed=assumed, users=profile.users, fill=fill, shared_prefix=shared, cached_prefix=cached)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_serializer
 
 from rules.ids import Strategy
 
@@ -27,6 +27,18 @@ class Layout(_Model):
     ep: int = Field(default=1, ge=1)
     """Expert parallel group (MoE): attention sharded over it, experts spread across it."""
     dp: int = Field(default=1, ge=1)
+    attention_dp: bool = False
+    """Attention data-parallel over the TP/EP group (MoE): each device runs attention and holds the KV
+    cache of its own requests while the experts stay split over the group (SGLang --enable-dp-attention,
+    vLLM --data-parallel-size with the experts across the ranks, TensorRT-LLM enable_attention_dp)."""
+
+    @model_serializer(mode="wrap")
+    def _dump(self, handler):
+        """The degrees; `attention_dp` only when set (a plain layout keeps its four keys)."""
+        out = handler(self)
+        if not self.attention_dp:
+            out.pop("attention_dp", None)
+        return out
 
     @property
     def replica_devices(self) -> int:
@@ -55,11 +67,16 @@ class Layout(_Model):
         """Short text, e.g. 'TP=4 x DP=2' ('single device' for 1)."""
         parts = [f"{k.upper()}={v}" for k, v in (("tp", self.tp), ("pp", self.pp), ("ep", self.ep), ("dp", self.dp))
                  if v > 1]
-        return " x ".join(parts) or "single device"
+        text = " x ".join(parts) or "single device"
+        return f"{text} (DP attention)" if self.attention_dp else text
 
-    def parallelism(self) -> dict[str, int | str]:
-        """The estimator's / contract's {strategy, tp, pp, ep, dp}."""
-        return {"strategy": self.strategy, "tp": self.tp, "pp": self.pp, "ep": self.ep, "dp": self.dp}
+    def parallelism(self) -> dict[str, int | str | bool]:
+        """The estimator's / contract's {strategy, tp, pp, ep, dp} (+ attention_dp when set)."""
+        out: dict[str, int | str | bool] = {"strategy": self.strategy, "tp": self.tp, "pp": self.pp, "ep": self.ep,
+                                            "dp": self.dp}
+        if self.attention_dp:
+            out["attention_dp"] = True
+        return out
 
 
 class Figures(_Model):
@@ -155,6 +172,20 @@ class SizingOption(_Model):
     price_source: str | None = None
 
 
+class Capacity(_Model):
+    """The load is beyond what the devices serve: how many replicas of the chosen layout it needs."""
+
+    per_replica: int
+    """Requests in flight one replica serves within the TTFT and TPOT targets."""
+    replicas_have: int
+    replicas_needed: int
+    devices_needed: int
+    over_by: float
+    """Load / what the devices serve within the targets (2.0 = twice too much)."""
+    ttft_target_ms: float
+    tpot_target_ms: float
+
+
 class Plan(_Model):
     """The deployment layout chosen for one answer, the runner-up, and how to launch it."""
 
@@ -189,6 +220,8 @@ class Plan(_Model):
     feasible_count: int
     scale: Scale
     disaggregation: Disaggregation | None = None
+    capacity: Capacity | None = None
+    """Set when the load queues beyond what the devices serve: the replicas it needs instead."""
 
     def parallelism(self, reason: str | None = None) -> dict:
         """The contract's `parallelism` object, filled from the chosen layout."""

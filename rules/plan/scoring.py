@@ -24,8 +24,9 @@ def link_for(layout: Layout, topo: Topology, req: Request) -> str | None:
     the network. Macs keep the estimator's own model of their Thunderbolt/Ethernet link."""
     if req.hw().hw_class == "apple":
         return None
-    if spans_nodes(layout, topo) and layout.tp * layout.ep == 1 and topo.network:
-        return topo.network
+    if spans_nodes(layout, topo) and topo.network and (layout.tp * layout.ep == 1 or
+                                                       layout.tp * layout.ep > topo.per_node):
+        return topo.network   # a pipeline across nodes, or an expert group wider than a node
     return topo.link if topo.link not in (None, "none", "unified") else None
 
 
@@ -37,16 +38,21 @@ def run_estimate(req: Request, topo: Topology, layout: Layout, quant: str, kv: s
     as the rule engine's fit check sizes it."""
     hw = req.hw()
     quant = concrete(quant, req.engine, hw.platform, hw.cuda_cc)
+    inp = input_tokens or req.input_tokens
+    if inp and req.cached_prefix:   # the shared prefix comes from the prefix cache: prefill the rest only
+        inp = max(1, inp - req.cached_prefix)
     return estimate(req.spec(), req.hardware, count=req.per_node, nodes=req.nodes, quant=quant, engine=req.engine,
-                    parallelism=layout.parallelism(), input_tokens=input_tokens or req.input_tokens,
+                    parallelism=layout.parallelism(), input_tokens=inp,
                     output_tokens=req.output_tokens, context_length=req.context_length,
                     concurrency=concurrency or req.load, kv_cache_dtype=kv, price_per_hour=req.price,
-                    memory_gb=req.memory_gb, interconnect=link_for(layout, topo, req))
+                    memory_gb=req.memory_gb, interconnect=link_for(layout, topo, req),
+                    attention_dp=layout.attention_dp)
 
 
 def figures_of(est: Estimate, devices: int) -> Figures:
     """The planner's figures from an estimate; per-device and cost figures count every device owned."""
-    lat = est.ttft_s + est.output_tokens * est.tpot_ms / 1000 if est.ttft_s is not None and est.tpot_ms else None
+    # no prefill figure (CPUs without a compute peak): rank by the answer's decode time alone
+    lat = (est.ttft_s or 0.0) + est.output_tokens * est.tpot_ms / 1000 if est.tpot_ms else None
     agg = est.aggregate_tokens_per_s
     per_dev = agg / devices if agg else None
     cost = (devices * est.price_usd_per_hour / (agg * 3600) * 1e6) if agg and est.price_usd_per_hour else None

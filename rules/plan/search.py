@@ -10,7 +10,7 @@ from dataclasses import replace
 from functools import lru_cache
 
 from rules import engines as engine_catalog
-from rules.plan import candidates, disagg, explain, flags, legality, precision, ranking
+from rules.plan import candidates, capacity, disagg, explain, flags, legality, precision, ranking
 from rules.plan.request import Request
 from rules.plan.schema import Candidate, Lang, Layout, Plan, Scale
 from rules.errors import AdvisorError
@@ -46,8 +46,9 @@ def legal_layouts(req: Request, topo: Topology, quant: str, prune: bool = True) 
     device_bytes = (req.memory_gb or hw.memory_gb) * 1e9 if prune else float("inf")
     wb = weight_bytes(spec, quant, req.engine).value
     out = []
-    for lay in candidates.layouts(topo, spec, wb, device_bytes, "ep" in modes):
-        if (legality.model_reason(lay, spec) or legality.wiring_reason(lay, topo)
+    adp = req.engine in MOE_DP_ATTENTION_ENGINES
+    for lay in candidates.layouts(topo, spec, wb, device_bytes, "ep" in modes, adp):
+        if (legality.model_reason(lay, spec) or legality.wiring_reason(lay, topo) or legality.stage_reason(lay, topo, spec)
                 or legality.engine_reason(lay, req.engine, modes, multi_node, legality.spans_nodes(lay, topo))):
             continue
         out.append(lay)
@@ -107,8 +108,6 @@ def _note_codes(req: Request, topo: Topology, chosen: Candidate) -> list[str]:
     lay = chosen.layout
     if legality.spans_nodes(lay, topo) and lay.tp * lay.ep > 1 and lay.pp > 1:
         codes.append("pp-link")
-    if req.spec().architecture == "moe" and (req.engine in MOE_DP_ATTENTION_ENGINES):
-        codes.append("no-attention-dp")
     return codes
 
 
@@ -119,7 +118,8 @@ def _flags(req: Request, chosen: Candidate, ctx: int) -> tuple[dict[str, str], d
     usable = []
     for e in req.engines or ((req.engine,) if req.engine else ()):
         modes, _ = modes_of(e)
-        if legality.engine_reason(chosen.layout, e, modes, True, False) is None:
+        if legality.engine_reason(chosen.layout, e, modes, True, False) is None and (
+                not chosen.layout.attention_dp or e in MOE_DP_ATTENTION_ENGINES):
             usable.append(e)
     admit = max(req.load, req.users or 0)   # each person may have a request open: the cap admits them all
     window = max(req.window or 0, ctx)
@@ -132,11 +132,13 @@ def _flags(req: Request, chosen: Candidate, ctx: int) -> tuple[dict[str, str], d
 
 
 def _why(req: Request, chosen: Candidate, runner: Candidate | None, favoured: Candidate | None, best: Candidate,
-         overrode: bool, ctx: int) -> dict[Lang, list[str]]:
+         overrode: bool, ctx: int, cap=None) -> dict[Lang, list[str]]:
     out: dict[Lang, list[str]] = {}
     for lang in LANGS:
         lines = [explain.chosen_line(chosen, req.load, ctx, lang)]
-        if chosen.rejected:
+        if cap is not None:   # the load is beyond the devices: the replicas it needs say why nothing serves it
+            lines.append(explain.capacity_line(cap, chosen.layout, req.load, req.hw().name, lang))
+        elif chosen.rejected:
             lines.append(explain.unserved_line(chosen, req.load, lang))
         if runner is not None:
             lines.append(explain.runner_line(runner, chosen, req.objective, req.load, ctx, lang))
@@ -179,11 +181,20 @@ def _search(req: Request) -> tuple[Plan, Estimate | None]:
     if not scored:
         raise LookupError("no legal layout")
     pool = [c for c in scored if c.tier == tier and c.rejected is None] if tier is not None else []
+    split_runner = None
+    if pool and legality.replicas_first(topo.fast, req.hw().platform, req.priority, pool,
+                                        copy_has_room(req, pool[0].quantization)):
+        split_runner = ranking.ranked([c for c in pool if c.layout.replica_devices > 1], req.objective)[0]
+        pool = [c for c in pool if c.layout.replica_devices == 1]
+    if pool and legality.one_copy_over_sockets(req.hw().platform, pool):
+        pool = [c for c in pool if c.layout.dp == 1]
     if pool:
         chosen, runner, overrode = ranking.choose(pool, req.objective, req.rule_strategy)
         order = ranking.ranked(pool, req.objective)
         favoured = next((c for c in order if ranking.in_family(c.layout, req.rule_strategy)), None)
         best = order[0]
+        if split_runner is not None:
+            runner, overrode = split_runner, False
     else:
         chosen = _closest(scored, req.objective)
         runner, overrode, favoured, best = None, False, chosen, chosen
@@ -199,11 +210,24 @@ def _search(req: Request) -> tuple[Plan, Estimate | None]:
     codes = _note_codes(req, topo, chosen)
     cmds, remarks = _flags(req, chosen, ctx)
     split = _disaggregation(req, topo, chosen, est.output_tokens if est else (req.output_tokens or 1))
-    why = _why(req, chosen, runner, favoured if pool else None, best, overrode, ctx)
+    cap, est = _capacity(req, topo, chosen, est)
+    if cap is not None or not chosen.figures.fits:   # no queueing TTFT in the figures either
+        chosen = chosen.model_copy(update={"figures": chosen.figures.model_copy(update={"ttft_s": None,
+                                                                                          "latency_s": None})})
+    why = _why(req, chosen, runner, favoured if pool else None, best, overrode, ctx, cap)
+    if split_runner is not None:
+        for lang in LANGS:
+            why[lang].insert(1, explain.replicas_line(chosen, split_runner, req.objective, req.hw().name, lang))
+    if req.shared_prefix:
+        from rules.plan.request import PREFIX_CACHE
+        for lang in LANGS:
+            names = PREFIX_CACHE.get(req.engine or "")
+            why[lang].append(explain.prefix_line(req.engine, names[lang == "zh"] if names else None, req.cached_prefix,
+                                                 req.input_tokens or 0, lang))
     if split is not None and split.recommended:
         for lang in LANGS:
             why[lang].append(explain.disagg_line(split, lang))
-    notes = {lang: explain.load_lines(req.load, req.load_assumed, lang, req.fill) + explain.note_lines(codes, lang)
+    notes = {lang: explain.load_lines(req.load, req.load_assumed, lang, req.fill, req.users) + explain.note_lines(codes, lang)
              for lang in LANGS}
     plan = Plan(
         engine=req.engine, objective=req.objective, objective_basis=req.objective_basis, load=req.load,
@@ -212,8 +236,41 @@ def _search(req: Request) -> tuple[Plan, Estimate | None]:
         feasible=chosen.rejected is None, rule=req.rule, rule_strategy=req.rule_strategy, overrode_rule=overrode,
         measure_both=overrode, why=why, disaggregation=split,
         changes=_changes(chosen, req, quant), flags=cmds, launch_notes=remarks, notes=notes,
-        considered=len(scored), feasible_count=sum(1 for c in scored if c.rejected is None), scale=scale)
+        considered=len(scored), feasible_count=sum(1 for c in scored if c.rejected is None), scale=scale,
+        capacity=cap)
     return plan, est
+
+
+def copy_has_room(req: Request, quant: str) -> bool:
+    """One device holds the weights within the share a default format may take (rules.defaults
+    WEIGHT_SHARE: a quarter of usable memory stays for the KV cache and batching)."""
+    from rules.defaults import WEIGHT_SHARE
+    from rules.quant import concrete
+    from rules.roofline.memory import reserve_bytes, usable_bytes
+    hw = req.hw()
+    usable = usable_bytes(hw, req.memory_gb).value
+    room = usable - reserve_bytes(hw, req.engine, usable).value
+    wb = weight_bytes(req.spec(), concrete(quant, req.engine, hw.platform, hw.cuda_cc), req.engine).value
+    return wb <= WEIGHT_SHARE * room
+
+
+def _capacity(req: Request, topo: Topology, chosen: Candidate, est: Estimate | None):
+    """(Capacity, estimate) when the load queues beyond the devices: the replicas it needs, and the
+    estimate without a queueing TTFT (an unbounded queue's wait is not a latency to plan with)."""
+    if est is not None and not est.fits:   # nothing is served: a TTFT would only measure an endless queue
+        return None, est.model_copy(update={"ttft_s": None})
+    if req.fill or est is None or not capacity.queued(est, req.load):
+        return None, est
+    ttft, tpot = targets(req)
+
+    def probe(lay: Layout, n: int) -> Estimate:
+        return run_estimate(req, topo, lay, chosen.quantization, chosen.kv_cache_dtype, concurrency=n)
+    cap = capacity.size(chosen, req.load, probe, ttft, tpot)
+    if cap is None:
+        return None, est
+    en = explain.capacity_line(cap, chosen.layout, req.load, req.hw().name, "en")
+    zh = explain.capacity_line(cap, chosen.layout, req.load, req.hw().name, "zh")
+    return cap, est.model_copy(update={"ttft_s": None, "binding_constraint": en, "binding_constraint_zh": zh})
 
 
 @lru_cache(maxsize=256)
@@ -227,7 +284,8 @@ def engine_options(req: Request) -> tuple[tuple[str, Estimate], ...]:
             continue
         modes, multi = modes_of(e)
         lay = p.chosen.layout
-        if legality.engine_reason(lay, e, modes, multi, legality.spans_nodes(lay, topo)):
+        if legality.engine_reason(lay, e, modes, multi, legality.spans_nodes(lay, topo)) or (
+                lay.attention_dp and e not in MOE_DP_ATTENTION_ENGINES):
             continue
         try:
             est = run_estimate(replace(req, engine=e), topo, lay, p.chosen.quantization, p.chosen.kv_cache_dtype)

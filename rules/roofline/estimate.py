@@ -127,6 +127,7 @@ def resolve_setup(model, hardware, count=1, nodes=1, quant=None, engine=None, pa
                          f"({hw.interconnect}) is used instead")
             interconnect = None
     if isinstance(parallelism, dict):   # the rule engine's plan, with its degrees
+        attention_dp = attention_dp or bool(parallelism.get("attention_dp"))   # the planner's DP-attention layouts
         layout = layout_from_plan(parallelism, count, nodes)
         if layout.devices < count * nodes:
             notes.append(f"the plan {layout.describe()} uses {layout.devices} of the {count * nodes} devices")

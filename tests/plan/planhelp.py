@@ -15,7 +15,7 @@ from rules.decide import decide
 from rules.plan import Layout, plan_for_profile, request_from_profile
 from rules.plan import legality, ranking
 from rules.plan.scoring import score
-from rules.plan.search import _topology, modes_of
+from rules.plan.search import MOE_DP_ATTENTION_ENGINES, _topology, copy_has_room, modes_of
 from rules.profile import build_profile
 
 HERE = Path(__file__).parent
@@ -42,8 +42,9 @@ def planned(entry: dict[str, Any]):
     return req, plan, est
 
 
-def every_layout(devices: int, layers: int, moe: bool) -> list[Layout]:
-    """All (tp, pp, ep, dp) with tp*pp*ep dividing into the devices (dp as large as it goes)."""
+def every_layout(devices: int, layers: int, moe: bool, attention_dp: bool = False) -> list[Layout]:
+    """All (tp, pp, ep, dp) with tp*pp*ep dividing into the devices (dp as large as it goes); with
+    `attention_dp`, every single-stage TP/EP group of a MoE model also with attention data-parallel."""
     out = []
     for group in range(1, devices + 1):
         for kind in ("tp", "ep") if moe else ("tp",):
@@ -53,6 +54,8 @@ def every_layout(devices: int, layers: int, moe: bool) -> list[Layout]:
                 replica = group * pp
                 tp, ep = (group, 1) if kind == "tp" else (1, group)
                 out.append(Layout(tp=tp, pp=pp, ep=ep, dp=devices // replica))
+                if attention_dp and moe and group > 1 and pp == 1:
+                    out.append(Layout(tp=tp, pp=pp, ep=ep, dp=devices // replica, attention_dp=True))
     return out
 
 
@@ -62,15 +65,21 @@ def reference(req, plan) -> list:
     topo = _topology(req)
     modes, multi = modes_of(req.engine)
     out = []
-    for lay in every_layout(topo.devices, spec.layers, spec.architecture == "moe"):
+    adp = req.engine in MOE_DP_ATTENTION_ENGINES
+    for lay in every_layout(topo.devices, spec.layers, spec.architecture == "moe", adp):
         if (legality.model_reason(lay, spec) or legality.wiring_reason(lay, topo)
-                or legality.engine_reason(lay, req.engine, modes, multi, legality.spans_nodes(lay, topo))):
+                or legality.stage_reason(lay, topo, spec) or legality.engine_reason(lay, req.engine, modes, multi, legality.spans_nodes(lay, topo))):
             continue
         if lay.ep > 1 and "ep" not in modes:
             continue
         cand, _ = score(req, topo, lay, plan.chosen.tier, plan.chosen.quantization, plan.chosen.kv_cache_dtype)
         if cand.rejected is None:
             out.append(cand)
+    if legality.replicas_first(topo.fast, req.hw().platform, req.priority, out,   # the planner's policy too
+                               copy_has_room(req, plan.chosen.quantization)):
+        out = [c for c in out if c.layout.replica_devices == 1]
+    if legality.one_copy_over_sockets(req.hw().platform, out):
+        out = [c for c in out if c.layout.dp == 1]
     return out
 
 

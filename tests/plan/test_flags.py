@@ -17,12 +17,18 @@ def test_commands_use_documented_flags_and_state_the_layout(entry):
         flags = flag_values(cmd)
         assert set(flags) <= DOCUMENTED[engine], (engine, set(flags) - DOCUMENTED[engine])
         group = lay.tp * lay.ep
-        if engine in ("vllm", "dynamo") and group > 1:
+        if engine in ("vllm", "dynamo") and lay.attention_dp:   # one DP rank per device of the group
+            assert flags["--data-parallel-size"] == str(group) and "--tensor-parallel-size" not in flags
+            assert ("--enable-expert-parallel" in flags) == (lay.ep > 1)
+        elif engine in ("vllm", "dynamo") and group > 1:
             assert flags["--tensor-parallel-size"] == str(group)
         if engine in ("vllm", "dynamo") and lay.pp > 1:
             assert flags["--pipeline-parallel-size"] == str(lay.pp)
         if engine == "sglang" and group > 1:
             assert flags["--tp-size"] == str(group)
+            assert ("--enable-dp-attention" in flags) == lay.attention_dp
+        if engine == "tensorrt-llm" and lay.attention_dp:
+            assert "enable_attention_dp: true" in " ".join(plan.launch_notes[engine]["en"])
         if engine == "tensorrt-llm" and lay.pp > 1:
             assert flags["--pp_size"] == str(lay.pp)
         if plan.chosen.kv_cache_dtype == "fp8" and engine in ("vllm", "sglang"):
