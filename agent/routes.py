@@ -50,17 +50,6 @@ EDGES: dict[str, str | Callable[[AgentState], str]] = {
 """Where to go after each node: a node name, or a router of the state."""
 
 
-ANSWER_NODES = ("decide", "estimate", "plan", "retrieve", "compose", "verify")
-"""The nodes after the interview: they never pause, so the compiled graph runs them as one step."""
-
-
-def answer_start(state: AgentState) -> str:
-    """The first answering node for this state (what the routers above send it to)."""
-    if state.get("mode") == "profile":
-        return route_start(state)
-    return route_understood(state) if state.get("intent") == "explain" else "decide"
-
-
 def next_node(current: str, state: AgentState) -> str:
     """The node after `current` for this state."""
     edge = EDGES[current]

@@ -23,11 +23,13 @@ def run(state: AgentState, tools: Tools, reply: Callable[[dict], str]) -> AgentS
     return state
 
 
-def walk(state: AgentState, tools: Tools, node: str, reply: Callable[[dict], str] | None = None) -> dict[str, Any]:
-    """Run from `node` to END, updating `state` in place; every key the nodes wrote, with its last value."""
+def walk(state: AgentState, tools: Tools, node: str, reply: Callable[[dict], str] | None = None,
+         stop: str | None = None) -> dict[str, Any]:
+    """Run from `node` to END (or until the next node would be `stop`), updating `state` in place;
+    every key the nodes wrote, with its last value."""
     written: dict[str, Any] = {}
     for _ in range(MAX_STEPS):
-        if node == END:
+        if node == END or node == stop:
             return written
         extra: dict[str, Any] = {"pause": reply} if node == "listen" and reply is not None else {}
         update = getattr(nodes, node)(state, tools, **extra)

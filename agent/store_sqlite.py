@@ -52,6 +52,11 @@ def _open_checked(path: Path) -> sqlite3.Connection:
     try:
         conn.execute("PRAGMA schema_version").fetchone()   # reads the header: "not a database" shows here
         conn.execute("PRAGMA busy_timeout = %d" % int(BUSY_TIMEOUT_S * 1000))
+        # WAL with synchronous=NORMAL: a commit is one append to the log, synced at checkpoints rather
+        # than every turn (FULL cost ~3.5 ms of fsync per turn). A crashed process loses nothing
+        # committed; only a power cut can lose the last turns, never corrupt the file.
+        conn.execute("PRAGMA journal_mode=WAL").fetchone()
+        conn.execute("PRAGMA synchronous=NORMAL")
     except BaseException:
         conn.close()
         raise

@@ -140,7 +140,8 @@ def warm_turn(repeat: int) -> dict[str, Any]:
 
 def answer_turn(repeat: int) -> dict[str, Any]:
     """Server CPU of one answer turn as the web app spends it: the agent's turn (graph, SQLite
-    checkpoint) plus the panels built from its Advice (process CPU time, so other processes on the
+    checkpoint) plus what the turn sends beside the chat (profile, sources, quick replies hidden)
+    (process CPU time, so other processes on the
     machine do not count). Follow-up questions are answered "I don't know"; only the turn that
     produced the answer is measured."""
     from agent.api import Advisor
@@ -160,7 +161,7 @@ def answer_turn(repeat: int) -> dict[str, Any]:
             out = advisor.turn(thread, reply)
             c1 = time.process_time()
             if out.question is None:
-                web._panels(out.advice, None, thread, out.advice.language, "recommendation")
+                web._turn_panels(out.advice, None, thread, out.advice.language, "profile", None, True)
                 return (c1 - c0) * 1000, (time.process_time() - c1) * 1000
             reply = "I don't know"
         raise RuntimeError(f"no answer after 4 turns: {text}")

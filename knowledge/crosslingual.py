@@ -55,8 +55,15 @@ def translate(query: str) -> str:
 def to_chinese(query: str) -> str:
     """`query` plus the Chinese term of each (specific) English phrase it contains."""
     lowered, extra = query.lower(), []
-    for zh, _, phrases in terms():
-        if zh not in query and any(re.search(rf"(?<![a-z0-9]){re.escape(p)}(?![a-z0-9])", lowered)
-                                   for p in phrases):
+    for zh, pattern in _english_patterns():
+        if zh not in query and pattern.search(lowered):
             extra.append(zh)
     return f"{query} {' '.join(extra)}" if extra else query
+
+
+@lru_cache(maxsize=1)
+def _english_patterns() -> list[tuple[str, re.Pattern]]:
+    """(Chinese term, one pattern matching any of its expanding English phrases as whole words),
+    compiled once instead of one search per phrase per query."""
+    return [(zh, re.compile(r"(?<![a-z0-9])(?:" + "|".join(re.escape(p) for p in phrases) + r")(?![a-z0-9])"))
+            for zh, _, phrases in terms() if phrases]

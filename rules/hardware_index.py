@@ -537,7 +537,7 @@ def _cue_spans(toks: list[Token], phrases: list[str]) -> list[tuple[int, int]]:
     texts = [toks[i].text for i in words_at]
     spans = []
     for phrase in phrases:
-        words = [t.text for t in tokenize(phrase) if t.kind != "p"]
+        words = _phrase_words(phrase)
         if not words:
             continue
         n = len(words)
@@ -545,6 +545,13 @@ def _cue_spans(toks: list[Token], phrases: list[str]) -> list[tuple[int, int]]:
             if texts[j] == words[0] and texts[j:j + n] == words:
                 spans.append((words_at[j], words_at[j + n - 1]))
     return spans
+
+
+@functools.lru_cache(maxsize=1024)
+def _phrase_words(phrase: str) -> list[str]:
+    """A cue phrase's words (tokenized once: the cue lists are constants read on every message).
+    Callers only read the list."""
+    return [t.text for t in tokenize(phrase) if t.kind != "p"]
 
 
 def _class_match(text: str, toks: list[Token]) -> DeviceMatch | None:

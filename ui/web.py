@@ -26,8 +26,8 @@ from ui.present import replies as quick  # noqa: E402
 from ui.present import spec as spec_text  # noqa: E402
 from ui.present.webtext import text  # noqa: E402
 from ui.web_panels import (  # noqa: E402,F401  (chat_message, _panels, _spec: also used by tests and evals/bench)
-    DOWNLOAD_PATH, N_GROUPS, _box, _example, _lang, _new_thread, _panels, _spec, chat_message, empty_chat,
-    examples, key, welcome,
+    DOWNLOAD_PATH, N_GROUPS, _box, _example, _lang, _new_thread, _panels, _spec, _turn_panels, chat_message,
+    chrome_update, empty_chat, examples, key, welcome,
 )
 
 THREAD_KEY = "engine-advisor-thread"
@@ -57,20 +57,22 @@ def build_app(advisor: Advisor | None = None) -> gr.Blocks:
     log = advisor.store.transcripts   # shared by replicas when the store is PostgreSQL
 
     def screen(thread: str, lang: str, tab: str | None) -> list[Any]:
-        """The panels of a thread as it stands (no new turn)."""
+        """What a turn shows beside the chat, for a thread as it stands (no new turn)."""
         pending = advisor.pending(key(thread))
-        return _panels(advisor.advice(key(thread)), pending, thread, lang, tab,
-                       advisor.profile(key(thread)) if pending else None)
+        return _turn_panels(advisor.advice(key(thread)), pending, thread, lang, tab,
+                            advisor.profile(key(thread)) if pending else None)
 
     def send(message: str, history: list[dict], thread: str | None, tab: str | None = None,
              lang: str | None = None):
-        """One user message: the advisor's turn, the chat, and every panel in the conversation's language."""
+        """One user message: the advisor's turn, the chat, and what it changed beside it (the page's
+        own words follow the language through `lang.change`)."""
         message = (message or "").strip()
         thread = thread or _new_thread()   # the client's id; the conversation is key(thread)
         lang = lang or _lang(message)
         if not message:
             return ("", history, thread, lang, *screen(thread, lang, tab))
         try:
+            shown = advisor.pending(key(thread)) is not None   # quick replies were on screen
             out = advisor.turn(key(thread), message)
         except AdvisorError as exc:   # bad input: say so in the chat, lose nothing
             history = [*history, {"role": "user", "content": message}, {"role": "assistant", "content": f"⚠️ {exc}"}]
@@ -82,14 +84,16 @@ def build_app(advisor: Advisor | None = None) -> gr.Blocks:
         log.append(key(thread), "user", message)
         log.append(key(thread), "assistant", reply)
         history = [*history, {"role": "user", "content": message}, {"role": "assistant", "content": reply}]
-        return (_box(lang), history, thread, lang,
-                *_panels(out.advice or advisor.advice(key(thread)), out.question, thread, lang, tab, profile))
+        return ("", history, thread, lang,
+                *_turn_panels(out.advice or advisor.advice(key(thread)), out.question, thread, lang, tab, profile,
+                              shown))
 
     def correct(field: str | None, value: str | None, history, thread, tab, lang):
-        """A correction turn: "<field>: <value>" in the conversation's language (the agent amends)."""
+        """A correction turn: "<field>: <value>" in the conversation's language (the agent amends);
+        the new-value box is emptied."""
         if not field or not (value or "").strip():
-            return ("", history, thread, lang, *screen(thread or _new_thread(), lang or "en", tab))
-        return send(quick.correction(field, value, lang or "en"), history, thread, tab, lang)
+            return ("", history, thread, lang, *screen(thread or _new_thread(), lang or "en", tab), "")
+        return (*send(quick.correction(field, value, lang or "en"), history, thread, tab, lang), "")
 
     def current(field: str | None, thread: str | None, lang: str | None):
         """The picked field's value now, as the new-value box's hint."""
@@ -173,16 +177,23 @@ def build_app(advisor: Advisor | None = None) -> gr.Blocks:
         panels = [profile, fix_field, title, profile_tab, plots_tab, bench_tab, cites_tab, new, fix_value, fix,
                   fix_title, cmds_head, spec_head, mem_note, mem, dec_note, dec, ttft_note, ttft, bench, spec, cmds,
                   cites, *groups, quick_hint]
+        # A turn sends only what it can change (Gradio rebuilds every output it is given, even a skip):
+        turn_panels = [profile, cites, *groups, quick_hint, mem_note, mem, dec_note, dec, ttft_note, ttft,
+                       bench, spec, cmds]
+        chrome = [title, profile_tab, plots_tab, bench_tab, cites_tab, new, fix_value, fix, fix_title, cmds_head,
+                  spec_head, fix_field, box]
         head = [box, chat, thread, lang]
-        sent = box.submit(send, [box, chat, thread, tab, lang], head + panels, api_name="send",
+        sent = box.submit(send, [box, chat, thread, tab, lang], head + turn_panels, api_name="send",
                           api_visibility="undocumented")   # callable by API clients, not an MCP tool
         sent.then(None, js=SCROLL_JS)
+        lang.change(chrome_update, lang, chrome, api_visibility="private")   # the page's words follow the conversation
         for g in groups:
             g.input(compose, [lang, *groups], box, api_visibility="private")
         chat.example_select(_example, None, box, api_visibility="private").then(
-            send, [box, chat, thread, tab, lang], head + panels, api_visibility="private").then(None, js=SCROLL_JS)
+            send, [box, chat, thread, tab, lang], head + turn_panels, api_visibility="private").then(
+            None, js=SCROLL_JS)
         fix_field.input(current, [fix_field, thread, lang], fix_value, api_visibility="private")
-        fix.click(correct, [fix_field, fix_value, chat, thread, tab, lang], head + panels,
+        fix.click(correct, [fix_field, fix_value, chat, thread, tab, lang], head + turn_panels + [fix_value],
                   api_visibility="private").then(None, js=SCROLL_JS)
         profile_tab.select(lambda: "profile", None, tab, api_visibility="private")
         cites_tab.select(lambda: "citations", None, tab, api_visibility="private")

@@ -134,6 +134,47 @@ def _profile(view: Any, lang: str) -> list[Any]:
     return [table, gr.update(choices=choices, label=t["correct_field"])]
 
 
+def chrome_update(lang: str) -> list[Any]:
+    """The page's own words and the correction field's choices in `lang`, in the order of `chrome`
+    in build_app: sent when the conversation's language changes, not with every turn."""
+    t = text(lang)
+    choices = [(field_label(f, lang), f) for f in quick.CORRECTABLE]
+    return [*_chrome(lang), gr.update(choices=choices, label=t["correct_field"]),
+            gr.update(placeholder=t["placeholder"])]
+
+
+PLOTS_STALE = ["", None, "", None, "", None]
+SPEC_STALE = ["", "", ""]
+
+
+def _turn_panels(advice: Any, question: dict | None, thread: str, lang: str, tab: str | None = "profile",
+                 profile: Any = None, replies_shown: bool = True) -> list[Any]:
+    """What a turn changes beside the chat, in the order of `turn_panels` in build_app: the profile,
+    the sources, the quick replies, and the plots and plan of the tab shown (the hidden one is
+    emptied and built when opened). Plain values wherever the component's settings stay as they
+    are: Gradio rebuilds a component for every update (also for a skip), ~0.5 ms each, where a
+    value costs a fraction of that. The quick replies are updated only when a question is asked
+    or was on screen before this turn (`replies_shown`)."""
+    if profile is not None:
+        from agent.result import profile_view
+        view = profile_view(profile)
+    else:
+        view = advice.profile if advice is not None else None
+    t = text(lang)
+    table = f"#### {t['profile_title']}\n\n" + present.profile_markdown(present.live_rows(view, lang), lang)
+    cites = present.citations_markdown(present.view(advice)) if advice is not None else ""
+    if question or replies_shown:
+        groups = [*reply_groups(question, profile, lang),
+                  gr.update(value=t["quick"], visible=True) if question else gr.update(value="", visible=False)]
+    else:
+        groups = [None] * N_GROUPS + [""]
+    return [
+        table, cites or t["no_sources"], *groups,
+        *(plots.plots(advice, lang) if tab == "plots" else PLOTS_STALE),
+        *(_spec(advice, thread, lang) if tab == "benchmark" else SPEC_STALE),
+    ]
+
+
 def _panels(advice: Any, question: dict | None, thread: str, lang: str, tab: str | None = "all",
             profile: Any = None) -> list[Any]:
     """Everything beside the chat, in the order of `panels` in build_app, from one Advice — and,

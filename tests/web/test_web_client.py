@@ -6,9 +6,10 @@ import time
 
 from gradio_client import Client
 
-# /send returns box, chat, thread, then the panels of ui.web.build_app (API clients get no State,
-# Tab or Button outputs): the profile table first, the sources at CITES, the three reply groups last
-CHAT, THREAD, PROFILE, CITES = 1, 2, 3, 19
+# /send returns box, chat, thread, then what a turn changes beside the chat (`turn_panels` in
+# ui.web.build_app; API clients get no State output): the profile table, the sources, the three
+# reply groups and their hint, then the plots and the plan (empty unless their tab is shown)
+CHAT, THREAD, PROFILE, CITES = 1, 2, 3, 4
 
 
 def text_of(content) -> str:

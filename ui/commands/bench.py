@@ -14,6 +14,8 @@ def add_parser(sub) -> None:
                                    "machine described and each figure beside its target.")
     p.add_argument("--repeat", type=int, default=5, help="runs per figure (default 5)")
     p.add_argument("--skip", action="append", default=[], choices=PARTS, help="skip a part (repeatable)")
+    p.add_argument("--only", action="append", default=[], choices=PARTS,
+                   help="measure only this part (repeatable); the others are skipped")
     p.add_argument("--out", default=None, metavar="FILE", help="also write the JSON to FILE")
 
 
@@ -26,4 +28,5 @@ def run(args: argparse.Namespace) -> int:
 
     if args.repeat < 1 or args.repeat > 1000:
         raise InputError("--repeat must be between 1 and 1000")
-    return bench.main(args.repeat, tuple(args.skip), Path(args.out) if args.out else None)
+    skip = tuple(args.skip) + tuple(p for p in PARTS if args.only and p not in args.only)
+    return bench.main(args.repeat, skip, Path(args.out) if args.out else None)
