@@ -125,8 +125,7 @@ def _headline(advice: "Advice", lab: dict, lang: str) -> str:
     s = advice.profile.summary
     if s.hardware and advice.intent != "size":
         from agent.names import hardware_name
-        name = hardware_name(s.hardware)
-        name = short_name(name) if lang == "zh" else name
+        name = hardware_name(s.hardware, lang)
         count = (s.count or 1) * (s.nodes or 1)
         where = (f"{count} × {name}" if count > 1 else name)
         dims = par.degrees() if par else ""

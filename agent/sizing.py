@@ -112,10 +112,9 @@ def render(result: dict[str, Any]) -> str:
         if o.get("cost_per_1m_tokens"):
             cost += f" (${o['cost_per_1m_tokens']:.2f} {'每百萬 tokens' if zh else 'per 1M tokens'})"
         miss = "" if o["meets_targets"] else (f"（未達：{'; '.join(o['misses'])}）" if zh else f" (misses: {'; '.join(o['misses'])})")
-        shape = Layout(**lay).describe()
-        if zh:   # the catalog's English qualifier and "single device" stay out of a zh-Hant answer
+        shape = Layout(**lay).describe("zh" if zh else "en")
+        if zh:   # the catalog's English qualifier stays out of a zh-Hant answer
             from rules.display import short_name
-            shape = "單一裝置" if shape == "single device" else shape
         hw_name = short_name(o["name"]) if zh else o["name"]
         lines.append(f"{n}. {where} x {hw_name} — {shape}, {o['plan']['quantization']}"
                      + (f", KV {o['plan']['kv_cache_dtype']}" if o['plan']['kv_cache_dtype'] else "")

@@ -1,0 +1,29 @@
+"""No English sentences or fragments reach a zh-Hant user, on any surface (evals/langcheck.py).
+
+Runs the real advisor on the zh-Hant questions of tests/lang/zh_questions.yaml (written from real
+Chinese-language threads) and checks every text a user reads. New answer sentences, capacity lines
+or labels added without their zh-Hant text fail here. The held-out third is checked the same way.
+"""
+from __future__ import annotations
+
+import pytest
+from zhsurfaces import questions, texts_for
+
+from evals.langcheck import english_runs, leaks
+
+
+def test_the_checker_finds_english_and_spares_names_ids_and_terms():
+    assert english_runs("在 A computer's CPU 上執行") == ["A computer's CPU"]
+    assert english_runs("放得下 the GPU memory, runs with 3 GB in system RAM")
+    assert english_runs("the KV cache is full")             # a term inside a sentence does not hide it
+    for fine in ("vLLM 的 KV cache 比較大", "建議：vLLM — 4 × NVIDIA GeForce RTX 4090 上 TP=4 · 放得下（權重 37.5 GB）",
+                 "一台 Mac Studio M3 Ultra 自己用 Llama 3.3 70B", "啟動指令：`vllm serve x --tensor-parallel-size 4`",
+                 "[1] The one-page decision list: hardware, then workload — https://example.com (decision-list#a)",
+                 "prefill 與 decode", "單一串流 17.4 tok/s，首字延遲 0.96 s", "加上 --max-num-seqs 20 再測"):
+        assert english_runs(fine) == [], fine
+
+
+@pytest.mark.parametrize("q", questions(), ids=lambda q: q["id"])
+def test_zh_hant_output_has_no_english_runs(q, capsys):
+    found = leaks(texts_for(q, capsys))
+    assert not found, "\n".join(f"{where}: {runs[:5]}" for where, runs in found.items())
