@@ -190,7 +190,8 @@ def _details(advice: "Advice", index: dict[str, int], lab: dict, lang: str) -> l
     par = _layout(advice)
     if par and par.strategy and advice.intent != "size":
         dims = par.degrees()
-        out += [f"**{lab['parallel']}{_colon(lang).rstrip()}** {par.strategy.upper()}" + (f" ({dims})" if dims else "")
+        name = "單一裝置" if lang == "zh" and par.strategy == "none" else par.strategy.upper()
+        out += [f"**{lab['parallel']}{_colon(lang).rstrip()}** {name}" + (f" ({dims})" if dims else "")
                 + (f"{_colon(lang)}{par.reason}" if par.reason else ""), *_plan_lines(advice, lab, lang), ""]
     return out
 

@@ -74,6 +74,10 @@ def _check_count(text: str, hit: AliasHit) -> None:
         words = m.group("bad").strip()
         if "," in words and int(words.replace(",", "")) <= MAX_COUNT:   # "2,048 H100": a count
             return
+        if re.search(r"[萬万億亿兆]", words):   # "10 億張 H100": a real number, far too many devices
+            raise ProfileError("count", f'"{words}" is outside what the advisor can plan for '
+                                        f"(count must be from 1 to {MAX_COUNT:,})",
+                               zh=f"「{words}」超出顧問能規劃的範圍（每個節點須為 1 到 {MAX_COUNT:,} 個裝置）")
         raise ProfileError("count", f'"{words}" is not a possible number of devices '
                                     f"(a whole number from 1 to {MAX_COUNT:,} per node)",
                            zh=f"「{words}」不是可能的裝置數量（每個節點須為 1 到 {MAX_COUNT:,} 的整數）")

@@ -133,3 +133,10 @@ def leaks(texts: dict[str, str]) -> dict[str, list[str]]:
     """{where: runs} for each named text that has English runs."""
     found = {where: english_runs(t) for where, t in texts.items()}
     return {where: runs for where, runs in found.items() if runs}
+
+
+if __name__ == "__main__":   # python -m evals.langcheck < answer.md : the English runs of a zh-Hant text
+    import sys
+    runs = english_runs(sys.stdin.read())
+    print("\n".join(runs) or "no English runs")
+    sys.exit(1 if runs else 0)

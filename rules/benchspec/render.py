@@ -112,9 +112,19 @@ def _len_zh(d: LengthDist) -> str:
     return f"{d.mean}" if d.kind == "fixed" else f"{d.min}-{d.max}（一般 {d.mean}）"
 
 
+def _hw_name_zh(hw) -> str:
+    """The device as a zh-Hant text names it (the catalog's name_zh, else its name without the qualifier)."""
+    from rules import catalog
+    from rules.display import local_name, short_name
+    from rules.errors import AdvisorError
+    try:
+        return local_name(catalog.hardware(hw.id), "zh") if hw.id else short_name(hw.name or "待填")
+    except AdvisorError:   # an id the catalog does not know: its name as written
+        return short_name(hw.name or hw.id or "待填")
+
+
 def _scenario_zh(spec: BenchSpec) -> list[str]:
     from rules.benchspec.text_zh import RECORD, ROLES, zh
-    from rules.display import short_name
     sc = spec.scenario
     m, w, hw = sc.model, sc.weights, sc.hardware
     lines = ["## 測試情境", "",
@@ -122,7 +132,7 @@ def _scenario_zh(spec: BenchSpec) -> list[str]:
              f"{_fmt(m.params_b)}B／啟用 {_fmt(m.active_params_b)}B）；checkpoint：{zh(m.checkpoint)}",
              f"- **權重**：{zh(w.dtype)}；量化 {zh(w.quantization)}；group 大小 {zh(w.group_size)}；"
              f"校準 {zh(w.calibration)}；KV cache {zh(w.kv_cache_dtype)}",
-             f"- **硬體**：{hw.count} × {short_name(hw.name or hw.id or '待填')} × {hw.nodes} 個節點，"
+             f"- **硬體**：{hw.count} × {_hw_name_zh(hw)} × {hw.nodes} 個節點，"
              f"{_fmt(hw.memory_gb, 0)} GB，{_fmt(hw.mem_bw_gbs, 0)} GB/s，互連 {hw.interconnect or '待填'}；{zh(hw.driver)}"]
     for e in sc.engines:
         lines.append(f"- **引擎 {e.id}**（{ROLES.get(e.role, e.role)}）：版本 {zh(e.version)}，commit {zh(e.commit)}，"

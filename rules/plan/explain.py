@@ -89,14 +89,14 @@ def gap(winner: Candidate, other: Candidate, objective: str, lang: Lang) -> str:
 
 def chosen_line(c: Candidate, load: int, ctx: int, lang: Lang) -> str:
     """'Chosen: TP=2 (vllm, fp8): ...'."""
-    head = "選定：" if lang == "zh" else "Chosen: "
-    return f"{head}{c.layout.describe(lang)}{_engine(c)}, {_precision(c, lang)} — {figures_line(c, load, ctx, lang)}"
+    head = "選定" if lang == "zh" else "Chosen"
+    return f"{head}: {c.layout.describe(lang)}{_engine(c)}, {_precision(c, lang)} — {figures_line(c, load, ctx, lang)}"
 
 
 def runner_line(r: Candidate, c: Candidate, objective: str, load: int, ctx: int, lang: Lang) -> str:
     """'Runner-up: PP=2: ...: 47 % slower to a whole answer'."""
-    head = "次佳：" if lang == "zh" else "Runner-up: "
-    return (f"{head}{r.layout.describe(lang)}, {_precision(r, lang)} — {figures_line(r, load, ctx, lang)}"
+    head = "次佳" if lang == "zh" else "Runner-up"
+    return (f"{head}: {r.layout.describe(lang)}, {_precision(r, lang)} — {figures_line(r, load, ctx, lang)}"
             f"{'：' if lang == 'zh' else ': '}{gap(c, r, objective, lang)}")
 
 
