@@ -6,7 +6,7 @@ must never get is an English sentence or fragment: "A computer's CPU", "about 20
 "does not fit the GPU memory". `english_runs(text)` finds those.
 
 How a run is found (pure, no I/O beyond the catalogs' names):
-1. Allowed spans are removed: code spans and fenced code, URLs, citation markers ``[3]``, the
+1. Allowed spans are removed: code spans and fenced code, English literals quoted whole in 「」, URLs, citation markers ``[3]``, the
    numbered source list (titles of cited notes are the notes' own), CLI flags, and the allowed
    vocabulary (engine names, product-like device and model names from the catalogs, and the
    terms in `TERMS`).
@@ -53,6 +53,8 @@ _CODE = re.compile(r"`[^`\n]*`")
 _URL = re.compile(r"(?:https?|ftp)://\S+|\bwww\.\S+", re.I)
 _MARKER = re.compile(r"\[\d+\]")
 _SOURCE_LINE = re.compile(r"^\s*\[\d+\] .*$", re.M)
+_QUOTED = re.compile(r"「[^「」\u3400-\u9fff\n]{1,80}」")
+"""An English literal quoted whole inside Chinese text (an error message, a harness's metric name)."""
 _FLAG = re.compile(r"(?<!\w)--?[A-Za-z][\w.-]*(?:[= ][\w./:-]+)?")
 _NUM_UNIT = re.compile(rf"(?<![A-Za-z])[~≈]?\d[\d,.]*\s*{UNITS}(?![A-Za-z])")
 _COMMAND = re.compile(r"\badvisor [a-z]+\b")
@@ -99,6 +101,7 @@ def _strip_allowed(text: str) -> str:
     text = _FENCE.sub("\n", text)
     text = _SOURCE_LINE.sub("", text)
     text = _CODE.sub(" ", text)
+    text = _QUOTED.sub(" ", text)
     text = _URL.sub(" ", text)
     text = _MARKER.sub(" ", text)
     text = _FLAG.sub(" ", text)

@@ -19,7 +19,7 @@ def test_the_checker_finds_english_and_spares_names_ids_and_terms():
     for fine in ("vLLM 的 KV cache 比較大", "建議：vLLM — 4 × NVIDIA GeForce RTX 4090 上 TP=4 · 放得下（權重 37.5 GB）",
                  "一台 Mac Studio M3 Ultra 自己用 Llama 3.3 70B", "啟動指令：`vllm serve x --tensor-parallel-size 4`",
                  "[1] The one-page decision list: hardware, then workload — https://example.com (decision-list#a)",
-                 "prefill 與 decode", "單一串流 17.4 tok/s，首字延遲 0.96 s", "加上 --max-num-seqs 20 再測"):
+                 "prefill 與 decode", "舊版會出現「no kernel image is available」錯誤", "單一串流 17.4 tok/s，首字延遲 0.96 s", "加上 --max-num-seqs 20 再測"):
         assert english_runs(fine) == [], fine
 
 
@@ -27,3 +27,16 @@ def test_the_checker_finds_english_and_spares_names_ids_and_terms():
 def test_zh_hant_output_has_no_english_runs(q, capsys):
     found = leaks(texts_for(q, capsys))
     assert not found, "\n".join(f"{where}: {runs[:5]}" for where, runs in found.items())
+
+
+def test_the_cli_prints_zh_hant_for_a_zh_hant_question(capsys):
+    """What the terminal shows: the follow-up questions, the simulated "don't know", the answer; and the
+    benchmark plan as Markdown (`benchspec --format markdown`)."""
+    from ui.cli import main
+    text = "2 張 H100，Qwen3 32B 做 RAG，40 個併發，平均提示 8000 token"
+    assert main(["ask", text]) == 0
+    out = capsys.readouterr().out
+    assert "不知道" in out and english_runs(out) == []
+    assert main(["benchspec", text, "--format", "markdown"]) == 0
+    plan = capsys.readouterr().out
+    assert plan.startswith("# 測試計畫") and english_runs(plan) == []
