@@ -132,6 +132,19 @@ def english_runs(text: str) -> list[str]:
     return out
 
 
+SIMPLIFIED = frozenset(
+    "这为个们时说对设数吗与过还发会从动开关实现认质测试间题处长应该务载输请记录标检单页头键误读写显体门问给见点"
+    "让样变边办总网络际协议级产资讯费块节机构简计约结类选择项术释队调优势运营组态额储库传统压缩备购买卖证书签"
+    "阶层线进复杂虚拟")
+"""Characters written only in Simplified Chinese (their Traditional forms differ): a zh-Hant text has none."""
+
+
+def simplified(text: str) -> list[str]:
+    """Simplified-only characters in `text`, with a few characters of context each (empty when none)."""
+    text = _SOURCE_LINE.sub("", text or "")
+    return [text[max(0, i - 4):i + 5] for i, ch in enumerate(text) if ch in SIMPLIFIED]
+
+
 def leaks(texts: dict[str, str]) -> dict[str, list[str]]:
     """{where: runs} for each named text that has English runs."""
     found = {where: english_runs(t) for where, t in texts.items()}

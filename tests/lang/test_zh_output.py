@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 from zhsurfaces import questions, texts_for
 
-from evals.langcheck import english_runs, leaks
+from evals.langcheck import english_runs, leaks, simplified
 
 
 def test_the_checker_finds_english_and_spares_names_ids_and_terms():
@@ -25,8 +25,11 @@ def test_the_checker_finds_english_and_spares_names_ids_and_terms():
 
 @pytest.mark.parametrize("q", questions(), ids=lambda q: q["id"])
 def test_zh_hant_output_has_no_english_runs(q, capsys):
-    found = leaks(texts_for(q, capsys))
+    texts = texts_for(q, capsys)
+    found = leaks(texts)
     assert not found, "\n".join(f"{where}: {runs[:5]}" for where, runs in found.items())
+    mixed = {where: simplified(t) for where, t in texts.items() if simplified(t)}   # zh-Hant, not Simplified
+    assert not mixed, mixed
 
 
 def test_the_cli_prints_zh_hant_for_a_zh_hant_question(capsys):
@@ -40,3 +43,17 @@ def test_the_cli_prints_zh_hant_for_a_zh_hant_question(capsys):
     assert main(["benchspec", text, "--format", "markdown"]) == 0
     plan = capsys.readouterr().out
     assert plan.startswith("# 測試計畫") and english_runs(plan) == []
+
+
+def test_zh_hant_text_is_traditional():
+    """The advisor's own zh-Hant words (catalogs of messages and labels) hold no Simplified-only character."""
+    from agent import compose, names
+    from evals.langcheck import simplified
+    from rules.benchspec import text_zh
+    from ui.present import labels, webtext
+    tables = [compose.LABELS["zh"], labels.LABELS["zh"], webtext.TEXT["zh"], names.FIELDS["zh"], text_zh.METRICS,
+              text_zh.RUNS, text_zh.RUN_NOTES, text_zh.RECORD, text_zh.SLO_BASIS, text_zh.CHECKS, text_zh.IF_FAILS,
+              text_zh.RULES, text_zh.FILL, {"tpot": text_zh.TPOT}, dict(enumerate(t for _, t in text_zh.PATTERNS))]
+    found = {k: simplified(v) for table in tables for k, v in table.items() if simplified(str(v))}
+    assert not found, found
+    assert simplified("这个模型") and not simplified("這個模型")
