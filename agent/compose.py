@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
-from agent.names import bottleneck_label, display, source_label
+from agent.names import assumption_text, bottleneck_label, display, source_label
 
 if TYPE_CHECKING:
     from agent.advice import Advice
@@ -330,7 +330,8 @@ def template_answer(advice: "Advice") -> str:
     for block in blocks:
         if block:
             out += [*block, ""]
-    for key, items in (("warn", advice.warnings), ("assume", advice.assumptions)):
+    assumed = [assumption_text(a, lang) for a in advice.assumptions]
+    for key, items in (("warn", advice.warnings), ("assume", assumed)):
         if items:
             out += [f"**{lab[key]}{_colon(lang).rstrip()}**", *[f"- {w}" for w in items], ""]
     out += sources_block(advice)

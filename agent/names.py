@@ -186,3 +186,17 @@ def source_label(source: str | None) -> str:
     if text.lower().startswith("file:"):
         text = text[5:]
     return re.split(r"[\\/]", text.rstrip("\\/"))[-1]
+
+
+_ASSUMED = re.compile(r"^(?P<field>[a-z_]+) = (?P<value>[^\s：:（(]+)")
+
+
+def assumption_text(line: str, lang: str | None = "en") -> str:
+    """An assumption line ("workload = chat：…") opened by its field and value as a zh-Hant reader reads
+    them ("工作負載 = 聊天：…"); a value with no words keeps its id ("量化 = int4"). English lines unchanged.
+    The Advice keeps the id form (the LLM composer and `ask --json` read it); this is for display."""
+    m = _ASSUMED.match(line) if _lang(lang) == "zh" else None
+    if not m or m.group("field") not in FIELDS["zh"]:
+        return line
+    field, value = m.group("field"), m.group("value")
+    return f"{field_label(field, 'zh')} = {VALUES.get(field, {}).get('zh', {}).get(value, value)}" + line[m.end():]
