@@ -17,6 +17,10 @@ _MODE_ZH = {"personal": "一個人使用", "demo": "demo 或小規模內部試�
             "production": "對外的 production 服務", "fleet": "跨機器的 fleet"}
 
 
+MODE_ZH = _MODE_ZH
+"""Serving modes in zh-Hant words (for texts that name the user's mode)."""
+
+
 def short_name(name: str) -> str:
     """A catalog name without its English qualifier in brackets ("NVIDIA GB200 (per Blackwell GPU ...)" →
     "NVIDIA GB200"): the zh-Hant texts name the part, the qualifier is catalog English."""

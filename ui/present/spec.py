@@ -74,7 +74,12 @@ def advice_markdown(advice, spec: "BenchSpec | None" = None) -> str:
     if spec is None:
         return ""
     notes = {f.field: f.note for f in advice.profile.fields if f.origin == "assumed" and f.note}
-    return markdown_text(spec, advice.language, notes)
+    text = markdown_text(spec, advice.language, notes)
+    if advice.language != "zh":
+        return text
+    from agent.names import assumption_text   # "量化 = bf16（假設值）：…" with the field in words
+    return "\n".join(f"- {assumption_text(line[2:], 'zh')}" if line.startswith("- ") else line
+                     for line in text.split("\n"))
 
 
 def harness_commands(spec: "BenchSpec | None") -> str:
