@@ -117,7 +117,6 @@ def _layout(advice: "Advice"):
 
 def _headline(advice: "Advice", lab: dict, lang: str) -> str:
     """One line: engine, layout on the user's devices, fit and speed."""
-    from rules.display import short_name
     d, est, sep = advice.decision, advice.estimate, " · "
     head = f"**{lab['rec']}{_colon(lang)}{display(d.primary)}**" if d.primary else f"**{lab['rec']}{_colon(lang)}**{lab['none']}"
     bits = []
