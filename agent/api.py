@@ -32,6 +32,8 @@ if TYPE_CHECKING:
     from rules.profile import Profile
 
 DONT_KNOW = "I don't know, please assume typical values."
+DONT_KNOW_ZH = "不知道，請用常見的預設值。"
+"""The simulated user's reply in a zh-Hant conversation (the extractor reads 不知道 as DONT_KNOW)."""
 _CLIENT_ID = re.compile(r"[A-Za-z0-9_.:-]{1,100}")
 
 
@@ -103,7 +105,8 @@ class Advisor:
         from langgraph.types import Command
         text = clean_text(text, "message").strip()
         if not text:
-            raise InputError("empty message: write a question, or an answer to the last question")
+            raise InputError("empty message: write a question, or an answer to the last question",
+                             zh="訊息是空的：請寫下問題，或回答上一個問題")
         config = self._config(thread_id)
         tid = config["configurable"]["thread_id"]
         try:
@@ -194,10 +197,15 @@ def check_answers(answers: dict[str, Any] | None) -> dict[str, str]:
     return out
 
 
-def simulated_reply(fields: list[str], answers: dict[str, str]) -> str:
-    """DESIGN.md's simulated user: the answers of the asked fields joined, else "I don't know"."""
+def simulated_reply(fields: list[str], answers: dict[str, str], lang: str = "en") -> str:
+    """DESIGN.md's simulated user: the answers of the asked fields joined, else "I don't know" (in the
+    conversation's language)."""
     known = [answers[f] for f in fields if f in answers]
-    return " ".join(known) if known else DONT_KNOW
+    return " ".join(known) if known else (DONT_KNOW_ZH if lang == "zh" else DONT_KNOW)
+
+
+def _question_lang(question: dict) -> str:
+    return "zh" if re.search(r"[\u3400-\u9fff]", question.get("question") or "") else "en"
 
 
 def _tools(model: str | None, tools: Any = None, knowledge: bool = True) -> Any:
@@ -218,10 +226,11 @@ def advise(text: str, answers: dict[str, Any] | None = None, model: str | None =
     known = check_answers(answers)
     text = clean_text(text, "question")
     if not text.strip():
-        raise InputError("empty question: say what you want to run and on what")
+        raise InputError("empty question: say what you want to run and on what",
+                         zh="問題是空的：請說明要跑什麼模型、用什麼硬體")
 
     def reply(question: dict) -> str:
-        return simulated_reply(question["fields"], known)
+        return simulated_reply(question["fields"], known, _question_lang(question))
     return _advice(runner.run({"mode": "chat", "text": text.strip()}, _tools(model, tools, knowledge), reply))
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
-from agent.names import bottleneck_label, display, source_label
+from agent.names import assumption_text, bottleneck_label, display, source_label
 
 if TYPE_CHECKING:
     from agent.advice import Advice
@@ -144,7 +144,6 @@ def _layout(advice: "Advice"):
 
 def _headline(advice: "Advice", lab: dict, lang: str) -> str:
     """One line: engine, layout on the user's devices, fit and speed."""
-    from rules.display import short_name
     d, est, sep = advice.decision, advice.estimate, " · "
     head = f"**{lab['rec']}{_colon(lang)}{display(d.primary)}**" if d.primary else f"**{lab['rec']}{_colon(lang)}**{lab['none']}"
     bits = []
@@ -152,8 +151,7 @@ def _headline(advice: "Advice", lab: dict, lang: str) -> str:
     s = advice.profile.summary
     if s.hardware and advice.intent != "size":
         from agent.names import hardware_name
-        name = hardware_name(s.hardware)
-        name = short_name(name) if lang == "zh" else name
+        name = hardware_name(s.hardware, lang)
         count = (s.count or 1) * (s.nodes or 1)
         where = (f"{count} × {name}" if count > 1 else name)
         dims = par.degrees() if par else ""
@@ -223,7 +221,8 @@ def _details(advice: "Advice", index: dict[str, int], lab: dict, lang: str) -> l
     par = _layout(advice)
     if par and par.strategy and advice.intent != "size":
         dims = par.degrees()
-        out += [f"**{lab['parallel']}{_colon(lang).rstrip()}** {par.strategy.upper()}" + (f" ({dims})" if dims else "")
+        name = "單一裝置" if lang == "zh" and par.strategy == "none" else par.strategy.upper()
+        out += [f"**{lab['parallel']}{_colon(lang).rstrip()}** {name}" + (f" ({dims})" if dims else "")
                 + (f"{_colon(lang)}{par.reason}" if par.reason else ""), *_plan_lines(advice, lab, lang), ""]
     return out
 
@@ -403,7 +402,8 @@ def template_answer(advice: "Advice") -> str:
     for block in blocks:
         if block:
             out += [*block, ""]
-    for key, items in (("warn", advice.warnings), ("assume", advice.assumptions)):
+    assumed = [assumption_text(a, lang) for a in advice.assumptions]
+    for key, items in (("warn", advice.warnings), ("assume", assumed)):
         if items:
             out += [f"**{lab[key]}{_colon(lang).rstrip()}**", *[f"- {w}" for w in items], ""]
     out += sources_block(advice)

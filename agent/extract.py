@@ -78,10 +78,17 @@ def _out_of_range(field: str, value: Any) -> bool:
     return value != value or not lo <= value <= hi
 
 
-def _range_text(field: str) -> str:
+def _range_text(field: str, lang: str = "en") -> str:
     from rules.profile import field_range
     lo, hi = field_range(field)
-    return f"{field} must be from {lo:,} to {hi:,}"
+    return f"須介於 {lo:,} 到 {hi:,} 之間" if lang == "zh" else f"{field} must be from {lo:,} to {hi:,}"
+
+
+def _outside(field: str, words: Any) -> ProfileError:
+    """A number the user wrote that no profile can hold, named in both languages."""
+    words = str(words)[:40]
+    return ProfileError(field, f'"{words}" is outside what the advisor can plan for ({_range_text(field)})',
+                        zh=f"「{words}」超出顧問能規劃的範圍（{_range_text(field, 'zh')}）")
 
 
 def _consistent(values: dict[str, Any], evidence: dict[str, str]) -> None:
@@ -99,8 +106,7 @@ def _consistent(values: dict[str, Any], evidence: dict[str, str]) -> None:
                 values.clear(), evidence.clear()
                 return
             if field in NUMBER_FIELDS and _out_of_range(field, values[field]):
-                raise ProfileError(field, f'"{evidence.get(field, values[field])}" is outside what the advisor can '
-                                          f"plan for ({_range_text(field)})") from None
+                raise _outside(field, evidence.get(field, values[field])) from None
             values.pop(field), evidence.pop(field)
 
 
@@ -175,8 +181,7 @@ def _answer_value(field: str, norm: str, ex: Extraction, spans: dict[str, tuple[
         hit = _bare_number(norm, taken, field)
         ok = hit and (field not in ("context_length", "input_tokens") or hit[0] >= 256)
         if ok and not (0 <= hit[0] < 1e15):   # "1e999", a 24-digit number: not a value, an error
-            raise ProfileError(field, f'"{norm[hit[1]:hit[2]][:40]}" is outside what the advisor can plan for '
-                                      f"({_range_text(field)})")
+            raise _outside(field, norm[hit[1]:hit[2]])
         return (int(round(hit[0])), hit[1], hit[2]) if ok else None
     if field == "quantization":
         m = _NO.search(norm)

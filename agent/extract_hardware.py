@@ -63,9 +63,10 @@ _INTERCONNECT = [(v, re.compile("|".join(p), _F)) for v, p in lexicon.INTERCONNE
 
 
 # A number written right before a device that cannot be a device count: negative ("-5 H100"; a dash
-# between spaces, "FP8 - 8x H100", separates clauses), a
-# power or exponent ("10^9 H100", "1e9 H100"), or more digits than any machine has devices.
+# between spaces, "FP8 - 8x H100", separates clauses), a power or exponent ("10^9 H100", "1e9 H100",
+# "10 億張 H100"), or more digits than any machine has devices.
 _BAD_COUNT = re.compile(rf"(?P<bad>(?<![\w.^])(?<!\s)-\s*\d+(?:\.\d+)?|(?:(?<=^)|(?<=\s))-\d+(?:\.\d+)?|(?<![\w.])\d+(?:\.\d+)?\s*(?:\^|\*\*|[eE]\+?)\s*-?\d+"
+                        rf"|(?<![\w.])\d+(?:\.\d+)?\s*[萬万億亿兆]"
                         rf"|(?<![\w.,])\d{{5,}}|(?<![\w.,])\d{{1,3}}(?:,\d{{3}})+(?![\d,]))\s*(?P<cls>{_CLS})?[\s-]*(?:{_BRAND}[\s-]*)*$", _F)
 MAX_COUNT = 4096   # rules.profile.Profile.count's upper bound
 
@@ -77,8 +78,13 @@ def _check_count(text: str, hit: AliasHit) -> None:
         words = m.group("bad").strip()
         if "," in words and int(words.replace(",", "")) <= MAX_COUNT:   # "2,048 H100": a count
             return
+        if re.search(r"[萬万億亿兆]", words):   # "10 億張 H100": a real number, far too many devices
+            raise ProfileError("count", f'"{words}" is outside what the advisor can plan for '
+                                        f"(count must be from 1 to {MAX_COUNT:,})",
+                               zh=f"「{words}」超出顧問能規劃的範圍（每個節點須為 1 到 {MAX_COUNT:,} 個裝置）")
         raise ProfileError("count", f'"{words}" is not a possible number of devices '
-                                    f"(a whole number from 1 to {MAX_COUNT:,} per node)")
+                                    f"(a whole number from 1 to {MAX_COUNT:,} per node)",
+                           zh=f"「{words}」不是可能的裝置數量（每個節點須為 1 到 {MAX_COUNT:,} 的整數）")
 
 
 def _count_before(text: str, hit: AliasHit) -> tuple[int, int, bool] | None:
@@ -90,7 +96,8 @@ def _count_before(text: str, hit: AliasHit) -> tuple[int, int, bool] | None:
     n = 1 if m.group("one") else 2 if m.group("two") else parse_int(m.group("num"))
     if n and n > MAX_COUNT:
         raise ProfileError("count", f'"{m.group("num")}" devices is more than the advisor plans for '
-                                    f"(at most {MAX_COUNT:,} per node)")
+                                    f"(at most {MAX_COUNT:,} per node)",
+                           zh=f"「{m.group('num')}」個裝置超出顧問能規劃的範圍（每個節點最多 {MAX_COUNT:,} 個）")
     cls = (m.group("cls") or "").strip()
     per_device = bool(cls) and (cls in _PER_DEVICE or bool(_PER_DEVICE_WORD.fullmatch(cls))) or bool(m.group("two"))
     return (n, m.start(), per_device) if n and n <= 1024 else None

@@ -41,15 +41,17 @@ def display(engine: str | None) -> str:
     return engine_names().get(engine or "", engine or "")
 
 
-@lru_cache(maxsize=512)
-def hardware_name(hw_id: str | None) -> str:
-    """A device's catalog name ("NVIDIA H100 SXM5 80GB"); the id when the catalog lacks it."""
+@lru_cache(maxsize=1024)
+def hardware_name(hw_id: str | None, lang: str | None = "en") -> str:
+    """A device's catalog name ("NVIDIA H100 SXM5 80GB"; in zh-Hant without the English qualifier, or
+    the catalog's `name_zh`); the id when the catalog lacks it."""
     if not hw_id:
         return ""
     from rules import catalog
+    from rules.display import local_name
     from rules.errors import AdvisorError
     try:
-        return catalog.hardware(hw_id).name
+        return local_name(catalog.hardware(hw_id), _lang(lang))
     except AdvisorError:
         return hw_id
 
@@ -159,7 +161,7 @@ def value_text(field: str, value: Any, lang: str | None = "en") -> str:
     if value is None:
         return ""
     if field == "hardware":
-        return hardware_name(value)
+        return hardware_name(value, lang)
     if field == "model":
         return model_name(value)
     if field in ("quantization", "kv_cache_dtype") and isinstance(value, str):
@@ -184,3 +186,17 @@ def source_label(source: str | None) -> str:
     if text.lower().startswith("file:"):
         text = text[5:]
     return re.split(r"[\\/]", text.rstrip("\\/"))[-1]
+
+
+_ASSUMED = re.compile(r"^(?P<field>[a-z_]+) = (?P<value>[^\s：:（(]+)")
+
+
+def assumption_text(line: str, lang: str | None = "en") -> str:
+    """An assumption line ("workload = chat：…") opened by its field and value as a zh-Hant reader reads
+    them ("工作負載 = 聊天：…"); a value with no words keeps its id ("量化 = int4"). English lines unchanged.
+    The Advice keeps the id form (the LLM composer and `ask --json` read it); this is for display."""
+    m = _ASSUMED.match(line) if _lang(lang) == "zh" else None
+    if not m or m.group("field") not in FIELDS["zh"]:
+        return line
+    field, value = m.group("field"), m.group("value")
+    return f"{field_label(field, 'zh')} = {VALUES.get(field, {}).get('zh', {}).get(value, value)}" + line[m.end():]

@@ -194,7 +194,7 @@ def decide(state: AgentState, tools: Tools) -> dict[str, Any]:
     try:
         return {"decision": as_dict(_asked_first(tools.decide(_profile(state)), state))}
     except AdvisorError as exc:
-        return {"decision": None, "tool_notes": [*(state.get("tool_notes") or []), str(exc)]}
+        return {"decision": None, "tool_notes": [*(state.get("tool_notes") or []), exc.message(state.get("language"))]}
 
 
 def _asked_first(decision: Any, state: AgentState) -> Any:
@@ -231,7 +231,7 @@ def estimate(state: AgentState, tools: Tools) -> dict[str, Any]:
         est = as_dict(tools.estimate(profile, engine=decision.get("primary"), parallelism=layout))
     except AdvisorError as exc:
         return {"estimate": None, "plan": None, "options": [],
-                "tool_notes": [*(state.get("tool_notes") or []), str(exc)]}
+                "tool_notes": [*(state.get("tool_notes") or []), exc.message(state.get("language"))]}
     return {"estimate": est, "plan": None, "options": _alternatives(tools, profile, decision, layout)}
 
 
@@ -265,7 +265,7 @@ def _size(state: AgentState, tools: Tools, profile: Profile) -> dict[str, Any]:
         return out
     except AdvisorError as exc:
         return {"sizing": None, "estimate": None, "plan": None, "options": [],
-                "tool_notes": [*(state.get("tool_notes") or []), str(exc)]}
+                "tool_notes": [*(state.get("tool_notes") or []), exc.message(state.get("language"))]}
 
 
 def plan(state: AgentState, tools: Tools) -> dict[str, Any]:
@@ -274,7 +274,7 @@ def plan(state: AgentState, tools: Tools) -> dict[str, Any]:
         spec = as_dict(tools.build_spec(_profile(state), state.get("decision"), state.get("estimate"),
                                         plan=state.get("plan")))
     except AdvisorError as exc:
-        return {"benchmark": None, "tool_notes": [*(state.get("tool_notes") or []), str(exc)]}
+        return {"benchmark": None, "tool_notes": [*(state.get("tool_notes") or []), exc.message(state.get("language"))]}
     return {"benchmark": spec}   # the BenchSpec dump (the Advice types it; `ask --json` adds `concurrency`)
 
 

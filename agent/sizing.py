@@ -105,6 +105,7 @@ def render(result: dict[str, Any]) -> str:
         lines += ["沒有選項達到目標；以下是最接近的：" if zh else "No option meets the targets; the closest ones:", ""]
     for n, o in enumerate(result["options"], start=1):
         f, lay = o["plan"]["figures"], o["plan"]["layout"]
+        from rules.display import short_name
         from rules.plan import Layout
         devices = o["count"] * o["nodes"]
         where = f"{o['nodes']} x {o['count']}" if o["nodes"] > 1 else str(devices)
@@ -112,11 +113,8 @@ def render(result: dict[str, Any]) -> str:
         if o.get("cost_per_1m_tokens"):
             cost += f" (${o['cost_per_1m_tokens']:.2f} {'每百萬 tokens' if zh else 'per 1M tokens'})"
         miss = "" if o["meets_targets"] else (f"（未達：{'; '.join(o['misses'])}）" if zh else f" (misses: {'; '.join(o['misses'])})")
-        shape = Layout(**lay).describe()
-        if zh:   # the catalog's English qualifier and "single device" stay out of a zh-Hant answer
-            from rules.display import short_name
-            shape = "單一裝置" if shape == "single device" else shape
-        hw_name = short_name(o["name"]) if zh else o["name"]
+        shape = Layout(**lay).describe("zh" if zh else "en")
+        hw_name = short_name(o["name"]) if zh else o["name"]   # a zh-Hant answer without the English qualifier
         lines.append(f"{n}. {where} x {hw_name} — {shape}, {o['plan']['quantization']}"
                      + (f", KV {o['plan']['kv_cache_dtype']}" if o['plan']['kv_cache_dtype'] else "")
                      + f": TTFT {f['ttft_s']} s, TPOT {f['tpot_ms']} ms, {f['tokens_per_s']} tok/s{cost}{miss}")

@@ -67,7 +67,7 @@ def _ctx(advice: "Advice") -> Ctx:
         try:
             hw = catalog.hardware(s.hardware)
             unified = hw.hw_class in ("apple", "edge") or "unified" in (hw.memory_type or "").lower()
-            en, zh = rdisplay.setup(hw.name, s.count or 1, s.nodes or 1, hw.hw_class, unified)
+            en, zh = rdisplay.setup(hw.name, s.count or 1, s.nodes or 1, hw.hw_class, unified, hw.name_zh)
             setup, platform = (zh if lang == "zh" else en), hw.platform
         except AdvisorError:
             setup = s.hardware

@@ -245,4 +245,5 @@ def check_profile_against_catalog(profile) -> None:
         for field in ("context_length", "input_tokens"):
             value = getattr(profile, field)
             if value is not None and value > spec.max_context:
-                raise ProfileError(field, f"{value} tokens exceeds {spec.id}'s maximum context of {spec.max_context}")
+                raise ProfileError(field, f"{value} tokens exceeds {spec.id}'s maximum context of {spec.max_context}",
+                                   zh=f"{value:,} tokens 超過 {spec.id} 的最大 context（{spec.max_context:,}）")

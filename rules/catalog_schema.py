@@ -36,6 +36,9 @@ class Hardware(_Strict):
 
     id: str
     name: str
+    name_zh: str | None = None
+    """The name in zh-Hant where `name` is an English description (class-level entries); product names
+    need none (a zh-Hant text shows them without their bracketed qualifier)."""
     vendor: str
     platform: Platform
     hw_class: HardwareClass

@@ -15,6 +15,7 @@ from rules.facts import derive_facts
 from rules.profile import Profile
 from rules.quant import bits_per_weight
 from rules.serving import ACTIVE_SHARE, busy_hour_load, tier_from_counts
+from rules.display import MODE_ZH
 
 CONTEXT_BY_WORKLOAD = {"chat": 8192, "batch": 8192, "rag": 16384, "summarization": 32768,
                        "agent": 32768, "coding": 32768}
@@ -141,7 +142,7 @@ def _concurrency(p: Profile) -> Default:
                        note_zh=f"{p.users} 人中約 {ACTIVE_SHARE:.0%} 同時在用")
     mode = p.serving_mode or _serving_mode(p).value
     return Default(field="concurrency", value=CONCURRENCY_BY_MODE[mode], note=f"typical requests in flight for a {mode} setup",
-                   note_zh=f"{mode} 情境常見的同時請求數")
+                   note_zh=f"{MODE_ZH[mode]}常見的同時請求數")
 
 
 def _max_context(p: Profile) -> int | None:

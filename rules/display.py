@@ -17,19 +17,32 @@ _MODE_ZH = {"personal": "一個人使用", "demo": "demo 或小規模內部試�
             "production": "對外的 production 服務", "fleet": "跨機器的 fleet"}
 
 
+MODE_ZH = _MODE_ZH
+"""Serving modes in zh-Hant words (for texts that name the user's mode)."""
+
+
 def short_name(name: str) -> str:
     """A catalog name without its English qualifier in brackets ("NVIDIA GB200 (per Blackwell GPU ...)" →
     "NVIDIA GB200"): the zh-Hant texts name the part, the qualifier is catalog English."""
     return name.split(" (")[0].strip() or name
 
 
+def local_name(hw: Any, lang: str = "en") -> str:
+    """A device's name for a reader: the catalog name, or in zh-Hant its `name_zh` (class-level entries
+    whose name is an English description) else the name without its bracketed English qualifier."""
+    if lang != "zh":
+        return hw.name
+    return getattr(hw, "name_zh", None) or short_name(hw.name)
+
+
 def _unit_zh(hw_class: str | None, unified: bool) -> str:
     return "台" if hw_class in _BOXES or unified else "張"
 
 
-def setup(name: str, count: int, nodes: int, hw_class: str | None, unified: bool = False) -> tuple[str, str]:
+def setup(name: str, count: int, nodes: int, hw_class: str | None, unified: bool = False,
+          name_zh: str | None = None) -> tuple[str, str]:
     """The devices as the user has them, (en, zh): "one NVIDIA RTX 4090", "2 nodes of 8× NVIDIA H100 SXM"."""
-    unit, short = _unit_zh(hw_class, unified), short_name(name)
+    unit, short = _unit_zh(hw_class, unified), name_zh or short_name(name)
     if nodes > 1:
         return f"{nodes} nodes of {count}× {name}", f"{nodes} 台各 {count} {unit} {short}"
     if count <= 1:

@@ -21,6 +21,7 @@ from typing import Any, Literal
 import yaml
 from pydantic import BaseModel, ConfigDict, ValidationError, field_validator, model_validator
 
+from rules.display import local_name
 from rules.errors import DataError, MissingFactError, UnknownIdError
 from rules.ids import ENGINES, EXL_QUANT_RE, QUANTS_FIXED, EngineId, Platform, is_quant
 
@@ -323,7 +324,7 @@ def gfx_target(hw: Any) -> str | None:
     return None
 
 
-def _platform_verdict(spec: EngineSpec, hw: Any, platform: str, name: str) -> Verdict | None:
+def _platform_verdict(spec: EngineSpec, hw: Any, platform: str, name: str, name_zh: str) -> Verdict | None:
     """A refusal from the platform entry itself (absent, experimental, wrong vendor or GPU target)."""
     support = spec.platforms.get(platform)
     if support is None:
@@ -337,12 +338,12 @@ def _platform_verdict(spec: EngineSpec, hw: Any, platform: str, name: str) -> Ve
     if support.vendors and vendor and not any(v.lower() in vendor.lower() for v in support.vendors):
         listed = ", ".join(support.vendors)
         return Verdict(False, f"{spec.name} on {platform} is documented for {listed} devices only{why}; {name} is not one",
-                       f"{spec.name} 在 {platform} 上只支援 {listed} 的裝置，{name} 不在其中", support.source)
+                       f"{spec.name} 在 {platform} 上只支援 {listed} 的裝置，{name_zh} 不在其中", support.source)
     target = gfx_target(hw)
     if support.targets and target and target not in support.targets:
         listed = ", ".join(support.targets)
         return Verdict(False, f"{spec.name}'s {platform} build lists {listed}; {name} is {target}",
-                       f"{spec.name} 的 {platform} 版本只列出 {listed}；{name} 是 {target}", support.source)
+                       f"{spec.name} 的 {platform} 版本只列出 {listed}；{name_zh} 是 {target}", support.source)
     return None
 
 
@@ -351,7 +352,7 @@ def _cc_text(cc: float) -> str:
     return f"{cc:.1f}"
 
 
-def _cc_verdict(spec: EngineSpec, cc: float, name: str) -> Verdict | None:
+def _cc_verdict(spec: EngineSpec, cc: float, name: str, name_zh: str) -> Verdict | None:
     """A refusal (or a pinned-release caveat) from the engine's minimum compute capability."""
     need = spec.min_cuda_cc
     if need is None or cc >= need.value:
@@ -362,14 +363,14 @@ def _cc_verdict(spec: EngineSpec, cc: float, name: str) -> Verdict | None:
                        f"{_cc_text(older.value)} ({name} is {_cc_text(cc)}); newer ones need {_cc_text(need.value)}, "
                        f"so pin that release",
                        f"{spec.name} 到 {older.last_release} 為止的版本仍支援 compute capability {_cc_text(older.value)}"
-                       f"（{name} 是 {_cc_text(cc)}），更新的版本需要 {_cc_text(need.value)}，所以要固定在該版本", older.source, caveat=True)
+                       f"（{name_zh} 是 {_cc_text(cc)}），更新的版本需要 {_cc_text(need.value)}，所以要固定在該版本", older.source, caveat=True)
     if older is not None:   # below even the oldest supported floor: no official release ever shipped kernels for it
         return Verdict(False, f"{spec.name} needs compute capability {_cc_text(need.value)} or newer ({_cc_text(older.value)} up to "
                        f"{older.last_release}); {name} has {_cc_text(cc)}, which no official build supports (only community "
                        f"source builds)", f"{spec.name} 需要 compute capability {_cc_text(need.value)} 以上（{older.last_release} "
-                       f"以前是 {_cc_text(older.value)}）；{name} 只有 {_cc_text(cc)}，官方版本從未支援（只有社群自行編譯的版本）", need.source)
+                       f"以前是 {_cc_text(older.value)}）；{name_zh} 只有 {_cc_text(cc)}，官方版本從未支援（只有社群自行編譯的版本）", need.source)
     return Verdict(False, f"{spec.name} needs compute capability {_cc_text(need.value)} or newer; {name} has "
-                   f"{_cc_text(cc)}", f"{spec.name} 需要 compute capability {_cc_text(need.value)} 以上，{name} 只有 "
+                   f"{_cc_text(cc)}", f"{spec.name} 需要 compute capability {_cc_text(need.value)} 以上，{name_zh} 只有 "
                    f"{_cc_text(cc)}", need.source)
 
 
@@ -380,18 +381,19 @@ def verdict(engine_id: str, hardware: Any, slow_fp16: bool = False) -> Verdict:
     platform = getattr(hw, "platform", None)
     hw_id = str(getattr(hw, "id", "hardware"))
     name = str(getattr(hw, "name", None) or hw_id)
+    name_zh = local_name(hw, "zh") if getattr(hw, "name", None) else hw_id   # a zh-Hant reason names it in zh-Hant
     if platform is None:
         raise MissingFactError("hardware.yaml", hw_id, "platform", "no platform, cannot check engine support")
-    refused = _platform_verdict(spec, hw, platform, name)
+    refused = _platform_verdict(spec, hw, platform, name, name_zh)
     if refused is not None:
         return refused
     cc = _as_cc(getattr(hw, "cuda_cc", None))
-    caveat = _cc_verdict(spec, cc, name) if platform == "nvidia-cuda" and cc is not None else None
+    caveat = _cc_verdict(spec, cc, name, name_zh) if platform == "nvidia-cuda" and cc is not None else None
     if caveat is not None and not caveat.ok:
         return caveat
     if platform == "nvidia-cuda" and slow_fp16 and spec.needs_fast_fp16 is not None:
         return Verdict(False, f"{spec.name} computes in FP16, which {name} (compute {_cc_text(cc)}) runs at a small fraction "
-                       f"of its FP32 rate: about one token per second", f"{spec.name} 以 FP16 運算，而 {name}"
+                       f"of its FP32 rate: about one token per second", f"{spec.name} 以 FP16 運算，而 {name_zh}"
                        f"（compute {_cc_text(cc)}）的 FP16 只有 FP32 速度的一小部分，大約每秒一個 token",
                        spec.needs_fast_fp16.source)
     if caveat is not None:

@@ -17,15 +17,25 @@ import difflib
 MAX_MESSAGE = 400
 
 
+def _fold(text: str) -> str:
+    line = " ".join(text.split())
+    return line if len(line) <= MAX_MESSAGE else line[:MAX_MESSAGE - 1] + "…"
+
+
 class AdvisorError(Exception):
     """Base class: `str(err)` is the one line shown to the user. Whatever a message quotes (a
-    user's text with newlines, a 100 KB name) is folded onto one line and shortened."""
+    user's text with newlines, a 100 KB name) is folded onto one line and shortened. Errors a
+    zh-Hant user can cause by what they write carry the line in zh-Hant too (`zh`)."""
 
-    def __init__(self, *args):
+    def __init__(self, *args, zh: str | None = None):
         if args and isinstance(args[0], str):
-            line = " ".join(args[0].split())
-            args = (line if len(line) <= MAX_MESSAGE else line[:MAX_MESSAGE - 1] + "…", *args[1:])
+            args = (_fold(args[0]), *args[1:])
+        self.zh = _fold(zh) if zh else None
         super().__init__(*args)
+
+    def message(self, lang: str | None = "en") -> str:
+        """The one line in the user's language (English when no zh-Hant line was written)."""
+        return (self.zh if lang == "zh" and self.zh else None) or " ".join(str(self).split()) or type(self).__name__
 
 
 class InputError(AdvisorError):
@@ -35,9 +45,9 @@ class InputError(AdvisorError):
 class ProfileError(InputError):
     """A profile value is impossible; `field` names it."""
 
-    def __init__(self, field: str, message: str):
+    def __init__(self, field: str, message: str, zh: str | None = None):
         self.field = field
-        super().__init__(f"{field}: {message}")
+        super().__init__(f"{field}: {message}", zh=f"{field}：{zh}" if zh else None)
 
 
 class UnknownIdError(InputError):

@@ -197,8 +197,9 @@ def _hardware_facts(p: Profile, notes: list[str]) -> dict[str, Any]:
         "mem_bw_gbs": hw.mem_bw_gbs, "p2p": hw.p2p, "hw_approximate": hw.approximate,
     }
     unified = hw.hw_class in ("apple", "edge") or "unified" in (hw.memory_type or "").lower()
-    out["setup"], out["setup_zh"] = display.setup(hw.name, p.count or 1, p.nodes, hw.hw_class, unified)
-    out.update(hardware_name=hw.name, hardware_name_zh=display.short_name(hw.name), unified_memory=unified,
+    out["setup"], out["setup_zh"] = display.setup(hw.name, p.count or 1, p.nodes, hw.hw_class, unified,
+                                                  hw.name_zh)
+    out.update(hardware_name=hw.name, hardware_name_zh=display.local_name(hw, "zh"), unified_memory=unified,
                slow_fp16=cc in SLOW_FP16_CC if cc is not None else (False if hw.platform != "nvidia-cuda" else None))
     out.update(_link_facts(p, hw, notes))
     return out

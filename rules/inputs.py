@@ -54,7 +54,8 @@ def clean_text(value: Any, what: str = "text", limit: int = MAX_QUESTION_CHARS) 
     text = str(value)
     if len(text) > limit:
         raise InputError(f"{what} is too long: {len(text):,} characters (the limit is {limit:,}); "
-                         "shorten it to the situation and the question")
+                         "shorten it to the situation and the question",
+                         zh=f"{what} 太長：{len(text):,} 個字元（上限 {limit:,}）；請精簡成您的情境與問題")
     if _SURROGATE.search(text):
         text = _SURROGATE.sub("\ufffd", text)
     if _CONTROL.search(text):

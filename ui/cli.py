@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import re
 import sys
 
 from knowledge import offline
@@ -62,8 +63,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         with json_mode(_json_requested(args)):   # library chatter → stderr; stdout holds only the JSON
             return int(module.run(args) or 0)
-    except AdvisorError as exc:
-        print(f"advisor {args.command}: {_one_line(exc)}", file=sys.stderr)
+    except AdvisorError as exc:   # in the language of what the user wrote
+        print(f"advisor {args.command}: {exc.message(_input_lang(args))}", file=sys.stderr)
         return 2
     except BrokenPipeError:   # `advisor search … | head`: the reader left; not an error
         import os
@@ -83,6 +84,12 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130
+
+
+def _input_lang(args: argparse.Namespace) -> str:
+    """zh when the text the user gave (a question, a chat message, a query) is Traditional Chinese."""
+    words = " ".join(str(v) for k, v in vars(args).items() if k in ("text", "query", "question") and v)
+    return "zh" if re.search(r"[\u3400-\u9fff]", words) else "en"
 
 
 def _one_line(exc: BaseException) -> str:

@@ -57,7 +57,8 @@ def _user_message(exc: Exception, lang: str) -> str:
     from agent.store import ThreadBusy
     from rules.errors import InputError
     if isinstance(exc, (InputError, ThreadBusy)):
-        return SORRY[lang].format(err=present_slack.escape(str(exc)[:300]))
+        text = exc.message(lang) if isinstance(exc, InputError) else str(exc)
+        return SORRY[lang].format(err=present_slack.escape(text[:300]))
     return FAILED[lang]
 
 

@@ -75,7 +75,7 @@ def build_app(advisor: Advisor | None = None) -> gr.Blocks:
             shown = advisor.pending(key(thread)) is not None   # quick replies were on screen
             out = advisor.turn(key(thread), message)
         except AdvisorError as exc:   # bad input: say so in the chat, lose nothing
-            history = [*history, {"role": "user", "content": message}, {"role": "assistant", "content": f"⚠️ {exc}"}]
+            history = [*history, {"role": "user", "content": message}, {"role": "assistant", "content": f"⚠️ {exc.message(lang)}"}]
             return ("", history, thread, lang, *screen(thread, lang, tab))
         # mid-interview the profile so far comes from the thread; an answer carries its own
         profile = advisor.profile(key(thread)) if out.question else None
@@ -216,14 +216,15 @@ def _download(advisor: Advisor, thread: str, name: str) -> Any:
     from fastapi import HTTPException
     from fastapi.responses import Response
     kinds = {"benchspec.yaml": ("application/yaml", spec_text.yaml_text),
-             "benchplan.md": ("text/markdown; charset=utf-8", spec_text.markdown_text)}
+             "benchplan.md": ("text/markdown; charset=utf-8", None)}
     if name not in kinds or not thread:
         raise HTTPException(404, "no such download")
     advice = advisor.advice(key(thread))
     if advice is None or advice.benchmark is None:
         raise HTTPException(404, "this conversation has no benchmark plan yet")
     media, render = kinds[name]
-    return Response(render(advice.benchmark), media_type=media,
+    body = render(advice.benchmark) if render else spec_text.advice_markdown(advice)   # the plan: in the user's language
+    return Response(body, media_type=media,
                     headers={"Content-Disposition": f'attachment; filename="{name}"', "Cache-Control": "no-store"})
 
 

@@ -13,6 +13,13 @@ STRATEGY_WORDS = {
     "zh": {"tp": "TP", "tp+dp": "TP 加副本", "pp": "PP", "tp+pp": "內層 TP、外層 PP", "ep": "EP",
            "dp": "DP 副本", "none": "單一裝置"},
 }
+RUN_WITH = {
+    "en": {"dynamo": "NVIDIA Dynamo", "sglang": "SGLang PD mode", "vllm": "vLLM disaggregated prefill",
+           "tensorrt-llm": "TensorRT-LLM disaggregated serving"},
+    "zh": {"dynamo": "NVIDIA Dynamo", "sglang": "SGLang 的 PD 分離模式", "vllm": "vLLM 的分離式 prefill",
+           "tensorrt-llm": "TensorRT-LLM 的分離式服務"},
+}
+"""What runs a prefill/decode split, per engine."""
 NOTES = {
     "macs-linked": {"en": "the Macs are taken to be linked by Thunderbolt or Ethernet, far slower than their unified memory",
                     "zh": "假設各台 Mac 以 Thunderbolt 或乙太網路相連，遠慢於其統一記憶體"},
@@ -88,13 +95,13 @@ def gap(winner: Candidate, other: Candidate, objective: str, lang: Lang) -> str:
 def chosen_line(c: Candidate, load: int, ctx: int, lang: Lang) -> str:
     """'Chosen: TP=2 (vllm, fp8): ...'."""
     head = "選定" if lang == "zh" else "Chosen"
-    return f"{head}: {c.layout.describe()}{_engine(c)}, {_precision(c, lang)} — {figures_line(c, load, ctx, lang)}"
+    return f"{head}: {c.layout.describe(lang)}{_engine(c)}, {_precision(c, lang)} — {figures_line(c, load, ctx, lang)}"
 
 
 def runner_line(r: Candidate, c: Candidate, objective: str, load: int, ctx: int, lang: Lang) -> str:
     """'Runner-up: PP=2: ...: 47 % slower to a whole answer'."""
     head = "次佳" if lang == "zh" else "Runner-up"
-    return (f"{head}: {r.layout.describe()}, {_precision(r, lang)} — {figures_line(r, load, ctx, lang)}"
+    return (f"{head}: {r.layout.describe(lang)}, {_precision(r, lang)} — {figures_line(r, load, ctx, lang)}"
             f"{'：' if lang == 'zh' else ': '}{gap(c, r, objective, lang)}")
 
 
@@ -111,45 +118,44 @@ def rule_line(rule: str | None, strategy: str | None, chosen: Candidate, favoure
     if overrode:
         d = f"{advantage(chosen, favoured, objective):.0%}"
         if lang == "zh":
-            return (f"規則 {rule} 建議 {words}；此處估算顯示 {chosen.layout.describe()} 明顯較佳（好 {d}），"
+            return (f"規則 {rule} 建議 {words}；此處估算顯示 {chosen.layout.describe(lang)} 明顯較佳（好 {d}），"
                     f"但估算可能低估互連成本：兩種都實測再定案。")
-        return (f"Rule {rule} advises {words}; here {chosen.layout.describe()} wins clearly ({d} better), but the "
+        return (f"Rule {rule} advises {words}; here {chosen.layout.describe(lang)} wins clearly ({d} better), but the "
                 "estimate may understate the link's cost: measure both before settling.")
     if best is not chosen:
         d = f"{advantage(best, chosen, objective):.0%}"
         if lang == "zh":
-            return f"依規則 {rule} 採用 {words}：{best.layout.describe()} 只好 {d}，不足以推翻規則。"
-        return f"Kept {words} as rule {rule} advises: {best.layout.describe()} is only {d} better here, not enough to override it."
+            return f"依規則 {rule} 採用 {words}：{best.layout.describe(lang)} 只好 {d}，不足以推翻規則。"
+        return f"Kept {words} as rule {rule} advises: {best.layout.describe(lang)} is only {d} better here, not enough to override it."
     return None
 
 
 def unserved_line(c: Candidate, load: int, lang: Lang) -> str:
     """No layout serves the load: say what the closest one lacks."""
     if lang == "zh":
-        return (f"沒有任何配置能服務 {load} 個併發請求；最接近的是 {c.layout.describe()}："
+        return (f"沒有任何配置能服務 {load} 個併發請求；最接近的是 {c.layout.describe(lang)}："
                 f"{'放不下' if not c.figures.fits else f'只容納 {c.figures.max_concurrency} 個'}。"
                 "請看估算中的修正建議（量化、KV cache、更多裝置）。")
-    return (f"No layout serves {_reqs(load)} in flight; the closest is {c.layout.describe()}: {c.rejected}. "
+    return (f"No layout serves {_reqs(load)} in flight; the closest is {c.layout.describe(lang)}: {c.rejected}. "
             "See the estimate's fixes (quantization, KV cache, more devices).")
 
 
 def disagg_line(d, lang: Lang) -> str:
     """The recommended prefill/decode split, with its figures, whether it carries the load, and what runs it."""
-    run = ", ".join({"dynamo": "NVIDIA Dynamo", "sglang": "SGLang PD mode", "vllm": "vLLM disaggregated prefill",
-                     "tensorrt-llm": "TensorRT-LLM disaggregated serving"}.get(e, e) for e in d.run_with)
+    run = ("、" if lang == "zh" else ", ").join(RUN_WITH[lang].get(e, e) for e in d.run_with)
     more = d.demand_requests_per_s / d.requests_per_s if d.requests_per_s else 0
     if lang == "zh":
         load = ("足以承載您的負載" if d.serves_load else
                 f"但您的負載需要約 {num(d.demand_requests_per_s)} req/s，約需 {more:.1f} 倍的裝置")
         return (f"合併部署達不到 TTFT {d.ttft_target_ms:g} ms / TPOT {d.tpot_target_ms:g} ms 的目標；拆分 prefill/decode："
-                f"{d.prefill_workers} 個 prefill worker（{d.prefill_layout.describe()}）加 {d.decode_workers} 個 decode "
-                f"worker（{d.decode_layout.describe()}，每個 batch {d.decode_batch}），TTFT 約 {num(d.ttft_s, ' s')}、"
+                f"{d.prefill_workers} 個 prefill worker（{d.prefill_layout.describe(lang)}）加 {d.decode_workers} 個 decode "
+                f"worker（{d.decode_layout.describe(lang)}，每個 batch {d.decode_batch}），TTFT 約 {num(d.ttft_s, ' s')}、"
                 f"TPOT {num(d.tpot_ms, ' ms')}、{num(d.requests_per_s)} req/s，{load}。可用：{run}。")
     load = ("enough for your load" if d.serves_load else
             f"but your load needs about {num(d.demand_requests_per_s)} requests/s, about {more:.1f}x the devices")
     return (f"The aggregated plan misses TTFT {d.ttft_target_ms:g} ms / TPOT {d.tpot_target_ms:g} ms; split prefill "
-            f"and decode: {d.prefill_workers} prefill workers ({d.prefill_layout.describe()}) and {d.decode_workers} "
-            f"decode workers ({d.decode_layout.describe()}, batch {d.decode_batch}) give TTFT about "
+            f"and decode: {d.prefill_workers} prefill workers ({d.prefill_layout.describe(lang)}) and {d.decode_workers} "
+            f"decode workers ({d.decode_layout.describe(lang)}, batch {d.decode_batch}) give TTFT about "
             f"{num(d.ttft_s, ' s')}, TPOT {num(d.tpot_ms, ' ms')} at {num(d.requests_per_s)} requests/s, {load}. "
             f"Run it with {run}.")
 

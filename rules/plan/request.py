@@ -180,7 +180,8 @@ def request_from_profile(profile: Profile, decision: Any = None, facts: dict | N
     spec = _spec(profile.model, hf, profile.params_b, profile.active_params_b)
     ctx = profile.context_length
     if ctx and ctx > spec.max_context:
-        raise ProfileError("context_length", f"{ctx} tokens exceeds {spec.id}'s maximum context of {spec.max_context}")
+        raise ProfileError("context_length", f"{ctx} tokens exceeds {spec.id}'s maximum context of {spec.max_context}",
+                           zh=f"{ctx:,} tokens 超過 {spec.id} 的最大 context（{spec.max_context:,}）")
     io = (profile.input_tokens or 0) + (profile.output_tokens or 0)
     from rules.defaults import serving_lengths
     inp, out, window = serving_lengths(profile.workload, spec.id if profile.model else None, profile.input_tokens,

@@ -63,11 +63,11 @@ class Layout(_Model):
             return "pp"
         return "dp" if self.dp > 1 else "none"
 
-    def describe(self) -> str:
-        """Short text, e.g. 'TP=4 x DP=2' ('single device' for 1)."""
+    def describe(self, lang: str = "en") -> str:
+        """Short text, e.g. 'TP=4 x DP=2' ('single device' for 1; '單一裝置' in zh-Hant)."""
         parts = [f"{k.upper()}={v}" for k, v in (("tp", self.tp), ("pp", self.pp), ("ep", self.ep), ("dp", self.dp))
                  if v > 1]
-        text = " x ".join(parts) or "single device"
+        text = " x ".join(parts) or ("單一裝置" if lang == "zh" else "single device")
         return f"{text} (DP attention)" if self.attention_dp else text
 
     def parallelism(self) -> dict[str, int | str | bool]:

@@ -98,7 +98,8 @@ def resolve_setup(model, hardware, count=1, nodes=1, quant=None, engine=None, pa
     if inp + out > ctx:
         raise InputError(f"--input + --output ({inp + out}) exceed --context ({ctx})")
     if ctx > spec.max_context:
-        raise ProfileError("context_length", f"{ctx} tokens exceeds {spec.id}'s maximum context of {spec.max_context}")
+        raise ProfileError("context_length", f"{ctx} tokens exceeds {spec.id}'s maximum context of {spec.max_context}",
+                           zh=f"{ctx:,} tokens 超過 {spec.id} 的最大 context（{spec.max_context:,}）")
     if load not in LOADS:
         raise InputError(f"unknown load model '{load}' (known: {', '.join(LOADS)})")
     label = engine
@@ -475,7 +476,8 @@ def estimate_for_profile(profile, engine: str | None = None, parallelism: str | 
         return None
     ctx = profile.context_length
     if ctx and ctx > spec.max_context:
-        raise ProfileError("context_length", f"{ctx} tokens exceeds {spec.id}'s maximum context of {spec.max_context}")
+        raise ProfileError("context_length", f"{ctx} tokens exceeds {spec.id}'s maximum context of {spec.max_context}",
+                           zh=f"{ctx:,} tokens 超過 {spec.id} 的最大 context（{spec.max_context:,}）")
     from rules.defaults import serving_lengths   # lazy: defaults reads facts, which read this package
     io = (profile.input_tokens or 0) + (profile.output_tokens or 0)
     # the planner's lengths and window (rules.plan.request), so every surface shows the same figures

@@ -208,3 +208,26 @@ def test_an_unrecognised_model_is_said_not_drawn_empty(browser, web_url):
     assert "no model I know was recognised" in note.inner_text()
     assert page.locator("#memory-plot").is_hidden()
     shot(page, "en-unknown-model")
+
+
+def test_a_zh_hant_conversation_shows_no_english(browser, web_url):
+    """Everything a zh-Hant user reads — chat, title, tabs, profile, plot notes, the benchmark tab and the
+    downloaded plan — has no English sentence or fragment (evals/langcheck.py; names, ids and terms stay)."""
+    from evals.langcheck import english_runs
+    page = open_page(browser, web_url, DESKTOP, locale="zh-TW")
+    send(page, "我們有 2 張 H100，要用 Qwen3 32B 做 RAG，大概 40 個併發")
+    answer_with_quick_replies(page, "建議")
+    seen = {"page": page.evaluate("document.body.innerText")}
+    seen["chat"] = page.locator("#chat").inner_text()
+    seen["title"] = page.locator("#title").inner_text()
+    for name, box in (("情境", "#profile"), ("圖表", "#memory-note"), ("測試計畫", "#bench")):
+        page.get_by_role("tab", name=name).click()
+        page.locator(box).first.wait_for(state="visible", timeout=30_000)
+        seen[name] = page.locator(box).inner_text()
+    seen["plots"] = " ".join(page.locator(f"#{n}-note").inner_text() for n in ("memory", "decode", "ttft"))
+    link = page.locator("#bench a", has_text="測試計畫").first.get_attribute("href")
+    seen["benchplan.md"] = page.request.get(web_url.rstrip("/") + "/" + link.lstrip("/")).text().split("\n## `")[0]
+    shot(page, "zh-desktop-bench")
+    assert "建議" in seen["chat"] and seen["benchplan.md"].startswith("# 測試計畫") and "硬體" in seen["情境"]
+    found = {k: english_runs(v) for k, v in seen.items() if english_runs(v)}
+    assert not found, found

@@ -40,7 +40,7 @@ def _print_human(advice, answers: dict[str, str]) -> None:
     from ui.present import markdown
     for q in advice.questions:
         print(f"? {q.question}")
-        print(f"  → {simulated_reply(q.fields, answers)}\n")
+        print(f"  → {simulated_reply(q.fields, answers, advice.language)}\n")
     print(markdown.terminal(advice), end="")
     note = markdown.composer_note(advice)
     if note:

@@ -51,7 +51,7 @@ def run(args) -> int:
     advice = _advise(args.profile, " ".join(words))
     from ui.present import spec as spec_text
     from ui.output import print_text
-    print_text(_dump(spec_text.with_harness(_spec(advice), args.harness), args.format))
+    print_text(_dump(spec_text.with_harness(_spec(advice), args.harness), args.format, advice))
     return 0
 
 
@@ -118,6 +118,8 @@ def _load_profile(path: str):
     return build_profile(data)
 
 
-def _dump(spec, fmt: str) -> str:
+def _dump(spec, fmt: str, advice=None) -> str:
     from ui.present import spec as spec_text
-    return {"json": spec_text.json_text, "markdown": spec_text.markdown_text}.get(fmt, spec_text.yaml_text)(spec)
+    if fmt == "markdown":   # for people: in the language of the conversation
+        return spec_text.advice_markdown(advice, spec) if advice is not None else spec_text.markdown_text(spec)
+    return {"json": spec_text.json_text}.get(fmt, spec_text.yaml_text)(spec)

@@ -4,6 +4,7 @@ from __future__ import annotations
 import re
 
 _THREAD_ID = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.:-]{0,79}$")
+_CJK = re.compile(r"[\u3400-\u9fff]")
 QUIT = {"exit", "quit", ":q", "/exit", "/quit", "離開", "結束"}
 
 
@@ -42,7 +43,8 @@ def _greet(advisor, thread: str, resumed: bool) -> None:
     elif resumed and advisor.state(thread).get("advice"):
         print("(resuming: the last answer stands; ask something new or change a detail)")
     else:
-        print("Describe your hardware, model and who will use it. 'exit' to leave.\n")
+        print("Describe your hardware, model and who will use it. 'exit' to leave.\n"
+              "請描述您的硬體、模型與使用者（輸入 exit 離開）。\n")
 
 
 def run(args) -> int:
@@ -67,5 +69,6 @@ def run(args) -> int:
             return 0
         try:
             _show(advisor.turn(thread, line))
-        except AdvisorError as exc:
-            print(f"advisor chat: {exc}")
+        except AdvisorError as exc:   # in the language the user writes in
+            lang = "zh" if _CJK.search(line) else "en"
+            print(f"advisor chat: {exc.message(lang)}")

@@ -58,10 +58,28 @@ def json_text(spec: "BenchSpec") -> str:
     return json.dumps(spec.with_exports().model_dump(mode="json"), indent=2, ensure_ascii=False)
 
 
-def markdown_text(spec: "BenchSpec") -> str:
-    """The spec as a Markdown document."""
-    from rules.benchspec.render import spec_markdown
+def markdown_text(spec: "BenchSpec", lang: str | None = "en", notes_zh: dict[str, str] | None = None) -> str:
+    """The spec as a Markdown document, in the conversation's language (`notes_zh`: why each assumed
+    profile field was assumed, in zh-Hant, as the Advice's profile says it)."""
+    from rules.benchspec.render import spec_markdown, spec_markdown_zh
+    if lang == "zh":
+        return spec_markdown_zh(spec.with_exports(), notes_zh)
     return spec_markdown(spec.with_exports())
+
+
+def advice_markdown(advice, spec: "BenchSpec | None" = None) -> str:
+    """The benchmark plan of an Advice (or `spec`, e.g. one harness of it) as Markdown, in the
+    Advice's language (empty when there is none)."""
+    spec = spec or (advice.benchmark if advice is not None else None)
+    if spec is None:
+        return ""
+    notes = {f.field: f.note for f in advice.profile.fields if f.origin == "assumed" and f.note}
+    text = markdown_text(spec, advice.language, notes)
+    if advice.language != "zh":
+        return text
+    from agent.names import assumption_text   # "量化 = bf16（假設值）：…" with the field in words
+    return "\n".join(f"- {assumption_text(line[2:], 'zh')}" if line.startswith("- ") else line
+                     for line in text.split("\n"))
 
 
 def harness_commands(spec: "BenchSpec | None") -> str:
