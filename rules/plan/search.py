@@ -43,6 +43,8 @@ def legal_layouts(req: Request, topo: Topology, quant: str, prune: bool = True) 
     cannot fit the devices' raw memory)."""
     spec, hw = req.spec(), req.hw()
     modes, multi_node = modes_of(req.engine)
+    if hw.platform in legality.CPU_PLATFORMS:   # one process spreads over every socket's cores and memory
+        modes = modes | {"tp"}                  # by itself (the engines' NUMA threading, not a parallel mode)
     device_bytes = (req.memory_gb or hw.memory_gb) * 1e9 if prune else float("inf")
     wb = weight_bytes(spec, quant, req.engine).value
     out = []

@@ -126,3 +126,15 @@ def test_a_small_model_on_a_dual_socket_server_is_still_one_copy():
     _, plan, _ = planned({"id": "cpu2", "hardware": "xeon_spr", "count": 2, "memory_gb": 512, "model": "qwen3-30b-a3b",
                           "quantization": "q4_k_m", "concurrency": 3, "context_length": 8192})
     assert plan.chosen.layout.dp == 1 and plan.chosen.layout.replica_devices == 2
+
+
+def test_a_cpu_engine_without_split_modes_still_spans_the_sockets():
+    """OpenVINO GenAI lists no TP/PP mode, but one process uses every socket by itself."""
+    from rules.decide import decide
+    from rules.plan import plan_for_profile
+    profile = profile_of({"hardware": "xeon_spr", "count": 2, "memory_gb": 512, "model": "qwen3-30b-a3b",
+                          "quantization": "int8", "concurrency": 3, "context_length": 8192})
+    decision = decide(profile).model_dump(mode="json")
+    decision["primary"], decision["alternatives"] = "openvino-genai", []
+    plan, _ = plan_for_profile(profile, decision)
+    assert plan.chosen.layout.dp == 1 and plan.chosen.layout.replica_devices == 2
