@@ -200,7 +200,7 @@ def check_answers(answers: dict[str, Any] | None) -> dict[str, str]:
 def simulated_reply(fields: list[str], answers: dict[str, str], lang: str = "en") -> str:
     """DESIGN.md's simulated user: the answers of the asked fields joined, else "I don't know" (in the
     conversation's language)."""
-    known = [answers[f] for f in fields if f in answers]
+    known = list(dict.fromkeys(str(answers[f]) for f in fields if f in answers))   # one text answering two fields is said once
     return " ".join(known) if known else (DONT_KNOW_ZH if lang == "zh" else DONT_KNOW)
 
 
