@@ -150,8 +150,10 @@ def _specdec(c: Ctx) -> list[str]:
 def _shared_prefix(c: Ctx) -> list[str]:
     """The user's own repeated prefix: what caching it does to their TTFT (empty when none was stated)."""
     s, est = c.advice.profile.summary, c.advice.estimate
-    if not s.shared_prefix:
-        return []
+    said_prefix = c.advice.profile.field("shared_prefix")
+    evidence = (said_prefix.evidence or "") if said_prefix is not None else ""
+    if not s.shared_prefix or re.search(TOPICS["prefix-caching"][2] + r"|cach|快取|radix", evidence, re.I):
+        return []   # the technique named ("prefix caching vs RadixAttention?"), not a prompt the user shares
     said = c.advice.profile.field("input_tokens")
     prompt = s.input_tokens if said is not None and said.origin == "said" else None   # never an assumed length
     size = c.t(f" (prompts of about {_tokens(prompt)} tokens)", f"（每次約 {_tokens(prompt)} tokens 的提示）") if prompt else ""
@@ -160,11 +162,11 @@ def _shared_prefix(c: Ctx) -> list[str]:
             if est is not None and est.ttft_s else "")
     return [c.t(f"Every request here starts with the same prefix{size}: with prefix caching on, its KV cache is computed "
                 f"once and reused, so TTFT covers only each request's new tokens and the GPUs stop re-doing the same "
-                f"prefill for {c.concurrency} concurrent requests{ttft}. Turn it on first (vLLM --enable-prefix-caching, "
+                f"prefill for every request{ttft}. Turn it on first (vLLM --enable-prefix-caching, "
                 "the default in its V1 engine; SGLang's RadixAttention is on by default) and keep the shared part "
                 "byte-identical at the very start of the prompt.",
                 f"這裡每個請求都以同一段前綴開頭{size}：開啟前綴快取（prefix caching）後，這段的 KV cache 只算一次、之後重用，"
-                f"TTFT 只剩每個請求新增的 token，{c.concurrency} 個併發請求也不再重複做同一段 prefill{ttft}。"
+                f"TTFT 只剩每個請求新增的 token，每個請求也不再重複做同一段 prefill{ttft}。"
                 "先把它打開（vLLM 的 --enable-prefix-caching，V1 引擎預設開啟；SGLang 的 RadixAttention 預設開啟），"
                 "並讓共用的部分逐字相同、放在提示的最前面。")]
 
@@ -812,8 +814,41 @@ def engines_native(engine_id: str, c: Ctx) -> bool:
     return status is not None and status.status != "experimental"
 
 
+_PLATFORM_WORDS = (("amd-rocm", r"\bROCm\b|\bAMD\b|\bRadeon\b|\bInstinct\b|\bMI\d{2,3}X?\b"),
+                   ("intel-gaudi", r"\bGaudi\b|\bHPU\b"), ("intel-gpu", r"\bIntel\s+(?:Arc|GPU|XPU)\b|\bXPU\b|\boneAPI\b"),
+                   ("apple-silicon", r"\bApple\s+Silicon\b|\bMetal\b"), ("google-tpu", r"\bTPUs?\b"),
+                   ("huawei-ascend", r"\bAscend\b|昇騰"), ("aws-neuron", r"\bNeuron\b|\bInferentia\b|\bTrainium\b"),
+                   ("x86-cpu", r"\bCPU[\s-]only\b|\bx86\b"), ("arm-cpu", r"\baarch64\b|\bARM\s+CPU\b"))
+_PLATFORM_NAMES = {"amd-rocm": "AMD GPUs (ROCm)", "intel-gaudi": "Intel Gaudi", "intel-gpu": "Intel GPUs",
+                   "apple-silicon": "Apple silicon", "google-tpu": "Google TPU", "huawei-ascend": "Huawei Ascend",
+                   "aws-neuron": "AWS Neuron", "x86-cpu": "x86 CPUs", "arm-cpu": "ARM CPUs"}
+_STATUS = {"native": ("yes", "可以"), "plugin": ("through a plugin", "透過 plugin"), "experimental": ("experimental only", "只有實驗性支援")}
+
+
+def _platform_word_answer(c: Ctx) -> list[str]:
+    """"Does vLLM run on ROCm?" with no device named: the engine catalog's entry for that platform."""
+    from rules.engines import engine
+    text = c.advice.question or ""
+    platform = next((p for p, rx in _PLATFORM_WORDS if re.search(rx, text, re.I)), None)
+    if platform is None:
+        return []
+    out, where = [], _PLATFORM_NAMES.get(platform, platform)
+    for e in _named_engines(text):
+        entry = engine(e).platforms.get(platform)
+        name = display(e)
+        if entry is None:
+            out.append(c.t(f"**{name} on {where}: no** — the engine catalog lists no {where} support for it.",
+                           f"**{name} 在 {where} 上：不支援**——引擎型錄沒有列出它支援 {where}。"))
+            continue
+        en, zh = _STATUS.get(entry.status, (entry.status, entry.status))
+        note = f" — {entry.note.rstrip('.')}" if entry.note and c.lang != "zh" else ""
+        out.append(c.t(f"**{name} on {where}: {en}**{note} ([source]({entry.source})).",
+                       f"**{name} 在 {where} 上：{zh}**（[來源]({entry.source})）。"))
+    return out
+
+
 def _platform(c: Ctx) -> list[str]:
-    asked = _asked(c)
+    asked = _asked(c) or ([] if c.advice.profile.summary.hardware else _platform_word_answer(c))
     hw_id = c.advice.profile.summary.hardware
     measure = c.t("Support on paper is not speed: check the engine's release notes for your exact device and "
                   "measure before committing.", "文件上支援不等於跑得快：確認引擎版本說明是否列出您的裝置，實測後再定案。")

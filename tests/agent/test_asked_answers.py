@@ -120,3 +120,13 @@ def test_can_engine_do_it_on_a_mac_is_answered_no():
     lead = _lead(ask("We want to serve Llama 3.3 70B to 30 employees at the same time from a Mac Studio M3 Ultra "
                      "512GB. Can vLLM do it?"))
     assert "vLLM: no" in lead
+
+
+def test_engine_on_a_platform_word_without_a_device():
+    lead = _lead(ask("Does vLLM run on ROCm?"))
+    assert "vLLM on AMD GPUs (ROCm): yes" in lead
+
+
+def test_prefix_technique_question_is_not_read_as_a_shared_prompt():
+    lead = _lead(ask("RadixAttention vs vLLM prefix caching?"))
+    assert "radix tree" in lead and "Every request here starts with the same prefix" not in lead
