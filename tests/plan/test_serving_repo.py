@@ -36,3 +36,11 @@ def test_the_answers_launch_line_names_the_checkpoint_asked_for(question, repo):
     from ui.present import markdown
     text = markdown.answer(advise(question, {"workload": "chat", "priority": "latency"}, knowledge=False))
     assert "serve " + repo in text or "--model-path " + repo in text or "trtllm-serve " + repo in text, text
+
+
+def test_system_ram_named_beside_gpus_does_not_enlarge_the_cards_in_what_fits():
+    # "8 張 4090、256GB 記憶體": 256 GB is the machine's RAM; eight 24 GiB cards hold about 196 GB after reserves, not 2,000
+    from rules import model_fit
+    assert model_fit.room_gb("rtx4090", 8, 256.0) < 8 * 25.8   # 24 GiB each, less the runtime reserve
+    assert model_fit.room_gb("rtx4090", 8, None) == model_fit.room_gb("rtx4090", 8, 256.0)
+    assert model_fit.room_gb("m3_ultra", 1, 512.0) > 300   # unified memory: the stated size is the device's
