@@ -171,6 +171,9 @@ class ModelSpec(_Strict):
     family: str | None = None
     """Catalog family (the file it lives in: llama, qwen, deepseek, ...)."""
     hf_id: str | None = None
+    chat_repos: list[str] = Field(default_factory=list)
+    """The post-trained (instruct/chat) checkpoints a server should load, newest first: `hf_id` is the
+    architecture's reference (often the base model); a launch command serves the one the user named."""
     aliases: list[str] = Field(default_factory=list)
     architecture: Architecture
     params_b: float = Field(gt=0.01, le=5000)

@@ -33,8 +33,10 @@ def room_gb(hw_id: str | None, count: int = 1, stated_gb: float | None = None, a
     `apple`: an unnamed Mac, whose GPU may use only part of its unified memory (the catalog's fraction
     for Apple devices of that memory size)."""
     if hw_id:
+        from rules.fit import device_memory
         hw = catalog.hardware(hw_id)
-        usable = memory.usable_bytes(hw, stated_gb).value
+        card_gb = device_memory(hw, stated_gb)[0]   # "8x 4090 and 256 GB" states the machine's RAM, not the card's
+        usable = memory.usable_bytes(hw, card_gb).value
         return (usable - memory.reserve_bytes(hw, None, usable).value) * count / 1e9
     if stated_gb and apple:
         macs = [h for h in catalog.all_hardware().values() if h.hw_class == "apple" and h.memory_gb == stated_gb]

@@ -21,6 +21,7 @@ import functools
 import re
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import yaml
 
@@ -322,3 +323,27 @@ def identify(text: str) -> Match | None:
         active = act and (act.group("a") or act.group("b"))
     return Match(None, m.group(0), m.start(), m.end(), params_b=float(m.group("p")),
                  active_params_b=float(active) if active else None, approximate=True)
+
+
+_REPO_TOKEN = re.compile(r"\d+(?:\.\d+)*|[a-z]+")
+_HF_REPO = re.compile(r"^[A-Za-z0-9][\w.-]*/[\w.-]+$")
+
+
+def _repo_tokens(text: str) -> list[str]:
+    return _REPO_TOKEN.findall(text.lower())
+
+
+def serving_repo(spec: Any, words: str | None = None) -> str:
+    """The checkpoint a launch command should load: the user's own Hugging Face repo when they wrote one
+    ("org/name", e.g. a fine-tune), else the chat checkpoint whose name shares most words with theirs
+    ("Llama 3.3 70B" → Llama-3.3-70B-Instruct; "Qwen3-Coder-30B-A3B" → the Coder repo), else the newest
+    chat checkpoint, else the architecture's reference repo."""
+    said = (words or "").strip()
+    if _HF_REPO.match(said):
+        return said
+    repos = list(getattr(spec, "chat_repos", None) or [])
+    if not repos:
+        return spec.hf_id or spec.id
+    wanted = set(_repo_tokens(said))
+    best = max(repos, key=lambda r: (len(wanted & set(_repo_tokens(r.split("/")[-1]))), -repos.index(r)))
+    return best

@@ -90,6 +90,8 @@ class Request:
     cached_prefix: int = 0
     """Prompt tokens every request shares and the engine serves from its prefix cache (0 = none known):
     TTFT and the per-request KV count only the rest."""
+    model_words: str | None = None
+    """The user's own words for the model ("Llama 3.3 70B", an HF repo): which checkpoint to launch."""
     fill: bool = False
     """Offline or max-throughput work with no load stated: each layout runs as many requests as its
     KV cache holds (the whole job is queued at once), not a service's typical load."""
@@ -169,6 +171,12 @@ def _card_memory(profile: Profile) -> float | None:
     return mem
 
 
+def _model_words(profile: Profile) -> str | None:
+    """What the user called the model (its evidence), when they named it."""
+    prov = profile.provenance.get("model")
+    return prov.evidence if prov is not None and not prov.assumed else None
+
+
 def request_from_profile(profile: Profile, decision: Any = None, facts: dict | None = None) -> Request | None:
     """The planning question behind a profile (None when hardware or model size is unknown)."""
     if not profile.hardware or not (profile.model or profile.params_b or profile.hf_config is not None):
@@ -210,4 +218,5 @@ def request_from_profile(profile: Profile, decision: Any = None, facts: dict | N
         price=profile.device_hour_usd, memory_gb=_card_memory(profile), params_b=profile.params_b,
         active_params_b=profile.active_params_b, hf_config=hf, engines=engines, workload=profile.workload,
         priority=profile.priority,
-        load_assumed=assumed, users=profile.users, fill=fill, shared_prefix=shared, cached_prefix=cached)
+        load_assumed=assumed, users=profile.users, fill=fill, shared_prefix=shared, cached_prefix=cached,
+        model_words=_model_words(profile))

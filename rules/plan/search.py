@@ -129,7 +129,10 @@ def _flags(req: Request, chosen: Candidate, ctx: int) -> tuple[dict[str, str], d
     slots = max(1, chosen.figures.max_concurrency * ctx // window) if chosen.figures.max_concurrency else None
     from rules import catalog
     cpu_only = catalog.hardware(req.hardware).platform in ("x86-cpu", "arm-cpu")
-    return flags.commands(tuple(usable), chosen, req.spec(), window, admit, topo_nodes, req.per_node, slots,
+    from rules.model_resolve import serving_repo
+    spec = req.spec()
+    spec = spec.model_copy(update={"hf_id": serving_repo(spec, req.model_words)})
+    return flags.commands(tuple(usable), chosen, spec, window, admit, topo_nodes, req.per_node, slots,
                           cpu_only)
 
 
