@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 
 MAX_TOPICS = 2
 """At most this many topics open the answer (the rest would bury the recommendation)."""
-ORDER = ("worth", "platform-support", "engine-compare", "engine-verdict", "models", "model-fit", "speculative-decoding", "prefix-caching", "multi-lora", "structured-output", "tool-calling", "flash-attention", "power-mode", "offload", "kv-quantization",
+ORDER = ("options", "worth", "platform-support", "engine-compare", "engine-verdict", "models", "model-fit", "speculative-decoding", "prefix-caching", "multi-lora", "structured-output", "tool-calling", "flash-attention", "power-mode", "offload", "kv-quantization",
          "disaggregation", "cost-per-token", "parallelism", "quantization-format")
 """Which topic leads when a message raises several: a direct "does X run on Y" first, then the specific
 technique before the general ones."""
@@ -497,6 +497,85 @@ def _models(c: Ctx) -> list[str]:
                          f"兩個同時放：權重共 {_fmt(total)} GB，可用約 {_fmt(room)} GB，"
                          + ("放得下：每個模型各開一個 server，各分一份記憶體（vLLM 的 --gpu-memory-utilization，例如按權重比例），"
                             "其餘留給 KV cache。" if both else "KV cache 會不夠：其中一個改用較小的格式，或每個模型各用一張卡。")))
+    return lines
+
+
+def _option_estimate(c: Ctx, hw_id: str, count: int):
+    """(primary engine, Plan, Estimate) for the user's model and workload on another hardware option: the
+    same rules and planner the answer uses, with that device's own usual link (None when it cannot run)."""
+    from rules.decide import decide
+    from rules.defaults import apply_defaults
+    from rules.errors import AdvisorError
+    from rules.plan import plan_for_profile
+    from rules.profile import build_profile
+    s = c.advice.profile.summary
+    said = lambda f: (lambda v: v.value if v is not None and v.origin == "said" else None)(c.advice.profile.field(f))  # noqa: E731
+    data = {"hardware": hw_id, "count": count, "nodes": 1, "model": s.model, "params_b": None if s.model else s.params_b,
+            "quantization": said("quantization"), "concurrency": said("concurrency"), "users": said("users"),
+            "context_length": said("context_length"), "input_tokens": s.input_tokens, "output_tokens": s.output_tokens,
+            "workload": said("workload"), "priority": said("priority"), "serving_mode": said("serving_mode")}
+    try:
+        p = apply_defaults(build_profile({k: v for k, v in data.items() if v is not None}))
+        dec = decide(p)
+        found = plan_for_profile(p, dec.model_dump(mode="json"))
+    except (AdvisorError, ValueError):
+        return None
+    if not found or found[1] is None:
+        return None
+    return dec.primary, found[0], found[1]
+
+
+def _options(c: Ctx) -> list[str]:
+    """Hardware options the user weighed ("2x L40S or one A100?"): the plan, fit and speed on each, then
+    which one serves this workload better (more tokens/s for many users, faster streams for a few)."""
+    from rules import catalog, display as rdisplay
+    s = c.advice.profile.summary
+    others = [o for o in (s.compared_hardware or []) if o.get("hardware")]
+    if not others or not s.hardware or not (s.model or s.params_b):
+        return []
+    options = [(s.hardware, s.count or 1), *[(o["hardware"], o.get("count") or 1) for o in others]]
+    lines, scored = [], []
+    for hw_id, count in list(dict.fromkeys(options))[:3]:
+        got = _option_estimate(c, hw_id, count)
+        hw = catalog.hardware(hw_id)
+        en, zh = rdisplay.setup(hw.name, count, 1, hw.hw_class, hw.hw_class in ("apple", "edge"), hw.name_zh)
+        where = c.t(en, zh)
+        if got is None:
+            lines.append(c.t(f"{where}: no estimate (the model or format does not run there).",
+                             f"{where}：無法估算（模型或格式在這個硬體上跑不了）。"))
+            continue
+        engine, found, est = got
+        eng = display(engine) if engine else c.t("the default engine", "預設引擎")
+        if not est.fits:
+            lines.append(c.t(f"{where}: {est.quantization} weights ({_fmt(est.weights_gb)} GB) do not fit ({eng}).",
+                             f"{where}：{est.quantization} 權重（{_fmt(est.weights_gb)} GB）放不下（{eng}）。"))
+            continue
+        lay = found.chosen.layout.describe(c.lang)
+        ttft = (c.t(f", TTFT about {_fmt(est.ttft_s)} s", f"，TTFT 約 {_fmt(est.ttft_s)} 秒") if est.ttft_s else "")
+        agg = est.aggregate_tokens_per_s
+        lines.append(c.t(f"{where}: {eng}, {lay}, {est.quantization}; about {_fmt(est.decode_tokens_per_s)} tok/s per "
+                         f"stream and {_fmt(agg)} tok/s in total at {est.concurrency} request{'s' if est.concurrency != 1 else ''} "
+                         f"at once{ttft}.",
+                         f"{where}：{eng}，{lay}，{est.quantization}；每條串流約 {_fmt(est.decode_tokens_per_s)} tok/s，"
+                         f"{est.concurrency} 個同時請求時總計約 {_fmt(agg)} tok/s{ttft}。"))
+        scored.append((where, est))
+    if len(lines) < 2:
+        return []
+    if len(scored) >= 2:
+        many = max(e.concurrency for _, e in scored) > 4
+        key = (lambda e: e.aggregate_tokens_per_s or 0) if many else (lambda e: e.decode_tokens_per_s or 0)
+        best = max(scored, key=lambda x: key(x[1]))
+        lines.insert(0, c.t(f"Of the options you named, {best[0]} serves this best "
+                            + ("(most tokens/s at your load)." if many else "(fastest streams for a few users)."),
+                            f"在您列出的選項中，{best[0]} 最適合"
+                            + ("（在您的負載下總吞吐最高）。" if many else "（少數使用者時每條串流最快）。")))
+        formats = list(dict.fromkeys(e.quantization for _, e in scored))
+        if len(formats) > 1:   # each option runs the format that suits it: the speeds are not like for like
+            lines.insert(1, c.t(f"They run different formats ({' vs '.join(formats)}), so weigh quality as well as speed.",
+                                f"兩者跑的格式不同（{' 對 '.join(formats)}），除了速度也要比較品質。"))
+    elif scored:
+        lines.insert(0, c.t(f"Of the options you named, only {scored[0][0]} runs this model as asked.",
+                            f"在您列出的選項中，只有 {scored[0][0]} 能照您的需求跑這個模型。"))
     return lines
 
 
@@ -1030,6 +1109,7 @@ TOPICS: dict[str, tuple[tuple[str, str], Callable[[Ctx], list[str]], str]] = {
     "cost-per-token": (("Cost per 1M tokens", "每百萬 token 成本"), _cost, r"cost|\$|成本"),
     "platform-support": (("Platform support", "平台支援"), _platform, r"ROCm|support|支援"),
     "model-fit": (("Which model size fits", "放得下多大的模型"), _model_fit, r"VRAM|fit|放得下|記憶體"),
+    "options": (("The options you compared", "您比較的選項"), _options, r"\bvs\b|\bor\b|還是|或"),
     "worth": (("Is it worth it", "值不值得"), _worth, r"worth|值得"),
     "engine-compare": (("The two engines you compared", "您比較的兩個引擎"), _compare, r"faster|slower|\bvs\b|比較"),
     "engine-verdict": (("The engine you asked about", "您問的引擎"), _engine_verdict, r"\bollama\b|\bvllm\b|\bsglang\b"),
@@ -1069,6 +1149,8 @@ def lead(advice: "Advice") -> list[str]:
         raised.add("prefix-caching")
     if _asks_worth(advice.question or "") and advice.profile.summary.hardware:   # "is a used P40 worth buying?"
         raised.add("worth")
+    if advice.profile.summary.compared_hardware:   # "2x L40S or one A100?": each option gets its figures
+        raised.add("options")
     if _several_models(advice.question or ""):   # "Llama 8B and Qwen 32B": each named model gets its answer
         raised.add("models")
     if "platform-support" not in raised and compare_asked(advice.question or ""):   # "is MLX faster than llama.cpp?"
