@@ -2,8 +2,8 @@
 plan and the sources; MCP tools for other agents. A thin adapter over agent.api and ui.present.
 
     build_app(advisor) -> gr.Blocks      the page (no port bound)
-    create_app(advisor) -> FastAPI       the page + /healthz, /readyz + downloads (served from memory) + JSON API
-    launch(port, host, api_workers)      serve create_app() until stopped (the JSON API from worker processes)
+    create_app(advisor) -> FastAPI       the page + /healthz, /readyz + downloads (served from memory)
+    launch(port, host)                   serve create_app() until stopped
 
 Everything on the page follows the conversation's language (en / zh-Hant): the chat, the profile,
 the plots, the tab titles and the buttons.
@@ -227,10 +227,9 @@ def _download(advisor: Advisor, thread: str, name: str) -> Any:
                     headers={"Content-Disposition": f'attachment; filename="{name}"', "Cache-Control": "no-store"})
 
 
-def create_app(advisor: Advisor | None = None, api_url: str | None = None) -> Any:
-    """The FastAPI app `advisor web` serves: /healthz and /readyz, downloads, the JSON API (in this
-    process, or forwarded to the worker processes at `api_url`: ui.api_workers), and the Gradio page
-    with its MCP tools at the root."""
+def create_app(advisor: Advisor | None = None) -> Any:
+    """The FastAPI app `advisor web` serves: /healthz and /readyz, downloads, and the Gradio page with
+    its MCP tools at the root. Extra routers (a JSON API) can be included here before the mount."""
     from fastapi import FastAPI
 
     from ui import health, http_api
@@ -242,19 +241,11 @@ def create_app(advisor: Advisor | None = None, api_url: str | None = None) -> An
     health.add_routes(app, advisor)
     app.add_api_route(f"/{DOWNLOAD_PATH}/{{thread}}/{{name}}", lambda thread, name: _download(advisor, thread, name),
                       methods=["GET"])
-    if api_url:   # POST /api/turn, GET /api/advice/{thread}
-        from ui import api_workers
-        api_workers.add_proxy_routes(app, advisor, api_url)
-    else:
-        http_api.add_routes(app, advisor)
+    http_api.add_routes(app, advisor)   # POST /api/turn, GET /api/advice/{thread}
     return gr.mount_gradio_app(app, demo, path="", mcp_server=True, show_error=True, css=CSS)
 
 
-def launch(port: int = 7860, host: str = "127.0.0.1", api_workers: int | None = None) -> None:
-    """Serve the app (MCP tools on) until stopped, the JSON API from `api_workers` worker processes
-    (default `$ADVISOR_WEB_API_WORKERS` or 2; 0 = in this process)."""
+def launch(port: int = 7860, host: str = "127.0.0.1") -> None:
+    """Serve the app (MCP tools on) until stopped."""
     import uvicorn
-
-    from ui import api_workers as pool
-    with pool.workers(pool.default_count() if api_workers is None else api_workers) as api_url:
-        uvicorn.run(create_app(api_url=api_url), host=host, port=port, log_level="warning")
+    uvicorn.run(create_app(), host=host, port=port, log_level="warning")

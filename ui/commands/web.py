@@ -11,9 +11,6 @@ def add_parser(sub) -> None:
                                    "(recommend, estimate, benchmark_spec, search_knowledge).")
     p.add_argument("--port", type=int, default=7860, help="port (default 7860)")
     p.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1)")
-    p.add_argument("--api-workers", type=int, default=None, metavar="N",
-                   help="worker processes serving the JSON API (POST /api/turn) beside the page "
-                        "(default $ADVISOR_WEB_API_WORKERS or 2; 0 = serve it in the page's process)")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -22,11 +19,9 @@ def run(args: argparse.Namespace) -> int:
 
     if not 1 <= args.port <= 65535:
         raise InputError("--port must be between 1 and 65535")
-    if args.api_workers is not None and not 0 <= args.api_workers <= 64:
-        raise InputError("--api-workers must be between 0 and 64")
     from ui import web
 
     print(f"Engine Advisor on http://{args.host}:{args.port}  (MCP: /gradio_api/mcp/sse; "
           "health: /healthz, /readyz)", flush=True)
-    web.launch(port=args.port, host=args.host, api_workers=args.api_workers)
+    web.launch(port=args.port, host=args.host)
     return 0
