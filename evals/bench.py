@@ -215,16 +215,22 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
+def _descendants(pid: int) -> list[int]:
+    """`pid` and every process under it (the web app's API workers are its grandchildren)."""
+    found, todo = [], [pid]
+    while todo:
+        p = todo.pop()
+        found.append(p)
+        with contextlib.suppress(OSError):
+            for task in Path(f"/proc/{p}/task").iterdir():
+                todo += [int(c) for c in (task / "children").read_text().split() if int(c) not in found]
+    return list(dict.fromkeys(found))
+
+
 def _rss_kb(pid: int) -> int:
-    """Peak RSS (VmHWM) of a process and its children, in kB."""
+    """Peak RSS (VmHWM) of a process and all its descendants, in kB."""
     total = 0
-    pids = [pid]
-    try:
-        children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
-        pids += [int(c) for c in children]
-    except OSError:
-        pass
-    for p in pids:
+    for p in _descendants(pid):
         try:
             for line in Path(f"/proc/{p}/status").read_text().splitlines():
                 if line.startswith("VmHWM:"):
@@ -288,14 +294,10 @@ def _load(urls: list[str], conversations: int, api: bool = False) -> dict[str, A
 
 
 def _cpu_s(pid: int) -> float:
-    """CPU seconds (user + system) used so far by a process and its children (worker processes)."""
+    """CPU seconds (user + system) used so far by a process and all its descendants (worker processes)."""
     ticks = os.sysconf("SC_CLK_TCK")
-    pids = [pid]
-    with contextlib.suppress(OSError):
-        for task in Path(f"/proc/{pid}/task").iterdir():
-            pids += [int(c) for c in (task / "children").read_text().split()]
     total = 0
-    for p in dict.fromkeys(pids):
+    for p in _descendants(pid):
         with contextlib.suppress(OSError, IndexError, ValueError):
             fields = Path(f"/proc/{p}/stat").read_text().rsplit(")", 1)[1].split()
             total += int(fields[11]) + int(fields[12])
