@@ -22,6 +22,8 @@ _ACTIVE = re.compile(
 _ARCH = [(v, re.compile("|".join(p), _F)) for v, p in lexicon.ARCHITECTURE.items()]
 _QUANT = [(v, re.compile(p, _F)) for v, p in lexicon.QUANT]
 _EXL = re.compile(lexicon.EXL, _F)
+_EXL_NAME = re.compile(lexicon._format(lexicon.EXL_NAME), _F)
+_EXL_BARE = re.compile(lexicon.EXL_BARE_BPW, _F)
 _GENERIC_FULL = re.compile(lexicon.GENERIC_FULL, _F)
 # "FP8 is not an option", "AWQ 不考慮": a format ruled out after it is named ("FP8 not BF16" rules out BF16)
 _REJECTED = re.compile(r"\s*(?:(?:is|are|was)(?:\s+not|n't)\s+(?:an?\s+)?(?:option|possible|allowed|available|supported|acceptable|wanted)"
@@ -259,9 +261,13 @@ def _not_the_weights(text: str, m: re.Match) -> bool:
 
 
 def _exl(m: re.Match) -> str:
-    fmt = "exl" + (m.group("fmt") or m.group("fmt2"))[-1]
-    bpw = parse_number(m.group("bpw") or m.group("bpw2"))
-    return f"{fmt}-{bpw:g}" if bpw % 1 else f"{fmt}-{bpw:.1f}"
+    return _exl_id(m.group("fmt") or m.group("fmt2"), m.group("bpw") or m.group("bpw2"))
+
+
+def _exl_id(name: str, bpw_text: str) -> str:
+    """"EXL2"/"exllamav2" and "4.65" -> "exl2-4.65"; whole numbers keep one decimal ("exl2-4.0")."""
+    bpw = parse_number(bpw_text)
+    return f"exl{name[-1]}-{bpw:g}" if bpw % 1 else f"exl{name[-1]}-{bpw:.1f}"
 
 
 def _is_kv(text: str, m: re.Match) -> bool:
@@ -298,6 +304,11 @@ def _quant(text: str, taken: list[tuple[int, int]], model: str | None = None) ->
         if overlaps(m.span(), alternatives):
             continue
         weights.append((0, Finding("quantization", _exl(m), m.start(), m.end())))
+    named = _EXL_NAME.search(text)
+    if named and not weights:
+        for m in _EXL_BARE.finditer(text):
+            if not overlaps(m.span(), alternatives) and not _not_the_weights(text, m):
+                weights.append((0, Finding("quantization", _exl_id(named.group("fmt"), m.group("bpw")), m.start(), m.end())))
     for rank, (value, rx) in enumerate(_QUANT, start=1):
         for m in rx.finditer(text):
             if overlaps(m.span(), alternatives) or (_BARE_GGUF.match(m.group(0)) and _quarter(text, m, taken)):

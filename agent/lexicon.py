@@ -199,12 +199,15 @@ QUANT = [(v, _format(p)) for v, p in [
     ("fp8", r"\bFP[\s-]?8(?![A-Za-z0-9])|\bE4M3\b|\bE5M2\b|\bfloat8\b"), ("int8", r"\bINT[\s-]?8(?![A-Za-z0-9])|\bW8A(?:8|16)\b|\b(?:8|eight)[\s-]?bits?\b|(?:8|八)\s*(?:位元|比特)|(?:8|八)\s*位\s*(?:量化|整數|精度)"),
     ("int4", r"\bINT[\s-]?4(?![A-Za-z0-9])|\bW4A(?:16|8)\b|\b(?:4|four)[\s-]?bits?\b|\bNF4\b|(?:4|四)\s*(?:位元|比特)|(?:4|四)\s*位\s*(?:量化|整數|精度)"),
     ("bf16", r"\bBF[\s-]?16(?![A-Za-z0-9])|\bbfloat16\b|" + GENERIC_FULL),
-    ("f16", r"\bFP[\s-]?16(?![A-Za-z0-9])|\bF16\b|\bfloat16\b|\bhalf[\s-]precision\b|半精度"),
+    ("f16", r"\bFP[\s-]?16(?![A-Za-z0-9])|\bF16\b|\bfloat16\b|\bhalf[\s-]precision\b|\bdtype\s*[=:]?\s*half\b|半精度"),
 ]]
 # ExLlama quants by bits per weight: "EXL2 4.65bpw", "4.0bpw exl2", and repository names that put the
 # head-layer bits between them ("4.0bpw-h6-exl2").
-EXL = _format(r"\b(?P<fmt>EXL[23]|ExLlama[\s-]?V[23])\b[\s-]*(?:quant(?:ized|ised)?\s+)?(?:(?:@|at)\s*|\(\s*)?(?P<bpw>\d+(?:\.\d+)?)\s*(?:bpw|bits?|b)\b"
-              r"|\b(?P<bpw2>\d+(?:\.\d+)?)\s*bpw(?:[\s_-]*h\d+)?[\s_-]*(?:的\s*)?(?P<fmt2>EXL[23]|ExLlama[\s-]?V[23])\b")
+EXL_NAME = r"\b(?P<fmt>EXL[23]|ExLlama[\s-]?V[23])\b"
+EXL = _format(EXL_NAME + r"[\s_-]*(?:(?:quant(?:ized|ised)?|format|量化|格式|版本?|的)\s*)*(?:(?:@|at)\s*|\(\s*)?(?P<bpw>\d+(?:\.\d+)?)\s*(?:bpw|bits?|b)\b"
+              r"|\b(?P<bpw2>\d+(?:\.\d+)?)\s*bpw(?:[\s_-]*h\d+)?[\s_-]*(?:的\s*|\(\s*)?(?P<fmt2>EXL[23]|ExLlama[\s-]?V[23])\b")
+# "4.0 bpw" alone is ExLlama's unit; its format is the ExLlama named elsewhere in the message ("... on exllamav2").
+EXL_BARE_BPW = _format(r"\b(?P<bpw>\d+(?:\.\d+)?)\s*bpw\b")
 
 # Intent cues (see agent/extract_intent.py for precedence).
 BENCHMARK_CUES = [

@@ -78,6 +78,7 @@ TUNED = [
     ("vllm with --dtype bfloat16, Llama 3.1 8B on an A100", "bf16"),
     ("Llama 3.1 8B in fp16 on a V100", "f16"),
     ("Qwen3 8B torch_dtype=float16 on a T4", "f16"),
+    ("vllm serve Qwen/Qwen3-8B --dtype half on a T4", "f16"),
     ("Llama 3.1 70B unquantized on 4x H100", "bf16"),
     # ExLlama bits per weight
     ("Llama 3.1 70B exl2 4.65bpw on 2x 3090", "exl2-4.65"),
@@ -85,6 +86,10 @@ TUNED = [
     ("turboderp Llama-3.1-70B-Instruct 4.0bpw-h6-exl2 on 2x 4090", "exl2-4.0"),
     ("Qwen3 32B exl3 3.5bpw with ExLlamaV3 on a 4090", "exl3-3.5"),
     ("Llama 3.3 70B 的 exl2 5.0bpw 版本，兩張 3090", "exl2-5.0"),
+    ("Qwen3 32B 4.0bpw (exl2) on a 4090", "exl2-4.0"),
+    ("Qwen3 32B exl2 格式 4.5bpw，一張 4090", "exl2-4.5"),
+    ("Llama 3.1 70B 4.0 bpw on exllamav2, 2x 3090", "exl2-4.0"),
+    ("Llama 3.1 70B at 4.65 bpw with ExLlamaV3 on 2x 3090", "exl3-4.65"),
     # microscaling
     ("gpt-oss-120b in MXFP4 on one H100", "mxfp4"),
     ("Llama 3.1 70B NVFP4 on a B200", "nvfp4"),
@@ -139,6 +144,8 @@ NOT_SET = [
     "Llama 3.1 70B on 2x H100, we tried GPTQ before",
     "Qwen3 32B on a 4090 in Q4_K_S",          # a k-quant size the ids do not name
     "Qwen3 32B 兩張 H100，要不要量化？",
+    "Llama 3.1 70B at 4.65 bpw on 2x 3090",     # bits per weight with no ExLlama named: which format is unknown
+    "Qwen3 32B on an A100 for half the team",
 ]
 
 
