@@ -212,8 +212,9 @@ _EARLIER = re.compile(r"\b(?:before|previously|used\s+to|last\s+(?:year|time|mon
 # ... or put off to later ("we could try AWQ later", "之後可能改 FP8").
 # ... or the foil of a comparison or a switch ("FP8 keeps accuracy better than int8", "用 FP8 而不是 BF16",
 # "we skip FP8", "以 BF16 取代 FP8"; the setup left behind, "moving from FP8 to BF16", is agent.extract_base.FORMER).
-_FOIL = re.compile(r"(?:\b(?:than|over|instead\s+of|versus|vs\.?|skip(?:s|ping)?|avoid(?:s|ing)?|drop(?:s|ping)?|ditch(?:es|ing)?)\s+(?:the\s+|an?\s+|plain\s+)?"
-                   r"|(?:而不是|而非|不是|取代|捨棄|放棄|淘汰)\s*)$", _F)
+_FOIL = re.compile(r"(?:\b(?:than|over|instead\s+of|versus|vs\.?|skip(?:s|ping)?|avoid(?:s|ing)?|drop(?:s|ping)?|ditch(?:es|ing)?"
+                   r"|anything\s+but|except(?:\s+for)?|other\s+than|(?:mov|switch|get|go)\w*\s+(?:off|away\s+from))\s+(?:the\s+|an?\s+|plain\s+)?"
+                   r"|(?:而不是|而非|不是|取代|捨棄|放棄|淘汰|比起|與其(?:用|跑)?)\s*)$", _F)
 _LATER = re.compile(r"\b(?:later(?!\s+(?:than|version|release))|eventually|down\s+the\s+road|next\s+(?:quarter|year))\b"
                     r"|(?:之後|以後|未來|將來)\s*(?:可能|也許|再|或許)", _F)
 # A format that is the subject of an evaluative question is what the user asks about, not what they run:

@@ -97,6 +97,9 @@ TUNED = [
     # compared or switched: the chosen one wins
     ("Llama 3.1 70B on 2x H100: FP8 rather than AWQ", "fp8"),
     ("Qwen3 32B 用 AWQ 而不是 GPTQ，兩張 4090", "awq"),
+    ("Qwen3 32B 兩張 H100，比起 AWQ 更想用 FP8", "fp8"),
+    ("Qwen3 32B on 2x H100, moving off FP8 to BF16", "bf16"),
+    ("Qwen3 32B 兩張 H100，避免 AWQ，用 FP8", "fp8"),
 ]
 
 HELD_BACK = [
@@ -146,6 +149,8 @@ NOT_SET = [
     "Qwen3 32B 兩張 H100，要不要量化？",
     "Llama 3.1 70B at 4.65 bpw on 2x 3090",     # bits per weight with no ExLlama named: which format is unknown
     "Qwen3 32B on an A100 for half the team",
+    "Qwen3 32B on 2x H100, anything but Q4",
+    "Qwen3 32B 兩張 H100，不想用 4 位元",
 ]
 
 
