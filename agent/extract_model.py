@@ -22,6 +22,8 @@ _ACTIVE = re.compile(
 _ARCH = [(v, re.compile("|".join(p), _F)) for v, p in lexicon.ARCHITECTURE.items()]
 _QUANT = [(v, re.compile(p, _F)) for v, p in lexicon.QUANT]
 _EXL = re.compile(lexicon.EXL, _F)
+_EXL_NAME = re.compile(lexicon._format(lexicon.EXL_NAME), _F)
+_EXL_BARE = re.compile(lexicon.EXL_BARE_BPW, _F)
 _GENERIC_FULL = re.compile(lexicon.GENERIC_FULL, _F)
 # "FP8 is not an option", "AWQ 不考慮": a format ruled out after it is named ("FP8 not BF16" rules out BF16)
 _REJECTED = re.compile(r"\s*(?:(?:is|are|was)(?:\s+not|n't)\s+(?:an?\s+)?(?:option|possible|allowed|available|supported|acceptable|wanted)"
@@ -210,8 +212,9 @@ _EARLIER = re.compile(r"\b(?:before|previously|used\s+to|last\s+(?:year|time|mon
 # ... or put off to later ("we could try AWQ later", "之後可能改 FP8").
 # ... or the foil of a comparison or a switch ("FP8 keeps accuracy better than int8", "用 FP8 而不是 BF16",
 # "we skip FP8", "以 BF16 取代 FP8"; the setup left behind, "moving from FP8 to BF16", is agent.extract_base.FORMER).
-_FOIL = re.compile(r"(?:\b(?:than|instead\s+of|versus|vs\.?|skip(?:s|ping)?|avoid(?:s|ing)?|drop(?:s|ping)?|ditch(?:es|ing)?)\s+(?:the\s+|an?\s+|plain\s+)?"
-                   r"|(?:而不是|而非|不是|取代|捨棄|放棄|淘汰)\s*)$", _F)
+_FOIL = re.compile(r"(?:\b(?:than|over|instead\s+of|versus|vs\.?|skip(?:s|ping)?|avoid(?:s|ing)?|drop(?:s|ping)?|ditch(?:es|ing)?"
+                   r"|anything\s+but|except(?:\s+for)?|other\s+than|(?:mov|switch|get|go)\w*\s+(?:off|away\s+from))\s+(?:the\s+|an?\s+|plain\s+)?"
+                   r"|(?:而不是|而非|不是|取代|捨棄|放棄|淘汰|比起|與其(?:用|跑)?)\s*)$", _F)
 _LATER = re.compile(r"\b(?:later(?!\s+(?:than|version|release))|eventually|down\s+the\s+road|next\s+(?:quarter|year))\b"
                     r"|(?:之後|以後|未來|將來)\s*(?:可能|也許|再|或許)", _F)
 # A format that is the subject of an evaluative question is what the user asks about, not what they run:
@@ -259,9 +262,13 @@ def _not_the_weights(text: str, m: re.Match) -> bool:
 
 
 def _exl(m: re.Match) -> str:
-    fmt = "exl" + (m.group("fmt") or m.group("fmt2"))[-1]
-    bpw = parse_number(m.group("bpw") or m.group("bpw2"))
-    return f"{fmt}-{bpw:g}" if bpw % 1 else f"{fmt}-{bpw:.1f}"
+    return _exl_id(m.group("fmt") or m.group("fmt2"), m.group("bpw") or m.group("bpw2"))
+
+
+def _exl_id(name: str, bpw_text: str) -> str:
+    """"EXL2"/"exllamav2" and "4.65" -> "exl2-4.65"; whole numbers keep one decimal ("exl2-4.0")."""
+    bpw = parse_number(bpw_text)
+    return f"exl{name[-1]}-{bpw:g}" if bpw % 1 else f"exl{name[-1]}-{bpw:.1f}"
 
 
 def _is_kv(text: str, m: re.Match) -> bool:
@@ -298,6 +305,11 @@ def _quant(text: str, taken: list[tuple[int, int]], model: str | None = None) ->
         if overlaps(m.span(), alternatives):
             continue
         weights.append((0, Finding("quantization", _exl(m), m.start(), m.end())))
+    named = _EXL_NAME.search(text)
+    if named and not weights:
+        for m in _EXL_BARE.finditer(text):
+            if not overlaps(m.span(), alternatives) and not _not_the_weights(text, m):
+                weights.append((0, Finding("quantization", _exl_id(named.group("fmt"), m.group("bpw")), m.start(), m.end())))
     for rank, (value, rx) in enumerate(_QUANT, start=1):
         for m in rx.finditer(text):
             if overlaps(m.span(), alternatives) or (_BARE_GGUF.match(m.group(0)) and _quarter(text, m, taken)):

@@ -168,27 +168,46 @@ ARCHITECTURE = {
 # "Not quantized" in general words: the native 16-bit weights (an explicit format named beside it wins).
 GENERIC_FULL = (r"\bfull[\s-]precision\b|\b(?:un|non[\s-]?)quanti[sz]ed\b|\bno\s+quantization\b|\bwithout\s+quanti[sz]\w*"
                 r"|\bnot\s+(?:be\s+)?quanti[sz]ed\b|\b(?:don't|do\s+not|won't|will\s+not|not)\s+(?:want\s+to\s+|going\s+to\s+)?quanti[sz]e\b"
-                r"|不量化|未量化|不做量化|沒有量化|不要量化|不想量化|全精度|原始精度")
+                r"|(?<![要用需會想做])(?:不|未|沒有?|無|免)(?:會|打算|想|要|用|需要?|必|做|進行)?\s*(?:做|進行)?\s*量化(?!\s*(?:KV|kv))|全精度|原始精度")
 # The weights as the model was released: its native format comes from the catalog ("DeepSeek V3 in its
 # native precision" is FP8, "gpt-oss-120b as released" is MXFP4); "16-bit" is its 16-bit dtype.
 NATIVE_WEIGHTS = (r"\b(?:native|original|official|stock|released|vanilla)\s+(?:precision|weights|checkpoints?|format|dtype|release)\b"
                   r"|\bas\s+(?:released|shipped|published)\b|\bno\s+quant(?:s|ization)?\b|\bnot?\s+(?:a\s+)?quant\b"
                   r"|原生(?:的)?(?:精度|權重|格式)|原始(?:的)?(?:權重|格式|檢查點)|官方(?:的)?(?:權重|原版|原始權重)|原版(?:權重)?")
 SIXTEEN_BIT = r"\b(?:16|sixteen)[\s-]?bits?\b|(?:16|十六)\s*(?:位元|比特)"
-QUANT = [
+# Format tokens are often glued to their neighbours with underscores ("awq_int4", "int4_awq",
+# "load_in_8bit", "fp8_e4m3"): an underscore separates them like a space, so the format patterns below use
+# an alphanumeric boundary where a word boundary (which treats "_" as a letter) would miss them.
+_ALNUM_EDGE = r"(?:(?<![A-Za-z0-9])(?=[A-Za-z0-9])|(?<=[A-Za-z0-9])(?![A-Za-z0-9]))"
+# A GGUF k-quant of another size ("Q4_K_S", "Q5_K_L", "Q4_K_XL") is not the _M mix the ids name.
+_K_SIZE = r"(?![_-](?:S|L|XS|XL)\b)"
+
+
+def _format(pattern: str) -> str:
+    return pattern.replace(r"\b", _ALNUM_EDGE)
+
+
+QUANT = [(v, _format(p)) for v, p in [
     ("nvfp4", r"\bNV[\s-]?FP4\b"), ("mxfp4", r"\bMX[\s-]?FP4\b"),
     ("awq", r"(?:\b4[\s-]?bit\s+)?\bAWQ\b(?:\s+4[\s-]?bit\b)?"),
-    ("gptq-4bit", r"(?:\b4[\s-]?bit\s+)?\bGPTQ\b(?![\s-]*(?:int[\s-]?8|8[\s-]?bit))(?:[\s-]*(?:int[\s-]?4|4[\s-]?bit)\b)?"),
-    ("q4_k_m", r"\bQ4[_\s-]?K(?:[_\s-]?M)?\b|\bGGUF\s*(?:\(\s*)?Q4\b(?![_\s-]*[01]\b)|\bQ4\b(?![_\s-]*[01]\b)(?:\s*GGUF)?"),
-    ("q5_k_m", r"\bQ5[_\s-]?K(?:[_\s-]?M)?\b|\bQ5\b(?![_\s-]*[01]\b)"), ("q6_k", r"\bQ6[_\s-]?K\b|\bQ6\b"),
-    ("q8_0", r"\bQ8(?:[_\s-]0)?\b"), ("q4_0", r"\bQ4[_\s-]0\b"),
+    # GPTQ at 8 bits ("GPTQ-Int8", "INT8-GPTQ") is INT8 weights, not the 4-bit id
+    ("gptq-4bit", r"(?:\b4[\s-]?bit\s+)?(?<!INT8[\s_-])(?<!INT8)(?<!8bit[\s_-])(?<!8-bit[\s_-])\bGPTQ\b(?![\s_-]*(?:int[\s-]?8|8[\s-]?bit))(?:[\s_-]*(?:int[\s-]?4|4[\s-]?bit)\b)?"),
+    ("q4_k_m", r"\bQ4[_\s-]?K(?:[_\s-]?M)?\b" + _K_SIZE + r"|\bGGUF\s*(?:\(\s*)?Q4\b(?![_\s-]*[01]\b)(?![_-]K)|\bQ4\b(?![_\s-]*[01]\b)(?![_-]K)(?:\s*GGUF)?"),
+    ("q5_k_m", r"\bQ5[_\s-]?K(?:[_\s-]?M)?\b" + _K_SIZE + r"|\bQ5\b(?![_\s-]*[01]\b)(?![_-]K)"),
+    ("q6_k", r"\bQ6[_\s-]?K\b|\bQ6\b(?![_-]K)"),
+    ("q8_0", r"\bQ8(?:[_\s-]0)?\b(?![_-]K)"), ("q4_0", r"\bQ4[_\s-]0\b"),
     ("fp8", r"\bFP[\s-]?8(?![A-Za-z0-9])|\bE4M3\b|\bE5M2\b|\bfloat8\b"), ("int8", r"\bINT[\s-]?8(?![A-Za-z0-9])|\bW8A(?:8|16)\b|\b(?:8|eight)[\s-]?bits?\b|(?:8|八)\s*(?:位元|比特)|(?:8|八)\s*位\s*(?:量化|整數|精度)"),
     ("int4", r"\bINT[\s-]?4(?![A-Za-z0-9])|\bW4A(?:16|8)\b|\b(?:4|four)[\s-]?bits?\b|\bNF4\b|(?:4|四)\s*(?:位元|比特)|(?:4|四)\s*位\s*(?:量化|整數|精度)"),
     ("bf16", r"\bBF[\s-]?16(?![A-Za-z0-9])|\bbfloat16\b|" + GENERIC_FULL),
-    ("f16", r"\bFP[\s-]?16(?![A-Za-z0-9])|\bF16\b|\bfloat16\b|\bhalf[\s-]precision\b|半精度"),
-]
-EXL = (r"\b(?P<fmt>EXL[23]|ExLlama[\s-]?V[23])\b[\s-]*(?:quant(?:ized|ised)?\s+)?(?:(?:@|at)\s*|\(\s*)?(?P<bpw>\d+(?:\.\d+)?)\s*(?:bpw|bits?|b)\b"
-       r"|\b(?P<bpw2>\d+(?:\.\d+)?)\s*bpw\s*(?:的\s*)?(?P<fmt2>EXL[23]|ExLlama[\s-]?V[23])\b")
+    ("f16", r"\bFP[\s-]?16(?![A-Za-z0-9])|\bF16\b|\bfloat16\b|\bhalf[\s-]precision\b|\bdtype\s*[=:]?\s*half\b|半精度"),
+]]
+# ExLlama quants by bits per weight: "EXL2 4.65bpw", "4.0bpw exl2", and repository names that put the
+# head-layer bits between them ("4.0bpw-h6-exl2").
+EXL_NAME = r"\b(?P<fmt>EXL[23]|ExLlama[\s-]?V[23])\b"
+EXL = _format(EXL_NAME + r"[\s_-]*(?:(?:quant(?:ized|ised)?|format|量化|格式|版本?|的)\s*)*(?:(?:@|at)\s*|\(\s*)?(?P<bpw>\d+(?:\.\d+)?)\s*(?:bpw|bits?|b)\b"
+              r"|\b(?P<bpw2>\d+(?:\.\d+)?)\s*bpw(?:[\s_-]*h\d+)?[\s_-]*(?:的\s*|\(\s*)?(?P<fmt2>EXL[23]|ExLlama[\s-]?V[23])\b")
+# "4.0 bpw" alone is ExLlama's unit; its format is the ExLlama named elsewhere in the message ("... on exllamav2").
+EXL_BARE_BPW = _format(r"\b(?P<bpw>\d+(?:\.\d+)?)\s*bpw\b")
 
 # Intent cues (see agent/extract_intent.py for precedence).
 BENCHMARK_CUES = [
