@@ -45,6 +45,7 @@ _IO_OUT = r"out(?![A-Za-z])(?!\s+of\b)"
 # comes first so "code context" stays an input.
 _BARE_AFTER = {"input_tokens": rf"{_CARRIED}|input|prompt|輸入|{_IO_IN}", "context_length": r"context|ctx|上下文",
                "output_tokens": rf"output|輸出|{_IO_OUT}"}
+_NEXT_NUMBER = re.compile(r"\s*(?:[:：=]|is|約|大約|大概|about|~)?\s*\d", _F)
 _AFTER_QUAL = r"(?:\s*(?:左右|上下|以上|多|or\s+so|ish))?"
 _AFTER_RES = {f: re.compile(rf"(?:-|\s*){_AFTER_QUAL}(?:\s*tokens?\s*)?(?:of\s+)?(?:的\s*)?(?:{src})s?(?![A-Za-z])", _F)
               for f, src in _BARE_AFTER.items()}
@@ -106,9 +107,13 @@ def _keyword_before(text: str, q: Quantity, others: list[Quantity], fields: tupl
 
 
 def _keyword_after(text: str, q: Quantity) -> str | None:
-    """A length named right after a bare number ("4k prompts", "128 output")."""
+    """A length named right after a bare number ("4k prompts", "128 output"), unless that name labels the
+    next number and this one has its own label before it ("輸入 2K 輸出 500")."""
     for field, rx in _AFTER_RES.items():
-        if rx.match(text, q.end):
+        m = rx.match(text, q.end)
+        if m:
+            if _NEXT_NUMBER.match(text, m.end()) and _keyword_before(text, q, [], LENGTHS):
+                return None
             return field
     return None
 
