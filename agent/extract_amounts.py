@@ -45,7 +45,10 @@ _IO_OUT = r"out(?![A-Za-z])(?!\s+of\b)"
 # comes first so "code context" stays an input.
 _BARE_AFTER = {"input_tokens": rf"{_CARRIED}|input|prompt|輸入|{_IO_IN}", "context_length": r"context|ctx|上下文",
                "output_tokens": rf"output|輸出|{_IO_OUT}"}
-_NEXT_NUMBER = re.compile(r"\s*(?:[:：=]|is|約|大約|大概|about|~)?\s*\d", _F)
+_NEXT_NUMBER = re.compile(r"\s*(?:tokens?)?\s*(?:[:：=]|is|約|大約|大概|about|~)?\s*\d", _F)
+# Tokens per month or per day are a volume, never the length of one request ("500M tokens in, 50M out per month").
+_PER_PERIOD = re.compile(r"(?:\bper|\ba|\bevery|/|each)\s*(?:month|day|week|year|hour|minute|mo)\b|\b(?:daily|monthly|weekly|yearly|annually)\b"
+                         r"|每\s*(?:天|日|月|週|周|年|小時)|一\s*(?:天|個月|年)", _F)
 _AFTER_QUAL = r"(?:\s*(?:左右|上下|以上|多|or\s+so|ish))?"
 _AFTER_RES = {f: re.compile(rf"(?:-|\s*){_AFTER_QUAL}(?:\s*tokens?\s*)?(?:of\s+)?(?:的\s*)?(?:{src})s?(?![A-Za-z])", _F)
               for f, src in _BARE_AFTER.items()}
@@ -185,6 +188,20 @@ def _unit_field(text: str, q: Quantity, items: dict[int, Quantity]) -> tuple[str
     return None, True
 
 
+def _volume(text: str, q: Quantity, qs: list[Quantity]) -> bool:
+    """A token count said per period in its sentence, with no count of something else in between."""
+    right = next((m.start() for m in _SENTENCE.finditer(text, q.unit_end)), len(text))
+    left = max((m.end() for m in _SENTENCE.finditer(text, 0, q.start)), default=0)
+    after = _PER_PERIOD.search(text, q.unit_end, right)
+    # Only words of the same phrase between ("in, 50M out per month"), not a price's "每張卡每小時".
+    if after and re.fullmatch(r"[\w\s,/.~-]{0,30}", text[q.unit_end:after.start()], _F) \
+            and not any(q.end <= o.start < after.start() and o.unit not in (None, "tokens") for o in qs):
+        return True
+    before = [m for m in _PER_PERIOD.finditer(text, max(left, q.start - 10), q.start)
+              if re.fullmatch(r"\s*(?:約|大約|大概|about|~|有)?\s*", text[m.end():q.start], _F)]
+    return bool(before)
+
+
 def _fits(field: str, q: Quantity, by_unit: bool) -> bool:
     if field in LENGTHS:
         return q.value >= _MIN[field] or q.suffixed or (by_unit and q.unit in ("tokens", "context"))
@@ -228,6 +245,8 @@ def bind(text: str, taken: list[tuple[int, int]]) -> list[Bound]:
             if field == "concurrency":
                 left, _ = _clause(text, q.start, q.end)
                 explicit = bool(_EXPLICIT.search(text, left, q.end))
+        if field in ("input_tokens", "output_tokens") and _volume(text, q, free):
+            continue
         if field and _fits(field, q, by_unit):
             out.append(Bound(field, q, explicit))
     return out
