@@ -28,7 +28,7 @@ IN = (rf"(?:{_CARRIED}|prompts?|inputs?|input\s+(?:length|size)|prompt\s+(?:leng
 OUT = (r"(?:outputs?|answers?|responses?|replies|completions?|generations?|summaries|輸出(?:長度)?|回答|回覆|生成|OSL\b"
        r"|max[-_\s]?tokens|摘要|回應)")
 _KEYWORDS = {
-    "input_tokens": IN, "context_length": CTX, "output_tokens": OUT,
+    "context_length": CTX, "input_tokens": IN, "output_tokens": OUT,
     "concurrency": (r"(?:peak\s+)?concurrency|concurrent\s+(?:users|requests|sessions|streams|connections)|parallel\s+requests"
                     r"|max[-_\s]?num[-_\s]?seqs|併發數?|並發數?|同時(?:在線|上線|使用|連線|處理|請求)?(?:人數|用戶數?|使用者)?"),
     "users": (r"users?|user\s+(?:count|base)|使用者(?:人數)?|用戶數?|(?:team|class|group|staff|company)\s+of|headcount"
