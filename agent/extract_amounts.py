@@ -17,10 +17,16 @@ from agent.extract_quantity import Quantity, quantities
 _F = re.I | re.ASCII
 CTX = (r"(?:max[-_\s]?model[-_\s]?len|n_ctx|ctx[-_]size|context(?:[\s-]+(?:window|length|size|len))?|ctx"
        r"|上下文(?:長度|窗口|窗格)?|context\s*長度)")
-IN = (r"(?:prompts?|inputs?|input\s+(?:length|size)|prompt\s+(?:length|size)|documents?|docs|輸入(?:長度)?|prompt\s*長度"
-      r"|提示詞?|文件|ISL\b)")
+# What a prompt carries is its input: retrieved documents, code context, tool output, chat history
+# ("30K tokens of retrieved documents", "帶 6K 左右的檢索內容", "16-32K tokens of code context"). The
+# content words come first so "code context" and "tool output" are not read as context or output.
+_CARRIED = (r"(?:code|retrieved|RAG|document|repo(?:sitory)?)\s+context|tool\s+(?:outputs?|results?|responses?)"
+            r"|(?:程式碼|代碼|檢索|文件)\s*上下文|chunks|passages|snippets|(?:chat|conversation)\s+history"
+            r"|檢索(?:內容|結果|資料|片段|文本)?|文檔|參考資料|歷史(?:紀錄|記錄|訊息|對話)?|對話紀錄|程式碼(?:內容)?|代碼")
+IN = (rf"(?:{_CARRIED}|prompts?|inputs?|input\s+(?:length|size)|prompt\s+(?:length|size)|documents?|docs|輸入(?:長度)?"
+      r"|prompt\s*長度|提示詞?|文件|ISL\b)")
 OUT = (r"(?:outputs?|answers?|responses?|replies|completions?|generations?|summaries|輸出(?:長度)?|回答|回覆|生成|OSL\b"
-       r"|max[-_\s]?tokens)")
+       r"|max[-_\s]?tokens|摘要|回應)")
 _KEYWORDS = {
     "context_length": CTX, "input_tokens": IN, "output_tokens": OUT,
     "concurrency": (r"(?:peak\s+)?concurrency|peak(?:\s+load)?(?!\s*(?:throughput|bandwidth|memory|power|T?FLOPS|performance|speed|tok))|尖峰|高峰(?:期|時段)?|concurrent\s+(?:users|requests|sessions|streams|connections)|parallel\s+requests"
@@ -33,9 +39,25 @@ _KEYWORDS = {
 }
 _KW = re.compile("|".join(f"(?P<{f}>{src})" for f, src in _KEYWORDS.items()), _F)
 # A bare number directly before one of these names it ("4k prompts", "1K input", "32k ctx").
-_BARE_AFTER = {"context_length": r"context|ctx|上下文", "input_tokens": r"input|prompt|輸入", "output_tokens": r"output|輸出"}
-_AFTER_RES = {f: re.compile(rf"(?:-|\s*)(?:tokens?\s*)?(?:of\s+)?(?:的\s*)?(?:{src})s?(?![A-Za-z])", _F) for f, src in _BARE_AFTER.items()}
-_LENGTH_AFTER = re.compile(rf"\s*(?:of\s+)?(?:的\s*)?(?:(?P<context_length>{CTX})|(?P<input_tokens>{IN})|(?P<output_tokens>{OUT}))", _F)
+# "3K in / 400 out", "1.5K tokens in, 300 out": in/out count as lengths only where a clause ends after
+# them ("8 GPUs in a node" has a unit; "20 in parallel" does not end there).
+_IO_IN = r"in(?=\s*(?:[/,，、;|)]|and\b|$))"
+_IO_OUT = r"out(?![A-Za-z])(?!\s+of\b)"
+# A bare number before what names it ("4k prompts", "6K 左右的檢索內容"); the input's carried content
+# comes first so "code context" stays an input.
+_BARE_AFTER = {"input_tokens": rf"{_CARRIED}|input|prompt|輸入|{_IO_IN}", "context_length": r"context|ctx|上下文",
+               "output_tokens": rf"output|輸出|{_IO_OUT}"}
+_NEXT_NUMBER = re.compile(r"\s*(?:tokens?)?\s*(?:[:：=]|is|約|大約|大概|about|~)?\s*\d", _F)
+# Tokens per month or per day are a volume, never the length of one request ("500M tokens in, 50M out per month").
+_PER_PERIOD = re.compile(r"(?:\bper|\ba|\bevery|/|each)\s*(?:month|day|week|year|hour|minute|mo)\b|\b(?:daily|monthly|weekly|yearly|annually)\b"
+                         r"|每\s*(?:天|日|月|週|周|年|小時)|一\s*(?:天|個月|年)", _F)
+_AFTER_QUAL = r"(?:\s*(?:左右|上下|以上|多|or\s+so|ish))?"
+_AFTER_RES = {f: re.compile(rf"(?:-|\s*){_AFTER_QUAL}(?:\s*tokens?\s*)?(?:of\s+)?(?:的\s*)?(?:{src})s?(?![A-Za-z])", _F)
+              for f, src in _BARE_AFTER.items()}
+# After "N tokens": up to two modifiers may stand before what the tokens are ("of retrieved documents").
+_MODS = r"(?:(?!(?:and|or|per|for|to|with|from|on|in)\b)[A-Za-z][\w-]*\s+){0,2}?"
+_LENGTH_AFTER = re.compile(rf"\s*(?:(?:of\s+{_MODS})?(?:的\s*)?(?:(?P<input_tokens>{IN})|(?P<context_length>{CTX})|(?P<output_tokens>{OUT}))"
+                           rf"|(?P<io_in>{_IO_IN})|(?P<io_out>{_IO_OUT}))", _F)
 _CONC_BEFORE = re.compile(r"(?:同時(?:在線|上線|使用)?|同一(?:時間|時刻)|一次(?:送|發|來|處理)?|並行|併行|併發|並發|concurrent(?:ly)?|simultaneous(?:ly)?"
                           r"|parallel|in\s+parallel|尖峰|峰值|高峰(?:期|時段)?|peak(?:\s+load)?(?:\s+of)?|batch(?:\s+of)?)"
                           r"[^,;，；。]{0,8}$", _F)
@@ -94,9 +116,13 @@ def _keyword_before(text: str, q: Quantity, others: list[Quantity], fields: tupl
 
 
 def _keyword_after(text: str, q: Quantity) -> str | None:
-    """A length named right after a bare number ("4k prompts", "128 output")."""
+    """A length named right after a bare number ("4k prompts", "128 output"), unless that name labels the
+    next number and this one has its own label before it ("輸入 2K 輸出 500")."""
     for field, rx in _AFTER_RES.items():
-        if rx.match(text, q.end):
+        m = rx.match(text, q.end)
+        if m:
+            if _NEXT_NUMBER.match(text, m.end()) and _keyword_before(text, q, [], LENGTHS):
+                return None
             return field
     return None
 
@@ -104,7 +130,9 @@ def _keyword_after(text: str, q: Quantity) -> str | None:
 def _length_after(text: str, q: Quantity) -> str | None:
     """The length a "N tokens" quantity names right after its unit ("300-token summaries")."""
     m = _LENGTH_AFTER.match(text, q.unit_end)
-    return m.lastgroup if m else None
+    if not m:
+        return None
+    return {"io_in": "input_tokens", "io_out": "output_tokens"}.get(m.lastgroup, m.lastgroup)
 
 
 # "30 students, all at the same time", "100 人，全部同時上線": the clause after says all of them at once
@@ -172,6 +200,20 @@ def _unit_field(text: str, q: Quantity, items: dict[int, Quantity]) -> tuple[str
     return None, True
 
 
+def _volume(text: str, q: Quantity, qs: list[Quantity]) -> bool:
+    """A token count said per period in its sentence, with no count of something else in between."""
+    right = next((m.start() for m in _SENTENCE.finditer(text, q.unit_end)), len(text))
+    left = max((m.end() for m in _SENTENCE.finditer(text, 0, q.start)), default=0)
+    after = _PER_PERIOD.search(text, q.unit_end, right)
+    # Only words of the same phrase between ("in, 50M out per month"), not a price's "每張卡每小時".
+    if after and re.fullmatch(r"[\w\s,/.~-]{0,30}", text[q.unit_end:after.start()], _F) \
+            and not any(q.end <= o.start < after.start() and o.unit not in (None, "tokens") for o in qs):
+        return True
+    before = [m for m in _PER_PERIOD.finditer(text, max(left, q.start - 10), q.start)
+              if re.fullmatch(r"\s*(?:約|大約|大概|about|~|有)?\s*", text[m.end():q.start], _F)]
+    return bool(before)
+
+
 def _fits(field: str, q: Quantity, by_unit: bool) -> bool:
     if field in LENGTHS:
         return q.value >= _MIN[field] or q.suffixed or (by_unit and q.unit in ("tokens", "context"))
@@ -180,12 +222,33 @@ def _fits(field: str, q: Quantity, by_unit: bool) -> bool:
     return q.value >= 1 and float(q.value).is_integer()
 
 
+_PAIR_SEP = re.compile(r"\s*/\s*")
+
+
+def _in_out_pairs(text: str, qs: list[Quantity]) -> dict[int, str]:
+    """"2K/400 tokens": a bare number, a slash, then a number of tokens that names nothing else is the
+    input and output of one request. Keyed by each quantity's start."""
+    out: dict[int, str] = {}
+    for a, b in zip(qs, qs[1:]):
+        sep = _PAIR_SEP.match(text, a.end)
+        if a.kind == "quantity" and a.unit is None and b.unit == "tokens" and sep and sep.end() == b.start and sep.group(0).strip() \
+                and _length_after(text, b) is None:
+            out[a.start], out[b.start] = "input_tokens", "output_tokens"
+    return out
+
+
 def bind(text: str, taken: list[tuple[int, int]]) -> list[Bound]:
     """Every quantity of `text` (outside `taken`) bound to a workload field, left to right."""
-    qs = [q for q in quantities(text) if q.kind == "quantity" and not overlaps((q.start, q.end), taken)]
+    free = [q for q in quantities(text) if q.kind in ("quantity", "denominator") and not overlaps((q.start, q.end), taken)]
+    pairs = _in_out_pairs(text, free)   # "2K/400 tokens": the reader types "/400" as a denominator
+    qs = [q for q in free if q.kind == "quantity" or q.start in pairs]
     items = per_item_lora(text, qs)
     out = []
     for q in qs:
+        if q.start in pairs:
+            if _fits(pairs[q.start], q, True):
+                out.append(Bound(pairs[q.start], q))
+            continue
         field, explicit = _unit_field(text, q, items)
         by_unit = field is not None
         if field is None and q.unit is None:
@@ -196,6 +259,8 @@ def bind(text: str, taken: list[tuple[int, int]]) -> list[Bound]:
             if field == "concurrency":
                 left, _ = _clause(text, q.start, q.end)
                 explicit = bool(_EXPLICIT.search(text, left, q.end)) or bool(_ALL_AT_ONCE.match(text, _clause(text, q.start, q.end)[1]))
+        if field in ("input_tokens", "output_tokens") and _volume(text, q, free):
+            continue
         if field and _fits(field, q, by_unit):
             out.append(Bound(field, q, explicit))
     return out

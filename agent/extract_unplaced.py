@@ -74,8 +74,11 @@ def _models(text: str, placed: list[tuple[int, int]], names: list[tuple[int, int
 def _numbers(text: str, placed: list[tuple[int, int]], names: list[tuple[int, int]]) -> list[tuple[str, int, int]]:
     from agent.extract_amounts import api_prices
     out, prices = [], [(a, b) for _, a, b in api_prices(text)]   # a quoted $/1M tokens is read by the cost answer
-    for q in quantities(text):
-        if q.kind != "quantity" or overlaps((q.start, q.end), placed + names + prices):
+    qs = quantities(text)
+    # A count restated as the one placed ("2x L40S … the two GPUs", "兩張 4090 … 這兩張") was understood.
+    said = {(q.unit, q.value) for q in qs if q.unit in ("dev", "node") and overlaps((q.start, q.end), placed)}
+    for q in qs:
+        if q.kind != "quantity" or overlaps((q.start, q.end), placed + names + prices) or (q.unit, q.value) in said:
             continue
         rate = q.unit == "rate" and _REQUEST_RATE.match(text, q.end + (len(text[q.end:]) - len(text[q.end:].lstrip())))
         if q.unit in _LOAD_UNITS or rate:

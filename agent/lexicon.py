@@ -139,7 +139,7 @@ SHARED_PREFIX = (
      r"\b(?:chunks|documents|docs|context|examples)\s+(?:often\s+|tend\s+to\s+|will\s+|keep\s+)?(?:repeat|recur|get\s+reused)",
      r"\brepeated\s+(?:prefix|prefixes|context|chunks|documents)\b", r"\bprefix\s+cach(?:e|ing)\b",
      r"重複的?\s*(?:prefix|前綴|system prompt|內容|文件|chunks?)", r"(?:prefix|前綴|system prompt|chunks?)\s*(?:會|都|常常)?\s*重複",
-     r"相同的?\s*(?:system prompt|prefix|前綴|提示詞)", r"共用的?\s*(?:system prompt|prefix|前綴|提示詞)", r"共同的?\s*(?:prefix|前綴)"],
+     r"相同的?\s*(?:system prompt|prefix|前綴|提示詞)", r"共用的?\s*(?:system prompt|prefix|前綴|提示詞)", r"(?:系統提示詞?|system\s*prompt|前綴|prefix)[^，。,;；]{0,12}?(?:共用|共享|都一樣|都相同)", r"共同的?\s*(?:prefix|前綴)"],
     [r"\bno\s+(?:shared|common)\s+(?:prefix|prefixes|prompt)", r"\bevery\s+prompt\s+is\s+(?:different|unique)\b",
      r"\bprompts?\s+(?:are\s+)?(?:all\s+)?(?:different|unique)\b", r"沒有(?:共同|共用|重複)的?\s*(?:prefix|前綴)",
      r"(?:prompt|prefix)\s*都不(?:一樣|同)"],
