@@ -211,7 +211,10 @@ def _volume(text: str, q: Quantity, qs: list[Quantity]) -> bool:
         return True
     before = [m for m in _PER_PERIOD.finditer(text, max(left, q.start - 10), q.start)
               if re.fullmatch(r"\s*(?:約|大約|大概|about|~|有)?\s*", text[m.end():q.start], _F)]
-    return bool(before)
+    # millions of tokens after a period named earlier in the sentence ("300M tokens/month (250M in, 50M
+    # out)") split that volume: no one request is that long
+    split = q.value >= 1e6 and _PER_PERIOD.search(text, left, q.start) is not None
+    return bool(before) or split
 
 
 def _fits(field: str, q: Quantity, by_unit: bool) -> bool:

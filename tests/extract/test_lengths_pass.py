@@ -110,3 +110,10 @@ def test_lengths_heldout(text, expected, absent):
 ])
 def test_count_restated_is_not_quoted_back(text, quoted):
     assert [u.text for u in extract(text).not_understood if u.kind == "number"] == quoted
+
+
+def test_a_monthly_volume_split_into_in_and_out_is_not_a_prompt_length():
+    # "250M in" after "tokens/month" splits the volume; reading it as one prompt failed the turn
+    from agent.extract import extract
+    values = extract("Our volume is about 300M tokens/month (250M in, 50M out). What's our cost per 1M tokens?").values
+    assert "input_tokens" not in values and "output_tokens" not in values
