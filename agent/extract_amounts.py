@@ -30,7 +30,7 @@ OUT = (r"(?:outputs?|answers?|responses?|replies|completions?|generations?|summa
 _KEYWORDS = {
     "context_length": CTX, "input_tokens": IN, "output_tokens": OUT,
     "concurrency": (r"(?:peak\s+)?concurrency|peak(?:\s+load)?(?!\s*(?:throughput|bandwidth|memory|power|T?FLOPS|performance|speed|tok))|尖峰|高峰(?:期|時段)?|concurrent\s+(?:users|requests|sessions|streams|connections)|parallel\s+requests"
-                    r"|users\s*\(\s*concurrent\s*\)|(?:max(?:imum)?\s+)?batch(?:\s+size)?|max[-_\s]?num[-_\s]?seqs|CCU"
+                    r"|users\s*\(\s*concurrent\s*\)|(?:max(?:imum)?\s+)?batch\s+size|max(?:imum)?\s+batch|max[-_\s]?num[-_\s]?seqs|CCU"
                     r"|(?:併發|並發)(?:數|用戶數?|使用者|人數|請求數?|連線數?|量)?|在線(?:人數|用戶數?|使用者)|online\s+users"
                     r"|同時(?:在線|上線|使用|連線|處理|請求)?(?:人數|用戶數?|使用者)?"),
     "users": (r"users?|user\s+(?:count|base)|使用者(?:人數)?|用戶數?|(?:team|class|group|staff|company)\s+of|headcount"
@@ -59,7 +59,7 @@ _MODS = r"(?:(?!(?:and|or|per|for|to|with|from|on|in)\b)[A-Za-z][\w-]*\s+){0,2}?
 _LENGTH_AFTER = re.compile(rf"\s*(?:(?:of\s+{_MODS})?(?:的\s*)?(?:(?P<input_tokens>{IN})|(?P<context_length>{CTX})|(?P<output_tokens>{OUT}))"
                            rf"|(?P<io_in>{_IO_IN})|(?P<io_out>{_IO_OUT}))", _F)
 _CONC_BEFORE = re.compile(r"(?:同時(?:在線|上線|使用)?|同一(?:時間|時刻)|一次(?:送|發|來|處理)?|並行|併行|併發|並發|concurrent(?:ly)?|simultaneous(?:ly)?"
-                          r"|parallel|in\s+parallel|尖峰|峰值|高峰(?:期|時段)?|peak(?:\s+load)?(?:\s+of)?|batch(?:\s+of)?)"
+                          r"|parallel|in\s+parallel|尖峰|峰值|高峰(?:期|時段)?|peak(?:\s+load)?(?:\s+of)?|batch\s+(?:of|size(?:\s+of)?))"
                           r"[^,;，；。]{0,8}$", _F)
 _CONC_AFTER = re.compile(r"[^,;，；。/(（\d]{0,24}?(?:at\s+once|at\s+(?:the\s+same|a)\s+time|concurrent(?:ly)?|simultaneous(?:ly)?|in\s+parallel"
                          r"|in[\s-]flight|at\s+any\s+(?:one\s+|given\s+)?(?:moment|time)|at\s+(?:the\s+)?peak|in\s+(?:a|one|each)\s+batch|per\s+batch"

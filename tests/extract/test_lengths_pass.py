@@ -117,3 +117,10 @@ def test_a_monthly_volume_split_into_in_and_out_is_not_a_prompt_length():
     from agent.extract import extract
     values = extract("Our volume is about 300M tokens/month (250M in, 50M out). What's our cost per 1M tokens?").values
     assert "input_tokens" not in values and "output_tokens" not in values
+
+
+def test_a_batch_jobs_item_count_is_not_its_concurrency():
+    # "Batch job: classify 5 million tickets" read "batch … 5 million" as 5M requests at once and failed the turn
+    from agent.extract import extract
+    assert "concurrency" not in extract("Batch job: classify 5 million support tickets into a JSON schema").values
+    assert extract("batch size 64 on vLLM").values["concurrency"] == 64
