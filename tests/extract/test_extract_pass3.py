@@ -318,3 +318,13 @@ def test_replicas_that_agree_with_the_count_are_not_quoted_back():
 ])
 def test_a_parallel_size_stated_as_a_setting_is_not_the_parallelism_topic(text, raised):
     assert ("parallelism" in extract(text).topics) is raised
+
+
+import pytest as _pytest
+
+
+@_pytest.mark.parametrize("text, count", [("two used RTX 3090s", 2), ("4 second-hand 3090s", 4), ("兩張二手 3090", 2),
+                                          ("3 brand-new RTX 5090 cards", 3)])
+def test_the_cards_state_between_count_and_name_keeps_the_count(text, count):
+    from agent.extract import extract
+    assert extract(text).values["count"] == count
