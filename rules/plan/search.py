@@ -181,7 +181,9 @@ def _search(req: Request) -> tuple[Plan, Estimate | None]:
     if tier is None and "no-network" in topo.notes:   # nothing inside one node serves it: span the nodes
         wide = _networked(topo)
         found = _score_tiers(req, wide)
-        if found[2] is not None:
+        # across the nodes when that serves the load, or at least holds the model where one node cannot
+        # (DeepSeek-R1 at 128K on 2x8 H100: no layout serves 128 requests, but TP8 x PP2 fits)
+        if found[2] is not None or (any(c.figures.fits for c in found[0]) and not any(c.figures.fits for c in scored)):
             topo, (scored, ests, tier) = wide, found
     if not scored:
         raise LookupError("no legal layout")

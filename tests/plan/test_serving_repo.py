@@ -44,3 +44,16 @@ def test_system_ram_named_beside_gpus_does_not_enlarge_the_cards_in_what_fits():
     assert model_fit.room_gb("rtx4090", 8, 256.0) < 8 * 25.8   # 24 GiB each, less the runtime reserve
     assert model_fit.room_gb("rtx4090", 8, None) == model_fit.room_gb("rtx4090", 8, 256.0)
     assert model_fit.room_gb("m3_ultra", 1, 512.0) > 300   # unified memory: the stated size is the device's
+
+
+def test_a_model_too_big_for_one_node_spans_the_nodes_even_when_no_layout_serves_the_load():
+    # 2x8 H100, DeepSeek-R1 FP8 at 128K with no network named: a copy per node cannot hold it, so the plan
+    # spans the nodes (over an assumed network) instead of a per-node copy that "does not fit"
+    from rules.decide import decide
+    from rules.defaults import apply_defaults
+    from rules.plan import plan_for_profile
+    from rules.profile import build_profile
+    p = apply_defaults(build_profile({"hardware": "h100_sxm", "count": 8, "nodes": 2, "model": "deepseek-r1",
+                                      "context_length": 128000, "serving_mode": "production"}))
+    found, est = plan_for_profile(p, decide(p).model_dump(mode="json"))
+    assert found.chosen.figures.fits and found.chosen.layout.replica_devices == 16, found.chosen.layout
