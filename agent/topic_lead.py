@@ -21,7 +21,9 @@ if TYPE_CHECKING:
 
 MAX_TOPICS = 2
 """At most this many topics open the answer (the rest would bury the recommendation)."""
-ORDER = ("options", "worth", "platform-support", "engine-compare", "engine-verdict", "models", "model-fit", "speculative-decoding", "prefix-caching", "multi-lora", "structured-output", "tool-calling", "flash-attention", "power-mode", "offload", "kv-quantization",
+DIRECT = ("capability", "need-count", "batch-time", "slow-setup")
+"""Parts answered with a verdict or a number of their own; they lead and do not use up MAX_TOPICS."""
+ORDER = (*DIRECT, "platform-support", "options", "worth", "engine-compare", "engine-verdict", "models", "model-fit", "speculative-decoding", "prefix-caching", "multi-lora", "structured-output", "tool-calling", "flash-attention", "power-mode", "offload", "kv-quantization",
          "disaggregation", "cost-per-token", "parallelism", "quantization-format")
 """Which topic leads when a message raises several: a direct "does X run on Y" first, then the specific
 technique before the general ones."""
@@ -500,8 +502,8 @@ def _models(c: Ctx) -> list[str]:
     return lines
 
 
-def _option_estimate(c: Ctx, hw_id: str, count: int):
-    """(primary engine, Plan, Estimate) for the user's model and workload on another hardware option: the
+def _option_estimate(c: Ctx, hw_id: str, count: int, memory_gb: float | None = None):
+    """(primary engine, Plan, Estimate, Decision) for the user's model and workload on another hardware option: the
     same rules and planner the answer uses, with that device's own usual link (None when it cannot run)."""
     from rules.decide import decide
     from rules.defaults import apply_defaults
@@ -513,7 +515,8 @@ def _option_estimate(c: Ctx, hw_id: str, count: int):
     data = {"hardware": hw_id, "count": count, "nodes": 1, "model": s.model, "params_b": None if s.model else s.params_b,
             "quantization": said("quantization"), "concurrency": said("concurrency"), "users": said("users"),
             "context_length": said("context_length"), "input_tokens": s.input_tokens, "output_tokens": s.output_tokens,
-            "workload": said("workload"), "priority": said("priority"), "serving_mode": said("serving_mode")}
+            "workload": said("workload"), "priority": said("priority"), "serving_mode": said("serving_mode"),
+            "memory_gb": memory_gb}
     try:
         p = apply_defaults(build_profile({k: v for k, v in data.items() if v is not None}))
         dec = decide(p)
@@ -522,42 +525,125 @@ def _option_estimate(c: Ctx, hw_id: str, count: int):
         return None
     if not found or found[1] is None:
         return None
-    return dec.primary, found[0], found[1]
+    return dec.primary, found[0], found[1], dec
+
+
+def option_list(c: Ctx) -> list[tuple[str, int]]:
+    """The hardware options to answer one by one: the profile's device, the options the user weighed
+    ("2x L40S or one A100?") and any other device the message names ("two Macs: an M1 Pro and an M4 Max")."""
+    from agent.direct import devices
+    s = c.advice.profile.summary
+    if not s.hardware:
+        return []
+    opts = [(s.hardware, s.count or 1), *[(o["hardware"], o.get("count") or 1) for o in (s.compared_hardware or [])
+                                          if o.get("hardware")]]
+    opts += devices(c.advice.question or "")
+    out: dict[str, int] = {}
+    for hw_id, n in opts:
+        out.setdefault(hw_id, n)
+    return list(out.items())[:3]
+
+
+USABLE_TOK_S = 15.0
+"""Per-stream decode speed a person reads comfortably: the bar for "the best model for this device"."""
+
+
+def _fit_pick(c: Ctx, hw_id: str, count: int, memory_gb: float | None = None):
+    """(model id, engine, Estimate, Decision) for a device when the user named no model (or theirs does not
+    fit): the largest catalog model that fits at 4-bit and still decodes at USABLE_TOK_S per stream (else the
+    fastest that fits). 4-bit is each engine's own format ("int4": GGUF, MLX, AWQ)."""
+    from agent.direct import run_option
+    from rules import model_fit
+    room = model_fit.room_gb(hw_id, count, memory_gb)
+    if room is None:
+        return None
+    tried = []
+    mem = {"memory_gb": memory_gb} if memory_gb else {}
+    for fit in model_fit.largest_fitting(room, k=8):
+        got = run_option(c, hw_id, count, model=fit.model, plan=False, with_decision=True, quantization="int4", **mem)
+        if got is None or not got[1].fits or not got[1].decode_tokens_per_s:
+            continue
+        tried.append((fit.model, *got))
+        if got[1].decode_tokens_per_s >= USABLE_TOK_S:
+            return tried[-1]
+    return max(tried, key=lambda t: t[2].decode_tokens_per_s) if tried else None
+
+
+def _also(c: Ctx, dec, engine: str | None) -> str:
+    """The other engines the rules recommend on that device (", also: vLLM, SGLang")."""
+    others = [display(e) for e in (dec.primary, *dec.alternatives) if e and e != engine and e != "dynamo"][:3] if dec else []
+    return c.t(f"; also runs {', '.join(others)}", f"；也可用 {'、'.join(others)}") if others else ""
+
+
+def _pick_line(c: Ctx, where: str, picked) -> str:
+    mid, engine, est, dec = picked
+    return c.t(f"{model_name(mid)} at {est.quantization} ({_fmt(est.weights_gb)} GB) with {display(engine)}, about "
+               f"{_fmt(est.decode_tokens_per_s)} tok/s per stream (the largest catalog model that fits and stays above "
+               f"{USABLE_TOK_S:g} tok/s){_also(c, dec, engine)}",
+               f"{model_name(mid)}（{est.quantization}，{_fmt(est.weights_gb)} GB）用 {display(engine)}，每條串流約 "
+               f"{_fmt(est.decode_tokens_per_s)} tok/s（型錄中放得下、且維持 {USABLE_TOK_S:g} tok/s 以上的最大模型）{_also(c, dec, engine)}")
 
 
 def _options(c: Ctx) -> list[str]:
-    """Hardware options the user weighed ("2x L40S or one A100?"): the plan, fit and speed on each, then
-    which one serves this workload better (more tokens/s for many users, faster streams for a few)."""
-    from rules import catalog, display as rdisplay
+    """Hardware options the user weighed ("2x L40S or one A100?", "two Macs"): each gets its own line with the
+    engine, plan, fit and speed (a model picked for it when none was named, or when the user's does not fit),
+    then which one serves this workload better (more tokens/s for many users, faster streams for a few)."""
+    from agent.direct import device_memory, setup_text
     s = c.advice.profile.summary
-    others = [o for o in (s.compared_hardware or []) if o.get("hardware")]
-    if not others or not s.hardware or not (s.model or s.params_b):
+    options = option_list(c)
+    if len(options) < 2:
         return []
-    options = [(s.hardware, s.count or 1), *[(o["hardware"], o.get("count") or 1) for o in others]]
     lines, scored = [], []
-    for hw_id, count in list(dict.fromkeys(options))[:3]:
-        got = _option_estimate(c, hw_id, count)
+    text = c.advice.question or ""
+    memory = device_memory(text)
+    os_engines = [e for e in named_engines(text) if e != "dynamo"]
+    has_model = bool(s.model or s.params_b)
+    for hw_id, count in options:
+        from rules import catalog
         hw = catalog.hardware(hw_id)
-        en, zh = rdisplay.setup(hw.name, count, 1, hw.hw_class, hw.hw_class in ("apple", "edge"), hw.name_zh)
-        where = c.t(en, zh)
-        if got is None:
-            lines.append(c.t(f"{where}: no estimate (the model or format does not run there).",
-                             f"{where}：無法估算（模型或格式在這個硬體上跑不了）。"))
+        where = setup_text(c, hw_id, count)
+        said = ""
+        if os_engines and hw.platform == "apple-silicon":   # "does vLLM run on my Mac?": that answer first
+            said = " ".join(x for x in (_os_answer(c, e, "macos") for e in os_engines) if x) + " "
+        if not has_model:
+            picked = _fit_pick(c, hw_id, count, memory.get(hw_id))
+            lines.append(said + (f"{where}{c.t(': ', '：')}" + _pick_line(c, where, picked) + c.t(".", "。") if picked else
+                                 c.t(f"{where}: no catalog model fits it at 4-bit.", f"{where}：型錄中沒有 4-bit 放得下的模型。")))
             continue
-        engine, found, est = got
+        own = hw_id == s.hardware and c.advice.estimate is not None
+        if own:   # the answer's own device: the same figures as the recommendation below
+            engine, plan, est, dec = c.advice.decision.primary, c.advice.plan, c.advice.estimate, c.advice.decision
+        else:
+            got = _option_estimate(c, hw_id, count, memory.get(hw_id))
+            engine, plan, est, dec = got if got else (None, None, None, None)
+        if est is None:
+            lines.append(said + c.t(f"{where}: no estimate (the model or format does not run there).",
+                                    f"{where}：無法估算（模型或格式在這個硬體上跑不了）。"))
+            continue
         eng = display(engine) if engine else c.t("the default engine", "預設引擎")
         if not est.fits:
-            lines.append(c.t(f"{where}: {est.quantization} weights ({_fmt(est.weights_gb)} GB) do not fit ({eng}).",
-                             f"{where}：{est.quantization} 權重（{_fmt(est.weights_gb)} GB）放不下（{eng}）。"))
+            instead = _fit_pick(c, hw_id, count, memory.get(hw_id))
+            alt = (c.t("; instead: ", "；改跑：") + _pick_line(c, where, instead)) if instead else ""
+            lines.append(said + c.t(f"{where}: {c.model or 'the model'} at {est.quantization} ({_fmt(est.weights_gb)} GB of weights) "
+                                    f"does not fit ({eng}){alt}.",
+                                    f"{where}：{c.model or '這個模型'}（{est.quantization}，權重 {_fmt(est.weights_gb)} GB）放不下（{eng}）{alt}。"))
             continue
-        lay = found.chosen.layout.describe(c.lang)
         ttft = (c.t(f", TTFT about {_fmt(est.ttft_s)} s", f"，TTFT 約 {_fmt(est.ttft_s)} 秒") if est.ttft_s else "")
         agg = est.aggregate_tokens_per_s
-        lines.append(c.t(f"{where}: {eng}, {lay}, {est.quantization}; about {_fmt(est.decode_tokens_per_s)} tok/s per "
-                         f"stream and {_fmt(agg)} tok/s in total at {est.concurrency} request{'s' if est.concurrency != 1 else ''} "
-                         f"at once{ttft}.",
-                         f"{where}：{eng}，{lay}，{est.quantization}；每條串流約 {_fmt(est.decode_tokens_per_s)} tok/s，"
-                         f"{est.concurrency} 個同時請求時總計約 {_fmt(agg)} tok/s{ttft}。"))
+        chosen = getattr(plan, "chosen", None) if plan is not None else None
+        layout = chosen.layout if chosen is not None else getattr(plan, "layout", None)
+        if layout is not None and hasattr(layout, "describe"):
+            lay = layout.describe(c.lang)
+        elif layout is not None and getattr(layout, "strategy", None):
+            lay = layout.degrees() or c.t("single device", "單一裝置")
+        else:
+            lay = ""
+        lay = f"{lay}, " if lay else ""
+        lines.append(said + c.t(f"{where}: {eng}, {lay}{est.quantization}; about {_fmt(est.decode_tokens_per_s)} tok/s per "
+                                f"stream and {_fmt(agg)} tok/s in total at {est.concurrency} request{'s' if est.concurrency != 1 else ''} "
+                                f"at once{ttft}{_also(c, dec, engine)}.",
+                                f"{where}：{eng}，{lay.replace(', ', '，')}{est.quantization}；每條串流約 {_fmt(est.decode_tokens_per_s)} tok/s，"
+                                f"{est.concurrency} 個同時請求時總計約 {_fmt(agg)} tok/s{ttft}{_also(c, dec, engine)}。"))
         scored.append((where, est))
     if len(lines) < 2:
         return []
@@ -573,9 +659,9 @@ def _options(c: Ctx) -> list[str]:
         if len(formats) > 1:   # each option runs the format that suits it: the speeds are not like for like
             lines.insert(1, c.t(f"They run different formats ({' vs '.join(formats)}), so weigh quality as well as speed.",
                                 f"兩者跑的格式不同（{' 對 '.join(formats)}），除了速度也要比較品質。"))
-    elif scored:
-        lines.insert(0, c.t(f"Of the options you named, only {scored[0][0]} runs this model as asked.",
-                            f"在您列出的選項中，只有 {scored[0][0]} 能照您的需求跑這個模型。"))
+    elif len(scored) == 1 and has_model:
+        lines.insert(0, c.t(f"Of the options you named, only {scored[0][0]} runs {c.model or 'this model'} as asked.",
+                            f"在您列出的選項中，只有 {scored[0][0]} 能照您的需求跑 {c.model or '這個模型'}。"))
     return lines
 
 
@@ -1098,7 +1184,19 @@ def _quant(c: Ctx) -> list[str]:
             c.t(f"Here: {sep.join(parts)}.", f"在這個配置：{sep.join(parts)}。") if parts else ""]
 
 
+def _direct(name: str) -> Callable[[Ctx], list[str]]:
+    """A part answered by agent.direct (imported when used)."""
+    def build(c: Ctx) -> list[str]:
+        from agent import direct
+        return getattr(direct, name)(c)
+    return build
+
+
 TOPICS: dict[str, tuple[tuple[str, str], Callable[[Ctx], list[str]], str]] = {
+    "capability": (("Format on this hardware", "這個硬體上的格式"), _direct("capability"), r"FP8|FP4|MXFP4|NVFP4|tensor core"),
+    "need-count": (("How many you need", "需要幾個"), _direct("need_count"), r"node|enough|fits?|放得下|節點"),
+    "batch-time": (("How long the job takes", "批次要跑多久"), _direct("batch_time"), r"batch|offline|批次|離線"),
+    "slow-setup": (("Is the setup wrong", "是不是設定錯了"), _direct("slow_setup"), r"bandwidth|decode|頻寬"),
     "speculative-decoding": (("Speculative decoding", "推測解碼"), _specdec, r"speculat|draft|EAGLE|推測"),
     "prefix-caching": (("Prefix caching", "前綴快取"), _prefix, r"prefix|radix|前綴"),
     "multi-lora": (("Multi-LoRA", "Multi-LoRA"), _lora, r"LoRA"),
@@ -1136,6 +1234,26 @@ def _several_models(text: str) -> bool:
     return len({n.id for n in model_names(text)}) >= 2
 
 
+def _devices(advice: "Advice") -> list[tuple[str, int]]:
+    from agent.direct import devices
+    return devices(advice.question or "") if advice.profile.summary.hardware else []
+
+
+def _direct_raised(advice: "Advice") -> set[str]:
+    """The direct parts the message asks (each detector is cheap: a regex on the user's words)."""
+    from agent import direct
+    text, out = advice.question or "", set()
+    if re.search(r"FP8|FP4|MXFP4|NVFP4", text, re.I):
+        out.add("capability")
+    if direct.need_asked(text):
+        out.add("need-count")
+    if direct.batch_job(text):
+        out.add("batch-time")
+    if direct.slow_asked(text):
+        out.add("slow-setup")
+    return out
+
+
 def pattern(advice: "Advice") -> "re.Pattern | None":
     """One regex for the topics the user asked about (to pick the sentences of a chunk on them)."""
     asked = [TOPICS[t][2] for t in ORDER if t in advice.topics]
@@ -1149,28 +1267,52 @@ def lead(advice: "Advice") -> list[str]:
         raised.add("prefix-caching")
     if _asks_worth(advice.question or "") and advice.profile.summary.hardware:   # "is a used P40 worth buying?"
         raised.add("worth")
-    if advice.profile.summary.compared_hardware:   # "2x L40S or one A100?": each option gets its figures
+    if advice.profile.summary.compared_hardware or len(_devices(advice)) >= 2:   # "2x L40S or one A100?", "two Macs"
         raised.add("options")
+    raised |= _direct_raised(advice)
     if _several_models(advice.question or ""):   # "Llama 8B and Qwen 32B": each named model gets its answer
         raised.add("models")
     if "platform-support" not in raised and compare_asked(advice.question or ""):   # "is MLX faster than llama.cpp?"
         raised.add("engine-compare")
     elif "platform-support" not in raised and verdict_asked(advice.question or ""):   # "is Ollama fine for us?"
         raised.add("engine-verdict")
-    asked = [t for t in ORDER if t in raised][:MAX_TOPICS]
     c = _ctx(advice)
+    built: dict[str, list[str]] = {}
+
+    def build(topic: str) -> list[str]:
+        if topic not in built:
+            built[topic] = [s for s in TOPICS[topic][1](c) if s]
+        return built[topic]
+
+    direct = [t for t in DIRECT if t in raised and build(t)][:2]
+    asked = direct + [t for t in ORDER if t in raised and t not in DIRECT][:MAX_TOPICS - (1 if direct else 0)]
+    if "capability" in direct:   # the format question answered per device: the implied precision note would repeat it
+        raised.add("precision")
     for implied in ("precision", "formats"):   # not asked as a topic, but what the stated format means here
-        if len(asked) < MAX_TOPICS and TOPICS[implied][1](c):
+        if implied not in raised and len(asked) < MAX_TOPICS and build(implied):
             asked.append(implied)
-    if not asked:
-        return []
     out: list[str] = []
     for topic in asked:
-        (title_en, title_zh), build, pattern = TOPICS[topic]
-        sentences = [s for s in build(c) if s]
+        (title_en, title_zh), _, pattern = TOPICS[topic]
+        sentences = build(topic)
         if not sentences:
             continue
         marks = _markers(advice, pattern)
+        marks = f" {marks}" if marks else ""
+        if topic in DIRECT:   # a verdict of its own: each bold "**X: yes**" opens a paragraph
+            paras: list[str] = []
+            for sentence in sentences:
+                if sentence.startswith("**") or not paras:
+                    paras.append(sentence)
+                else:
+                    paras[-1] += (" " if c.lang == "en" else "") + sentence
+            for para in paras:
+                out += [para, ""]
+            out[-2] += marks
+            continue
+        if topic == "options":   # one line per option
+            out += [f"**{c.t(title_en, title_zh)}**{c.t(':', '：')}{marks}\n" + "\n".join(f"- {x}" for x in sentences), ""]
+            continue
         body = (" " if c.lang == "en" else "").join(sentences)
-        out += [f"**{c.t(title_en, title_zh)}**{c.t(': ', '：')}{body}{(' ' + marks) if marks else ''}", ""]
+        out += [f"**{c.t(title_en, title_zh)}**{c.t(': ', '：')}{body}{marks}", ""]
     return out
