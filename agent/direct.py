@@ -105,12 +105,20 @@ def device_memory(text: str) -> dict[str, float]:
     """The memory written right after a device name ("M4 Max 64GB"): configurable devices (Macs, Spark-class
     boxes) come in several sizes, and the catalog holds one."""
     from agent.extract_aliases import hardware_index
+    from rules import catalog
     out: dict[str, float] = {}
     for hit in hardware_index().find(text):
         m = _MEM_AFTER.match(text, hit.end)
         if m and hit.id not in out:
             out[hit.id] = float(m.group(1))
+    ram = _RAM.search(text)
+    for hw_id, count in devices(text):   # a CPU server's RAM is said anywhere ("a dual-socket EPYC with 384GB DDR5")
+        if ram and hw_id not in out and catalog.hardware(hw_id).platform in ("x86-cpu", "arm-cpu"):
+            out[hw_id] = float(ram.group(1) or ram.group(2)) / max(1, count)
     return out
+
+
+_RAM = re.compile(r"(\d{2,5})\s*GB\s*(?:of\s+)?(?:DDR\d\w*|RAM|system\s+memory|memory)\b|(\d{2,5})\s*GB\s*(?:的)?(?:記憶體|內存|DDR)", _F)
 
 
 # --- 1. capability: does device D run format F natively -----------------------------------------------
@@ -309,7 +317,7 @@ def need_count(c: "Ctx") -> list[str]:
         return []
     eng, est = got
     where = _setup(c, s.hardware, *unit)
-    if nodes > 1:
+    if nodes > 1 and count > 1:
         where = c.t(f"one node of {count}× {display_hw(s.hardware)}", f"一個節點（{count} 張 {display_hw(s.hardware, zh=True)}）")
     mname = model_name(mid)
     room = (max(0.0, est.memory.usable_gb - est.memory.reserve_gb) * est.count) if est.memory else None
@@ -330,9 +338,9 @@ def need_count(c: "Ctx") -> list[str]:
                     f"below your {load}; use two (or a smaller format){speed}.",
                     f"**{where}夠跑 {mname} 嗎？載得進去，但撐不住您的負載**——{est.quantization} 權重 {_fmt(est.weights_gb)} GB"
                     f"{roomtxt}，KV 空間只夠同時約 {est.max_concurrency} 條序列，少於您的 {load} 條；請用兩個（或較小的格式）{speed}。")]
-    return [c.t(f"**Does {mname} need more than {where}? No** — one is enough: {est.quantization} weights {_fmt(est.weights_gb)} GB"
+    return [c.t(f"**Does {mname} need more than {where}? No** — {where} is enough: {est.quantization} weights {_fmt(est.weights_gb)} GB"
                 f"{roomtxt} fit with room for the KV cache{speed}.",
-                f"**{mname} 需要不只{where}嗎？不需要**——一個就夠：{est.quantization} 權重 {_fmt(est.weights_gb)} GB{roomtxt}，"
+                f"**{mname} 需要超過{where}嗎？不需要**——{where}就夠：{est.quantization} 權重 {_fmt(est.weights_gb)} GB{roomtxt}，"
                 f"放得下並留有 KV cache 空間{speed}。")]
 
 
@@ -406,7 +414,8 @@ def batch_time(c: "Ctx") -> list[str]:
     n_in = each or s.input_tokens or 512
     n_out = out or s.output_tokens or 256
     count, nodes = s.count or 1, s.nodes or 1
-    got = run_option(c, s.hardware, count, nodes, input_tokens=n_in, output_tokens=n_out, workload="batch",
+    fmt = {"quantization": c.advice.estimate.quantization} if c.advice.estimate is not None else {}
+    got = run_option(c, s.hardware, count, nodes, input_tokens=n_in, output_tokens=n_out, workload="batch", **fmt,
                      concurrency=BATCH_IN_FLIGHT * count * nodes, context_length=max(2048, n_in + n_out))
     if got is None or not got[1].requests_per_s:
         return []

@@ -473,8 +473,23 @@ def _models(c: Ctx) -> list[str]:
         return []
     eng = display(c.advice.decision.primary) if c.advice.decision.primary else c.t("the engine", "引擎")
     lines, total, room = [], 0.0, None
+    s = c.advice.profile.summary
     for mid in ids[:3]:
-        est = _other_estimate(c, mid)
+        where, by = c.setup, eng
+        if mid == s.model and c.advice.estimate is not None:
+            est = c.advice.estimate   # the same figures as the recommendation below
+        else:
+            from agent.direct import run_option, setup_text
+            got = None
+            if (s.nodes or 1) > 1:   # a model that fits one node runs there, not spread over the network
+                got = run_option(c, s.hardware, s.count or 1, 1, model=mid)
+                if got is not None and got[1].fits:
+                    where = setup_text(c, s.hardware, s.count or 1)
+                else:
+                    got = None
+            got = got or run_option(c, s.hardware, s.count or 1, s.nodes or 1, model=mid)
+            est = got[1] if got else _other_estimate(c, mid)
+            by = display(got[0]) if got and got[0] else eng
         if est is None:
             continue
         total += est.weights_gb
@@ -484,9 +499,9 @@ def _models(c: Ctx) -> list[str]:
                      f"，每條串流約 {_fmt(est.decode_tokens_per_s)} tok/s") if est.fits and est.decode_tokens_per_s else "")
         fit = c.t("fits" if est.fits else "does not fit", "放得下" if est.fits else "放不下")
         lines.append(c.t(f"{model_name(mid)} at {est.quantization}: {_fmt(est.weights_gb)} GB of weights, {fit} on "
-                         f"{c.setup} by itself{speed} ({eng}).",
-                         f"{model_name(mid)}（{est.quantization}）：權重 {_fmt(est.weights_gb)} GB，單獨放在 {c.setup} 上"
-                         f"{fit}{speed}（{eng}）。"))
+                         f"{where} by itself{speed} ({by}).",
+                         f"{model_name(mid)}（{est.quantization}）：權重 {_fmt(est.weights_gb)} GB，單獨放在 {where} 上"
+                         f"{fit}{speed}（{by}）。"))
     if len(lines) < 2:
         return []
     if room is not None:
@@ -1059,6 +1074,9 @@ def _model_fit(c: Ctx) -> list[str]:
     s = c.advice.profile.summary
     said = c.advice.profile.field("memory_gb")
     stated = float(said.value) if said is not None and isinstance(said.value, (int, float)) else None
+    if stated is None and s.hardware:
+        from agent.direct import device_memory
+        stated = device_memory(c.advice.question or "").get(s.hardware)
     mac = bool(re.search(r"\bmac|蘋果|apple", c.advice.question or "", re.I))
     room = model_fit.room_gb(s.hardware, s.count or 1, stated, apple=mac and not s.hardware)
     if room is None:
@@ -1082,6 +1100,9 @@ def _model_fit(c: Ctx) -> list[str]:
     if tight and round(tight[0].params_b) > top:
         out.append(c.t(f"Up to {tight[0].name} loads, but with little room left (short context, one user).",
                        f"最大到 {tight[0].name} 也載得進去，但幾乎沒有餘裕（只適合短 context、單人使用）。"))
+    picked = _fit_pick(c, s.hardware, s.count or 1, stated) if s.hardware else None
+    if picked is not None:   # "and how fast?": the largest that is still pleasant to read, with its speed
+        out.append(c.t(f"For speed: {_pick_line(c, where, picked)}.", f"考慮速度：{_pick_line(c, where, picked)}。"))
     out.append(c.t("At 8-bit the same memory holds models about half that size; `advisor catalog models` lists all of them.",
                    "改用 8-bit 時，同樣記憶體約只能放一半大小的模型；`advisor catalog models` 可列出全部模型。"))
     return out
