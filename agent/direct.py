@@ -132,6 +132,16 @@ _CLAUSE = re.compile(r"[^.?!。？！\n;；]+(?:[.?!。？！;；]|$)")
 _CC_CLAIM = re.compile(r"(?:compute\s+capability|\bCC|\bsm_?)\s*(\d{1,2}(?:\.\d)?)\+?", _F)
 
 
+def _near_cue(clause: str, m: re.Match) -> bool:
+    """The format is what the clause asks about: a question word within a few words of it ("Is FP8 an option",
+    "run FP8?", "MXFP4 needs compute capability 9.0"), not a format stated in passing before another question."""
+    for cue in _CAP_CUE.finditer(clause):
+        gap = cue.start() - m.end() if cue.start() >= m.end() else m.start() - cue.end()
+        if gap <= (12 if cue.group(0) in "?？" else 30):
+            return True
+    return False
+
+
 def capability_pairs(c: "Ctx") -> list[tuple[str, str]]:
     """(format, hardware id) pairs the message asks about: a format word and a question cue in one clause,
     on the devices that clause names (else every device the message names, else the profile's)."""
@@ -141,9 +151,10 @@ def capability_pairs(c: "Ctx") -> list[tuple[str, str]]:
     out: list[tuple[str, str]] = []
     for m in _CLAUSE.finditer(text):
         clause = m.group(0)
-        fmt = next((f for f, rx in _FORMATS if re.search(rx, clause, _F)), None)
-        if fmt is None or not _CAP_CUE.search(clause):
+        hit = next(((f, fm) for f, rx in _FORMATS for fm in [re.search(rx, clause, _F)] if fm), None)
+        if hit is None or not _near_cue(clause, hit[1]):
             continue
+        fmt = hit[0]
         here = list(dict.fromkeys(h.id for h in hardware_index().find(clause))) or named
         out += [(fmt, h) for h in here if (fmt, h) not in out]
     return out[:3]
@@ -177,36 +188,36 @@ def _path(e: str, fmt: str, hw) -> tuple[str, float | None, str | None]:
     return "dequant", floor, src
 
 
-def _paths(c: "Ctx", fmt: str, hw, engines_: list[str]) -> tuple[list[str], bool]:
-    """Sentences grouping the engines by their path for the format on the device, and whether any runs it."""
-    groups: dict[tuple[str, float | None], list[tuple[str, str | None]]] = {}
+def _paths(c: "Ctx", fmt: str, hw, engines_: list[str]) -> tuple[list[str], bool, list[str]]:
+    """Sentences grouping the engines by their path for the format on the device, whether any runs it, and
+    the source links (engine catalog) to show at the end."""
+    groups: dict[tuple[str, float | None], list[str]] = {}
+    links = []
     for e in engines_:
         kind, floor, src = _path(e, fmt, hw)
-        groups.setdefault((kind, floor), []).append((e, src))
+        groups.setdefault((kind, floor), []).append(display(e))
+        if src:
+            links.append(f"[{display(e)}]({src})")
     q = _FORMAT_NAMES[fmt]
     out = []
     for (kind, floor), members in groups.items():
-        names = _join(c, [display(e) for e, _ in members])
-        links = c.t(", ", "、").join(f"[{display(e)}]({src})" for e, src in members if src)
-        cite = c.t(f" ({links})", f"（{links}）") if links else ""
+        names = _join(c, members)
         if kind == "none":
-            need = c.t(f" (their {q} kernels need compute capability {floor:.1f})", f"（{q} kernel 需要 compute capability {floor:.1f} 以上）") if floor else ""
-            out.append(c.t(f"{names}: no {q} path here{need}{cite}", f"{names}：這裡沒有 {q} 的執行路徑{need}{cite}"))
+            need = c.t(f" (it needs compute capability {floor:.1f})", f"（需要 compute capability {floor:.1f}）") if floor else ""
+            out.append(c.t(f"{names}: no {q} path here{need}", f"{names}：這裡沒有 {q} 的執行路徑{need}"))
         elif kind == "weight-only":
-            out.append(c.t(f"{names}: {q} checkpoints load weight-only (the weights stay {q} in memory and are dequantized "
-                           f"for 16-bit math, W8A16-style), which saves memory but brings no {q} compute speed-up; "
-                           f"full {q} compute needs compute capability {floor:.1f}{cite}",
-                           f"{names}：以 weight-only 方式載入 {q} checkpoint（權重以 {q} 存放、運算時轉回 16-bit），省記憶體但沒有 {q} "
-                           f"的算力加速；完整的 {q} 運算需要 compute capability {floor:.1f}{cite}"))
+            out.append(c.t(f"{names}: weight-only (W8A16-style: {q} weights dequantized for 16-bit math), so half the "
+                           f"weight memory but no {q} compute speed-up",
+                           f"{names}：weight-only（W8A16 方式：{q} 權重轉回 16-bit 運算），權重記憶體減半，但沒有 {q} 的算力加速"))
         elif kind in ("native", "native-slow"):
-            how = c.t("native kernels", "原生 kernel") if kind == "native" else c.t("loads it without an optimized kernel", "能載入但沒有最佳化 kernel")
-            out.append(c.t(f"{names}: {how}{cite}", f"{names}：{how}{cite}"))
+            how = c.t("native kernels", "原生 kernel") if kind == "native" else c.t("loads it, no optimized kernel", "能載入，沒有最佳化 kernel")
+            out.append(c.t(f"{names}: {how}", f"{names}：{how}"))
         else:
             since = c.t(f" from compute capability {floor:.1f}", f"（compute capability {floor:.1f} 起）") if floor else ""
-            out.append(c.t(f"{names}: a kernel{since} that dequantizes the {q} weights inside the matmul, so it runs "
-                           f"(memory saved, no {q} compute){cite}",
-                           f"{names}：有對應的 kernel{since}，在矩陣乘法裡把 {q} 權重反量化，所以能跑（省記憶體，但不是 {q} 運算）{cite}"))
-    return out, any(k != "none" for k, _ in groups)
+            out.append(c.t(f"{names}: a kernel{since} that dequantizes the {q} weights in the matmul, so it runs "
+                           f"(memory saved, no {q} compute)",
+                           f"{names}：有 kernel{since} 在矩陣乘法裡反量化 {q} 權重，所以能跑（省記憶體，但不是 {q} 運算）"))
+    return out, any(k != "none" for k, _ in groups), links
 
 
 def _join(c: "Ctx", names: list[str]) -> str:
@@ -228,57 +239,58 @@ def _floor_owners(fmt: str, claimed: float) -> list[str]:
 
 def capability(c: "Ctx") -> list[str]:
     """"Does the A100 run FP8?": per (format, device), yes natively / not natively but it loads / no, with
-    the hardware catalog's reason, each engine's path (engine catalog, linked) and what to do instead."""
+    the hardware catalog's reason, each engine's path (engine catalog) and what to do instead; sources last."""
     from rules import catalog
     pairs = capability_pairs(c)
     if not pairs:
         return []
     text = c.advice.question or ""
     claim = _CC_CLAIM.search(text)
-    out, natives = [], {}
+    named = [h for h, _ in devices(text)]
+    out = []
     for fmt, hw_id in pairs:
-        hw = catalog.hardware(hw_id)
-        natives[hw_id] = bool(getattr(hw.tflops, _NATIVE_KEY[fmt], None))
-    sep = c.t("; ", "；")
-    for fmt, hw_id in pairs:
-        hw, q, native = catalog.hardware(hw_id), _FORMAT_NAMES[fmt], natives[hw_id]
-        tf = getattr(hw.tflops, _NATIVE_KEY[fmt], None)
-        src = _first_url(hw.source)
-        hsrc = c.t(f" ([hardware source]({src}))", f"（[硬體來源]({src})）") if src else ""
-        cc = c.t(f"compute capability {hw.cuda_cc}", f"compute capability {hw.cuda_cc}") if hw.cuda_cc else hw.arch or hw.platform
-        paths, runs = _paths(c, fmt, hw, _engines_for(c, hw_id))
+        hw, q = catalog.hardware(hw_id), _FORMAT_NAMES[fmt]
         unit = "FP8" if fmt == "fp8" else "FP4"
+        tf = getattr(hw.tflops, _NATIVE_KEY[fmt], None)
+        native = bool(tf)
+        cc = f"compute capability {hw.cuda_cc}" if hw.cuda_cc else (hw.arch or hw.platform)
+        paths, runs, links = _paths(c, fmt, hw, _engines_for(c, hw_id))
+        src = _first_url(hw.source)
+        links = ([c.t(f"[hardware]({src})", f"[硬體]({src})")] if src else []) + links
         if native:
-            head = c.t(f"**{q} on {hw.name}: yes, natively** — {cc} has {unit} tensor cores ({_fmt(tf)} dense {unit} TFLOPS "
-                       f"in the hardware catalog){hsrc}", f"**{hw.name} 跑 {q}：可以，原生支援**——{cc} 有 {unit} tensor core"
-                       f"（硬體型錄：{unit} 稠密算力 {_fmt(tf)} TFLOPS）{hsrc}")
+            head = c.t(f"**{q} on {hw.name}: yes, natively** — {cc} has {unit} tensor cores ({_fmt(tf)} dense TFLOPS)",
+                       f"**{hw.name} 跑 {q}：可以，原生支援**——{cc} 有 {unit} tensor core（稠密 {_fmt(tf)} TFLOPS）")
         elif runs:
-            head = c.t(f"**{q} on {hw.name}: not natively, but it runs** — {cc} has no {unit} tensor cores (the hardware "
-                       f"catalog lists no {unit} throughput for it){hsrc}", f"**{hw.name} 跑 {q}：沒有原生支援，但能跑**——{cc} "
-                       f"沒有 {unit} tensor core（硬體型錄沒有它的 {unit} 算力）{hsrc}")
+            head = c.t(f"**{q} on {hw.name}: not natively, but it runs** — {cc} has no {unit} tensor cores",
+                       f"**{hw.name} 跑 {q}：沒有原生支援，但能跑**——{cc} 沒有 {unit} tensor core")
         else:
-            head = c.t(f"**{q} on {hw.name}: no** — {cc} has no {unit} tensor cores{hsrc}",
-                       f"**{hw.name} 跑 {q}：不行**——{cc} 沒有 {unit} tensor core{hsrc}")
-        line = head + c.t(". ", "。") + (sep.join(paths) + c.t(".", "。") if paths else "")
+            head = c.t(f"**{q} on {hw.name}: no** — {cc} has no {unit} tensor cores",
+                       f"**{hw.name} 跑 {q}：不行**——{cc} 沒有 {unit} tensor core")
+        line = head + c.t(". ", "。") + (c.t("; ", "；").join(paths) + c.t(".", "。") if paths else "")
         if claim and not native and runs:
             owners = _floor_owners(fmt, float(claim.group(1)))
-            whose = c.t(f" (it is {_join(c, owners)}'s)", f"（那是 {_join(c, owners)} 的門檻）") if owners else ""
-            line += " " + c.t(f"The compute capability {claim.group(1)} floor you read holds for some engines, not all{whose}: "
-                              "the paths above are the engine catalog's.", f"您看到的 compute capability {claim.group(1)} 門檻只適用於部分引擎，"
-                              f"不是全部{whose}：上面列的是引擎型錄記載的路徑。")
+            whose = c.t(f" ({_join(c, owners)}'s)", f"（{_join(c, owners)} 的門檻）") if owners else ""
+            line += " " + c.t(f"The compute capability {claim.group(1)} floor you read is not every engine's{whose}.",
+                              f"您看到的 compute capability {claim.group(1)} 門檻不是每個引擎都有{whose}。")
         if not native:
-            better = [catalog.hardware(h).name for h, n in natives.items() if n and h != hw_id]
-            alt = (c.t(f" {', '.join(better)} runs {q} natively.", f"{'、'.join(better)} 則原生支援 {q}。") if better else "")
-            instead = (c.t(f" For compute speed here use INT8 (W8A8) or a 4-bit format (AWQ, GPTQ, GGUF) instead;{alt or ' native FP8 needs Ada, Hopper or Blackwell.'}",
-                           f"要在這張卡上求算力，改用 INT8（W8A8）或 4-bit（AWQ、GPTQ、GGUF）；{alt or '原生 FP8 需要 Ada、Hopper 或 Blackwell。'}")
-                       if fmt == "fp8" else
-                       c.t(f" Native FP4 compute needs Blackwell;{alt or ' elsewhere the 4-bit weights still save memory.'}",
-                           f"原生 FP4 運算需要 Blackwell；{alt or '其他卡上 4-bit 權重仍能省記憶體。'}"))
-            line += instead
+            better = [catalog.hardware(h).name for h in named
+                      if h != hw_id and getattr(catalog.hardware(h).tflops, _NATIVE_KEY[fmt], None)]
+            if fmt == "fp8":
+                line += " " + c.t((f"{_join(c, better)} runs FP8 natively; " if better else "Native FP8 needs Ada, Hopper or Blackwell; ")
+                                  + "on this card INT8 (W8A8) or 4-bit (AWQ, GPTQ, GGUF) is the faster format.",
+                                  (f"{_join(c, better)} 原生支援 FP8；" if better else "原生 FP8 需要 Ada、Hopper 或 Blackwell；")
+                                  + "這張卡上 INT8（W8A8）或 4-bit（AWQ、GPTQ、GGUF）才是較快的格式。")
+            else:
+                line += " " + c.t((f"{_join(c, better)} has FP4 tensor cores; " if better else "Native FP4 compute needs Blackwell; ")
+                                  + "here the 4-bit weights still save memory.",
+                                  (f"{_join(c, better)} 有 FP4 tensor core；" if better else "原生 FP4 運算需要 Blackwell；")
+                                  + "這裡 4-bit 權重仍能省記憶體。")
         elif fmt == "fp8":
-            line += c.t(" FP8 halves the weight memory against BF16, and an FP8 KV cache (vLLM --kv-cache-dtype fp8) "
-                        "doubles the room for concurrent sequences.",
-                        "FP8 權重比 BF16 省一半記憶體，FP8 的 KV cache（vLLM 的 --kv-cache-dtype fp8）能讓併發序列的空間加倍。")
+            line += " " + c.t("FP8 halves the weight memory against BF16; an FP8 KV cache (vLLM --kv-cache-dtype fp8) "
+                              "doubles the room for concurrent sequences.",
+                              "FP8 權重比 BF16 省一半記憶體；FP8 的 KV cache（vLLM 的 --kv-cache-dtype fp8）讓併發序列的空間加倍。")
+        if links:
+            line += " " + c.t(f"(Sources: {', '.join(links)}.)", f"（來源：{'、'.join(links)}）")
         out.append(line)
     return out
 
@@ -475,6 +487,8 @@ def slow_setup(c: "Ctx") -> list[str]:
     if est is None or not est.decode_tokens_per_s:
         return []
     where = c.setup or _setup(c, s.hardware, s.count or 1)
+    if not c.model and s.params_b:
+        c = c.__class__(**{**c.__dict__, "model": f"{s.params_b:g}B"})
     speeds = [float(m.group("n")) for m in _SPEED.finditer(text)]
     seen = speeds[0] if speeds else None
     exp, bound = est.decode_tokens_per_s, est.decode_tokens_per_s_bound
@@ -482,18 +496,19 @@ def slow_setup(c: "Ctx") -> list[str]:
     out = []
     if seen is not None:
         ok = seen >= 0.7 * exp
+        seen_t = f"{seen:g}"
         verdict = (c.t(f"**Is your setup wrong? Probably not** — for {c.model or 'this model'} at {est.quantization} on {where} "
-                       f"with {display(theirs)} the estimate is about {_fmt(exp)} tok/s per stream{ceiling}, and your {_fmt(seen)} tok/s is "
+                       f"with {display(theirs)} the estimate is about {_fmt(exp)} tok/s per stream{ceiling}, and your {seen_t} tok/s is "
                        "in that range; a much higher published figure comes from other conditions (another engine or format, "
                        "speculative decoding, a short prompt).",
                        f"**是設定錯了嗎？大概沒有**——{c.model or '這個模型'}（{est.quantization}）在 {where} 上用 {display(theirs)}，"
-                       f"估計每條串流約 {_fmt(exp)} tok/s{ceiling}，您量到的 {_fmt(seen)} tok/s 在這個範圍內；公開的高數字通常來自不同條件"
+                       f"估計每條串流約 {_fmt(exp)} tok/s{ceiling}，您量到的 {seen_t} tok/s 在這個範圍內；公開的高數字通常來自不同條件"
                        "（別的引擎或格式、推測解碼、很短的提示）。") if ok else
                    c.t(f"**Is your setup wrong? Likely something is** — for {c.model or 'this model'} at {est.quantization} on {where} "
-                       f"with {display(theirs)} the estimate is about {_fmt(exp)} tok/s per stream{ceiling}; your {_fmt(seen)} tok/s "
+                       f"with {display(theirs)} the estimate is about {_fmt(exp)} tok/s per stream{ceiling}; your {seen_t} tok/s "
                        "is well below it.",
                        f"**是設定錯了嗎？很可能有地方不對**——{c.model or '這個模型'}（{est.quantization}）在 {where} 上用 {display(theirs)}，"
-                       f"估計每條串流約 {_fmt(exp)} tok/s{ceiling}；您量到的 {_fmt(seen)} tok/s 明顯低於它。"))
+                       f"估計每條串流約 {_fmt(exp)} tok/s{ceiling}；您量到的 {seen_t} tok/s 明顯低於它。"))
         out.append(verdict)
     elif len(named) >= 2 and all(e in ests for e in named[:2]):
         a, b = named[:2]
@@ -549,3 +564,62 @@ def _causes(c: "Ctx", engine_id: str | None) -> str:
     items_en.append("the prompt length (a long prompt lowers tok/s measured end to end)")
     items_zh.append("提示長度（長提示會拉低端到端量到的 tok/s）")
     return c.t("Check: " + "; ".join(items_en) + ".", "檢查：" + "；".join(items_zh) + "。")
+
+
+# --- does engine E run on an OS ---------------------------------------------------------------------------
+
+_OS = re.compile(r"\bwindows\b|\bwin1[01]\b|\bmac\s*os\b|\bmacbook\b|\bmac\b|\blinux\b|\bWSL2?\b", _F)
+_ASK = re.compile(r"[?？]|嗎|能不能|可不可以|\b(?:does|do|can|could|will|is|are)\b", _F)
+
+
+def os_support_asked(text: str) -> bool:
+    """A named engine and an operating system in one question clause ("vLLM 能在 Windows 上用這張卡嗎？")."""
+    from agent.topic_lead import named_engines
+    return any(named_engines(m.group(0)) and _OS.search(m.group(0)) and _ASK.search(m.group(0))
+               for m in _CLAUSE.finditer(text))
+
+
+# --- which llama.cpp backend on an AMD GPU ----------------------------------------------------------------
+
+_LLAMA_BENCH = "https://github.com/ggml-org/llama.cpp/blob/master/tools/llama-bench/README.md"
+"""Its defaults are the two tests named here: pp512 (prompt processing) and tg128 (generation)."""
+_VULKAN = re.compile(r"\bvulkan\b", _F)
+_ROCM = re.compile(r"\brocm\b|\bhip\b", _F)
+
+
+def backend_asked(text: str) -> bool:
+    return bool(_VULKAN.search(text) and _ROCM.search(text))
+
+
+def backend(c: "Ctx") -> list[str]:
+    """"Vulkan or ROCm?": llama.cpp's two AMD backends (engine catalog), what differs, and how to choose by measuring."""
+    from rules.engines import engine
+    text = c.advice.question or ""
+    if not backend_asked(text):
+        return []
+    entry = engine("llama.cpp").platforms.get("amd-rocm")
+    if entry is None:
+        return []
+    link = f"[{c.t('source', '來源')}]({entry.source})"
+    bench = f"[llama-bench]({_LLAMA_BENCH})"
+    where = c.setup or c.t("an AMD GPU", "AMD 顯卡")
+    return [c.t(f"**Vulkan or ROCm: both run llama.cpp on {where}** — llama.cpp has a HIP (ROCm) backend for AMD GPUs and a "
+                f"Vulkan backend ({link}); both read the same GGUF weights through the same memory bandwidth, so decode speed "
+                "is usually close, and which one wins on prompt processing depends on the build and the card. Vulkan needs "
+                f"only the graphics driver, ROCm/HIP its own runtime. Try both with {bench} (pp512 for the prompt, tg128 for "
+                "generation) and keep the faster; Ollama and LM Studio wrap the same engine.",
+                f"**Vulkan 還是 ROCm：兩者都能在 {where} 上跑 llama.cpp**——llama.cpp 對 AMD 顯卡有 HIP（ROCm）後端，也有 Vulkan 後端"
+                f"（{link}）；兩者以同樣的記憶體頻寬讀同樣的 GGUF 權重，所以 decode 速度通常相近，prompt 處理哪個快則看版本與顯卡。"
+                f"Vulkan 只需要顯示卡驅動，ROCm／HIP 需要另外安裝執行環境。用 {bench} 兩個都量（pp512 量提示處理、tg128 量生成），"
+                "留下較快的；Ollama 與 LM Studio 包的也是同一個引擎。")]
+
+
+def asked_engines(text: str) -> list[str]:
+    """The engines a support question is about: those named in a clause that asks about an OS or a device
+    ("vLLM 能在 Windows 上用這張卡嗎？"), else the first two the message names."""
+    from agent.topic_lead import named_engines
+    for m in _CLAUSE.finditer(text):
+        clause = m.group(0)
+        if _OS.search(clause) and _ASK.search(clause) and named_engines(clause):
+            return named_engines(clause)
+    return named_engines(text)

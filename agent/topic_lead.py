@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 
 MAX_TOPICS = 2
 """At most this many topics open the answer (the rest would bury the recommendation)."""
-DIRECT = ("capability", "need-count", "batch-time", "slow-setup")
+DIRECT = ("capability", "need-count", "batch-time", "slow-setup", "backend")
 """Parts answered with a verdict or a number of their own; they lead and do not use up MAX_TOPICS."""
 ORDER = (*DIRECT, "platform-support", "options", "worth", "engine-compare", "engine-verdict", "models", "model-fit", "speculative-decoding", "prefix-caching", "multi-lora", "structured-output", "tool-calling", "flash-attention", "power-mode", "offload", "kv-quantization",
          "disaggregation", "cost-per-token", "parallelism", "quantization-format")
@@ -611,18 +611,14 @@ def _options(c: Ctx) -> list[str]:
     lines, scored = [], []
     text = c.advice.question or ""
     memory = device_memory(text)
-    os_engines = [e for e in named_engines(text) if e != "dynamo"]
     has_model = bool(s.model or s.params_b)
     for hw_id, count in options:
         from rules import catalog
         hw = catalog.hardware(hw_id)
         where = setup_text(c, hw_id, count)
-        said = ""
-        if os_engines and hw.platform == "apple-silicon":   # "does vLLM run on my Mac?": that answer first
-            said = " ".join(x for x in (_os_answer(c, e, "macos") for e in os_engines) if x) + " "
         if not has_model:
             picked = _fit_pick(c, hw_id, count, memory.get(hw_id))
-            lines.append(said + (f"{where}{c.t(': ', '：')}" + _pick_line(c, where, picked) + c.t(".", "。") if picked else
+            lines.append((f"{where}{c.t(': ', '：')}" + _pick_line(c, where, picked) + c.t(".", "。") if picked else
                                  c.t(f"{where}: no catalog model fits it at 4-bit.", f"{where}：型錄中沒有 4-bit 放得下的模型。")))
             continue
         own = hw_id == s.hardware and c.advice.estimate is not None
@@ -632,14 +628,14 @@ def _options(c: Ctx) -> list[str]:
             got = _option_estimate(c, hw_id, count, memory.get(hw_id))
             engine, plan, est, dec = got if got else (None, None, None, None)
         if est is None:
-            lines.append(said + c.t(f"{where}: no estimate (the model or format does not run there).",
+            lines.append(c.t(f"{where}: no estimate (the model or format does not run there).",
                                     f"{where}：無法估算（模型或格式在這個硬體上跑不了）。"))
             continue
         eng = display(engine) if engine else c.t("the default engine", "預設引擎")
         if not est.fits:
             instead = _fit_pick(c, hw_id, count, memory.get(hw_id))
             alt = (c.t("; instead: ", "；改跑：") + _pick_line(c, where, instead)) if instead else ""
-            lines.append(said + c.t(f"{where}: {c.model or 'the model'} at {est.quantization} ({_fmt(est.weights_gb)} GB of weights) "
+            lines.append(c.t(f"{where}: {c.model or 'the model'} at {est.quantization} ({_fmt(est.weights_gb)} GB of weights) "
                                     f"does not fit ({eng}){alt}.",
                                     f"{where}：{c.model or '這個模型'}（{est.quantization}，權重 {_fmt(est.weights_gb)} GB）放不下（{eng}）{alt}。"))
             continue
@@ -654,7 +650,7 @@ def _options(c: Ctx) -> list[str]:
         else:
             lay = ""
         lay = f"{lay}, " if lay else ""
-        lines.append(said + c.t(f"{where}: {eng}, {lay}{est.quantization}; about {_fmt(est.decode_tokens_per_s)} tok/s per "
+        lines.append(c.t(f"{where}: {eng}, {lay}{est.quantization}; about {_fmt(est.decode_tokens_per_s)} tok/s per "
                                 f"stream and {_fmt(agg)} tok/s in total at {est.concurrency} request{'s' if est.concurrency != 1 else ''} "
                                 f"at once{ttft}{_also(c, dec, engine)}.",
                                 f"{where}：{eng}，{lay.replace(', ', '，')}{est.quantization}；每條串流約 {_fmt(est.decode_tokens_per_s)} tok/s，"
@@ -826,7 +822,8 @@ def _asked(c: Ctx) -> list[str]:
     text = c.advice.question or ""
     hw_id, os_id = c.advice.profile.summary.hardware, _asked_os(text)
     out = []
-    for e in _named_engines(text):
+    from agent.direct import asked_engines
+    for e in asked_engines(text):
         if os_id in ("windows", "macos"):
             line = _os_answer(c, e, os_id)
         elif hw_id and c.platform == "apple-silicon":
@@ -836,6 +833,9 @@ def _asked(c: Ctx) -> list[str]:
         native_os = os_id not in ("windows", "macos") or _os_native(e, os_id)
         if hw_id and c.platform != "apple-silicon" and native_os:   # a "not natively" for the OS is the answer;
             line = " ".join(x for x in (line, _device_answer(c, e, hw_id)) if x)   # a device "yes" would contradict it
+        elif hw_id and c.platform != "apple-silicon" and os_id == "windows" and _os_native(e, "linux"):
+            # "can vLLM use this card on Windows?": not natively; whether it would under Linux (WSL2 or a Linux box)
+            line = " ".join(x for x in (line, c.t("Under Linux:", "在 Linux 上：") + " " + _device_answer(c, e, hw_id)) if x)
         if line:
             out.append(line)
     return out
@@ -1027,6 +1027,22 @@ def _platform_word_answer(c: Ctx) -> list[str]:
     return out
 
 
+def _mac_too(c: Ctx, named: list[str], os_id: str | None) -> list[str]:
+    """A Mac named beside the device the answer is about ("on Windows with a 4080, and on my M3 Max?"): the
+    named engines on macOS and what runs there natively (MLX-LM first: the engine built for Apple silicon)."""
+    from agent.direct import devices
+    from rules import catalog
+    macs = [h for h, _ in devices(c.advice.question or "") if catalog.hardware(h).platform == "apple-silicon"]
+    if os_id == "macos" or not macs or c.platform == "apple-silicon":
+        return []
+    mac = catalog.hardware(macs[0]).name
+    out = [c.t(f"On the {mac}: ", f"在 {mac} 上：") + " ".join(x for x in (_os_answer(c, e, "macos") for e in named) if x)]
+    native = [display(e) for e in ("mlx-lm", "llama.cpp", "ollama") if _os_native(e, "macos")]
+    if native and not all(_os_native(e, "macos") for e in named):
+        out.append(c.t(f"Natively on macOS (Metal GPU): {', '.join(native)}.", f"在 macOS 上原生可用（Metal GPU）：{'、'.join(native)}。"))
+    return out
+
+
 def _platform(c: Ctx) -> list[str]:
     asked = _asked(c) or ([] if c.advice.profile.summary.hardware else _platform_word_answer(c))
     hw_id = c.advice.profile.summary.hardware
@@ -1041,6 +1057,7 @@ def _platform(c: Ctx) -> list[str]:
                 sep = c.t(", ", "、")
                 asked.append(c.t(f"Natively on {_OS_NAMES[os_id]}: {sep.join(native)}.",
                                  f"在 {_OS_NAMES[os_id]} 上原生可用的：{sep.join(native)}。"))
+        asked += _mac_too(c, named, os_id)
         return [*asked, measure]
     if not c.platform or not hw_id:
         return []
@@ -1218,6 +1235,7 @@ TOPICS: dict[str, tuple[tuple[str, str], Callable[[Ctx], list[str]], str]] = {
     "need-count": (("How many you need", "需要幾個"), _direct("need_count"), r"node|enough|fits?|放得下|節點"),
     "batch-time": (("How long the job takes", "批次要跑多久"), _direct("batch_time"), r"batch|offline|批次|離線"),
     "slow-setup": (("Is the setup wrong", "是不是設定錯了"), _direct("slow_setup"), r"bandwidth|decode|頻寬"),
+    "backend": (("Vulkan or ROCm", "Vulkan 還是 ROCm"), _direct("backend"), r"Vulkan|ROCm|HIP"),
     "speculative-decoding": (("Speculative decoding", "推測解碼"), _specdec, r"speculat|draft|EAGLE|推測"),
     "prefix-caching": (("Prefix caching", "前綴快取"), _prefix, r"prefix|radix|前綴"),
     "multi-lora": (("Multi-LoRA", "Multi-LoRA"), _lora, r"LoRA"),
@@ -1272,6 +1290,10 @@ def _direct_raised(advice: "Advice") -> set[str]:
         out.add("batch-time")
     if direct.slow_asked(text):
         out.add("slow-setup")
+    if direct.backend_asked(text):
+        out.add("backend")
+    if direct.os_support_asked(text):   # "can vLLM use this card on Windows?"
+        out.add("platform-support")
     return out
 
 
