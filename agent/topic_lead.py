@@ -590,6 +590,17 @@ def _also(c: Ctx, dec, engine: str | None) -> str:
     return c.t(f"; also runs {', '.join(others)}", f"；也可用 {'、'.join(others)}") if others else ""
 
 
+def _toolkit(c: Ctx, hw_id: str) -> str:
+    """A new NVIDIA generation needs a recent CUDA build ("; needs a CUDA 12.8+ build"), from the CUDA catalog."""
+    from rules import catalog, cuda
+    hw = catalog.hardware(hw_id)
+    kit = cuda.min_toolkit(hw.cuda_cc) if hw.platform == "nvidia-cuda" else None
+    if kit is None:
+        return ""
+    return c.t(f"; needs engine builds for CUDA {kit.min_cuda}+ (compute capability {hw.cuda_cc}, [source]({kit.source}))",
+               f"；需要以 CUDA {kit.min_cuda} 以上編譯的引擎版本（compute capability {hw.cuda_cc}，[來源]({kit.source})）")
+
+
 def _pick_line(c: Ctx, where: str, picked) -> str:
     mid, engine, est, dec = picked
     return c.t(f"{model_name(mid)} at {est.quantization} ({_fmt(est.weights_gb)} GB) with {display(engine)}, about "
@@ -636,11 +647,14 @@ def _options(c: Ctx) -> list[str]:
             instead = _fit_pick(c, hw_id, count, memory.get(hw_id))
             alt = (c.t("; instead: ", "；改跑：") + _pick_line(c, where, instead)) if instead else ""
             lines.append(c.t(f"{where}: {c.model or 'the model'} at {est.quantization} ({_fmt(est.weights_gb)} GB of weights) "
-                                    f"does not fit ({eng}){alt}.",
-                                    f"{where}：{c.model or '這個模型'}（{est.quantization}，權重 {_fmt(est.weights_gb)} GB）放不下（{eng}）{alt}。"))
+                                    f"does not fit ({eng}){alt}{_toolkit(c, hw_id)}.",
+                                    f"{where}：{c.model or '這個模型'}（{est.quantization}，權重 {_fmt(est.weights_gb)} GB）放不下（{eng}）{alt}"
+                                    f"{_toolkit(c, hw_id)}。"))
             continue
         ttft = (c.t(f", TTFT about {_fmt(est.ttft_s)} s", f"，TTFT 約 {_fmt(est.ttft_s)} 秒") if est.ttft_s else "")
         agg = est.aggregate_tokens_per_s
+        total = (c.t(f" and {_fmt(agg)} tok/s in total at {est.concurrency} requests at once",
+                     f"，{est.concurrency} 個同時請求時總計約 {_fmt(agg)} tok/s") if agg and est.concurrency > 1 else "")
         chosen = getattr(plan, "chosen", None) if plan is not None else None
         layout = chosen.layout if chosen is not None else getattr(plan, "layout", None)
         if layout is not None and hasattr(layout, "describe"):
@@ -651,10 +665,9 @@ def _options(c: Ctx) -> list[str]:
             lay = ""
         lay = f"{lay}, " if lay else ""
         lines.append(c.t(f"{where}: {eng}, {lay}{est.quantization}; about {_fmt(est.decode_tokens_per_s)} tok/s per "
-                                f"stream and {_fmt(agg)} tok/s in total at {est.concurrency} request{'s' if est.concurrency != 1 else ''} "
-                                f"at once{ttft}{_also(c, dec, engine)}.",
-                                f"{where}：{eng}，{lay.replace(', ', '，')}{est.quantization}；每條串流約 {_fmt(est.decode_tokens_per_s)} tok/s，"
-                                f"{est.concurrency} 個同時請求時總計約 {_fmt(agg)} tok/s{ttft}{_also(c, dec, engine)}。"))
+                                f"stream{total}{ttft}{_also(c, dec, engine)}{_toolkit(c, hw_id)}.",
+                                f"{where}：{eng}，{lay.replace(', ', '，')}{est.quantization}；每條串流約 {_fmt(est.decode_tokens_per_s)} tok/s"
+                                f"{total}{ttft}{_also(c, dec, engine)}{_toolkit(c, hw_id)}。"))
         scored.append((where, est))
     if len(lines) < 2:
         return []
@@ -1313,6 +1326,9 @@ def lead(advice: "Advice") -> list[str]:
     if advice.profile.summary.compared_hardware or len(_devices(advice)) >= 2:   # "2x L40S or one A100?", "two Macs"
         raised.add("options")
     raised |= _direct_raised(advice)
+    s = advice.profile.summary
+    if "options" in raised and not (s.model or s.params_b) and len(_devices(advice)) >= 2:
+        raised.discard("model-fit")   # each device's line already names the model that fits it
     if _several_models(advice.question or ""):   # "Llama 8B and Qwen 32B": each named model gets its answer
         raised.add("models")
     if "platform-support" not in raised and compare_asked(advice.question or ""):   # "is MLX faster than llama.cpp?"
