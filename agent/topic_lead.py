@@ -23,7 +23,7 @@ MAX_TOPICS = 2
 """At most this many topics open the answer (the rest would bury the recommendation)."""
 DIRECT = ("capability", "need-count", "batch-time", "slow-setup", "backend")
 """Parts answered with a verdict or a number of their own; they lead and do not use up MAX_TOPICS."""
-ORDER = (*DIRECT, "platform-support", "options", "worth", "engine-compare", "engine-verdict", "models", "model-fit", "speculative-decoding", "prefix-caching", "multi-lora", "structured-output", "tool-calling", "flash-attention", "power-mode", "offload", "kv-quantization",
+ORDER = (*DIRECT, "worth", "platform-support", "options", "engine-compare", "engine-verdict", "models", "model-fit", "speculative-decoding", "prefix-caching", "multi-lora", "structured-output", "tool-calling", "flash-attention", "power-mode", "offload", "kv-quantization",
          "disaggregation", "cost-per-token", "parallelism", "quantization-format")
 """Which topic leads when a message raises several: a direct "does X run on Y" first, then the specific
 technique before the general ones."""
@@ -830,6 +830,19 @@ def _device_answer(c: Ctx, engine_id: str, hw_id: str) -> str:
     return out
 
 
+def _under_linux(c: Ctx, engine_id: str, hw_id: str) -> str:
+    """Whether the engine supports the card once it runs under Linux (WSL2 or a Linux machine), in words that
+    do not read as a yes for the OS the user asked about."""
+    from rules import engines
+    v, name, where = engines.verdict(engine_id, hw_id), display(engine_id), c.setup or hw_id
+    link = f"[{c.t('source', '來源')}]({v.source})"
+    if v.ok:
+        return c.t(f"Under Linux (WSL2 or a Linux machine) {name} does support {where} ({link}).",
+                   f"在 Linux（WSL2 或 Linux 主機）上，{name} 支援 {where}（{link}）。")
+    return c.t(f"Even under Linux {name} does not support {where}: {v.en} ({link}).",
+               f"即使在 Linux 上，{name} 也不支援 {where}：{v.zh}（{link}）。")
+
+
 def _asked(c: Ctx) -> list[str]:
     """The direct answer to "does <engine> run on <device / OS>", one line per named engine."""
     text = c.advice.question or ""
@@ -848,7 +861,7 @@ def _asked(c: Ctx) -> list[str]:
             line = " ".join(x for x in (line, _device_answer(c, e, hw_id)) if x)   # a device "yes" would contradict it
         elif hw_id and c.platform != "apple-silicon" and os_id == "windows" and _os_native(e, "linux"):
             # "can vLLM use this card on Windows?": not natively; whether it would under Linux (WSL2 or a Linux box)
-            line = " ".join(x for x in (line, c.t("Under Linux:", "在 Linux 上：") + " " + _device_answer(c, e, hw_id)) if x)
+            line = " ".join(x for x in (line, _under_linux(c, e, hw_id)) if x)
         if line:
             out.append(line)
     return out

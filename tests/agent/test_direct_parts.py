@@ -154,7 +154,7 @@ def test_two_engines_on_one_box_misconfigured_question():
 def test_engine_on_windows_with_an_amd_card_and_vulkan_or_rocm_zh():
     lead = _before_summary(_answer("我用 Windows 11 加一張 RX 7900 XTX 24GB，想跑 Gemma 3 27B 當日常助手。llama.cpp（Vulkan 還是 "
                                    "ROCm）哪個好？vLLM 能在 Windows 上用這張卡嗎？"))
-    assert "Vulkan 還是 ROCm" in lead and "vLLM 在 Windows 上：沒有原生支援" in lead and "在 Linux 上" in lead
+    assert "Vulkan 還是 ROCm" in lead and "vLLM 在 Windows 上：沒有原生支援" in lead and "在 Linux（WSL2 或 Linux 主機）上" in lead
     assert english_runs(lead) == []
 
 
