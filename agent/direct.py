@@ -132,9 +132,15 @@ _CLAUSE = re.compile(r"[^.?!。？！\n;；]+(?:[.?!。？！;；]|$)")
 _CC_CLAIM = re.compile(r"(?:compute\s+capability|\bCC|\bsm_?)\s*(\d{1,2}(?:\.\d)?)\+?", _F)
 
 
+_KV_BEFORE = re.compile(r"\bKV\b|cache|快取", _F)
+
+
 def _near_cue(clause: str, m: re.Match) -> bool:
     """The format is what the clause asks about: a question word within a few words of it ("Is FP8 an option",
-    "run FP8?", "MXFP4 needs compute capability 9.0"), not a format stated in passing before another question."""
+    "run FP8?", "MXFP4 needs compute capability 9.0"), not a format stated in passing before another question, nor
+    the KV cache's format ("KV cache 量化成 FP8 可以嗎？" is the kv-quantization topic)."""
+    if _KV_BEFORE.search(clause[max(0, m.start() - 25):m.start()]):
+        return False
     for cue in _CAP_CUE.finditer(clause):
         gap = cue.start() - m.end() if cue.start() >= m.end() else m.start() - cue.end()
         if gap <= (12 if cue.group(0) in "?？" else 30):
@@ -623,3 +629,46 @@ def asked_engines(text: str) -> list[str]:
         if _OS.search(clause) and _ASK.search(clause) and named_engines(clause):
             return named_engines(clause)
     return named_engines(text)
+
+
+# --- "what settings?" when the answer has no launch command (a sizing answer) ------------------------------
+
+_SETTINGS = re.compile(r"\bwhat\s+(?:settings|flags|config\w*|parameters)\b|\bwhich\s+(?:settings|flags|parameters)\b"
+                       r"|\blaunch\s+(?:command|flags|settings)\b|\bhow\s+(?:do|should)\s+(?:i|we)\s+(?:launch|configure|start)\b"
+                       r"|怎麼設定|哪些參數|什麼參數|啟動指令|啟動參數|設定參數|要怎麼設", _F)
+
+
+def settings_asked(text: str) -> bool:
+    return bool(_SETTINGS.search(text))
+
+
+def settings(c: "Ctx") -> list[str]:
+    """The launch command of the plan for the first option a sizing answer ranks (the recommendation's own
+    answer prints its command below, so this part speaks only when there is none)."""
+    from rules.decide import decide
+    from rules.defaults import apply_defaults
+    from rules.errors import AdvisorError
+    from rules.plan import plan_for_profile
+    from rules.profile import build_profile
+    adv = c.advice
+    if not settings_asked(adv.question or "") or (adv.plan is not None and adv.plan.launch):
+        return []
+    sizing = adv.sizing if isinstance(adv.sizing, dict) else None
+    first = next(iter((sizing or {}).get("options") or []), None)
+    if first is None or not (first.get("plan") or {}).get("quantization"):
+        return []
+    s = adv.profile.summary
+    data = {"hardware": first["hardware"], "count": first.get("count") or 1, "nodes": first.get("nodes") or 1,
+            "model": s.model, "params_b": None if s.model else s.params_b, "quantization": first["plan"]["quantization"],
+            "concurrency": (sizing.get("request") or {}).get("concurrency"), "workload": (sizing.get("request") or {}).get("workload")}
+    try:
+        p = apply_defaults(build_profile({k: v for k, v in data.items() if v is not None}))
+        found = plan_for_profile(p, decide(p).model_dump(mode="json"))
+    except (AdvisorError, ValueError):
+        return []
+    if not found or found[0] is None or not found[0].flags:
+        return []
+    engine, cmd = next(iter(found[0].flags.items()))
+    where = setup_text(c, first["hardware"], data["count"], data["nodes"])
+    return [c.t(f"**Settings for {where}** ({display(engine)}, {data['quantization']}): `{cmd}`",
+                f"**{where} 的設定**（{display(engine)}，{data['quantization']}）：`{cmd}`")]

@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 
 MAX_TOPICS = 2
 """At most this many topics open the answer (the rest would bury the recommendation)."""
-DIRECT = ("capability", "need-count", "batch-time", "slow-setup", "backend")
+DIRECT = ("capability", "need-count", "batch-time", "slow-setup", "backend", "settings")
 """Parts answered with a verdict or a number of their own; they lead and do not use up MAX_TOPICS."""
 ORDER = (*DIRECT, "worth", "platform-support", "options", "engine-compare", "engine-verdict", "models", "model-fit", "speculative-decoding", "prefix-caching", "multi-lora", "structured-output", "tool-calling", "flash-attention", "power-mode", "offload", "kv-quantization",
          "disaggregation", "cost-per-token", "parallelism", "quantization-format")
@@ -1262,6 +1262,7 @@ TOPICS: dict[str, tuple[tuple[str, str], Callable[[Ctx], list[str]], str]] = {
     "batch-time": (("How long the job takes", "批次要跑多久"), _direct("batch_time"), r"batch|offline|批次|離線"),
     "slow-setup": (("Is the setup wrong", "是不是設定錯了"), _direct("slow_setup"), r"bandwidth|decode|頻寬"),
     "backend": (("Vulkan or ROCm", "Vulkan 還是 ROCm"), _direct("backend"), r"Vulkan|ROCm|HIP"),
+    "settings": (("Settings", "設定"), _direct("settings"), r"--max-num-seqs|--max-model-len|launch"),
     "speculative-decoding": (("Speculative decoding", "推測解碼"), _specdec, r"speculat|draft|EAGLE|推測"),
     "prefix-caching": (("Prefix caching", "前綴快取"), _prefix, r"prefix|radix|前綴"),
     "multi-lora": (("Multi-LoRA", "Multi-LoRA"), _lora, r"LoRA"),
@@ -1318,6 +1319,8 @@ def _direct_raised(advice: "Advice") -> set[str]:
         out.add("slow-setup")
     if direct.backend_asked(text):
         out.add("backend")
+    if direct.settings_asked(text):
+        out.add("settings")
     if direct.os_support_asked(text):   # "can vLLM use this card on Windows?"
         out.add("platform-support")
     return out

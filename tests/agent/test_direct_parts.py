@@ -162,3 +162,9 @@ def test_windows_and_a_mac_each_get_their_os_answer():
     lead = _before_summary(_answer("Does vLLM run natively on Windows with an RTX 4080, and on my M3 Max MacBook? If not, "
                                    "what should I use on each for a local OpenAI-compatible server?"))
     assert "vLLM on Windows: not natively" in lead and "vLLM on macOS: not natively" in lead and "MLX-LM" in lead
+
+
+def test_settings_asked_in_a_sizing_question_get_the_launch_command():
+    lead = _before_summary(_answer("Our cloud only offers L4 GPUs. For a support chatbot on Llama 3.1 8B with about 30 "
+                                   "simultaneous users, how many L4s do I need and what settings?"))
+    assert "**Settings for one NVIDIA L4**" in lead and "vllm serve" in lead and "--max-num-seqs" in lead
