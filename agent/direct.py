@@ -128,7 +128,8 @@ _NATIVE_KEY = {"fp8": "fp8", "nvfp4": "fp4", "mxfp4": "fp4"}
 _FORMAT_NAMES = {"fp8": "FP8", "nvfp4": "NVFP4", "mxfp4": "MXFP4"}
 _CAP_CUE = re.compile(r"[?？]|嗎|能不能|可不可以|\b(?:support\w*|option|run|runs|native\w*|need\w*|requir\w*|work\w*"
                       r"|compute\s+capability|capable)\b|支援|原生|需要|能跑|可以跑", _F)
-_CLAUSE = re.compile(r"[^.?!。？！\n;；]+(?:[.?!。？！;；]|$)")
+_CLAUSE = re.compile(r"(?:[^.?!。？！\n;；]|\.(?!\s|$))+(?:[.?!。？！;；]|$)")
+"""A sentence or clause; a dot inside a name or number ("Llama 3.3", "9.0+") does not end it."""
 _CC_CLAIM = re.compile(r"(?:compute\s+capability|\bCC|\bsm_?)\s*(\d{1,2}(?:\.\d)?)\+?", _F)
 
 
@@ -142,8 +143,9 @@ def _near_cue(clause: str, m: re.Match) -> bool:
     if _KV_BEFORE.search(clause[max(0, m.start() - 25):m.start()]):
         return False
     for cue in _CAP_CUE.finditer(clause):
-        gap = cue.start() - m.end() if cue.start() >= m.end() else m.start() - cue.end()
-        if gap <= (12 if cue.group(0) in "?？" else 30):
+        after = cue.start() >= m.end()
+        gap = cue.start() - m.end() if after else m.start() - cue.end()
+        if gap <= (12 if after or cue.group(0) in "?？" else 30):   # "run FP8?", "FP8 an option", "MXFP4 needs"
             return True
     return False
 
@@ -356,10 +358,18 @@ def need_count(c: "Ctx") -> list[str]:
                     f"below your {load}; use two (or a smaller format){speed}.",
                     f"**{where}夠跑 {mname} 嗎？載得進去，但撐不住您的負載**——{est.quantization} 權重 {_fmt(est.weights_gb)} GB"
                     f"{roomtxt}，KV 空間只夠同時約 {est.max_concurrency} 條序列，少於您的 {load} 條；請用兩個（或較小的格式）{speed}。")]
-    return [c.t(f"**Does {mname} need more than {where}? No** — {where} is enough: {est.quantization} weights {_fmt(est.weights_gb)} GB"
-                f"{roomtxt} fit with room for the KV cache{speed}.",
-                f"**{mname} 需要超過{where}嗎？不需要**——{where}就夠：{est.quantization} 權重 {_fmt(est.weights_gb)} GB{roomtxt}，"
-                f"放得下並留有 KV cache 空間{speed}。")]
+    kv = (c.t(f", and the KV cache holds about {est.max_concurrency} sequences of {est.context_length:,} tokens "
+              f"(planned: {est.concurrency} at once)", f"，KV cache 約可容納 {est.max_concurrency} 條 {est.context_length:,} tokens "
+              f"的序列（規劃同時 {est.concurrency} 條）") if est.max_concurrency else "")
+    tight = bool(est.max_concurrency) and est.max_concurrency < 4 * max(1, est.concurrency)
+    verdict = (c.t(f"No, but it is tight** — {where} holds it", f"不需要，但很緊**——{where}放得下") if tight else
+               c.t(f"No** — {where} is enough", f"不需要**——{where}就夠"))
+    more = (c.t(" With more users at once or longer context, a second device (TP=2) gives the KV cache room.",
+                "若同時使用的人更多或 context 更長，加第二個（TP=2）讓 KV cache 有空間。") if tight else "")
+    return [c.t(f"**Does {mname} need more than {where}? {verdict}: {est.quantization} weights {_fmt(est.weights_gb)} GB"
+                f"{roomtxt} fit{kv}{speed}.{more}",
+                f"**{mname} 需要超過{where}嗎？{verdict}：{est.quantization} 權重 {_fmt(est.weights_gb)} GB{roomtxt}，"
+                f"放得下{kv}{speed}。{more}")]
 
 
 def display_hw(hw_id: str, zh: bool = False) -> str:

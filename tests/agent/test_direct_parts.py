@@ -168,3 +168,9 @@ def test_settings_asked_in_a_sizing_question_get_the_launch_command():
     lead = _before_summary(_answer("Our cloud only offers L4 GPUs. For a support chatbot on Llama 3.1 8B with about 30 "
                                    "simultaneous users, how many L4s do I need and what settings?"))
     assert "**Settings for one NVIDIA L4**" in lead and "vllm serve" in lead and "--max-num-seqs" in lead
+
+
+def test_enough_on_one_device_states_the_kv_room_and_a_format_in_passing_is_not_a_capability_question():
+    lead = _before_summary(_answer("Is one H100 80GB enough for Llama 3.3 70B in FP8 for 20 users, or do we need two?"))
+    assert lead.startswith("**Does Llama 3 / 3.1 / 3.3 70B need more than one NVIDIA H100")   # "Llama 3.3" is one name
+    assert "sequences of" in lead and "FP8 on" not in lead
