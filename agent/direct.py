@@ -592,7 +592,12 @@ def os_support_asked(text: str) -> bool:
     """A named engine and an operating system in one question clause ("vLLM 能在 Windows 上用這張卡嗎？")."""
     from agent.topic_lead import named_engines
     return any(named_engines(m.group(0)) and _OS.search(m.group(0)) and _ASK.search(m.group(0))
-               for m in _CLAUSE.finditer(text))
+               and _RUN_CUE.search(m.group(0)) for m in _CLAUSE.finditer(text))
+
+
+_RUN_CUE = re.compile(r"\b(?:run|runs|running|support\w*|work|works|install\w*|use|native\w*|available)\b"
+                      r"|支援|能在|可以在|能用|可以用|用這|跑", _F)
+"""A question about running there at all ("does vLLM run natively on Windows?"), not "is MLX faster on my Mac?"."""
 
 
 # --- which llama.cpp backend on an AMD GPU ----------------------------------------------------------------
