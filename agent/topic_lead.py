@@ -1361,6 +1361,8 @@ def lead(advice: "Advice") -> list[str]:
 
     direct = [t for t in DIRECT if t in raised and build(t)][:2]
     asked = direct + [t for t in ORDER if t in raised and t not in DIRECT][:MAX_TOPICS - (1 if direct else 0)]
+    if "options" in raised and "options" not in asked and len(asked) < MAX_TOPICS + 1:
+        asked.append("options")   # each device the user named keeps its line, even after two other answers
     if "capability" in direct:   # the format question answered per device: the implied precision note would repeat it
         raised.add("precision")
     for implied in ("precision", "formats"):   # not asked as a topic, but what the stated format means here

@@ -174,3 +174,9 @@ def test_enough_on_one_device_states_the_kv_room_and_a_format_in_passing_is_not_
     lead = _before_summary(_answer("Is one H100 80GB enough for Llama 3.3 70B in FP8 for 20 users, or do we need two?"))
     assert lead.startswith("**Does Llama 3 / 3.1 / 3.3 70B need more than one NVIDIA H100")   # "Llama 3.3" is one name
     assert "sequences of" in lead and "FP8 on" not in lead
+
+
+def test_each_named_device_keeps_its_line_after_two_other_answers():
+    lead = _before_summary(_answer("Can gpt-oss-120b run on a single H100 80GB with vLLM? What about a single A100 80GB "
+                                   "— I read MXFP4 needs compute capability 9.0+."))
+    assert re.search(r"one NVIDIA H100 SXM5 80GB: .*tok/s", lead) and re.search(r"one NVIDIA A100 80GB SXM4: .*tok/s", lead)
