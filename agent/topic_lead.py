@@ -481,15 +481,13 @@ def _models(c: Ctx) -> list[str]:
         else:
             from agent.direct import run_option, setup_text
             got = None
-            if (s.nodes or 1) > 1:   # a model that fits one node runs there, not spread over the network
-                got = run_option(c, s.hardware, s.count or 1, 1, model=mid)
+            if (s.nodes or 1) > 1:   # a model that fits one node runs there (same engine), not over the network
+                got = run_option(c, s.hardware, s.count or 1, 1, model=mid, engine=c.advice.decision.primary, plan=False)
                 if got is not None and got[1].fits:
                     where = setup_text(c, s.hardware, s.count or 1)
                 else:
                     got = None
-            got = got or run_option(c, s.hardware, s.count or 1, s.nodes or 1, model=mid)
             est = got[1] if got else _other_estimate(c, mid)
-            by = display(got[0]) if got and got[0] else eng
         if est is None:
             continue
         total += est.weights_gb
