@@ -573,7 +573,7 @@ def _fit_pick(c: Ctx, hw_id: str, count: int, memory_gb: float | None = None):
     tried = []
     mem = {"memory_gb": memory_gb} if memory_gb else {}
     for fit in model_fit.largest_fitting(room, k=8):
-        got = run_option(c, hw_id, count, model=fit.model, plan=False, with_decision=True, quantization="int4", **mem)
+        got = run_option(c, hw_id, count, model=fit.model, plan=False, with_decision=True, **mem)
         if got is None or not got[1].fits or not got[1].decode_tokens_per_s:
             continue
         tried.append((fit.model, *got))
