@@ -19,7 +19,11 @@ _MODEL_FIT = re.compile(
     r"(?:can|could|will|would|should)\s+(?:i|we)\s+(?:run|fit|use|load)|\b(?:biggest|largest)\s+(?:model|llm)"
     r"|\bhow\s+(?:big|large)\s+(?:(?:a|of\s+a)\s+)?(?:model|llm)|\bwhat\s+(?:can|could)\s+(?:i|we)\s+run\b"
     r"|\bwhich\s+models?\s+(?:fits?|can\s+(?:i|we)\s+run)|\bwhat\s+models?\s+fits?\b"
-    r"|多大的模型|最大的模型|(?:能|可以)跑(?:什麼|哪些|多大)|跑得動(?:什麼|哪些|多大)|幾\s*B\s*的模型|多少\s*B\s*的模型", re.I)
+    r"|\b(?:which|what)\s+model\s+sizes?\b|\bwhat\s+size\s+(?:of\s+)?models?\b"
+    r"|\b(?:which|what)\s+(?:\w+\s+)?models?\b[^.?!]{0,30}\b(?:make\s+sense|run\s+well|is\s+best|are\s+best)\b"
+    r"|\bbest\s+model\b[^.?!]{0,40}\b(?:on|for)\s+(?:each|this|my|our|it)\b"
+    r"|多大的模型|最大的模型|(?:能|可以)跑(?:什麼|哪些|多大)|跑得動(?:什麼|哪些|多大)|幾\s*B\s*的模型|多少\s*B\s*的模型"
+    r"|(?:什麼|哪個|哪些)(?:大小的)?模型(?:比較)?(?:適合|合適)", re.I)
 """"Which model size fits my 16 GB": the answer names the largest catalog sizes that fit (topic model-fit)."""
 TOPIC_IDS: tuple[str, ...] = (*lexicon.TOPICS, "model-fit")
 _RES = {t: re.compile("|".join(p), _F) for t, p in lexicon.TOPICS.items() if p}

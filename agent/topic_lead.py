@@ -21,7 +21,9 @@ if TYPE_CHECKING:
 
 MAX_TOPICS = 2
 """At most this many topics open the answer (the rest would bury the recommendation)."""
-ORDER = ("options", "worth", "platform-support", "engine-compare", "engine-verdict", "models", "model-fit", "speculative-decoding", "prefix-caching", "multi-lora", "structured-output", "tool-calling", "flash-attention", "power-mode", "offload", "kv-quantization",
+DIRECT = ("capability", "need-count", "batch-time", "slow-setup", "backend", "settings")
+"""Parts answered with a verdict or a number of their own; they lead and do not use up MAX_TOPICS."""
+ORDER = (*DIRECT, "worth", "platform-support", "options", "engine-compare", "engine-verdict", "models", "model-fit", "speculative-decoding", "prefix-caching", "multi-lora", "structured-output", "tool-calling", "flash-attention", "power-mode", "offload", "kv-quantization",
          "disaggregation", "cost-per-token", "parallelism", "quantization-format")
 """Which topic leads when a message raises several: a direct "does X run on Y" first, then the specific
 technique before the general ones."""
@@ -471,8 +473,21 @@ def _models(c: Ctx) -> list[str]:
         return []
     eng = display(c.advice.decision.primary) if c.advice.decision.primary else c.t("the engine", "引擎")
     lines, total, room = [], 0.0, None
+    s = c.advice.profile.summary
     for mid in ids[:3]:
-        est = _other_estimate(c, mid)
+        where, by = c.setup, eng
+        if mid == s.model and c.advice.estimate is not None:
+            est = c.advice.estimate   # the same figures as the recommendation below
+        else:
+            from agent.direct import run_option, setup_text
+            got = None
+            if (s.nodes or 1) > 1:   # a model that fits one node runs there (same engine), not over the network
+                got = run_option(c, s.hardware, s.count or 1, 1, model=mid, engine=c.advice.decision.primary, plan=False)
+                if got is not None and got[1].fits:
+                    where = setup_text(c, s.hardware, s.count or 1)
+                else:
+                    got = None
+            est = got[1] if got else _other_estimate(c, mid)
         if est is None:
             continue
         total += est.weights_gb
@@ -482,9 +497,9 @@ def _models(c: Ctx) -> list[str]:
                      f"，每條串流約 {_fmt(est.decode_tokens_per_s)} tok/s") if est.fits and est.decode_tokens_per_s else "")
         fit = c.t("fits" if est.fits else "does not fit", "放得下" if est.fits else "放不下")
         lines.append(c.t(f"{model_name(mid)} at {est.quantization}: {_fmt(est.weights_gb)} GB of weights, {fit} on "
-                         f"{c.setup} by itself{speed} ({eng}).",
-                         f"{model_name(mid)}（{est.quantization}）：權重 {_fmt(est.weights_gb)} GB，單獨放在 {c.setup} 上"
-                         f"{fit}{speed}（{eng}）。"))
+                         f"{where} by itself{speed} ({by}).",
+                         f"{model_name(mid)}（{est.quantization}）：權重 {_fmt(est.weights_gb)} GB，單獨放在 {where} 上"
+                         f"{fit}{speed}（{by}）。"))
     if len(lines) < 2:
         return []
     if room is not None:
@@ -500,8 +515,8 @@ def _models(c: Ctx) -> list[str]:
     return lines
 
 
-def _option_estimate(c: Ctx, hw_id: str, count: int):
-    """(primary engine, Plan, Estimate) for the user's model and workload on another hardware option: the
+def _option_estimate(c: Ctx, hw_id: str, count: int, memory_gb: float | None = None):
+    """(primary engine, Plan, Estimate, Decision) for the user's model and workload on another hardware option: the
     same rules and planner the answer uses, with that device's own usual link (None when it cannot run)."""
     from rules.decide import decide
     from rules.defaults import apply_defaults
@@ -513,7 +528,8 @@ def _option_estimate(c: Ctx, hw_id: str, count: int):
     data = {"hardware": hw_id, "count": count, "nodes": 1, "model": s.model, "params_b": None if s.model else s.params_b,
             "quantization": said("quantization"), "concurrency": said("concurrency"), "users": said("users"),
             "context_length": said("context_length"), "input_tokens": s.input_tokens, "output_tokens": s.output_tokens,
-            "workload": said("workload"), "priority": said("priority"), "serving_mode": said("serving_mode")}
+            "workload": said("workload"), "priority": said("priority"), "serving_mode": said("serving_mode"),
+            "memory_gb": memory_gb}
     try:
         p = apply_defaults(build_profile({k: v for k, v in data.items() if v is not None}))
         dec = decide(p)
@@ -522,42 +538,134 @@ def _option_estimate(c: Ctx, hw_id: str, count: int):
         return None
     if not found or found[1] is None:
         return None
-    return dec.primary, found[0], found[1]
+    return dec.primary, found[0], found[1], dec
+
+
+def option_list(c: Ctx) -> list[tuple[str, int]]:
+    """The hardware options to answer one by one: the profile's device, the options the user weighed
+    ("2x L40S or one A100?") and any other device the message names ("two Macs: an M1 Pro and an M4 Max")."""
+    from agent.direct import devices
+    s = c.advice.profile.summary
+    if not s.hardware:
+        return []
+    opts = [(s.hardware, s.count or 1), *[(o["hardware"], o.get("count") or 1) for o in (s.compared_hardware or [])
+                                          if o.get("hardware")]]
+    opts += devices(c.advice.question or "")
+    out: dict[str, int] = {}
+    for hw_id, n in opts:
+        out.setdefault(hw_id, n)
+    return list(out.items())[:3]
+
+
+USABLE_TOK_S = 15.0
+"""Per-stream decode speed a person reads comfortably: the bar for "the best model for this device"."""
+
+
+def _fit_pick(c: Ctx, hw_id: str, count: int, memory_gb: float | None = None):
+    """(model id, engine, Estimate, Decision) for a device when the user named no model (or theirs does not
+    fit): the largest catalog model that fits at 4-bit and still decodes at USABLE_TOK_S per stream (else the
+    fastest that fits). 4-bit is each engine's own format ("int4": GGUF, MLX, AWQ)."""
+    from agent.direct import run_option
+    from rules import model_fit
+    room = model_fit.room_gb(hw_id, count, memory_gb)
+    if room is None:
+        return None
+    tried = []
+    mem = {"memory_gb": memory_gb} if memory_gb else {}
+    for fit in model_fit.largest_fitting(room, k=8):
+        got = run_option(c, hw_id, count, model=fit.model, plan=False, with_decision=True, **mem)
+        if got is None or not got[1].fits or not got[1].decode_tokens_per_s:
+            continue
+        tried.append((fit.model, *got))
+        if got[1].decode_tokens_per_s >= USABLE_TOK_S:
+            return tried[-1]
+    return max(tried, key=lambda t: t[2].decode_tokens_per_s) if tried else None
+
+
+def _also(c: Ctx, dec, engine: str | None) -> str:
+    """The other engines the rules recommend on that device (", also: vLLM, SGLang")."""
+    others = [display(e) for e in (dec.primary, *dec.alternatives) if e and e != engine and e != "dynamo"][:3] if dec else []
+    return c.t(f"; also runs {', '.join(others)}", f"；也可用 {'、'.join(others)}") if others else ""
+
+
+def _toolkit(c: Ctx, hw_id: str) -> str:
+    """A new NVIDIA generation needs a recent CUDA build ("; needs a CUDA 12.8+ build"), from the CUDA catalog."""
+    from rules import catalog, cuda
+    hw = catalog.hardware(hw_id)
+    kit = cuda.min_toolkit(hw.cuda_cc) if hw.platform == "nvidia-cuda" else None
+    if kit is None:
+        return ""
+    return c.t(f"; needs engine builds for CUDA {kit.min_cuda}+ (compute capability {hw.cuda_cc}, [source]({kit.source}))",
+               f"；需要以 CUDA {kit.min_cuda} 以上編譯的引擎版本（compute capability {hw.cuda_cc}，[來源]({kit.source})）")
+
+
+def _pick_line(c: Ctx, where: str, picked) -> str:
+    mid, engine, est, dec = picked
+    return c.t(f"{model_name(mid)} at {est.quantization} ({_fmt(est.weights_gb)} GB) with {display(engine)}, about "
+               f"{_fmt(est.decode_tokens_per_s)} tok/s per stream (the largest catalog model that fits and stays above "
+               f"{USABLE_TOK_S:g} tok/s){_also(c, dec, engine)}",
+               f"{model_name(mid)}（{est.quantization}，{_fmt(est.weights_gb)} GB）用 {display(engine)}，每條串流約 "
+               f"{_fmt(est.decode_tokens_per_s)} tok/s（型錄中放得下、且維持 {USABLE_TOK_S:g} tok/s 以上的最大模型）{_also(c, dec, engine)}")
 
 
 def _options(c: Ctx) -> list[str]:
-    """Hardware options the user weighed ("2x L40S or one A100?"): the plan, fit and speed on each, then
-    which one serves this workload better (more tokens/s for many users, faster streams for a few)."""
-    from rules import catalog, display as rdisplay
+    """Hardware options the user weighed ("2x L40S or one A100?", "two Macs"): each gets its own line with the
+    engine, plan, fit and speed (a model picked for it when none was named, or when the user's does not fit),
+    then which one serves this workload better (more tokens/s for many users, faster streams for a few)."""
+    from agent.direct import device_memory, setup_text
     s = c.advice.profile.summary
-    others = [o for o in (s.compared_hardware or []) if o.get("hardware")]
-    if not others or not s.hardware or not (s.model or s.params_b):
+    options = option_list(c)
+    if len(options) < 2:
         return []
-    options = [(s.hardware, s.count or 1), *[(o["hardware"], o.get("count") or 1) for o in others]]
     lines, scored = [], []
-    for hw_id, count in list(dict.fromkeys(options))[:3]:
-        got = _option_estimate(c, hw_id, count)
+    text = c.advice.question or ""
+    memory = device_memory(text)
+    has_model = bool(s.model or s.params_b)
+    for hw_id, count in options:
+        from rules import catalog
         hw = catalog.hardware(hw_id)
-        en, zh = rdisplay.setup(hw.name, count, 1, hw.hw_class, hw.hw_class in ("apple", "edge"), hw.name_zh)
-        where = c.t(en, zh)
-        if got is None:
-            lines.append(c.t(f"{where}: no estimate (the model or format does not run there).",
-                             f"{where}：無法估算（模型或格式在這個硬體上跑不了）。"))
+        where = setup_text(c, hw_id, count)
+        if not has_model:
+            picked = _fit_pick(c, hw_id, count, memory.get(hw_id))
+            lines.append((f"{where}{c.t(': ', '：')}" + _pick_line(c, where, picked) + c.t(".", "。") if picked else
+                                 c.t(f"{where}: no catalog model fits it at 4-bit.", f"{where}：型錄中沒有 4-bit 放得下的模型。")))
             continue
-        engine, found, est = got
+        own = hw_id == s.hardware and c.advice.estimate is not None
+        if own:   # the answer's own device: the same figures as the recommendation below
+            engine, plan, est, dec = c.advice.decision.primary, c.advice.plan, c.advice.estimate, c.advice.decision
+        else:
+            got = _option_estimate(c, hw_id, count, memory.get(hw_id))
+            engine, plan, est, dec = got if got else (None, None, None, None)
+        if est is None:
+            lines.append(c.t(f"{where}: no estimate (the model or format does not run there).",
+                                    f"{where}：無法估算（模型或格式在這個硬體上跑不了）。"))
+            continue
         eng = display(engine) if engine else c.t("the default engine", "預設引擎")
         if not est.fits:
-            lines.append(c.t(f"{where}: {est.quantization} weights ({_fmt(est.weights_gb)} GB) do not fit ({eng}).",
-                             f"{where}：{est.quantization} 權重（{_fmt(est.weights_gb)} GB）放不下（{eng}）。"))
+            instead = _fit_pick(c, hw_id, count, memory.get(hw_id))
+            alt = (c.t("; instead: ", "；改跑：") + _pick_line(c, where, instead)) if instead else ""
+            lines.append(c.t(f"{where}: {c.model or 'the model'} at {est.quantization} ({_fmt(est.weights_gb)} GB of weights) "
+                                    f"does not fit ({eng}){alt}{_toolkit(c, hw_id)}.",
+                                    f"{where}：{c.model or '這個模型'}（{est.quantization}，權重 {_fmt(est.weights_gb)} GB）放不下（{eng}）{alt}"
+                                    f"{_toolkit(c, hw_id)}。"))
             continue
-        lay = found.chosen.layout.describe(c.lang)
         ttft = (c.t(f", TTFT about {_fmt(est.ttft_s)} s", f"，TTFT 約 {_fmt(est.ttft_s)} 秒") if est.ttft_s else "")
         agg = est.aggregate_tokens_per_s
-        lines.append(c.t(f"{where}: {eng}, {lay}, {est.quantization}; about {_fmt(est.decode_tokens_per_s)} tok/s per "
-                         f"stream and {_fmt(agg)} tok/s in total at {est.concurrency} request{'s' if est.concurrency != 1 else ''} "
-                         f"at once{ttft}.",
-                         f"{where}：{eng}，{lay}，{est.quantization}；每條串流約 {_fmt(est.decode_tokens_per_s)} tok/s，"
-                         f"{est.concurrency} 個同時請求時總計約 {_fmt(agg)} tok/s{ttft}。"))
+        total = (c.t(f" and {_fmt(agg)} tok/s in total at {est.concurrency} requests at once",
+                     f"，{est.concurrency} 個同時請求時總計約 {_fmt(agg)} tok/s") if agg and est.concurrency > 1 else "")
+        chosen = getattr(plan, "chosen", None) if plan is not None else None
+        layout = chosen.layout if chosen is not None else getattr(plan, "layout", None)
+        if layout is not None and hasattr(layout, "describe"):
+            lay = layout.describe(c.lang)
+        elif layout is not None and getattr(layout, "strategy", None):
+            lay = layout.degrees() or c.t("single device", "單一裝置")
+        else:
+            lay = ""
+        lay = f"{lay}, " if lay else ""
+        lines.append(c.t(f"{where}: {eng}, {lay}{est.quantization}; about {_fmt(est.decode_tokens_per_s)} tok/s per "
+                                f"stream{total}{ttft}{_also(c, dec, engine)}{_toolkit(c, hw_id)}.",
+                                f"{where}：{eng}，{lay.replace(', ', '，')}{est.quantization}；每條串流約 {_fmt(est.decode_tokens_per_s)} tok/s"
+                                f"{total}{ttft}{_also(c, dec, engine)}{_toolkit(c, hw_id)}。"))
         scored.append((where, est))
     if len(lines) < 2:
         return []
@@ -573,9 +681,9 @@ def _options(c: Ctx) -> list[str]:
         if len(formats) > 1:   # each option runs the format that suits it: the speeds are not like for like
             lines.insert(1, c.t(f"They run different formats ({' vs '.join(formats)}), so weigh quality as well as speed.",
                                 f"兩者跑的格式不同（{' 對 '.join(formats)}），除了速度也要比較品質。"))
-    elif scored:
-        lines.insert(0, c.t(f"Of the options you named, only {scored[0][0]} runs this model as asked.",
-                            f"在您列出的選項中，只有 {scored[0][0]} 能照您的需求跑這個模型。"))
+    elif len(scored) == 1 and has_model:
+        lines.insert(0, c.t(f"Of the options you named, only {scored[0][0]} runs {c.model or 'this model'} as asked.",
+                            f"在您列出的選項中，只有 {scored[0][0]} 能照您的需求跑 {c.model or '這個模型'}。"))
     return lines
 
 
@@ -720,12 +828,26 @@ def _device_answer(c: Ctx, engine_id: str, hw_id: str) -> str:
     return out
 
 
+def _under_linux(c: Ctx, engine_id: str, hw_id: str) -> str:
+    """Whether the engine supports the card once it runs under Linux (WSL2 or a Linux machine), in words that
+    do not read as a yes for the OS the user asked about."""
+    from rules import engines
+    v, name, where = engines.verdict(engine_id, hw_id), display(engine_id), c.setup or hw_id
+    link = f"[{c.t('source', '來源')}]({v.source})"
+    if v.ok:
+        return c.t(f"Under Linux (WSL2 or a Linux machine) {name} does support {where} ({link}).",
+                   f"在 Linux（WSL2 或 Linux 主機）上，{name} 支援 {where}（{link}）。")
+    return c.t(f"Even under Linux {name} does not support {where}: {v.en} ({link}).",
+               f"即使在 Linux 上，{name} 也不支援 {where}：{v.zh}（{link}）。")
+
+
 def _asked(c: Ctx) -> list[str]:
     """The direct answer to "does <engine> run on <device / OS>", one line per named engine."""
     text = c.advice.question or ""
     hw_id, os_id = c.advice.profile.summary.hardware, _asked_os(text)
     out = []
-    for e in _named_engines(text):
+    from agent.direct import asked_engines
+    for e in asked_engines(text):
         if os_id in ("windows", "macos"):
             line = _os_answer(c, e, os_id)
         elif hw_id and c.platform == "apple-silicon":
@@ -735,6 +857,9 @@ def _asked(c: Ctx) -> list[str]:
         native_os = os_id not in ("windows", "macos") or _os_native(e, os_id)
         if hw_id and c.platform != "apple-silicon" and native_os:   # a "not natively" for the OS is the answer;
             line = " ".join(x for x in (line, _device_answer(c, e, hw_id)) if x)   # a device "yes" would contradict it
+        elif hw_id and c.platform != "apple-silicon" and os_id == "windows" and _os_native(e, "linux"):
+            # "can vLLM use this card on Windows?": not natively; whether it would under Linux (WSL2 or a Linux box)
+            line = " ".join(x for x in (line, _under_linux(c, e, hw_id)) if x)
         if line:
             out.append(line)
     return out
@@ -926,6 +1051,22 @@ def _platform_word_answer(c: Ctx) -> list[str]:
     return out
 
 
+def _mac_too(c: Ctx, named: list[str], os_id: str | None) -> list[str]:
+    """A Mac named beside the device the answer is about ("on Windows with a 4080, and on my M3 Max?"): the
+    named engines on macOS and what runs there natively (MLX-LM first: the engine built for Apple silicon)."""
+    from agent.direct import devices
+    from rules import catalog
+    macs = [h for h, _ in devices(c.advice.question or "") if catalog.hardware(h).platform == "apple-silicon"]
+    if os_id == "macos" or not macs or c.platform == "apple-silicon":
+        return []
+    mac = catalog.hardware(macs[0]).name
+    out = [c.t(f"On the {mac}: ", f"在 {mac} 上：") + " ".join(x for x in (_os_answer(c, e, "macos") for e in named) if x)]
+    native = [display(e) for e in ("mlx-lm", "llama.cpp", "ollama") if _os_native(e, "macos")]
+    if native and not all(_os_native(e, "macos") for e in named):
+        out.append(c.t(f"Natively on macOS (Metal GPU): {', '.join(native)}.", f"在 macOS 上原生可用（Metal GPU）：{'、'.join(native)}。"))
+    return out
+
+
 def _platform(c: Ctx) -> list[str]:
     asked = _asked(c) or ([] if c.advice.profile.summary.hardware else _platform_word_answer(c))
     hw_id = c.advice.profile.summary.hardware
@@ -940,6 +1081,7 @@ def _platform(c: Ctx) -> list[str]:
                 sep = c.t(", ", "、")
                 asked.append(c.t(f"Natively on {_OS_NAMES[os_id]}: {sep.join(native)}.",
                                  f"在 {_OS_NAMES[os_id]} 上原生可用的：{sep.join(native)}。"))
+        asked += _mac_too(c, named, os_id)
         return [*asked, measure]
     if not c.platform or not hw_id:
         return []
@@ -973,6 +1115,9 @@ def _model_fit(c: Ctx) -> list[str]:
     s = c.advice.profile.summary
     said = c.advice.profile.field("memory_gb")
     stated = float(said.value) if said is not None and isinstance(said.value, (int, float)) else None
+    if stated is None and s.hardware:
+        from agent.direct import device_memory
+        stated = device_memory(c.advice.question or "").get(s.hardware)
     mac = bool(re.search(r"\bmac|蘋果|apple", c.advice.question or "", re.I))
     room = model_fit.room_gb(s.hardware, s.count or 1, stated, apple=mac and not s.hardware)
     if room is None:
@@ -996,6 +1141,9 @@ def _model_fit(c: Ctx) -> list[str]:
     if tight and round(tight[0].params_b) > top:
         out.append(c.t(f"Up to {tight[0].name} loads, but with little room left (short context, one user).",
                        f"最大到 {tight[0].name} 也載得進去，但幾乎沒有餘裕（只適合短 context、單人使用）。"))
+    picked = _fit_pick(c, s.hardware, s.count or 1, stated) if s.hardware else None
+    if picked is not None:   # "and how fast?": the largest that is still pleasant to read, with its speed
+        out.append(c.t(f"For speed: {_pick_line(c, where, picked)}.", f"考慮速度：{_pick_line(c, where, picked)}。"))
     out.append(c.t("At 8-bit the same memory holds models about half that size; `advisor catalog models` lists all of them.",
                    "改用 8-bit 時，同樣記憶體約只能放一半大小的模型；`advisor catalog models` 可列出全部模型。"))
     return out
@@ -1098,7 +1246,21 @@ def _quant(c: Ctx) -> list[str]:
             c.t(f"Here: {sep.join(parts)}.", f"在這個配置：{sep.join(parts)}。") if parts else ""]
 
 
+def _direct(name: str) -> Callable[[Ctx], list[str]]:
+    """A part answered by agent.direct (imported when used)."""
+    def build(c: Ctx) -> list[str]:
+        from agent import direct
+        return getattr(direct, name)(c)
+    return build
+
+
 TOPICS: dict[str, tuple[tuple[str, str], Callable[[Ctx], list[str]], str]] = {
+    "capability": (("Format on this hardware", "這個硬體上的格式"), _direct("capability"), r"FP8|FP4|MXFP4|NVFP4|tensor core"),
+    "need-count": (("How many you need", "需要幾個"), _direct("need_count"), r"node|enough|fits?|放得下|節點"),
+    "batch-time": (("How long the job takes", "批次要跑多久"), _direct("batch_time"), r"batch|offline|批次|離線"),
+    "slow-setup": (("Is the setup wrong", "是不是設定錯了"), _direct("slow_setup"), r"bandwidth|decode|頻寬"),
+    "backend": (("Vulkan or ROCm", "Vulkan 還是 ROCm"), _direct("backend"), r"Vulkan|ROCm|HIP"),
+    "settings": (("Settings", "設定"), _direct("settings"), r"--max-num-seqs|--max-model-len|launch"),
     "speculative-decoding": (("Speculative decoding", "推測解碼"), _specdec, r"speculat|draft|EAGLE|推測"),
     "prefix-caching": (("Prefix caching", "前綴快取"), _prefix, r"prefix|radix|前綴"),
     "multi-lora": (("Multi-LoRA", "Multi-LoRA"), _lora, r"LoRA"),
@@ -1136,6 +1298,32 @@ def _several_models(text: str) -> bool:
     return len({n.id for n in model_names(text)}) >= 2
 
 
+def _devices(advice: "Advice") -> list[tuple[str, int]]:
+    from agent.direct import devices
+    return devices(advice.question or "") if advice.profile.summary.hardware else []
+
+
+def _direct_raised(advice: "Advice") -> set[str]:
+    """The direct parts the message asks (each detector is cheap: a regex on the user's words)."""
+    from agent import direct
+    text, out = advice.question or "", set()
+    if re.search(r"FP8|FP4|MXFP4|NVFP4", text, re.I):
+        out.add("capability")
+    if direct.need_asked(text):
+        out.add("need-count")
+    if direct.batch_job(text):
+        out.add("batch-time")
+    if direct.slow_asked(text):
+        out.add("slow-setup")
+    if direct.backend_asked(text):
+        out.add("backend")
+    if direct.settings_asked(text):
+        out.add("settings")
+    if direct.os_support_asked(text):   # "can vLLM use this card on Windows?"
+        out.add("platform-support")
+    return out
+
+
 def pattern(advice: "Advice") -> "re.Pattern | None":
     """One regex for the topics the user asked about (to pick the sentences of a chunk on them)."""
     asked = [TOPICS[t][2] for t in ORDER if t in advice.topics]
@@ -1149,28 +1337,57 @@ def lead(advice: "Advice") -> list[str]:
         raised.add("prefix-caching")
     if _asks_worth(advice.question or "") and advice.profile.summary.hardware:   # "is a used P40 worth buying?"
         raised.add("worth")
-    if advice.profile.summary.compared_hardware:   # "2x L40S or one A100?": each option gets its figures
+    if advice.profile.summary.compared_hardware or len(_devices(advice)) >= 2:   # "2x L40S or one A100?", "two Macs"
         raised.add("options")
+    raised |= _direct_raised(advice)
+    s = advice.profile.summary
+    if "options" in raised and not (s.model or s.params_b) and len(_devices(advice)) >= 2:
+        raised.discard("model-fit")   # each device's line already names the model that fits it
     if _several_models(advice.question or ""):   # "Llama 8B and Qwen 32B": each named model gets its answer
         raised.add("models")
     if "platform-support" not in raised and compare_asked(advice.question or ""):   # "is MLX faster than llama.cpp?"
         raised.add("engine-compare")
     elif "platform-support" not in raised and verdict_asked(advice.question or ""):   # "is Ollama fine for us?"
         raised.add("engine-verdict")
-    asked = [t for t in ORDER if t in raised][:MAX_TOPICS]
     c = _ctx(advice)
+    built: dict[str, list[str]] = {}
+
+    def build(topic: str) -> list[str]:
+        if topic not in built:
+            built[topic] = [s for s in TOPICS[topic][1](c) if s]
+        return built[topic]
+
+    direct = [t for t in DIRECT if t in raised and build(t)][:2]
+    asked = direct + [t for t in ORDER if t in raised and t not in DIRECT][:MAX_TOPICS - (1 if direct else 0)]
+    if "options" in raised and "options" not in asked and len(asked) < MAX_TOPICS + 1:
+        asked.append("options")   # each device the user named keeps its line, even after two other answers
+    if "capability" in direct:   # the format question answered per device: the implied precision note would repeat it
+        raised.add("precision")
     for implied in ("precision", "formats"):   # not asked as a topic, but what the stated format means here
-        if len(asked) < MAX_TOPICS and TOPICS[implied][1](c):
+        if implied not in raised and len(asked) < MAX_TOPICS and build(implied):
             asked.append(implied)
-    if not asked:
-        return []
     out: list[str] = []
     for topic in asked:
-        (title_en, title_zh), build, pattern = TOPICS[topic]
-        sentences = [s for s in build(c) if s]
+        (title_en, title_zh), _, pattern = TOPICS[topic]
+        sentences = build(topic)
         if not sentences:
             continue
         marks = _markers(advice, pattern)
+        marks = f" {marks}" if marks else ""
+        if topic in DIRECT:   # a verdict of its own: each bold "**X: yes**" opens a paragraph
+            paras: list[str] = []
+            for sentence in sentences:
+                if sentence.startswith("**") or not paras:
+                    paras.append(sentence)
+                else:
+                    paras[-1] += (" " if c.lang == "en" else "") + sentence
+            for para in paras:
+                out += [para, ""]
+            out[-2] += marks
+            continue
+        if topic == "options":   # one line per option
+            out += [f"**{c.t(title_en, title_zh)}**{c.t(':', '：')}{marks}\n" + "\n".join(f"- {x}" for x in sentences), ""]
+            continue
         body = (" " if c.lang == "en" else "").join(sentences)
-        out += [f"**{c.t(title_en, title_zh)}**{c.t(': ', '：')}{body}{(' ' + marks) if marks else ''}", ""]
+        out += [f"**{c.t(title_en, title_zh)}**{c.t(': ', '：')}{body}{marks}", ""]
     return out
