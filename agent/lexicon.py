@@ -196,10 +196,10 @@ QUANT = [(v, _format(p)) for v, p in [
     ("q5_k_m", r"\bQ5[_\s-]?K(?:[_\s-]?M)?\b" + _K_SIZE + r"|\bQ5\b(?![_\s-]*[01]\b)(?![_-]K)"),
     ("q6_k", r"\bQ6[_\s-]?K\b|\bQ6\b(?![_-]K)"),
     ("q8_0", r"\bQ8(?:[_\s-]0)?\b(?![_-]K)"), ("q4_0", r"\bQ4[_\s-]0\b"),
-    ("fp8", r"\bFP[\s-]?8(?![A-Za-z0-9])|\bE4M3\b|\bE5M2\b|\bfloat8\b"), ("int8", r"\bINT[\s-]?8(?![A-Za-z0-9])|\bW8A(?:8|16)\b|\b(?:8|eight)[\s-]?bits?\b|(?:8|八)\s*(?:位元|比特)|(?:8|八)\s*位\s*(?:量化|整數|精度)"),
-    ("int4", r"\bINT[\s-]?4(?![A-Za-z0-9])|\bW4A(?:16|8)\b|\b(?:4|four)[\s-]?bits?\b|\bNF4\b|(?:4|四)\s*(?:位元|比特)|(?:4|四)\s*位\s*(?:量化|整數|精度)"),
+    ("fp8", r"\bFP[\s-]?8(?![A-Za-z0-9])|\bE4M3\b|\bE5M2\b|\bfloat8\b|\b(?:8|eight)[\s-]?bits?\s+float(?:ing[\s-]point)?\b"), ("int8", r"\bINT[\s-]?8(?![A-Za-z0-9])|\bW8A(?:8|16)\b|\b(?:8|eight)[\s-]?bits?\b|(?:8|八)\s*(?:位元|比特)|(?:8|八)\s*位\s*(?:量化|整數|精度)"),
+    ("int4", r"\bINT[\s-]?4(?![A-Za-z0-9])|\bW4A(?:16|8)\b|\b(?:4|four)[\s-]?bits?\b(?!\s+float)|\bNF4\b|(?:4|四)\s*(?:位元|比特)|(?:4|四)\s*位\s*(?:量化|整數|精度)"),
     ("bf16", r"\bBF[\s-]?16(?![A-Za-z0-9])|\bbfloat16\b|" + GENERIC_FULL),
-    ("f16", r"\bFP[\s-]?16(?![A-Za-z0-9])|\bF16\b|\bfloat16\b|\bhalf[\s-]precision\b|\bdtype\s*[=:]?\s*half\b|半精度"),
+    ("f16", r"\bFP[\s-]?16(?![A-Za-z0-9])|\bF16\b|\bfloat16\b|\bhalf[\s-]precision\b|\bdtype\s*[=:]?\s*half\b|半精度|\bhalf\s*精度"),
 ]]
 # ExLlama quants by bits per weight: "EXL2 4.65bpw", "4.0bpw exl2", and repository names that put the
 # head-layer bits between them ("4.0bpw-h6-exl2").
@@ -330,7 +330,11 @@ TOPICS = {
     "platform-support": [],   # needs a platform and a support cue in one sentence: see agent/extract_topics.py
     "quantization-format": [r"\bquant(?:ization)?\s+formats?\b", r"\b(?:which|what)\s+quant(?:ization|s)?\b(?!\s+(?:of|is))", r"量化格式",
                             r"(?:哪種|哪個|哪一種|什麼)\s*量化", r"量化\s*(?:要)?選哪",
-                            rf"{_FORMAT}\s*(?:,|/|\bor\b|\bvs\.?|\bversus\b|還是|或是?|跟|和|與)\s*{_FORMAT}"],
+                            rf"{_FORMAT}\s*(?:,|/|\bor\b|\bvs\.?|\bversus\b|還是|或是?|跟|和|與)\s*{_FORMAT}",
+                            # whether to quantize, or to which format: "should we quantize to FP8?", "要不要量化成 FP8"
+                            rf"\b(?:should|shall|worth|recommend\w*|would\s+you)\b(?:\s+(?!KV\b|cache\b)[A-Za-z']+){{0,4}}?\s+{_FORMAT}(?![\s-]*KV)[^.!?。]{{0,40}}\?",
+                            r"\b(?:should|shall)\s+(?:we|i)\s+quanti[sz]e\b(?![^.!?。]{0,12}\bKV\b)",
+                            rf"(?:要不要|該不該|需不需要|是否(?:要|該)?|值不值得)\s*(?:做|進行|用|上|改用)?\s*(?:量化(?:成|到|為)?\s*)?(?:{_FORMAT}(?!\s*KV)|量化(?!\s*KV))"],
 }
 PLATFORMS = (r"\b(?:ROCm|AMD|Apple\s+Silicon|Metal|macOS|Mac|Intel|Arc|XPU|oneAPI|SYCL|Vulkan|Windows|WSL|ARM|aarch64|Jetson"
              r"|Ascend|NPUs?|TPUs?|Pascal|Volta|Turing|Ampere|Hopper|Blackwell|APUs?|Strix|Gaudi|HPU|Tenstorrent|P100|P40|V100|T4"
