@@ -22,14 +22,14 @@ _BRAND = r"(?:NVIDIA|GeForce|AMD|Radeon|Instinct|Apple|Intel|Mac\s*Studios?(?:\s
 # The state of the cards between their count and their name: "two used 3090s", "兩張二手 3090".
 _STATE = r"(?:used|second[\s-]?hand|brand[\s-]new|new|refurb(?:ished)?|old(?:er)?|spare|identical|matching|二手|全新|舊的?|閒置的?)"
 # A count written before the device name: "8×", "8 x ", "4 張 ", "two ", "a single ", "an ".
-_PREFIX = re.compile(rf"(?:(?P<num>{COUNT})\s*(?P<cls>{_CLS})?|(?P<one>\ban?\b|[單单]\s*{_CLS})|(?P<two>雙路|双路|\bdual[\s-]socket))"
+_PREFIX = re.compile(rf"(?:(?P<num>{COUNT})\s*(?P<cls>{_CLS})?|(?P<one>\ban?\b|[單单]\s*{_CLS})|(?P<two>雙路|双路|\bdual[\s-]socket)|(?P<sock>{COUNT})[\s-]*sockets?\b|(?P<sock2>[二兩两三四八2-8])\s*路)"
                      rf"[\s-]*(?:{_STATE}[\s-]*)*(?:\d{{1,3}}\s?(?:GB|G)\s+)?(?:{_BRAND}[\s-]*)*$", _F)   # "two 24GB 4090s"
 # ... or after it: "H100 x 8", "H100×8", "4090 兩張", "(x2)".
 _SUFFIX = re.compile(rf"(?:\s*(?:Ti|SUPER)\b)?(?:\s*[(\[]\s*\d+\s?[GT]B?\s*[)\]]|\s+\d+\s?(?:GB|G|TB)\b)?(?:\s*(?:GPUs?|cards?|顯卡))?\s*(?:[(\[]\s*)?(?:共\s*|,\s*)?"
                      rf"(?:[x×*]\s*(?P<num>\d{{1,4}}|{COUNT})(?![\w]|\.\d)|(?P<num2>{COUNT})\s*(?:張|片|塊|卡|顆)"
                      rf"|(?P<machines>{COUNT})\s*台|(?P<two>雙路|双路|\s*雙\s*CPU))", _F)
 _NODE_WORD = r"(?:nodes?|servers?|machines?|hosts?|boxes|節點|伺服器|機器|主機)"
-_DUAL = re.compile(r"dual\b|雙|双", re.I)
+_DUAL = re.compile(r"dual\b|雙|双|\w+[\s-]*sockets?\b|[二兩两三四八2-8]\s*路", re.I)   # sockets of one machine
 _AFTER_IS_NODE = re.compile(rf"(?:s|'s)?\s*{_NODE_WORD}", _F)
 # "one 8x H100 node", "two 8-GPU servers", "an 8×H200 box": machines (lead) of `per` devices each.
 _NODE_PHRASE = re.compile(
@@ -41,14 +41,16 @@ _DGX = re.compile(r"\b[DH]GX[\s-]*$", _F)
 _NODES = re.compile(
     rf"(?P<num>{COUNT})[\s-]*(?:個|台)?\s*{_NODE_WORD}(?![A-Za-z])"
     rf"|(?P<num2>{COUNT})\s*台(?=\s*[(,]?\s*(?:各|每台)?\s*(?:有|裝|放|插|配)?\s*(?:{COUNT})\s*(?:卡|張|[x×]))"
-    rf"|(?<=卡)\s*(?P<num5>{COUNT})\s*台|(?:across|over)\s+(?P<num3>{COUNT})\s+{_NODE_WORD}|{_NODE_WORD}\s*(?P<num4>{COUNT})\s*台", _F)
+    rf"|(?<=卡)\s*(?P<num5>{COUNT})\s*台|(?:across|over)\s+(?P<num3>{COUNT})\s+{_NODE_WORD}|{_NODE_WORD}\s*(?P<num4>{COUNT})\s*台"
+    rf"|(?:共|總共|一共|合計)\s*(?P<num6>{COUNT})\s*台|(?P<num7>{COUNT})\s*台(?=\s*(?:[)）,，。;；]|$))"   # "（每台 8 張，共 2 台）"
+    rf"|(?P<one>單機|单机|單節點|单节点|單台(?:機器|伺服器|主機)?)", _F)
 _GENERIC_COUNT = re.compile(
     rf"(?P<num>{COUNT})\s*(?:張|片|塊|个|個|[x×*])?\s*(?:\d+\s?[GT]B?\s*(?:的\s*)?)?(?:(?:graphics|video|GPU)\s+)?(?:GPUs?|cards?|顯卡|卡|accelerators?)(?![A-Za-z])"
     rf"|(?P<num2>{COUNT})-(?:GPU|card)\b|(?P<two>雙卡|双卡)|(?P<one>單卡|单卡)"
     rf"|(?:每|per\s+)(?:台|個節點|節點|node|server|machine)\s*(?:有|放|裝|with)?\s*(?P<num3>{COUNT})\s*(?:張|片|卡|GPUs?)", _F)
 # "一張卡一小時 2 美金": the card of a unit price, not a device count.
 _PER_HOUR = re.compile(r"\s*(?:一|每|per|an?)?\s*(?:小時|(?:hours?|hr)\b)", _F)
-_NODE_GATE = re.compile(rf"{_NODE_WORD}|台", _F)
+_NODE_GATE = re.compile(rf"{_NODE_WORD}|台|單機|单机|單節點|单节点", _F)
 _COUNT_GATE = re.compile(r"GPU|card|卡|張|片|accelerator", _F)
 _MEMORY = re.compile(
     r"(?P<num>\d+(?:\.\d+)?)\s?(?P<unit>TB|GB|T|G)(?![A-Za-z/])(?!\s*/\s*s)\s*(?:of\s+)?"
@@ -95,13 +97,13 @@ def _count_before(text: str, hit: AliasHit) -> tuple[int, int, bool] | None:
     m = _PREFIX.search(text, max(0, hit.start - 28), hit.start)
     if not m or m.end() != hit.start:
         return None
-    n = 1 if m.group("one") else 2 if m.group("two") else parse_int(m.group("num"))
+    n = 1 if m.group("one") else 2 if m.group("two") else parse_int(m.group("num") or m.group("sock") or m.group("sock2"))
     if n and n > MAX_COUNT:
         raise ProfileError("count", f'"{m.group("num")}" devices is more than the advisor plans for '
                                     f"(at most {MAX_COUNT:,} per node)",
                            zh=f"「{m.group('num')}」個裝置超出顧問能規劃的範圍（每個節點最多 {MAX_COUNT:,} 個）")
     cls = (m.group("cls") or "").strip()
-    per_device = bool(cls) and (cls in _PER_DEVICE or bool(_PER_DEVICE_WORD.fullmatch(cls))) or bool(m.group("two"))
+    per_device = bool(cls) and (cls in _PER_DEVICE or bool(_PER_DEVICE_WORD.fullmatch(cls))) or bool(m.group("two") or m.group("sock") or m.group("sock2"))
     return (n, m.start(), per_device) if n and n <= 1024 else None
 
 
@@ -307,11 +309,25 @@ def _interconnect(text: str, hit_spans: list[tuple[int, int]], count: int | None
     return min(found, key=lambda f: (f[0], f[1].start))[1]
 
 
+# Devices per machine said outright: "每台 8 張", "各 8 張", "8 per node", "8 GPUs each node"
+_PER_MACHINE = re.compile(
+    rf"(?:每(?:台|個節點|節點|部)|\bper\s+(?:node|server|machine|box|host))\s*(?:有|放|裝|插|配|with)?\s*(?P<a>{COUNT})(?!\s*(?:台|nodes?|servers?|machines?))"
+    rf"|(?P<b>{COUNT})\s*(?:張|片|卡|GPUs?|cards?|[x×])?\s*(?:\bper\b|\beach\b|/)\s*(?:node|server|machine|box|host)\b"
+    rf"|各\s*(?:有|裝|插)?\s*(?P<c>{COUNT})\s*(?:張|片|卡)", _F)
+
+
 def _per_node(text: str, out: list[Finding]) -> None:
-    """A total split over nodes ("16 張 A100，分兩個節點", "16x H100 (2 nodes)", "16 H100 on 2 servers")
-    becomes devices per node, in place."""
+    """A total split over nodes ("16 張 A100，分兩個節點", "16x H100 (2 nodes)", "16 H100 on 2 servers",
+    "16 張 H100（每台 8 張，共 2 台）") becomes devices per node, in place."""
     count = next((f for f in out if f.field == "count"), None)
     nodes = next((f for f in out if f.field == "nodes"), None)
+    per = _PER_MACHINE.search(text, count.end) if count else None
+    n = parse_int(per.group("a") or per.group("b") or per.group("c")) if per else None
+    if count and n and 1 < n < count.value and count.value % n == 0 and (nodes is None or nodes.value * n == count.value):
+        out[out.index(count)] = Finding("count", n, count.start, per.end())   # the total and the per-machine words
+        if nodes is None:
+            out.append(Finding("nodes", count.value // n, per.start(), per.end()))
+        return
     if count and nodes and nodes.start >= count.end and count.value % nodes.value == 0 \
             and _SPLIT.match(text[count.end:nodes.end]) and not _EACH.match(text, nodes.end):
         out[out.index(count)] = Finding("count", count.value // nodes.value, count.start, count.end)
@@ -322,7 +338,7 @@ def _node_count(m: re.Match) -> int | None:
     groups = m.re.groupindex
     if "one" in groups and m.group("one"):
         return 1
-    return parse_int(next((m.group(g) for g in ("num", "num2", "num3", "num4", "num5") if g in groups and m.group(g)), ""))
+    return parse_int(next((m.group(g) for g in ("num", "num2", "num3", "num4", "num5", "num6", "num7") if g in groups and m.group(g)), ""))
 
 
 def _outside(rx: re.Pattern, text: str, names: list[tuple[int, int]]):
@@ -339,7 +355,7 @@ def _outside(rx: re.Pattern, text: str, names: list[tuple[int, int]]):
 
 def _number_span(m: re.Match) -> tuple[int, int]:
     """Where the machine count of a _NODES / _NODE_PHRASE match was written."""
-    return next((m.span(g) for g in ("one", "num", "num2", "num3", "num4", "num5") if g in m.re.groupindex and m.group(g)),
+    return next((m.span(g) for g in ("one", "num", "num2", "num3", "num4", "num5", "num6", "num7") if g in m.re.groupindex and m.group(g)),
                 m.span())
 
 

@@ -177,6 +177,18 @@ def _scaled_low(a: str, b: str, low: float) -> float:
     return low
 
 
+# "上百人", "上千個請求": a round magnitude reached, a lower bound ("100+"); "幾百", "數十" stay vague.
+_UPPER = re.compile(r"上(?P<n>[百千萬万]{1,2})(?!分)")
+
+
+def _upper(text: str, m: re.Match) -> Quantity:
+    from agent.extract_numbers import _chinese
+    skip = _BEFORE_UNIT.match(text, m.end())
+    unit, unit_end = _unit(text, skip.end() if skip else m.end())
+    return Quantity(value=float(_chinese(m.group("n")) or 0), start=m.start(), end=m.end(), low=None, unit=unit,
+                    unit_end=unit_end if unit else m.end(), kind="quantity", qualifier="min", suffixed=True)
+
+
 def quantities(text: str) -> list[Quantity]:
     """Every number in normalised `text`, left to right, typed and with its unit."""
     return list(_quantities(text))
@@ -185,12 +197,12 @@ def quantities(text: str) -> list[Quantity]:
 @functools.lru_cache(maxsize=64)
 def _quantities(text: str) -> tuple[Quantity, ...]:
     """Cached: the extractor's readers all read the same message."""
-    out = []
+    out = [_upper(text, m) for m in _UPPER.finditer(text)]
     pos = 0
     while True:
         m = _QTY.search(text, pos)
         if m is None:
-            return tuple(out)
+            return tuple(sorted(out, key=lambda q: q.start))
         a, b = m.group("a"), m.group("b")
         va = _value(a)
         vb = _value(b) if b else None
