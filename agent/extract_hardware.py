@@ -20,15 +20,16 @@ _PER_DEVICE = set("x×X*張片塊块卡顆颗枚個个")
 _PER_DEVICE_WORD = re.compile(r"-?\s*(?:way|cards?|GPUs?|pcs?|pieces|units)\b", re.I)   # a multiplier or card classifier: devices, not machines
 _BRAND = r"(?:NVIDIA|GeForce|AMD|Radeon|Instinct|Apple|Intel|Mac\s*Studios?(?:\s+with)?|Mac\s*Pros?|Mac\s*minis?|MacBook\s*Pros?|Macs?|的|of|the)"
 # The state of the cards between their count and their name: "two used 3090s", "兩張二手 3090".
-_STATE = r"(?:used|second[\s-]?hand|brand[\s-]new|new|refurb(?:ished)?|old(?:er)?|spare|identical|matching|二手|全新|舊的?|閒置的?)"
+_STATE = r"(?:used|second[\s-]?hand|brand[\s-]new|new|refurb(?:ished)?|old(?:er)?|spare|identical|matching|rented|leased|cloud|二手|全新|舊的?|閒置的?|租(?:來|用)?的)"
 # A count written before the device name: "8×", "8 x ", "4 張 ", "two ", "a single ", "an ".
-_PREFIX = re.compile(rf"(?:(?P<num>{COUNT})\s*(?P<cls>{_CLS})?|(?P<one>\ban?\b|[單单]\s*{_CLS})|(?P<two>雙路|双路|\bdual[\s-]socket)|(?P<sock>{COUNT})[\s-]*sockets?\b|(?P<sock2>[二兩两三四八2-8])\s*路)"
+_PREFIX = re.compile(rf"(?:(?P<num>{COUNT})\s*(?P<cls>{_CLS})?|(?P<one>\ban?\b|[單单]\s*{_CLS})|(?P<two>雙路|双路|\bdual[\s-]socket|雙(?!\s*(?:路|卡|機|台))|双(?!\s*(?:路|卡|机|台)))|(?P<sock>{COUNT})[\s-]*sockets?\b|(?P<sock2>[二兩两三四八2-8])\s*路)"
                      rf"[\s-]*(?:{_STATE}[\s-]*)*(?:\d{{1,3}}\s?(?:GB|G)\s+)?(?:{_BRAND}[\s-]*)*$", _F)   # "two 24GB 4090s"
 # ... or after it: "H100 x 8", "H100×8", "4090 兩張", "(x2)".
 _SUFFIX = re.compile(rf"(?:\s*(?:Ti|SUPER)\b)?(?:\s*[(\[]\s*\d+\s?[GT]B?\s*[)\]]|\s+\d+\s?(?:GB|G|TB)\b)?(?:\s*(?:GPUs?|cards?|顯卡))?\s*(?:[(\[]\s*)?(?:共\s*|,\s*)?"
                      rf"(?:[x×*]\s*(?P<num>\d{{1,4}}|{COUNT})(?![\w]|\.\d)|(?P<num2>{COUNT})\s*(?:張|片|塊|卡|顆)"
                      rf"|(?P<machines>{COUNT})\s*台|(?P<two>雙路|双路|\s*雙\s*CPU))", _F)
-_NODE_WORD = r"(?:nodes?|servers?|machines?|hosts?|boxes|節點|伺服器|機器|主機)"
+_GRID = re.compile(r"(?:s\b)?\s*(?:(?:nodes?|servers?|machines?|hosts?|boxes|伺服器|機器|主機)\s*)?[(（]\s*(?P<m>\d{1,3})\s*[x×*]\s*(?P<n>\d{1,2})\s*[x×*]\s*\d{2,3}\s*(?:GB|G)\b", re.I)
+_NODE_WORD = r"(?:nodes?|servers?|machines?|hosts?|boxes|workstations?|節點|伺服器|機器|主機|電腦|工作站)"
 _DUAL = re.compile(r"dual\b|雙|双|\w+[\s-]*sockets?\b|[二兩两三四八2-8]\s*路", re.I)   # sockets of one machine
 _AFTER_IS_NODE = re.compile(rf"(?:s|'s)?\s*{_NODE_WORD}", _F)
 # "one 8x H100 node", "two 8-GPU servers", "an 8×H200 box": machines (lead) of `per` devices each.
@@ -187,11 +188,33 @@ _SWITCHED_TO = re.compile(r"(?:之後|後來|現在|目前|接著|\bnow\b|\bthen
                           r"[^,;.，；。]{0,10}$", _F)
 
 
+_YARDSTICK = re.compile(rf"\b(?:slower|faster|cheaper|pricier|worse|better|quicker|more|less)\s+(?:\w+\s+)?than\s+(?:on\s+|with\s+|in\s+)?"
+                        rf"(?:an?\s+|the\s+|my\s+|our\s+)?(?:{_BRAND}[\s-]*)*$", _F)
+_LISTED = re.compile(r"\s*(?:,|/|\bor\b|\band\b|或|和|跟)\s*(?:on\s+|an?\s+|the\s+)?$", _F)
+
+
+def _not_yardsticks(text: str, hits: list[AliasHit]) -> list[AliasHit]:
+    """The hits left once devices named only as a yardstick are set aside ("20 times slower than on H100
+    or H200", "slower than a Mac Studio M3 Ultra did"), with the ones listed right after them."""
+    out, prev = [], None
+    for h in hits:
+        if _YARDSTICK.search(text, max(0, h.start - 40), h.start) or (prev and _LISTED.fullmatch(text, prev.end, h.start)):
+            prev = h
+            continue
+        prev = None
+        out.append(h)
+    return out
+
+
 def _pick(text: str, hits: list[AliasHit]) -> AliasHit | None:
     """The user's device: the first one given with a count, else the first accelerator, else the first."""
     live = [h for h in hits if not negated_adjacent(text, h.start)]
     current = [h for h in live if not FORMER.search(text, max(0, h.start - 40), h.start)]
     live = current or live   # "we used to run 2x 4090, now 8x H100": the setup left behind is not the device
+    # "2.5 times slower than a Mac Studio M3 Ultra": a device named only as the yardstick is not the user's
+    live = _not_yardsticks(text, live)
+    if not live:
+        return None   # every device named is a yardstick: the user's own is not said
     if not live:
         return None
     switched = [h for h in live if _SWITCHED_TO.search(text, max(0, h.start - 24), h.start)]
@@ -237,9 +260,15 @@ def _device(text: str, hit: AliasHit) -> list[Finding]:
         elif after:   # "GB300 NVL72 x 2"
             out.append(Finding("nodes", after[0], hit.start, after[1]))
         return out
-    # "2 台 H100*8", "two servers of H100 x8": machines before the name, devices per machine after it
+    # "兩台 H100（2×8×80G）": machines × devices × memory written after the name
+    grid = _GRID.match(text, hit.end)
+    if grid and not machine and (not before or before[0] == parse_int(grid.group("m"))):
+        n, per = parse_int(grid.group("m")), parse_int(grid.group("n"))
+        return out + [Finding("nodes", n, before[1] if before else hit.start, grid.end()), Finding("count", per, hit.start, grid.end())]
+    # "2 台 H100*8", "two servers of H100 x8", "four 910B*8 machines": machines before the name, devices
+    # per machine after it
     if before and after and not before[2] and not after[2] and not machine \
-            and _MACHINE_CLS.search(text, before[1], hit.start):
+            and (_MACHINE_CLS.search(text, before[1], hit.start) or _AFTER_IS_NODE.match(text, after[1])):
         return out + [Finding("nodes", before[0], before[1], hit.start), Finding("count", after[0], hit.start, after[1])]
     # "8 H100 nodes" are 8 machines; "8x H100 node" is 8 devices; "a single M3 machine" is one Mac
     # "a dual EPYC 9654 server": a CPU's "dual" counts sockets in one machine, not machines
@@ -461,6 +490,28 @@ def _one_more(text: str, out: list[Finding]) -> None:
     out[:] = [f for f in out if f.field != "nodes"] + [Finding("nodes", n, nodes.start if nodes else m.start(), m.end())]
 
 
+# Two different devices in one machine: "an RTX 5090 plus an RTX 3090 Ti", "一張 RTX 5000 Ada 32G 加一張 V100"
+_PLUS = re.compile(r"^(?:\s*\d{1,3}\s?(?:GB|G)\b)?\s*(?:,\s*)?(?:plus|\+|together\s+with|along\s+with|加(?:上)?|搭配?|配)\s*$", _F)
+
+
+def _mixed(text: str, hits: list[AliasHit], device: AliasHit, out: list[Finding]) -> None:
+    """The device count of a mixed pair (or more), in place: every device joined by "plus"/"加" counts."""
+    options = sorted((_option(text, h) + (h,) for h in hits), key=lambda o: o[1])
+    mine = next((i for i, o in enumerate(options) if o[3] is device), None)
+    if mine is None:
+        return
+    group = [options[mine]]
+    for prev, cur in zip(options[mine:], options[mine + 1:]):
+        if cur[3].id == prev[3].id or "cpu" in (hardware_class(cur[3].id), hardware_class(prev[3].id)) \
+                or not _PLUS.match(text[prev[2]:cur[1]]):   # "4 張 GPU 搭雙路 EPYC": the CPUs host the cards
+            break
+        group.append(cur)
+    if len(group) < 2:
+        return
+    total = sum(o[0]["count"] or 1 for o in group)
+    out[:] = [f for f in out if f.field != "count"] + [Finding("count", total, group[0][1], group[-1][2])]
+
+
 def find(text: str) -> list[Finding]:
     """All hardware findings in `text` (already normalised to half-width)."""
     hits = hardware_index().find(text)
@@ -469,6 +520,8 @@ def find(text: str) -> list[Finding]:
     compared = _compared(text, hits, device) if device and len(hits) > 1 else None
     if compared:
         out.append(compared)
+    elif device and len(hits) > 1:
+        _mixed(text, hits, device, out)
     fields = {f.field for f in out}
     taken = [(f.start, f.end) for f in out] + [(h.start, h.end) for h in hits]
     hit_spans = names = [(h.start, h.end) for h in hits]

@@ -51,7 +51,7 @@ _KV_CHANGE = re.compile(r"(?:\bKV\b|kv[\s_-]?cache|KV\s*快取)\s*(?:[A-Za-z]+\s
                         r"\s+(?:down\s+)?(?:from\s+)?(?:[\w.-]+\s+to\s+)?$", _F)
 
 
-_NOT_A_MODEL = re.compile(r"llama[\s._-]?(?:cpp|server|bench|swap)\b", _F)   # the engine, not the model family
+_NOT_A_MODEL = re.compile(r"llama[\s._-]?(?:cpp|server|bench|swap)\b|mistral[\s._-]?rs\b", _F)   # the engine, not the model family
 _NAME_END = re.compile(r"\.\s|\s-\s|[,;，；。、]|\s+(?=\d+(?:\.\d+)?\s*(?:[kKmM]\b|users|people|requests|concurrent|人|個))", _F)
 _CJK_LEAD = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\s：:，,]+")
 _SENTENCE_END = re.compile(r"\.\s|[;；。]")

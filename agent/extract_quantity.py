@@ -85,6 +85,10 @@ _WORD_ONE = re.compile(r"(?<![零〇一二兩两三四五六七八九十百千�
                        r"(?![張片塊块卡台顆颗枚個个位名人家間組套份次小時天週周月年百千萬万億億路節條支根部款種筆頁篇行字秒分批輪組倍成])")
 
 
+# "one after another", "one by one", "one at a time": an order of turns, not a count of one
+_IDIOM_ONE = re.compile(r"one\s+(?:after\s+(?:another|the\s+other)|by\s+one|at\s+a\s+time)\b", re.I)
+
+
 @dataclass(frozen=True)
 class Quantity:
     """One number as written, with what surrounds it."""
@@ -210,7 +214,7 @@ def _quantities(text: str) -> tuple[Quantity, ...]:
             b, vb = None, None             # "128K - 8": two numbers and a dash; read the second on its own
         end = m.end() if b else m.end("a")
         pos = end
-        if va is None or (not b and _WORD_ONE.match(text, m.start())):
+        if va is None or (not b and (_WORD_ONE.match(text, m.start()) or _IDIOM_ONE.match(text, m.start()))):
             continue
         value = vb if vb is not None else va
         low = _scaled_low(a, b, va) if b else None

@@ -83,7 +83,11 @@ AUDIENCE = {
 PRIORITY = {
     "latency": [r"\blow(?:er|est)?[\s-]latency\b", r"\blatency[\s-](?:sensitive|critical|bound|SLOs?|SLAs?|targets?|budget)\b",
                 r"低延遲", r"延遲敏感", r"\bresponsive(?:ness)?\b", r"\breal[\s-]?time\b", r"即時", r"快速回應",
-                r"回應要快", r"\bsnappy\b", r"\bfast\s+(?:responses|replies|first\s+token)\b"],
+                r"回應要快", r"\bsnappy\b", r"\bfast\s+(?:responses|replies|first\s+token)\b",
+                # a response time wanted: "壓到一秒以內回應", "respond within a second", "keep short requests fast"
+                r"(?:秒|毫秒|ms)\s*(?:以內|之內|內)\s*(?:就)?\s*(?:回應|回覆|回答|出結果|完成)",
+                r"\b(?:respond|reply|answer)(?:s|ing)?\s+(?:with)?in\s+(?:a|one|\d+(?:\.\d+)?)\s*(?:seconds?|secs?|s|ms|milliseconds?)\b",
+                r"\bkeep\s+(?:\w+\s+){0,3}?(?:fast|snappy|responsive|quick)\b"],
     "throughput": [r"\bhigh(?:er|est)?[\s-]throughput\b", r"\bmaximi[sz]e\s+(?:the\s+)?throughput\b",
                    r"\bthroughput[\s-](?:oriented|first|bound)\b", r"高吞吐", r"吞吐量?優先", r"\btokens?\s+per\s+dollar\b",
                    r"\bmax(?:imum|imi[sz]e)?\s+(?:(?:aggregate|total|overall)\s+)?(?:tokens?\s*/\s*s|tok/s|tokens?\s+per\s+second)\b"],
@@ -113,10 +117,11 @@ PRIORITY_TOPIC = {
     "throughput": [r"\bthroughput\b", r"吞吐量?", r"\bQPS\b"],
     "cost": [r"\bcosts?\b", r"成本", r"花費", r"\bspend\b"],
 }
-STANCE = (r"\bonly\b|\bcounts\b|只(?:看|要|在乎|在意)?|\bking\b|\bpush\b|\bboost\b|\bmaximum\b|\bkeep\s+\w+\s+(?:low|down|high|up)\b|重點|看重|主要看|為重|第一|"
+STANCE = (r"\bonly\b|\bcounts\b|只(?!有|是|能)(?:看|要|在乎|在意)?|\bking\b|\bpush\b|\bboost\b|\bmaximum\b|\bkeep\s+\w+\s+(?:low|down|high|up)\b|重點|看重|主要看|為重|第一|"
           r"\bmatters?\b|\bcare\b|\bimportant\b|\bpriorit|\bcritical\b|\bkey\b|\bfocus|\boptimi[sz]|\bminimi[sz]|\bmaximi[sz]"
-          r"|\bfirst\b|\bmost\b|\bmain\b|\btop\b|\bconcern|\bsensitive\b|\blow(?:er|est)?\b|\bhigh(?:er|est)?\b|\bunder\b|\bbelow\b"
-          r"|<|\bwithin\b|\bless\s+than\b|\bbound\b|\bsecond(?:ary)?\b|\beverything\b|\ball\s+that\s+matters\b|\bthen\b|\bas\s+well\b"
+          r"|\bfirst\b|\bmost\b|\bmain\b|\btop\b|\bconcern|\bsensitive\b|\blow(?:er|est)?\b|\bhigh(?:er|est)?\b"
+          # a bound is a stance only when it bounds a figure ("latency under 200 ms", not "for less than one A100")
+          r"|(?:\bunder\b|\bbelow\b|<|\bwithin\b|\bless\s+than\b)(?=\s*[~$]?\s*\d)|\bbound\b|\bsecond(?:ary)?\b|\beverything\b|\ball\s+that\s+matters\b|\bthen\b|\bas\s+well\b"
           r"|重要|優先|在意|重視|在乎|要低|要高|最|敏感|考量|控制|降低|壓低|提高|拉高|省|主要|關鍵|以內|之內|低於|小於|為主|其次|次要"
           r"|越(?:低|快|高|多|少|便宜)越好|才是|太高|\btoo\s+high\b|(?:秒|毫秒|ms)\s*內")
 
