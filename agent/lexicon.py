@@ -306,7 +306,10 @@ TOPICS = {
                           # the API's own parameter names: guided_json, response_format, json_schema, json_object
                           r"\bguided_(?:json|regex|choice|grammar|decoding)\b", r"\bresponse[_\s-]format\b", r"\bjson[_\s-](?:schema|object)\b"],
     "offload": [r"\boffload", r"\b(?:n-)?cpu[\s-]moe\b", r"\bexperts?\b[^.?!。？]{0,30}\b(?:CPU|system\s+RAM|host\s+RAM|RAM|system\s+memory)\b",
-                r"\bspill(?:s|ing)?\s+(?:over\s+)?to\b", r"\bhost[\s-]RAM\b", r"卸載到", r"放到\s*CPU", r"放到\s*(?:系統)?記憶體", r"CPU\s*offload"],
+                r"\bspill(?:s|ing)?\s+(?:over\s+)?to\b", r"\bhost[\s-]RAM\b", r"卸載到", r"放到\s*CPU", r"放到\s*(?:系統)?記憶體", r"CPU\s*offload",
+                # the model split between GPU and CPU memory: "顯卡加 CPU 混合推理", "most of the model sits in system RAM"
+                r"(?:GPU|顯卡|CPU)\s*(?:加|\+|和|與|跟)\s*(?:GPU|顯卡|CPU)\s*(?:的)?\s*混合推[理論]", r"異構推[理論]",
+                r"\b(?:model|layers|weights|experts)\b[^.?!]{0,24}\b(?:sits?|lives?|resides?|stays?|is|are)\s+in\s+(?:the\s+)?(?:system|host|CPU)\s+(?:RAM|memory)\b"],
     "kv-quantization": [r"\bKV[\s-]*cache[\s-]*(?:dtype|quant\w*|precision|compression|in\s+(?:FP8|INT8|INT4|Q8|Q4))",
                         r"\b(?:FP8|INT8|INT4|q8_0|q4_0|quantized|quantize[sd]?|\d-bit)\s+(?:the\s+)?KV(?:[\s-]*cache)?\b",
                         r"\bquantiz\w*\s+(?:the\s+)?KV\b",
@@ -331,7 +334,8 @@ TOPICS = {
                        r"(?:百萬|一百萬)\s*(?:個\s*)?tokens?[^。？?]{0,10}(?:多少錢|成本|價格|費用)"],
     "parallelism": [r"\bTP\b(?!S)", r"\bPP\b", r"\btensor[\s_-]*parallel", r"\bpipeline[\s_-]*parallel", r"\bexpert[\s_-]*parallel",
                     r"\bdata[\s_-]*parallel", r"張量並行", r"流水線並行", r"管線並行", r"專家並行", r"資料並行", r"數據並行",
-                    r"(?:做|怎麼|如何|策略|方式)\s*並行", r"並行(?:策略|方式)", r"多卡還是單卡", r"單卡還是多卡", r"\btp[-_]size\b"],
+                    r"(?:做|怎麼|如何|策略|方式)\s*並行", r"並行(?:策略|方式)", r"多卡還是單卡", r"單卡還是多卡", r"\btp[-_]size\b",
+                    r"分散式推[理論]", r"跨節點(?:做|的)?\s*(?:推[理論]|部署|並行)", r"\b(?:distributed|multi[\s-]node|cross[\s-]node)\s+(?:inference|serving)\b"],
     "platform-support": [],   # needs a platform and a support cue in one sentence: see agent/extract_topics.py
     "quantization-format": [r"\bquant(?:ization)?\s+formats?\b", r"\b(?:which|what)\s+quant(?:ization|s)?\b(?!\s+(?:of|is))", r"量化格式",
                             r"(?:哪種|哪個|哪一種|什麼)\s*量化", r"量化\s*(?:要)?選哪",
@@ -346,7 +350,8 @@ PLATFORMS = (r"\b(?:ROCm|AMD|Apple\s+Silicon|Metal|macOS|Mac|Intel|Arc|XPU|oneAP
              r"|MI\d{2,3}X?|CPU[\s-]only|compute\s+capability|sm_?\d{2,3})\b|老架構|舊架構|舊顯卡|蘋果|昇騰")
 SUPPORT_CUES = (r"\bsupport(?:s|ed|ing)?\b|\bcompatib|\bavailable\s+(?:on|for)\b|\binstall(?:ed|ing)?\b(?!\s+is)|\bbuild\b|\bbuilt\b"
                 r"|支援|支持|相容|兼容|能不能跑|可以跑|跑得動|能跑|跑在|能用|可以用"
-                r"|(?:可以|能|能不能|可不可以)\s*在[^。？?]{0,24}(?:跑|執行|運行|使用|安裝)")
+                r"|(?:可以|能|能不能|可不可以)\s*在[^。？?]{0,24}(?:跑|執行|運行|使用|安裝|推理|推論|部署)"
+                r"|(?:可以|能|能不能|可不可以)\s*(?:部署|放|裝|跑)\s*(?:到|在)")
 RUN_ON = r"\b(?:run|runs|running|work|works|use|used)\b[^.?!。？]{0,30}?\b(?:on|with)\b|\b(?:can|could|does|do|will|is)\b[^.?!。？]{0,24}\buse\b"
 
 # A message in a thread that already has a profile either amends it ("what if we use AWQ

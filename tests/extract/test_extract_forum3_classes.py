@@ -148,3 +148,31 @@ def test_a_token_ceiling_is_the_context(text, context):
 def test_requests_run_together(text, concurrency, loras):
     got = read(text)
     assert (got.get("concurrency"), got.get("lora_adapters")) == (concurrency, loras), got
+
+
+@pytest.mark.parametrize("text", [
+    "lmdeploy 能不能在昇騰 910B 上推理 Qwen2.5 32B？",
+    "Qwen3 8B 能部署在昇騰 910B 上嗎？",
+    "這個模型可以放到昇騰 310P 上面部署嗎？",
+    "Can DeepSeek V3 run on a single node with 8 x Ascend 910B4 32GB?",
+])
+def test_asking_whether_a_model_runs_on_a_platform_device(text):
+    assert "platform-support" in extract(text).topics, text
+
+
+@pytest.mark.parametrize("text", [
+    "24G 的 4090 可以用 vLLM 啟動 Qwen3 32B AWQ，不過要把 context 壓到 4000。",
+    "支援 AMX 的 Intel 處理器跑 DeepSeek 會快不少。",
+])
+def test_a_report_that_something_ran_is_no_support_question(text):
+    assert "platform-support" not in extract(text).topics, text
+
+
+@pytest.mark.parametrize("text, topic", [
+    ("12 台 H20 伺服器，每個節點各跑一個實例，還是跨節點做分散式推理比較好？", "parallelism"),
+    ("Is distributed inference across our 3 nodes worth it for DeepSeek R1?", "parallelism"),
+    ("4 張 4090 搭雙路 EPYC，顯卡加 CPU 混合推理跑 DeepSeek R1", "offload"),
+    ("DeepSeek R1 GGUF on one 4090: most of the model sits in system RAM", "offload"),
+])
+def test_distributed_and_split_memory_topics(text, topic):
+    assert topic in extract(text).topics, text
