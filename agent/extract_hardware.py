@@ -25,7 +25,7 @@ _STATE = r"(?:used|second[\s-]?hand|brand[\s-]new|new|refurb(?:ished)?|old(?:er)
 _PREFIX = re.compile(rf"(?:(?P<num>{COUNT})\s*(?P<cls>{_CLS})?|(?P<one>\ban?\b|[單单]\s*{_CLS})|(?P<two>雙路|双路|\bdual[\s-]socket|雙(?!\s*(?:路|卡|機|台))|双(?!\s*(?:路|卡|机|台)))|(?P<sock>{COUNT})[\s-]*sockets?\b|(?P<sock2>[二兩两三四八2-8])\s*路)"
                      rf"[\s-]*(?:{_STATE}[\s-]*)*(?:\d{{1,3}}\s?(?:GB|G)\s+)?(?:{_BRAND}[\s-]*)*$", _F)   # "two 24GB 4090s"
 # ... or after it: "H100 x 8", "H100×8", "4090 兩張", "(x2)".
-_SUFFIX = re.compile(rf"(?:\s*(?:Ti|SUPER)\b)?(?:\s*[(\[]\s*\d+\s?[GT]B?\s*[)\]]|\s+\d+\s?(?:GB|G|TB)\b)?(?:\s*(?:GPUs?|cards?|顯卡))?\s*(?:[(\[]\s*)?(?:共\s*|,\s*)?"
+_SUFFIX = re.compile(rf"(?:\s*(?:Ti|SUPER)\b)?(?:\s*[(\[]\s*\d+\s?[GT]B?\s*[)\]]|\s+\d+\s?(?:GB|G|TB)\b)?(?:\s*(?:GPUs?|cards?|顯卡)(?:\s*顯卡)?)?\s*(?:[(\[]\s*)?(?:共\s*|,\s*)?"
                      rf"(?:[x×*]\s*(?P<num>\d{{1,4}}|{COUNT})(?![\w]|\.\d)|(?P<num2>{COUNT})\s*(?:張|片|塊|卡|顆)"
                      rf"|(?P<machines>{COUNT})\s*台|(?P<two>雙路|双路|\s*雙\s*CPU))", _F)
 _GRID = re.compile(r"(?:s\b)?\s*(?:(?:nodes?|servers?|machines?|hosts?|boxes|伺服器|機器|主機)\s*)?[(（]\s*(?P<m>\d{1,3})\s*[x×*]\s*(?P<n>\d{1,2})\s*[x×*]\s*\d{2,3}\s*(?:GB|G)\b", re.I)
@@ -35,7 +35,7 @@ _AFTER_IS_NODE = re.compile(rf"(?:s|'s)?\s*{_NODE_WORD}", _F)
 # "one 8x H100 node", "two 8-GPU servers", "an 8×H200 box": machines (lead) of `per` devices each.
 _NODE_PHRASE = re.compile(
     rf"(?:(?P<num>{COUNT})|(?P<one>\ban?\b))(?:[\s-]+|\s*[x×]\s*)(?P<per>{COUNT})\s*(?:[x×X*]|-?\s*GPUs?\b|卡|張)"
-    rf"[^,;:.，。；：\n]{{0,28}}?\s{_NODE_WORD}(?![A-Za-z])", _F)
+    rf"(?:[^,;:.，。；：\n]|\.(?=\w)){{0,28}}?\s{_NODE_WORD}(?![A-Za-z])", _F)   # "4 4-GPU g6.xlarge servers"
 _RACK = re.compile(r"\s*(?:[\w-]*?\s*)?NVL(?P<n>\d{2,3})\b(?!\s?(?:GB|G|TB)\b)", _F)
 _MACHINE_CLS = re.compile(rf"台|{_NODE_WORD}", _F)
 _DGX = re.compile(r"\b[DH]GX[\s-]*$", _F)
@@ -206,9 +206,14 @@ def _not_yardsticks(text: str, hits: list[AliasHit]) -> list[AliasHit]:
     return out
 
 
+# "offload the experts to CPU RAM", "Intel Arc": a CPU word that names memory or a GPU family, not a CPU device
+_NOT_THE_CPU = re.compile(r"\s*(?:RAM|memory|DRAM|記憶體|內存|Arc\b|Radeon\b|Instinct\b|Gaudi\b)", _F)
+
+
 def _pick(text: str, hits: list[AliasHit]) -> AliasHit | None:
     """The user's device: the first one given with a count, else the first accelerator, else the first."""
-    live = [h for h in hits if not negated_adjacent(text, h.start)]
+    live = [h for h in hits if not negated_adjacent(text, h.start) and not _NOT_THE_CPU.match(text, h.end)
+            or hardware_class(h.id) != "cpu"]
     current = [h for h in live if not FORMER.search(text, max(0, h.start - 40), h.start)]
     live = current or live   # "we used to run 2x 4090, now 8x H100": the setup left behind is not the device
     # "2.5 times slower than a Mac Studio M3 Ultra": a device named only as the yardstick is not the user's

@@ -54,7 +54,7 @@ _KV_CHANGE = re.compile(r"(?:\bKV\b|kv[\s_-]?cache|KV\s*快取)\s*(?:[A-Za-z]+\s
 _NOT_A_MODEL = re.compile(r"llama[\s._-]?(?:cpp|server|bench|swap)\b|mistral[\s._-]?rs\b", _F)   # the engine, not the model family
 _NAME_END = re.compile(r"\.\s|\s-\s|[,;，；。、]|\s+(?=\d+(?:\.\d+)?\s*(?:[kKmM]\b|users|people|requests|concurrent|人|個))", _F)
 _CJK_LEAD = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\s：:，,]+")
-_SENTENCE_END = re.compile(r"\.\s|[;；。]")
+_SENTENCE_END = re.compile(r"\.\s|[;；。]|\s[-–—]\s")   # a name never runs past a sentence or a spaced dash
 _WORD_BEFORE = re.compile(r"([A-Za-z][\w.]*)[\s-]+$")
 _TOKEN_AFTER = re.compile(r"-[\w.]*\w")
 _FAMILY = re.compile(lexicon.MODEL_NAME, re.I)
@@ -239,10 +239,13 @@ _ASKED_VERDICT = re.compile(
 # recommend AWQ?", "要不要量化成 FP8", "是否要改用 AWQ", "有建議用 AWQ 嗎". A few plain words may sit between
 # the cue and the format; a model or device name (digits, hyphens) may not.
 _DELIBERATE = re.compile(
-    r"(?:\b(?:should|shall|ought\s+to|would\s+you|do\s+you|worth|recommend\w*|suggest\w*|advis\w*|any\s+point\s+in|consider(?:ing)?"
+    r"(?:\b(?:sh(?:ou|uo|o)u?ld|shoud|shall|ought\s+to|would\s+you|do\s+you|worth|recommend\w*|suggest\w*|advis\w*|any\s+point\s+in|consider(?:ing)?"
     r"|whether\s+(?:to|we\s+should)|lose|lost|sacrific\w*)\b(?:\s+[A-Za-z']+){0,4}?\s+(?:[\w.]+\s+or\s+(?:\w+\s+)?)?"
     r"|(?:要不要|該不該|需不需要|是否(?:要|該|需要|應該)?|值不值得|值得|建議|推薦|適合|有必要)\s*[\u4e00-\u9fff]{0,4}\s*)$", _F)
-_OPEN_CHOICE = re.compile(r"要不要|該不該|需不需要|值不值得|是否")
+# Cues that ask by their word order, with or without a question mark ("shoud we quantize to FP8", "is it worth
+# going to AWQ"): "we should quantize" states a decision, "should we quantize" asks for one.
+_OPEN_CHOICE = re.compile(r"要不要|該不該|需不需要|值不值得|是否|\b(?:sh(?:ou|uo|o)u?ld|shoud)\s+(?:we|i)\b|\bis\s+it\s+worth\b"
+                          r"|\bworth\s+(?:it|going|switching|moving)|\bwould\s+you\b|\bdo\s+you\s+recommend\b|\bany\s+point\s+in\b", _F)
 _ENGINE_TAKES = re.compile(r"(?:\b(?:support|load|handle|accept|read|work\s+with)\s+(?:the\s+|an?\s+)?(?:GGUF\s+)?"
                            r"|(?:能|可以|能不能|可不可以)\s*(?:跑|載入|讀|吃)\s*)$", _F)   # "does vLLM support ...?"
 _QUESTION_END = re.compile(r"[^.!?。！？]*(?:[?？]|嗎)")   # used with .match(text, pos)

@@ -341,8 +341,9 @@ TOPICS = {
                             r"(?:哪種|哪個|哪一種|什麼)\s*量化", r"量化\s*(?:要)?選哪",
                             rf"{_FORMAT}\s*(?:,|/|\bor\b|\bvs\.?|\bversus\b|還是|或是?|跟|和|與)\s*{_FORMAT}",
                             # whether to quantize, or to which format: "should we quantize to FP8?", "要不要量化成 FP8"
-                            rf"\b(?:should|shall|worth|recommend\w*|would\s+you)\b(?:\s+(?!KV\b|cache\b)[A-Za-z']+){{0,4}}?\s+{_FORMAT}(?![\s-]*KV)[^.!?。]{{0,40}}\?",
-                            r"\b(?:should|shall)\s+(?:we|i)\s+quanti[sz]e\b(?![^.!?。]{0,12}\bKV\b)",
+                            rf"\b(?:should|shoud|shall|worth|recommend\w*|would\s+you)\b(?:\s+(?!KV\b|cache\b)[A-Za-z']+){{0,4}}?\s+{_FORMAT}(?![\s-]*KV)[^.!?。]{{0,40}}\?",
+                            rf"\b(?:(?:should|shoud|shall)\s+(?:we|i)|is\s+it\s+worth|worth\s+(?:going|switching|moving))\b(?:\s+(?!KV\b|cache\b)[A-Za-z']+){{0,3}}?\s+{_FORMAT}(?![\s-]*KV)",
+                            r"\b(?:should|shoud|shall)\s+(?:we|i)\s+quanti[sz]e\b(?![^.!?。]{0,12}\bKV\b)",
                             rf"(?:要不要|該不該|需不需要|是否(?:要|該)?|值不值得)\s*(?:做|進行|用|上|改用)?\s*(?:量化(?:成|到|為)?\s*)?(?:{_FORMAT}(?!\s*KV)|量化(?!\s*KV))"],
 }
 PLATFORMS = (r"\b(?:ROCm|AMD|Apple\s+Silicon|Metal|macOS|Mac|Intel|Arc|XPU|oneAPI|SYCL|Vulkan|Windows|WSL|ARM|aarch64|Jetson"

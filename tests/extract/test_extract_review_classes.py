@@ -108,3 +108,21 @@ def test_a_family_with_several_sizes_named_without_one_is_not_picked(text):
 ])
 def test_a_sized_name_or_a_default_alias_still_resolves(text, model):
     assert read(text).values.get("model") == model, text
+
+
+# Classes the dev grammar showed once its quantization phrasings grew (evals/extraction_gen/dev.py).
+@pytest.mark.parametrize("text, expected, absent", [
+    ("On 4 GPUs, want to serve Qwen3 8B, can we offload the MoE experts to CPU RAM?", {"count": 4}, ("hardware",)),
+    ("4 張卡，想 serve Qwen3 8B", {"count": 4}, ("hardware",)),
+    ("Running phi3 - quantized to FP8 - $3.5/hr per GPU", {"model": "phi-3-mini-4k", "quantization": "fp8"}, ()),
+    ("one Jetson Orin NX, planning to deploy Code-Llama-7B - cost is the main concern", {"model": "codellama-7b"}, ()),
+    ("公司有 A2 Tensor Core GPU顯卡 2 張", {"hardware": "a2", "count": 2}, ()),
+    ("4 4-GPU g6.xlarge servers available", {"count": 4, "nodes": 4}, ()),
+    ("手上有 A100 40GB PCIe 共 4 張", {"hardware": "a100_40g_pcie", "count": 4}, ()),
+])
+def test_verbs_dashes_and_memory_around_names(text, expected, absent):
+    got = read(text).values
+    for field, value in expected.items():
+        assert got.get(field) == value, (text, got)
+    for field in absent:
+        assert field not in got, (text, got)

@@ -34,6 +34,8 @@ ASKED = [
     "Qwen3 32B on 2x L40S. would FP8 be faster?",
     "Qwen3 32B on 2x L40S. how much quality do we lose with 4-bit?",
     "Qwen3 32B, should we go FP8 or stay BF16?",
+    "Qwen3 32B on one A5000, shoud we quantize to fp8",          # a typo and no question mark
+    "Mistral Nemo on 3 7900 XTX, latency first, is it worth going to AWQ",
     "Qwen3 32B 一張 H100，要不要量化成 FP8？",
     "Qwen3 32B 一張 H100，要不要量化成FP8",
     "Qwen3 32B，該不該用 FP8？",
@@ -62,6 +64,7 @@ STATED = [
     ("Qwen3 32B 用 4-bit 放得下嗎？", "int4"),
     ("Qwen3 32B，打算用 AWQ", "awq"),
     ("Qwen3 32B, we will run AWQ", "awq"),
+    ("Qwen3 32B, we should quantize to FP8 and serve it on one H100", "fp8"),
     ("Qwen3 32B, want to quantize to FP8", "fp8"),
     ("Qwen3 32B，想量化成 FP8", "fp8"),
     ("We run Qwen3 32B AWQ on 2x 4090s, should we switch to SGLang?", "awq"),
@@ -125,6 +128,8 @@ def test_engine_flags_set_the_kv_cache_dtype(text, kv):
 
 @pytest.mark.parametrize("text", [
     "Qwen3 32B on an H100, should we quantize to FP8?",
+    "Qwen3 32B on one A5000, shoud we quantize to fp8",
+    "Mistral Nemo on 3 7900 XTX, is it worth going to AWQ",
     "Qwen3 32B 一張 H100，要不要量化成 FP8？",
 ])
 def test_a_format_question_is_a_topic(text):
