@@ -62,7 +62,7 @@ _FAMILY = re.compile(lexicon.MODEL_NAME, re.I)
 
 @dataclass(frozen=True)
 class _Name:
-    id: str
+    id: str | None
     start: int
     end: int
 
@@ -121,7 +121,27 @@ def _settle(text: str, start: int, end: int, ident: str | None, trusted: bool) -
         wider = _resolves(text, *span)
         if wider and wider != ident and _names_word(wider, word):
             (start, end), ident = span, wider
+    tail = _GLUED_TAIL.match(text, end)
+    if ident and _size_disagrees(ident, tail):
+        # "deepseekr1-qwen2.5-32b": the name goes on with a size the model does not have, so the whole
+        # glued name is another model (kept as a span without an id, so no model inside it is read)
+        return _Name(None, start, tail.end())
     return _Name(ident, start, end) if ident else None
+
+
+_GLUED_TAIL = re.compile(r"(?:[-_](?:[A-Za-z0-9]+\.)*[A-Za-z0-9]+)+")
+_TAIL_SIZE = re.compile(r"(?<![A-Za-z0-9.])(\d+(?:\.\d+)?)b(?![A-Za-z0-9])", re.I)
+
+
+def _size_disagrees(ident: str, tail: re.Match | None) -> bool:
+    """A size glued to the end of a name ("-32b") that is not the model's total size."""
+    size = _TAIL_SIZE.search(tail.group(0)) if tail else None
+    if not size:
+        return False
+    from rules import catalog
+    m = catalog.model(ident)
+    n = float(size.group(1))
+    return bool(m.params_b) and abs(m.params_b - n) > 0.15 * max(m.params_b, n)   # an active size is written "A3B"
 
 
 def model_names(text: str) -> list[_Name]:
@@ -146,7 +166,7 @@ def _model_names(text: str) -> tuple[_Name, ...]:
     for h in found:
         if not any(h.start < o.end and o.start < h.end for o in out):
             out.append(h)
-    return tuple(sorted(out, key=lambda h: h.start))
+    return tuple(sorted((h for h in out if h.id), key=lambda h: h.start))
 
 
 def _models(text: str) -> tuple[list[Finding], list[tuple[int, int]]]:
@@ -365,11 +385,12 @@ def _quant(text: str, taken: list[tuple[int, int]], model: str | None = None) ->
     return out + kv[:1]
 
 
-def find(text: str) -> list[Finding]:
-    """All model findings in `text` (already normalised to half-width)."""
+def find(text: str, devices: list[tuple[int, int]] = ()) -> list[Finding]:
+    """All model findings in `text` (already normalised to half-width); a size inside one of the
+    `devices` name spans ("昇騰 910B") is not a model's size."""
     named, spans = _models(text)
     out = list(named)
     if not named:
-        out += _size(text, spans)
+        out += _size(text, spans + list(devices))
     out += _quant(text, spans, named[0].value if named else None)
     return out

@@ -176,3 +176,22 @@ def test_a_report_that_something_ran_is_no_support_question(text):
 ])
 def test_distributed_and_split_memory_topics(text, topic):
     assert topic in extract(text).topics, text
+
+
+@pytest.mark.parametrize("text, params", [
+    ("lmdeploy 能不能在昇騰 910B 上推理蒸餾模型 deepseekr1-qwen2.5-32b？", 32),
+    ("華為昇騰上要跑 deepseekr1-qwen2.5-14b，可以嗎？", 14),
+])
+def test_a_glued_name_with_another_size_is_another_model(text, params):
+    ex = extract(text)
+    assert "model" not in ex.values and ex.values.get("params_b") == params, ex.values
+    assert any(u.kind == "model" for u in ex.not_understood), ex.not_understood
+
+
+@pytest.mark.parametrize("text, model", [
+    ("Qwen3-30B-A3B on a 4090", "qwen3-30b-a3b"),
+    ("DeepSeek-R1-Distill-Qwen-32B on 2x 4090", "deepseek-r1-distill-qwen-32b"),
+    ("Llama-3.1-8B-Instruct-AWQ on a 4090", "llama-3.1-8b"),
+])
+def test_a_name_whose_tail_agrees_still_resolves(text, model):
+    assert extract(text).values.get("model") == model, text
