@@ -180,7 +180,7 @@ def test_distributed_and_split_memory_topics(text, topic):
 
 @pytest.mark.parametrize("text, params", [
     ("lmdeploy 能不能在昇騰 910B 上推理蒸餾模型 deepseekr1-qwen2.5-32b？", 32),
-    ("華為昇騰上要跑 deepseekr1-qwen2.5-14b，可以嗎？", 14),
+    ("用昇騰 910B 推理蒸餾模型 deepseekr1-qwen2.5-32b，速度很慢", 32),
 ])
 def test_a_glued_name_with_another_size_is_another_model(text, params):
     ex = extract(text)
