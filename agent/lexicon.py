@@ -371,4 +371,5 @@ NEW_CUES = [r"^\s*(?:ok(?:ay)?[,.]?\s+)?now\b", r"\bnew\s+(?:setup|situation|que
 MODEL_NAME = (r"(?<![\w.-])(?:Llama|Qwen|QwQ|Mistral|Mixtral|Gemma|Phi|GLM|ChatGLM|DeepSeek|Yi|InternLM|Baichuan|Falcon|Nemotron"
               r"|Command[\s-]?R|Granite|OLMo|SmolLM|MiniMax|Kimi|gpt-oss|Codestral|Devstral|Magistral|Vicuna|StarCoder|CodeLlama"
               r"|Hunyuan|ERNIE|Jamba|Zephyr|Dolphin|Hermes)"
-              r"(?:[\w.:-]*\d[\w.:-]*|[\w.:-]*(?:[\s-]\d+(?:\.\d+)?\s?[BbMm]\b))")
+              r"(?:[\w.:-]*\d[\w.:-]*|[\w.:-]*(?:[\s-]\d+(?:\.\d+)?\s?[BbMm]\b))"
+              r"(?:[\s-](?:Coder|Instruct|Chat|VL|Math|Next|Omni|Thinking|Flash)\b)*")   # "Qwen3 Coder" is quoted whole
