@@ -142,7 +142,8 @@ _NAME_TAIL = re.compile(r"\.(?:\d{0,2}x?large|metal)\b|(?<=SXM)\d\b", re.I)
 _PHRASE_BREAK = re.compile(r"[.?!;。？！；](?:\s|$)|[,，、]|\s(?:and|or|with)\s", re.I)
 _MULTIPLIER = re.compile(r"\s+[x×*]\s*\d+\s*$|\s*[×*]\s*\d+\s*$", re.I)
 _RACK_WORD = re.compile(r"NVL\d{2,3}", re.I)
-_GENERIC_WORDS = re.compile(r"(?:(?:inference|model|api|web|the|a|an|our|which)\s+)*(?:servers?|伺服器|服務器|主機)", re.I)
+_GENERIC_WORDS = re.compile(r"(?:(?:inference|model|api|web|the|a|an|our|which)\s+)*(?:servers?|伺服器|服務器|主機)"
+                            r"|serv(?:e[sd]?|ing)", re.I)   # the verb ("want to serve Qwen3"), read by the index as "server"
 
 
 def _one_phrase(text: str, hit: AliasHit) -> AliasHit | None:

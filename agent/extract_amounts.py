@@ -30,7 +30,7 @@ OUT = (r"(?:outputs?|answers?|responses?|replies|completions?|generations?|summa
 _KEYWORDS = {
     "context_length": CTX, "input_tokens": IN, "output_tokens": OUT,
     "concurrency": (r"(?:peak\s+)?concurrency|peak(?:\s+load)?(?!\s*(?:throughput|bandwidth|memory|power|T?FLOPS|performance|speed|tok))|尖峰|高峰(?:期|時段)?|concurrent\s+(?:users|requests|sessions|streams|connections)|parallel\s+requests"
-                    r"|users\s*\(\s*concurrent\s*\)|(?:max(?:imum)?\s+)?batch\s+size|max(?:imum)?\s+batch|max[-_\s]?num[-_\s]?seqs|CCU"
+                    r"|users\s*\(\s*concurrent\s*\)|(?:max(?:imum)?\s+)?batch\s+size|max(?:imum)?\s+batch|batch\s+of|max[-_\s]?num[-_\s]?seqs|CCU"
                     r"|(?:併發|並發)(?:數|用戶數?|使用者|人數|請求數?|連線數?|量)?|在線(?:人數|用戶數?|使用者)|online\s+users"
                     r"|同時(?:在線|上線|使用|連線|處理|請求)?(?:人數|用戶數?|使用者)?"),
     "users": (r"users?|user\s+(?:count|base)|使用者(?:人數)?|用戶數?|(?:team|class|group|staff|company)\s+of|headcount"
@@ -56,12 +56,12 @@ _AFTER_RES = {f: re.compile(rf"(?:-|\s*){_AFTER_QUAL}(?:\s*tokens?\s*)?(?:of\s+)
               for f, src in _BARE_AFTER.items()}
 # After "N tokens": up to two modifiers may stand before what the tokens are ("of retrieved documents").
 _MODS = r"(?:(?!(?:and|or|per|for|to|with|from|on|in)\b)[A-Za-z][\w-]*\s+){0,2}?"
-_LENGTH_AFTER = re.compile(rf"\s*(?:(?:of\s+{_MODS})?(?:的\s*)?(?:(?P<input_tokens>{IN})|(?P<context_length>{CTX})|(?P<output_tokens>{OUT}))"
+_LENGTH_AFTER = re.compile(rf"\s*(?:(?:of\s+{_MODS}|(?:max(?:imum)?|total|full)\s+)?(?:的\s*)?(?:(?P<input_tokens>{IN})|(?P<context_length>{CTX}|ceiling|window|limit)|(?P<output_tokens>{OUT}))"
                            rf"|(?P<io_in>{_IO_IN})|(?P<io_out>{_IO_OUT}))", _F)
 _CONC_BEFORE = re.compile(r"(?:同時(?:在線|上線|使用)?|同一(?:時間|時刻)|一次(?:送|發|來|處理)?|並行|併行|併發|並發|concurrent(?:ly)?|simultaneous(?:ly)?"
                           r"|parallel|in\s+parallel|尖峰|峰值|高峰(?:期|時段)?|peak(?:\s+load)?(?:\s+of)?|batch\s+(?:of|size(?:\s+of)?))"
                           r"[^,;，；。]{0,8}$", _F)
-_CONC_AFTER = re.compile(r"[^,;，；。/(（\d]{0,24}?(?:at\s+once|at\s+(?:the\s+same|a)\s+time|concurrent(?:ly)?|simultaneous(?:ly)?|in\s+parallel"
+_CONC_AFTER = re.compile(r"[^,;，；。/(（\d]{0,24}?(?:at\s+once|at\s+(?:the\s+same|a)\s+time|concurrent(?:ly)?|simultaneous(?:ly)?|in\s+parallel|batched\s+together"
                          r"|in[\s-]flight|at\s+any\s+(?:one\s+|given\s+)?(?:moment|time)|at\s+(?:the\s+)?peak|in\s+(?:a|one|each)\s+batch|per\s+batch"
                          r"|同時|在線|在用|online)", _F)
 _CONC_NEXT = re.compile(r"\s*(?:of\s+(?:them|those|these|us)\s+)?(?:at\s+once|at\s+the\s+same\s+time|at\s+a\s+time|concurrently|simultaneously"
@@ -151,9 +151,14 @@ def _hourly(text: str, q: Quantity) -> bool:
     return bool(_HOURLY.search(text, max(left, q.start - 16), q.start) or _HOURLY.search(text[:min(right, q.unit_end + 24)], q.unit_end))
 
 
+_BATCH_OF = re.compile(r"\bbatch\s+of\s*$", _F)
+
+
 def _item(text: str, q: Quantity) -> bool:
-    """A count of customers, tenants, companies or departments ("30 家客戶", "100 customers")."""
-    return q.value > 1 and (q.unit == "org" or (q.unit is None and bool(_ITEM_WORD.match(text, q.end))))
+    """A count of customers, tenants, companies or departments ("30 家客戶", "100 customers"), or of the
+    requests of one batch ("a batch of 16 where every request brings its own adapter")."""
+    return q.value > 1 and (q.unit == "org" or (q.unit is None and bool(_ITEM_WORD.match(text, q.end)
+                                                                          or _BATCH_OF.search(text, max(0, q.start - 12), q.start))))
 
 
 def per_item_lora(text: str, qs: list[Quantity]) -> dict[int, Quantity]:
@@ -240,6 +245,10 @@ def _in_out_pairs(text: str, qs: list[Quantity]) -> dict[int, str]:
     return out
 
 
+# "一套系統", "兩台", "三款模型": a Chinese measure word after a number says what it counts (not people, not requests)
+_MEASURE = re.compile(r"\s*(?:套|台|部|款|種|份|次|條|支|根|篇|筆|頁|本|層|輪|批|組|間|顆|張|片|塊|項|題|段|行|隻|句|版)")
+
+
 def bind(text: str, taken: list[tuple[int, int]]) -> list[Bound]:
     """Every quantity of `text` (outside `taken`) bound to a workload field, left to right."""
     free = [q for q in quantities(text) if q.kind in ("quantity", "denominator") and not overlaps((q.start, q.end), taken)]
@@ -253,8 +262,10 @@ def bind(text: str, taken: list[tuple[int, int]]) -> list[Bound]:
                 out.append(Bound(pairs[q.start], q))
             continue
         field, explicit = _unit_field(text, q, items)
+        if field == "lora_adapters" and _BATCH_OF.search(text, max(0, q.start - 12), q.start):
+            out.append(Bound("concurrency", q))   # one adapter per request of a batch: the batch runs at once
         by_unit = field is not None
-        if field is None and q.unit is None:
+        if field is None and q.unit is None and not _MEASURE.match(text, q.end):
             field = _keyword_after(text, q) or ("concurrency" if _CONC_NEXT.match(text, q.end) else None) \
                 or _keyword_before(text, q, qs)
             if field == "users" and _ALL_AT_ONCE.match(text, _clause(text, q.start, q.end)[1]):

@@ -20,35 +20,38 @@ _PER_DEVICE = set("x×X*張片塊块卡顆颗枚個个")
 _PER_DEVICE_WORD = re.compile(r"-?\s*(?:way|cards?|GPUs?|pcs?|pieces|units)\b", re.I)   # a multiplier or card classifier: devices, not machines
 _BRAND = r"(?:NVIDIA|GeForce|AMD|Radeon|Instinct|Apple|Intel|Mac\s*Studios?(?:\s+with)?|Mac\s*Pros?|Mac\s*minis?|MacBook\s*Pros?|Macs?|的|of|the)"
 # The state of the cards between their count and their name: "two used 3090s", "兩張二手 3090".
-_STATE = r"(?:used|second[\s-]?hand|brand[\s-]new|new|refurb(?:ished)?|old(?:er)?|spare|identical|matching|二手|全新|舊的?|閒置的?)"
+_STATE = r"(?:used|second[\s-]?hand|brand[\s-]new|new|refurb(?:ished)?|old(?:er)?|spare|identical|matching|rented|leased|cloud|二手|全新|舊的?|閒置的?|租(?:來|用)?的)"
 # A count written before the device name: "8×", "8 x ", "4 張 ", "two ", "a single ", "an ".
-_PREFIX = re.compile(rf"(?:(?P<num>{COUNT})\s*(?P<cls>{_CLS})?|(?P<one>\ban?\b|[單单]\s*{_CLS})|(?P<two>雙路|双路|\bdual[\s-]socket))"
+_PREFIX = re.compile(rf"(?:(?P<num>{COUNT})\s*(?P<cls>{_CLS})?|(?P<one>\ban?\b|[單单]\s*{_CLS})|(?P<two>雙路|双路|\bdual[\s-]socket|雙(?!\s*(?:路|卡|機|台))|双(?!\s*(?:路|卡|机|台)))|(?P<sock>{COUNT})[\s-]*sockets?\b|(?P<sock2>[二兩两三四八2-8])\s*路)"
                      rf"[\s-]*(?:{_STATE}[\s-]*)*(?:\d{{1,3}}\s?(?:GB|G)\s+)?(?:{_BRAND}[\s-]*)*$", _F)   # "two 24GB 4090s"
 # ... or after it: "H100 x 8", "H100×8", "4090 兩張", "(x2)".
-_SUFFIX = re.compile(rf"(?:\s*(?:Ti|SUPER)\b)?(?:\s*[(\[]\s*\d+\s?[GT]B?\s*[)\]]|\s+\d+\s?(?:GB|G|TB)\b)?(?:\s*(?:GPUs?|cards?|顯卡))?\s*(?:[(\[]\s*)?(?:共\s*|,\s*)?"
+_SUFFIX = re.compile(rf"(?:\s*(?:Ti|SUPER)\b)?(?:\s*[(\[]\s*\d+\s?[GT]B?\s*[)\]]|\s+\d+\s?(?:GB|G|TB)\b)?(?:\s*(?:GPUs?|cards?|顯卡)(?:\s*顯卡)?)?\s*(?:[(\[]\s*)?(?:共\s*|,\s*)?"
                      rf"(?:[x×*]\s*(?P<num>\d{{1,4}}|{COUNT})(?![\w]|\.\d)|(?P<num2>{COUNT})\s*(?:張|片|塊|卡|顆)"
                      rf"|(?P<machines>{COUNT})\s*台|(?P<two>雙路|双路|\s*雙\s*CPU))", _F)
-_NODE_WORD = r"(?:nodes?|servers?|machines?|hosts?|boxes|節點|伺服器|機器|主機)"
-_DUAL = re.compile(r"dual\b|雙|双", re.I)
+_GRID = re.compile(r"(?:s\b)?\s*(?:(?:nodes?|servers?|machines?|hosts?|boxes|伺服器|機器|主機)\s*)?[(（]\s*(?P<m>\d{1,3})\s*[x×*]\s*(?P<n>\d{1,2})\s*[x×*]\s*\d{2,3}\s*(?:GB|G)\b", re.I)
+_NODE_WORD = r"(?:nodes?|servers?|machines?|hosts?|boxes|workstations?|節點|伺服器|機器|主機|電腦|工作站)"
+_DUAL = re.compile(r"dual\b|雙|双|\w+[\s-]*sockets?\b|[二兩两三四八2-8]\s*路", re.I)   # sockets of one machine
 _AFTER_IS_NODE = re.compile(rf"(?:s|'s)?\s*{_NODE_WORD}", _F)
 # "one 8x H100 node", "two 8-GPU servers", "an 8×H200 box": machines (lead) of `per` devices each.
 _NODE_PHRASE = re.compile(
     rf"(?:(?P<num>{COUNT})|(?P<one>\ban?\b))(?:[\s-]+|\s*[x×]\s*)(?P<per>{COUNT})\s*(?:[x×X*]|-?\s*GPUs?\b|卡|張)"
-    rf"[^,;:.，。；：\n]{{0,28}}?\s{_NODE_WORD}(?![A-Za-z])", _F)
+    rf"(?:[^,;:.，。；：\n]|\.(?=\w)){{0,28}}?\s{_NODE_WORD}(?![A-Za-z])", _F)   # "4 4-GPU g6.xlarge servers"
 _RACK = re.compile(r"\s*(?:[\w-]*?\s*)?NVL(?P<n>\d{2,3})\b(?!\s?(?:GB|G|TB)\b)", _F)
 _MACHINE_CLS = re.compile(rf"台|{_NODE_WORD}", _F)
 _DGX = re.compile(r"\b[DH]GX[\s-]*$", _F)
 _NODES = re.compile(
     rf"(?P<num>{COUNT})[\s-]*(?:個|台)?\s*{_NODE_WORD}(?![A-Za-z])"
     rf"|(?P<num2>{COUNT})\s*台(?=\s*[(,]?\s*(?:各|每台)?\s*(?:有|裝|放|插|配)?\s*(?:{COUNT})\s*(?:卡|張|[x×]))"
-    rf"|(?<=卡)\s*(?P<num5>{COUNT})\s*台|(?:across|over)\s+(?P<num3>{COUNT})\s+{_NODE_WORD}|{_NODE_WORD}\s*(?P<num4>{COUNT})\s*台", _F)
+    rf"|(?<=卡)\s*(?P<num5>{COUNT})\s*台|(?:across|over)\s+(?P<num3>{COUNT})\s+{_NODE_WORD}|{_NODE_WORD}\s*(?P<num4>{COUNT})\s*台"
+    rf"|(?:共|總共|一共|合計)\s*(?P<num6>{COUNT})\s*台|(?P<num7>{COUNT})\s*台(?=\s*(?:[)）,，。;；]|$))"   # "（每台 8 張，共 2 台）"
+    rf"|(?P<one>單機|单机|單節點|单节点|單台(?:機器|伺服器|主機)?)", _F)
 _GENERIC_COUNT = re.compile(
     rf"(?P<num>{COUNT})\s*(?:張|片|塊|个|個|[x×*])?\s*(?:\d+\s?[GT]B?\s*(?:的\s*)?)?(?:(?:graphics|video|GPU)\s+)?(?:GPUs?|cards?|顯卡|卡|accelerators?)(?![A-Za-z])"
     rf"|(?P<num2>{COUNT})-(?:GPU|card)\b|(?P<two>雙卡|双卡)|(?P<one>單卡|单卡)"
     rf"|(?:每|per\s+)(?:台|個節點|節點|node|server|machine)\s*(?:有|放|裝|with)?\s*(?P<num3>{COUNT})\s*(?:張|片|卡|GPUs?)", _F)
 # "一張卡一小時 2 美金": the card of a unit price, not a device count.
 _PER_HOUR = re.compile(r"\s*(?:一|每|per|an?)?\s*(?:小時|(?:hours?|hr)\b)", _F)
-_NODE_GATE = re.compile(rf"{_NODE_WORD}|台", _F)
+_NODE_GATE = re.compile(rf"{_NODE_WORD}|台|單機|单机|單節點|单节点", _F)
 _COUNT_GATE = re.compile(r"GPU|card|卡|張|片|accelerator", _F)
 _MEMORY = re.compile(
     r"(?P<num>\d+(?:\.\d+)?)\s?(?P<unit>TB|GB|T|G)(?![A-Za-z/])(?!\s*/\s*s)\s*(?:of\s+)?"
@@ -95,13 +98,13 @@ def _count_before(text: str, hit: AliasHit) -> tuple[int, int, bool] | None:
     m = _PREFIX.search(text, max(0, hit.start - 28), hit.start)
     if not m or m.end() != hit.start:
         return None
-    n = 1 if m.group("one") else 2 if m.group("two") else parse_int(m.group("num"))
+    n = 1 if m.group("one") else 2 if m.group("two") else parse_int(m.group("num") or m.group("sock") or m.group("sock2"))
     if n and n > MAX_COUNT:
         raise ProfileError("count", f'"{m.group("num")}" devices is more than the advisor plans for '
                                     f"(at most {MAX_COUNT:,} per node)",
                            zh=f"「{m.group('num')}」個裝置超出顧問能規劃的範圍（每個節點最多 {MAX_COUNT:,} 個）")
     cls = (m.group("cls") or "").strip()
-    per_device = bool(cls) and (cls in _PER_DEVICE or bool(_PER_DEVICE_WORD.fullmatch(cls))) or bool(m.group("two"))
+    per_device = bool(cls) and (cls in _PER_DEVICE or bool(_PER_DEVICE_WORD.fullmatch(cls))) or bool(m.group("two") or m.group("sock") or m.group("sock2"))
     return (n, m.start(), per_device) if n and n <= 1024 else None
 
 
@@ -185,11 +188,38 @@ _SWITCHED_TO = re.compile(r"(?:之後|後來|現在|目前|接著|\bnow\b|\bthen
                           r"[^,;.，；。]{0,10}$", _F)
 
 
+_YARDSTICK = re.compile(rf"\b(?:slower|faster|cheaper|pricier|worse|better|quicker|more|less)\s+(?:\w+\s+)?than\s+(?:on\s+|with\s+|in\s+)?"
+                        rf"(?:an?\s+|the\s+|my\s+|our\s+)?(?:{_BRAND}[\s-]*)*$", _F)
+_LISTED = re.compile(r"\s*(?:,|/|\bor\b|\band\b|或|和|跟)\s*(?:on\s+|an?\s+|the\s+)?$", _F)
+
+
+def _not_yardsticks(text: str, hits: list[AliasHit]) -> list[AliasHit]:
+    """The hits left once devices named only as a yardstick are set aside ("20 times slower than on H100
+    or H200", "slower than a Mac Studio M3 Ultra did"), with the ones listed right after them."""
+    out, prev = [], None
+    for h in hits:
+        if _YARDSTICK.search(text, max(0, h.start - 40), h.start) or (prev and _LISTED.fullmatch(text, prev.end, h.start)):
+            prev = h
+            continue
+        prev = None
+        out.append(h)
+    return out
+
+
+# "offload the experts to CPU RAM", "Intel Arc": a CPU word that names memory or a GPU family, not a CPU device
+_NOT_THE_CPU = re.compile(r"\s*(?:RAM|memory|DRAM|記憶體|內存|Arc\b|Radeon\b|Instinct\b|Gaudi\b)", _F)
+
+
 def _pick(text: str, hits: list[AliasHit]) -> AliasHit | None:
     """The user's device: the first one given with a count, else the first accelerator, else the first."""
-    live = [h for h in hits if not negated_adjacent(text, h.start)]
+    live = [h for h in hits if not negated_adjacent(text, h.start) and not _NOT_THE_CPU.match(text, h.end)
+            or hardware_class(h.id) != "cpu"]
     current = [h for h in live if not FORMER.search(text, max(0, h.start - 40), h.start)]
     live = current or live   # "we used to run 2x 4090, now 8x H100": the setup left behind is not the device
+    # "2.5 times slower than a Mac Studio M3 Ultra": a device named only as the yardstick is not the user's
+    live = _not_yardsticks(text, live)
+    if not live:
+        return None   # every device named is a yardstick: the user's own is not said
     if not live:
         return None
     switched = [h for h in live if _SWITCHED_TO.search(text, max(0, h.start - 24), h.start)]
@@ -235,9 +265,15 @@ def _device(text: str, hit: AliasHit) -> list[Finding]:
         elif after:   # "GB300 NVL72 x 2"
             out.append(Finding("nodes", after[0], hit.start, after[1]))
         return out
-    # "2 台 H100*8", "two servers of H100 x8": machines before the name, devices per machine after it
+    # "兩台 H100（2×8×80G）": machines × devices × memory written after the name
+    grid = _GRID.match(text, hit.end)
+    if grid and not machine and (not before or before[0] == parse_int(grid.group("m"))):
+        n, per = parse_int(grid.group("m")), parse_int(grid.group("n"))
+        return out + [Finding("nodes", n, before[1] if before else hit.start, grid.end()), Finding("count", per, hit.start, grid.end())]
+    # "2 台 H100*8", "two servers of H100 x8", "four 910B*8 machines": machines before the name, devices
+    # per machine after it
     if before and after and not before[2] and not after[2] and not machine \
-            and _MACHINE_CLS.search(text, before[1], hit.start):
+            and (_MACHINE_CLS.search(text, before[1], hit.start) or _AFTER_IS_NODE.match(text, after[1])):
         return out + [Finding("nodes", before[0], before[1], hit.start), Finding("count", after[0], hit.start, after[1])]
     # "8 H100 nodes" are 8 machines; "8x H100 node" is 8 devices; "a single M3 machine" is one Mac
     # "a dual EPYC 9654 server": a CPU's "dual" counts sockets in one machine, not machines
@@ -307,11 +343,25 @@ def _interconnect(text: str, hit_spans: list[tuple[int, int]], count: int | None
     return min(found, key=lambda f: (f[0], f[1].start))[1]
 
 
+# Devices per machine said outright: "每台 8 張", "各 8 張", "8 per node", "8 GPUs each node"
+_PER_MACHINE = re.compile(
+    rf"(?:每(?:台|個節點|節點|部)|\bper\s+(?:node|server|machine|box|host))\s*(?:有|放|裝|插|配|with)?\s*(?P<a>{COUNT})(?!\s*(?:台|nodes?|servers?|machines?))"
+    rf"|(?P<b>{COUNT})\s*(?:張|片|卡|GPUs?|cards?|[x×])?\s*(?:\bper\b|\beach\b|/)\s*(?:node|server|machine|box|host)\b"
+    rf"|各\s*(?:有|裝|插)?\s*(?P<c>{COUNT})\s*(?:張|片|卡)", _F)
+
+
 def _per_node(text: str, out: list[Finding]) -> None:
-    """A total split over nodes ("16 張 A100，分兩個節點", "16x H100 (2 nodes)", "16 H100 on 2 servers")
-    becomes devices per node, in place."""
+    """A total split over nodes ("16 張 A100，分兩個節點", "16x H100 (2 nodes)", "16 H100 on 2 servers",
+    "16 張 H100（每台 8 張，共 2 台）") becomes devices per node, in place."""
     count = next((f for f in out if f.field == "count"), None)
     nodes = next((f for f in out if f.field == "nodes"), None)
+    per = _PER_MACHINE.search(text, count.end) if count else None
+    n = parse_int(per.group("a") or per.group("b") or per.group("c")) if per else None
+    if count and n and 1 < n < count.value and count.value % n == 0 and (nodes is None or nodes.value * n == count.value):
+        out[out.index(count)] = Finding("count", n, count.start, per.end())   # the total and the per-machine words
+        if nodes is None:
+            out.append(Finding("nodes", count.value // n, per.start(), per.end()))
+        return
     if count and nodes and nodes.start >= count.end and count.value % nodes.value == 0 \
             and _SPLIT.match(text[count.end:nodes.end]) and not _EACH.match(text, nodes.end):
         out[out.index(count)] = Finding("count", count.value // nodes.value, count.start, count.end)
@@ -322,7 +372,7 @@ def _node_count(m: re.Match) -> int | None:
     groups = m.re.groupindex
     if "one" in groups and m.group("one"):
         return 1
-    return parse_int(next((m.group(g) for g in ("num", "num2", "num3", "num4", "num5") if g in groups and m.group(g)), ""))
+    return parse_int(next((m.group(g) for g in ("num", "num2", "num3", "num4", "num5", "num6", "num7") if g in groups and m.group(g)), ""))
 
 
 def _outside(rx: re.Pattern, text: str, names: list[tuple[int, int]]):
@@ -339,7 +389,7 @@ def _outside(rx: re.Pattern, text: str, names: list[tuple[int, int]]):
 
 def _number_span(m: re.Match) -> tuple[int, int]:
     """Where the machine count of a _NODES / _NODE_PHRASE match was written."""
-    return next((m.span(g) for g in ("one", "num", "num2", "num3", "num4", "num5") if g in m.re.groupindex and m.group(g)),
+    return next((m.span(g) for g in ("one", "num", "num2", "num3", "num4", "num5", "num6", "num7") if g in m.re.groupindex and m.group(g)),
                 m.span())
 
 
@@ -445,6 +495,28 @@ def _one_more(text: str, out: list[Finding]) -> None:
     out[:] = [f for f in out if f.field != "nodes"] + [Finding("nodes", n, nodes.start if nodes else m.start(), m.end())]
 
 
+# Two different devices in one machine: "an RTX 5090 plus an RTX 3090 Ti", "一張 RTX 5000 Ada 32G 加一張 V100"
+_PLUS = re.compile(r"^(?:\s*\d{1,3}\s?(?:GB|G)\b)?\s*(?:,\s*)?(?:plus|\+|together\s+with|along\s+with|加(?:上)?|搭配?|配)\s*$", _F)
+
+
+def _mixed(text: str, hits: list[AliasHit], device: AliasHit, out: list[Finding]) -> None:
+    """The device count of a mixed pair (or more), in place: every device joined by "plus"/"加" counts."""
+    options = sorted((_option(text, h) + (h,) for h in hits), key=lambda o: o[1])
+    mine = next((i for i, o in enumerate(options) if o[3] is device), None)
+    if mine is None:
+        return
+    group = [options[mine]]
+    for prev, cur in zip(options[mine:], options[mine + 1:]):
+        if cur[3].id == prev[3].id or "cpu" in (hardware_class(cur[3].id), hardware_class(prev[3].id)) \
+                or not _PLUS.match(text[prev[2]:cur[1]]):   # "4 張 GPU 搭雙路 EPYC": the CPUs host the cards
+            break
+        group.append(cur)
+    if len(group) < 2:
+        return
+    total = sum(o[0]["count"] or 1 for o in group)
+    out[:] = [f for f in out if f.field != "count"] + [Finding("count", total, group[0][1], group[-1][2])]
+
+
 def find(text: str) -> list[Finding]:
     """All hardware findings in `text` (already normalised to half-width)."""
     hits = hardware_index().find(text)
@@ -453,6 +525,8 @@ def find(text: str) -> list[Finding]:
     compared = _compared(text, hits, device) if device and len(hits) > 1 else None
     if compared:
         out.append(compared)
+    elif device and len(hits) > 1:
+        _mixed(text, hits, device, out)
     fields = {f.field for f in out}
     taken = [(f.start, f.end) for f in out] + [(h.start, h.end) for h in hits]
     hit_spans = names = [(h.start, h.end) for h in hits]

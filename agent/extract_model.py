@@ -43,15 +43,18 @@ _QUARTER_EVENT = re.compile(r"\s*(?:(?:budget|target|goal|rollout|roll-out|launc
 _QUARTER_AFTER = re.compile(r"^\s*(?:'?\d{2}\b|20\d\d|FY|of\s+20\d\d)", _F)
 _KV_AFTER = re.compile(r"^[\s-]*(?:的\s*|for\s+(?:the\s+)?|on\s+the\s+)?(?:KV\b|kv[\s-]?cache|KV\s*快取)", _F)
 _KV_PAREN = re.compile(r"(?:\bKV|kv[\s-]?cache)[\s\w]{0,16}\(\s*$", _F)   # "KV cache quantization (FP8)"
-_KV_BEFORE = re.compile(r"(?:\bKV|kv[\s-]?cache|KV\s*快取)\s*(?:(?:should|can|could|will|would|to)\s+)?(?:be\s+|run\s+|quantization\s*\(?\s*|快取\s*)?"
+_KV_BEFORE = re.compile(r"(?:\bKV|kv[\s_-]?cache|KV\s*快取)[\s_-]*(?:(?:should|can|could|will|would|to)\s+)?(?:be\s+|run\s+|quantization\s*\(?\s*|快取\s*)?"
                         r"(?:in|at|as|to|dtype|(?:quant(?:ization|ized|ize)?|stored?|kept|keep|cast|set|saved?)(?:\s+(?:to|in|with|at|as))?"
-                        r"|(?:想|要|會|可以|打算|能|能不能|可不可以)?(?:用|量化成?|設成|改成|存成|存為|轉成|跑)|[:=])?\s*$", _F)
+                        r"|(?:想|要|會|可以|打算|能|能不能|可不可以)?(?:用|量化(?:成|到|為)?|設成|改成|存成|存為|轉成|跑)|[:=])?\s*[:=]?\s*$", _F)
+# "the KV cache dropped from q8_0 to q4_0": a change said of the cache names its dtypes, old and new
+_KV_CHANGE = re.compile(r"(?:\bKV\b|kv[\s_-]?cache|KV\s*快取)\s*(?:[A-Za-z]+\s+){0,2}?(?:dropped|drops|went|goes|moved|switched|changed|reduced|lowered|cut|quantized|set)"
+                        r"\s+(?:down\s+)?(?:from\s+)?(?:[\w.-]+\s+to\s+)?$", _F)
 
 
-_NOT_A_MODEL = re.compile(r"llama[\s._-]?(?:cpp|server|bench|swap)\b", _F)   # the engine, not the model family
+_NOT_A_MODEL = re.compile(r"llama[\s._-]?(?:cpp|server|bench|swap)\b|mistral[\s._-]?rs\b", _F)   # the engine, not the model family
 _NAME_END = re.compile(r"\.\s|\s-\s|[,;，；。、]|\s+(?=\d+(?:\.\d+)?\s*(?:[kKmM]\b|users|people|requests|concurrent|人|個))", _F)
 _CJK_LEAD = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\s：:，,]+")
-_SENTENCE_END = re.compile(r"\.\s|[;；。]")
+_SENTENCE_END = re.compile(r"\.\s|[;；。]|\s[-–—]\s")   # a name never runs past a sentence or a spaced dash
 _WORD_BEFORE = re.compile(r"([A-Za-z][\w.]*)[\s-]+$")
 _TOKEN_AFTER = re.compile(r"-[\w.]*\w")
 _FAMILY = re.compile(lexicon.MODEL_NAME, re.I)
@@ -59,7 +62,7 @@ _FAMILY = re.compile(lexicon.MODEL_NAME, re.I)
 
 @dataclass(frozen=True)
 class _Name:
-    id: str
+    id: str | None
     start: int
     end: int
 
@@ -118,7 +121,27 @@ def _settle(text: str, start: int, end: int, ident: str | None, trusted: bool) -
         wider = _resolves(text, *span)
         if wider and wider != ident and _names_word(wider, word):
             (start, end), ident = span, wider
+    tail = _GLUED_TAIL.match(text, end)
+    if ident and _size_disagrees(ident, tail):
+        # "deepseekr1-qwen2.5-32b": the name goes on with a size the model does not have, so the whole
+        # glued name is another model (kept as a span without an id, so no model inside it is read)
+        return _Name(None, start, tail.end())
     return _Name(ident, start, end) if ident else None
+
+
+_GLUED_TAIL = re.compile(r"(?:[-_](?:[A-Za-z0-9]+\.)*[A-Za-z0-9]+)+")
+_TAIL_SIZE = re.compile(r"(?<![A-Za-z0-9.])(\d+(?:\.\d+)?)b(?![A-Za-z0-9])", re.I)
+
+
+def _size_disagrees(ident: str, tail: re.Match | None) -> bool:
+    """A size glued to the end of a name ("-32b") that is not the model's total size."""
+    size = _TAIL_SIZE.search(tail.group(0)) if tail else None
+    if not size:
+        return False
+    from rules import catalog
+    m = catalog.model(ident)
+    n = float(size.group(1))
+    return bool(m.params_b) and abs(m.params_b - n) > 0.15 * max(m.params_b, n)   # an active size is written "A3B"
 
 
 def model_names(text: str) -> list[_Name]:
@@ -143,7 +166,7 @@ def _model_names(text: str) -> tuple[_Name, ...]:
     for h in found:
         if not any(h.start < o.end and o.start < h.end for o in out):
             out.append(h)
-    return tuple(sorted(out, key=lambda h: h.start))
+    return tuple(sorted((h for h in out if h.id), key=lambda h: h.start))
 
 
 def _models(text: str) -> tuple[list[Finding], list[tuple[int, int]]]:
@@ -212,9 +235,9 @@ _EARLIER = re.compile(r"\b(?:before|previously|used\s+to|last\s+(?:year|time|mon
 # ... or put off to later ("we could try AWQ later", "之後可能改 FP8").
 # ... or the foil of a comparison or a switch ("FP8 keeps accuracy better than int8", "用 FP8 而不是 BF16",
 # "we skip FP8", "以 BF16 取代 FP8"; the setup left behind, "moving from FP8 to BF16", is agent.extract_base.FORMER).
-_FOIL = re.compile(r"(?:\b(?:than|over|instead\s+of|versus|vs\.?|skip(?:s|ping)?|avoid(?:s|ing)?|drop(?:s|ping)?|ditch(?:es|ing)?"
+_FOIL = re.compile(r"(?:\b(?:than|over|instead\s+of|versus|vs\.?|beats?|outperforms?|skip(?:s|ping)?|avoid(?:s|ing)?|drop(?:s|ping)?|ditch(?:es|ing)?"
                    r"|anything\s+but|except(?:\s+for)?|other\s+than|(?:mov|switch|get|go)\w*\s+(?:off|away\s+from))\s+(?:the\s+|an?\s+|plain\s+)?"
-                   r"|(?:而不是|而非|不是|取代|捨棄|放棄|淘汰|比起|與其(?:用|跑)?)\s*)$", _F)
+                   r"|(?:而不是|而非|不是|取代|捨棄|放棄|淘汰|比起|(?<!對)比|與其(?:用|跑)?)\s*)$", _F)
 _LATER = re.compile(r"\b(?:later(?!\s+(?:than|version|release))|eventually|down\s+the\s+road|next\s+(?:quarter|year))\b"
                     r"|(?:之後|以後|未來|將來)\s*(?:可能|也許|再|或許)", _F)
 # A format that is the subject of an evaluative question is what the user asks about, not what they run:
@@ -228,20 +251,34 @@ _ASKED_WHICH = re.compile(r"(?:\b(?:which|what)\s+(?:kind\s+of\s+|type\s+of\s+)?
 _ASKED_ABOUT = re.compile(r"\b(?:what|how)\s+about\s+(?:an?\s+|the\s+)?$", _F)
 _ASKED_VERDICT = re.compile(
     r"^[\s-]*(?:(?:quanti[sz]\w*|weights?|checkpoints?|version|models?|precision|quants?|量化|權重|版本?|精度)\s*)?"
-    r"(?:really\s+|actually\s+|still\s+|even\s+)?"
+    r"(?:really\s+|actually\s+|still\s+|even\s+)?(?:(?:be|make\s+(?:it|things)|get\s+us)\s+(?:any\s+|much\s+|a\s+lot\s+)?)?"
     r"(?:worth|help|hurt|harm|accurate|good\s+enough|enough|stable|faster|slower|better|worse|los[et]|degrade|ok(?:ay)?\b|fine|safe|reliable"
-    r"|acceptable|quality|noticeabl|relevant|needed|required|necessary|ready|mature|viable|recommended|save|cut|reduce"
-    r"|會|值得|準確|精度|品質|效果|夠|可以嗎|可行嗎|行嗎|好嗎|有用|划算|有差|掉|能?省|省)", _F)
+    r"|acceptable|quality|noticeabl|relevant|needed|required|necessary|ready|mature|viable|recommended|save|cut|reduce|beat|outperform|a\s+good\s+idea"
+    r"|會|值得|值不值得|準確|精度|品質|效果|夠|可以嗎|可行嗎|行嗎|好嗎|好不好|有用|划算|划不划算|有差|掉|能?省|省|適合|有必要|有需要|需要嗎)", _F)
+# A decision still open about the format: "should we quantize to FP8?", "is it worth going to AWQ?", "do you
+# recommend AWQ?", "要不要量化成 FP8", "是否要改用 AWQ", "有建議用 AWQ 嗎". A few plain words may sit between
+# the cue and the format; a model or device name (digits, hyphens) may not.
+_DELIBERATE = re.compile(
+    r"(?:\b(?:sh(?:ou|uo|o)u?ld|shoud|shall|ought\s+to|would\s+you|do\s+you|worth|recommend\w*|suggest\w*|advis\w*|any\s+point\s+in|consider(?:ing)?"
+    r"|whether\s+(?:to|we\s+should)|lose|lost|sacrific\w*)\b(?:\s+[A-Za-z']+){0,4}?\s+(?:[\w.]+\s+or\s+(?:\w+\s+)?)?"
+    r"|(?:要不要|該不該|需不需要|是否(?:要|該|需要|應該)?|值不值得|值得|建議|推薦|適合|有必要)\s*[\u4e00-\u9fff]{0,4}\s*)$", _F)
+# Cues that ask by their word order, with or without a question mark ("shoud we quantize to FP8", "is it worth
+# going to AWQ"): "we should quantize" states a decision, "should we quantize" asks for one.
+_OPEN_CHOICE = re.compile(r"要不要|該不該|需不需要|值不值得|是否|\b(?:sh(?:ou|uo|o)u?ld|shoud)\s+(?:we|i)\b|\bis\s+it\s+worth\b"
+                          r"|\bworth\s+(?:it|going|switching|moving)|\bwould\s+you\b|\bdo\s+you\s+recommend\b|\bany\s+point\s+in\b", _F)
 _ENGINE_TAKES = re.compile(r"(?:\b(?:support|load|handle|accept|read|work\s+with)\s+(?:the\s+|an?\s+)?(?:GGUF\s+)?"
                            r"|(?:能|可以|能不能|可不可以)\s*(?:跑|載入|讀|吃)\s*)$", _F)   # "does vLLM support ...?"
 _QUESTION_END = re.compile(r"[^.!?。！？]*(?:[?？]|嗎)")   # used with .match(text, pos)
 
 
 def _asked_about(text: str, m: re.Match) -> bool:
-    """The format is the subject of a question about its merits."""
-    if not _QUESTION_END.match(text, m.end()):
-        return False
+    """The format is the subject of a question about its merits, or the object of a decision still open."""
     head = clause_before(text, m.start(), 40)
+    question = _QUESTION_END.match(text, m.end())
+    if (question or _OPEN_CHOICE.search(head)) and _DELIBERATE.search(head):
+        return True
+    if not question:
+        return False
     if _ASKED_ABOUT.search(head) and re.match(r"\s*[?？]", text[m.end():]) or _ENGINE_TAKES.search(head) \
             or _ASKED_WHICH.search(head):
         return True
@@ -273,8 +310,30 @@ def _exl_id(name: str, bpw_text: str) -> str:
 
 def _is_kv(text: str, m: re.Match) -> bool:
     """A dtype said of the KV cache ("FP8 KV cache", "KV cache in q8_0")."""
-    return bool(_KV_AFTER.match(clause_after(text, m.end(), 14)) or _KV_BEFORE.search(clause_before(text, m.start(), 24))
+    head = clause_before(text, m.start(), 40)
+    return bool(_KV_AFTER.match(clause_after(text, m.end(), 14)) or _KV_BEFORE.search(head) or _KV_CHANGE.search(head)
                 or _KV_PAREN.search(text, max(0, m.start() - 32), m.start()))
+
+
+_GGUF = re.compile(r"(?<![A-Za-z0-9])GGUF(?![A-Za-z0-9])", _F)
+_GGUF_OF_WIDTH = {"int4": "q4_k_m", "int8": "q8_0"}
+
+
+def _gguf_width(text: str, f: Finding) -> Finding:
+    """A bit width said of a GGUF file ("8-bit GGUF", "GGUF 4-bit") is llama.cpp's quant of that width."""
+    if f.value in _GGUF_OF_WIDTH and (_GGUF.search(clause_before(text, f.start, 16)) or _GGUF.search(clause_after(text, f.end, 16))):
+        return Finding(f.field, _GGUF_OF_WIDTH[f.value], f.start, f.end)
+    return f
+
+
+def _token(text: str, m: re.Match | Finding) -> tuple[int, int]:
+    """The underscore-joined token a format match sits in ("fp8_e4m3", "awq_int4")."""
+    a, b = (m.start(), m.end()) if isinstance(m, re.Match) else (m.start, m.end)
+    while a > 0 and (text[a - 1].isascii() and (text[a - 1].isalnum() or text[a - 1] == "_")):
+        a -= 1
+    while b < len(text) and (text[b].isascii() and (text[b].isalnum() or text[b] == "_")):
+        b += 1
+    return a, b
 
 
 def _native(model: str | None, sixteen: bool) -> str:
@@ -317,20 +376,21 @@ def _quant(text: str, taken: list[tuple[int, int]], model: str | None = None) ->
             if value != "bf16" and (negated(text, m.start()) or _REJECTED.match(text, m.end())) or _not_the_weights(text, m):
                 continue
             finding = Finding("quantization", value, m.start(), m.end())
-            if _is_kv(text, m):
+            if _is_kv(text, m) or overlaps(_token(text, m), [_token(text, k) for k in kv]):   # "fp8_e4m3": one token
                 kv.append(Finding("kv_cache_dtype", value, m.start(), m.end()))
             else:   # "FP16 全精度": the explicit format, not the general words beside it
                 weights.append((len(_QUANT) + 1 if _GENERIC_FULL.fullmatch(m.group(0)) else rank, finding))
     weights += _as_released(text, model)
-    out = [min(weights, key=lambda w: (w[0], w[1].start))[1]] if weights else []
+    out = [_gguf_width(text, min(weights, key=lambda w: (w[0], w[1].start))[1])] if weights else []
     return out + kv[:1]
 
 
-def find(text: str) -> list[Finding]:
-    """All model findings in `text` (already normalised to half-width)."""
+def find(text: str, devices: list[tuple[int, int]] = ()) -> list[Finding]:
+    """All model findings in `text` (already normalised to half-width); a size inside one of the
+    `devices` name spans ("昇騰 910B") is not a model's size."""
     named, spans = _models(text)
     out = list(named)
     if not named:
-        out += _size(text, spans)
+        out += _size(text, spans + list(devices))
     out += _quant(text, spans, named[0].value if named else None)
     return out

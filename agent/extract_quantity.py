@@ -85,6 +85,10 @@ _WORD_ONE = re.compile(r"(?<![零〇一二兩两三四五六七八九十百千�
                        r"(?![張片塊块卡台顆颗枚個个位名人家間組套份次小時天週周月年百千萬万億億路節條支根部款種筆頁篇行字秒分批輪組倍成])")
 
 
+# "one after another", "one by one", "one at a time": an order of turns, not a count of one
+_IDIOM_ONE = re.compile(r"one\s+(?:after\s+(?:another|the\s+other)|by\s+one|at\s+a\s+time)\b", re.I)
+
+
 @dataclass(frozen=True)
 class Quantity:
     """One number as written, with what surrounds it."""
@@ -177,6 +181,18 @@ def _scaled_low(a: str, b: str, low: float) -> float:
     return low
 
 
+# "上百人", "上千個請求": a round magnitude reached, a lower bound ("100+"); "幾百", "數十" stay vague.
+_UPPER = re.compile(r"上(?P<n>[百千萬万]{1,2})(?!分)")
+
+
+def _upper(text: str, m: re.Match) -> Quantity:
+    from agent.extract_numbers import _chinese
+    skip = _BEFORE_UNIT.match(text, m.end())
+    unit, unit_end = _unit(text, skip.end() if skip else m.end())
+    return Quantity(value=float(_chinese(m.group("n")) or 0), start=m.start(), end=m.end(), low=None, unit=unit,
+                    unit_end=unit_end if unit else m.end(), kind="quantity", qualifier="min", suffixed=True)
+
+
 def quantities(text: str) -> list[Quantity]:
     """Every number in normalised `text`, left to right, typed and with its unit."""
     return list(_quantities(text))
@@ -185,12 +201,12 @@ def quantities(text: str) -> list[Quantity]:
 @functools.lru_cache(maxsize=64)
 def _quantities(text: str) -> tuple[Quantity, ...]:
     """Cached: the extractor's readers all read the same message."""
-    out = []
+    out = [_upper(text, m) for m in _UPPER.finditer(text)]
     pos = 0
     while True:
         m = _QTY.search(text, pos)
         if m is None:
-            return tuple(out)
+            return tuple(sorted(out, key=lambda q: q.start))
         a, b = m.group("a"), m.group("b")
         va = _value(a)
         vb = _value(b) if b else None
@@ -198,7 +214,7 @@ def _quantities(text: str) -> tuple[Quantity, ...]:
             b, vb = None, None             # "128K - 8": two numbers and a dash; read the second on its own
         end = m.end() if b else m.end("a")
         pos = end
-        if va is None or (not b and _WORD_ONE.match(text, m.start())):
+        if va is None or (not b and (_WORD_ONE.match(text, m.start()) or _IDIOM_ONE.match(text, m.start()))):
             continue
         value = vb if vb is not None else va
         low = _scaled_low(a, b, va) if b else None

@@ -43,6 +43,14 @@ _ABOUT_IT = re.compile(r"\bsupport(?:s|ed)?\s+(?:it|this|that|them|these|those|(
 """A support question about a device named elsewhere in the message: "Is a used P40 worth it? Does vLLM support it?"."""
 
 
+def _asks(text: str, pos: int) -> bool:
+    """The sentence around `pos` is a question, or names support outright in English ("vLLM supports ROCm")
+    rather than reporting that something ran ("4090 可以用 vLLM 啟動 ...。")."""
+    sentence = next((s for s in _SENTENCE.finditer(text) if s.start() <= pos < s.end()), None)
+    words = sentence.group(0) if sentence else text
+    return bool(_QUESTION.search(words)) or not re.search(r"[\u4e00-\u9fff]", words)
+
+
 def _platform_support(text: str) -> bool:
     """A platform (outside any device name: "Arc B580" is a device) and a support cue in one clause;
     or a named engine asked about on a named device ("does vLLM work on an RTX 5090?")."""
@@ -61,9 +69,12 @@ def _platform_support(text: str) -> bool:
             a = offset + m.start()
             # a platform word inside a device name ("Arc B580") counts only when a named engine is asked
             # about in the same clause ("can SGLang run on an AMD MI250?")
+            # ... or when the clause asks whether something runs or deploys there ("能部署在昇騰 910B 上嗎？",
+            # "Can DeepSeek V3 run on 8 x Ascend 910B4?")
             engine = bool(_ENGINE.search(s))
-            platform = any(engine or not any(ns <= a + p.start() < ne for ns, ne in names) for p in _PLATFORM.finditer(s))
-            if platform and (_SUPPORT.search(s) or (_RUN_ON.search(s) and _QUESTION.search(s))):
+            asked = bool(_QUESTION.search(s)) and bool(_SUPPORT.search(s) or _RUN_ON.search(s) or _ZH_DEPLOY.search(s))
+            platform = any(engine or asked or not any(ns <= a + p.start() < ne for ns, ne in names) for p in _PLATFORM.finditer(s))
+            if platform and ((_SUPPORT.search(s) and _asks(text, m.start() + offset)) or (_RUN_ON.search(s) and _QUESTION.search(s)) or asked):
                 return True
     return False
 
@@ -73,7 +84,7 @@ def _engine_on_device(text: str, names: list[tuple[int, int]]) -> bool:
     for m in _CLAUSES.finditer(text):
         s, a = m.group(0), m.start()
         device = any(a <= ns < a + len(s) for ns, _ in names)
-        if device and _ENGINE.search(s) and (_SUPPORT.search(s) or _ZH_DEPLOY.search(s)
+        if device and _ENGINE.search(s) and (((_SUPPORT.search(s) or _ZH_DEPLOY.search(s)) and _asks(text, a))
                                              or (_RUN_ON.search(s) and _QUESTION.search(s))):
             return True
     return False

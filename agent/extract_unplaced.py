@@ -24,9 +24,10 @@ _DEVICE = re.compile(
     r"(?:(?<![\w.-])|(?<=\d[xX×*]))(?:(?:RTX|GTX|Titan|Quadro|Tesla|Radeon|RX|Arc|Instinct|EPYC|Xeon|Ryzen|Ascend|Atlas)\s*-?\s*)?"
     r"(?:[A-Z]{1,3}\d{2,4}[A-Z]{0,2}(?:\s*(?:Ti|SUPER|XTX?|Ada|GRE))?|\d{3,4}[A-Z]{0,2}(?=\s*(?:Ti|SUPER|XTX?|GRE)\b))"
     r"(?:s(?=\b))?(?![\w-]|\.\w)"
-    r"|(?<![\w.-])(?:RTX|GTX|Titan|Quadro|Tesla|Radeon\s+RX|RX|Arc|Instinct|EPYC|Ryzen|Ascend|Atlas)\s*-?\s*[A-Z]?\d{2,4}"
+    r"|(?<![\w.-])(?:RTX(?:\s+PRO)?|GTX|Titan|Quadro|Tesla|Radeon\s+RX|RX|Arc|Instinct|EPYC|Ryzen|Ascend|Atlas)\s*-?\s*[A-Z]?\d{2,4}"
     r"[A-Z]{0,2}(?:\s*(?:Ti|SUPER|XTX?|Ada|GRE))?(?![\w-]|\.\w)"
-    r"|(?<![\w.-])\d{3}[A-Z](?=\s*(?:推理|NPU|卡|cards?\b|accelerators?\b))", re.ASCII)
+    r"|(?<![\w.-])\d{3}[A-Z](?=\s*(?:推理|NPU|卡|cards?\b|accelerators?\b))"
+    r"|(?:(?<=[張片塊])|(?<=[張片塊]\s))\d{3,4}(?:\s*(?:Ti|SUPER))?(?![\w.])", re.ASCII)   # "一張 1080": a card by its number
 # Things shaped like product codes that are not devices: quantization formats, sizes, quarters,
 # versions, ports, SKUs of models ("A3B": 3B active).
 _NOT_DEVICE = re.compile(

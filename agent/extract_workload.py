@@ -71,6 +71,11 @@ def _retarget(text: str, taken: list[tuple[int, int]], out: list[Finding],
     return [f for f in out if f.field not in replaced] + inside, target or mode
 
 
+# "速度只有 80 token/s", "吞吐只有每秒兩個多 token", "throughput is only 700 tok/s": a figure measured, not a priority
+_MEASURED = re.compile(r"\s*(?:(?:is|was|were|are)\s+)?(?:only|just|大概|大約|約|平均|只有|僅有?|才|只)\s*(?:到|有|剩)?\s*(?:每秒|~|about\s+)?\s*"
+                       r"(?:\d|[一二兩三四五六七八九十幾])", _F)
+
+
 def priorities(text: str, stance: bool = True) -> list[Finding]:
     """priority (the first stated) and priorities (all stated, in the user's order).
 
@@ -80,8 +85,9 @@ def priorities(text: str, stance: bool = True) -> list[Finding]:
     for value, rx in _PRIORITY + _TOPIC:
         for m in rx.finditer(text):
             topic = (value, rx) in _TOPIC
-            if topic and stance and not (_STANCE.search(clause_before(text, m.start(), 24)) or _STANCE.search(clause_after(text, m.end(), 36))
-                                         or _ELLIPSIS.match(text, m.end())):
+            if topic and stance and (_MEASURED.match(text, m.end()) or not (
+                    _STANCE.search(clause_before(text, m.start(), 24)) or _STANCE.search(clause_after(text, m.end(), 36))
+                    or _ELLIPSIS.match(text, m.end()))):
                 continue
             if not negated(text, m.start(), m.end(), post=True):
                 hits.append((m.start(), m.end(), value))

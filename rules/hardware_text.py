@@ -118,7 +118,8 @@ def memory_at(tokens: list[Token], i: int) -> tuple[float, int] | None:
         nxt = [t.text for t in tokens[j + 1:j + 3]]
         if nxt[:1] == ["/"] and nxt[1:2] and nxt[1] in ("s", "sec"):
             return None               # "3.35 TB/s" is a bandwidth
-        if set(nxt) & NOT_DEVICE_MEMORY or set(nxt) & TOTAL_WORDS:
+        # "80GB total", "96 GB in total" are a sum; "40GB PCIe 共 4 張" is one card's memory, then a card count
+        if set(nxt) & NOT_DEVICE_MEMORY or set(nxt[:1] if nxt[:1] and nxt[0] in FORM_WORDS else nxt) & TOTAL_WORDS:
             return None
         return float(tokens[i].text) * MEMORY_UNITS[unit], j + 1
     return None

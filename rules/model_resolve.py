@@ -222,15 +222,26 @@ def _best(cands: list[_Entry], words: set[str], sizeless: list[tuple[str, str]] 
     scored = sorted(((_score(e, words, vocab), -e.length, e.id) for e in cands), reverse=True)
     top = [s for s in scored if s[0] == scored[0][0]]
     if len(top) == 1:
+        if sizeless is not None and _other_size_named(cands, top[0][2], words & vocab):
+            return _default(sizeless)   # "Qwen3 Coder" is 30B-A3B and 480B-A35B alike: which size is asked
         return top[0][2]
-    if sizeless is not None:
-        key = _norm("".join(t for k, t in sizeless if k != "word" or t in _index()[1]))
-        default = _index()[2].get(key)
-        if default in {s[2] for s in top}:
-            return default
+    if sizeless is not None and (default := _default(sizeless)) in {s[2] for s in top}:
+        return default
     if top[0][1] > top[1][1] and _same_size(top[0][2], top[1][2]):
         return top[0][2]
     return None
+
+
+def _default(sizeless: list[tuple[str, str]]) -> str | None:
+    """The family's default-size alias for a name given without a size ("mixtral", "llama3.2"), if the catalog has one."""
+    return _index()[2].get(_norm("".join(t for k, t in sizeless if k != "word" or t in _index()[1])))
+
+
+def _other_size_named(cands: list[_Entry], best: str, variants: set[str]) -> bool:
+    """Another candidate of another size whose names carry every variant word the text gave: a name
+    without a size does not pick between them."""
+    entries = _index()[0]
+    return any(e.id != best and variants <= e.words and not _same_size(e.id, best) for e in cands) if variants else False
 
 
 def _same_size(a: str, b: str) -> bool:

@@ -140,7 +140,8 @@ def model(rng: random.Random, lang: str) -> Clause:
 
 QUANTS = [("FP8", "fp8"), ("AWQ", "awq"), ("Q4_K_M", "q4_k_m"), ("GPTQ", "gptq-4bit"), ("4-bit", "int4"),
           ("INT8", "int8"), ("BF16", "bf16"), ("Q8_0", "q8_0"), ("EXL2 4.0bpw", "exl2-4.0"), ("NVFP4", "nvfp4"),
-          ("Q8", "q8_0"), ("W4A16", "int4"), ("exl2 6.0bpw", "exl2-6.0"), ("FP16", "f16"), ("Q4_0", "q4_0"), ("4-bit AWQ", "awq")]
+          ("Q8", "q8_0"), ("W4A16", "int4"), ("exl2 6.0bpw", "exl2-6.0"), ("FP16", "f16"), ("Q4_0", "q4_0"), ("4-bit AWQ", "awq"),
+          ("8-bit GGUF", "q8_0"), ("bnb 4bit", "int4"), ("FP8-Dynamic", "fp8"), ("MXFP4", "mxfp4"), ("GPTQ-Int4", "gptq-4bit")]
 
 
 def quant(rng: random.Random, lang: str) -> Clause:
@@ -277,7 +278,8 @@ TOPICS = {
            ("TP or PP, and is speculative decoding worth it?", ("parallelism", "speculative-decoding")),
            ("should we store the KV cache in FP8?", ("kv-quantization",)), ("AWQ vs GPTQ, which one?", ("quantization-format",)),
            ("does llama.cpp work on Intel Arc?", ("platform-support",)), ("how much does a million tokens cost us?", ("cost-per-token",)),
-           ("should prefill and decode run on separate GPUs?", ("disaggregation",))],
+           ("should prefill and decode run on separate GPUs?", ("disaggregation",)),
+           ("should we quantize to FP8?", ("quantization-format",)), ("is it worth going to AWQ?", ("quantization-format",))],
     "zh": [("speculative decoding 有用嗎？", ("speculative-decoding",)), ("prefix caching 要開嗎？", ("prefix-caching",)),
            ("能同時掛多個 LoRA 嗎？", ("multi-lora",)), ("輸出要符合 JSON schema", ("structured-output",)),
            ("可以把 MoE expert offload 到 CPU 嗎？", ("offload",)), ("KV cache 要量化嗎？", ("kv-quantization",)),
@@ -285,7 +287,8 @@ TOPICS = {
            ("要用 TP 還是 PP？", ("parallelism",)), ("vLLM 支援 ROCm 嗎？", ("platform-support",)),
            ("量化格式要選哪種？", ("quantization-format",)),
            ("想把 KV cache 存成 FP8", ("kv-quantization",)), ("EXL2 還是 GGUF 比較好？", ("quantization-format",)),
-           ("MLX 只能跑在 Mac 上嗎？", ("platform-support",)), ("pipeline parallel 會比較快嗎？", ("parallelism",))],
+           ("MLX 只能跑在 Mac 上嗎？", ("platform-support",)), ("pipeline parallel 會比較快嗎？", ("parallelism",)),
+           ("要不要量化成 FP8？", ("quantization-format",)), ("該不該用 AWQ？", ("quantization-format",))],
 }
 
 
