@@ -96,12 +96,6 @@ def heldout_report():
     return extraction.run(splits=("heldout", "forum"))
 
 
-UNMET = ("not met since main grew the catalogs to 138 models and 209 devices (held-out quantization 0.946 after "
-         "issue 14's third pass; 0.958 before the catalogs grew): reported by "
-         "`advisor eval --suite extraction --split heldout`")
-
-
-@pytest.mark.xfail(reason=UNMET, strict=False)
 def test_heldout_generated_split_meets_its_targets(heldout_report):
     m = heldout_report.metrics
     fields = {k: v for k, v in m.items() if k.startswith("heldout.") and k.endswith("_accuracy") and "overall" not in k
