@@ -128,12 +128,13 @@ def _flags(req: Request, chosen: Candidate, ctx: int) -> tuple[dict[str, str], d
     # engines that give every slot a whole window up front hold fewer slots than the estimate's lengths allow
     slots = max(1, chosen.figures.max_concurrency * ctx // window) if chosen.figures.max_concurrency else None
     from rules import catalog
-    cpu_only = catalog.hardware(req.hardware).platform in ("x86-cpu", "arm-cpu")
+    hw = catalog.hardware(req.hardware)
+    cpu_only = hw.platform in ("x86-cpu", "arm-cpu")
     from rules.model_resolve import serving_repo
     spec = req.spec()
     spec = spec.model_copy(update={"hf_id": serving_repo(spec, req.model_words)})
     return flags.commands(tuple(usable), chosen, spec, window, admit, topo_nodes, req.per_node, slots,
-                          cpu_only)
+                          cpu_only, hw.gcds, hw.name)
 
 
 def _why(req: Request, chosen: Candidate, runner: Candidate | None, favoured: Candidate | None, best: Candidate,

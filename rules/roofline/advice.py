@@ -58,9 +58,10 @@ def engine_notes(s) -> list[str]:
         return []
     ok, reason, _ = engines.supports(s.engine, s.hw)
     notes = [] if ok else [f"WARNING: {reason}"]
-    kernel = engines.quant_kernel(s.engine, s.quant, s.hw.platform, s.hw.cuda_cc)
+    kernel = engines.device_kernel(s.engine, s.quant, s.hw)
     if ok and kernel is None:
-        gate = engines.cc_gate(s.engine, s.quant, s.hw.platform, s.hw.cuda_cc, s.hw.name)
+        gate = (engines.amd_dtype_gate(s.engine, s.quant, s.hw)
+                or engines.cc_gate(s.engine, s.quant, s.hw.platform, s.hw.cuda_cc, s.hw.name))
         notes.append(f"WARNING: {gate[0]}" if gate else f"WARNING: {s.engine} has no kernel for {s.quant} on {s.hw.platform}")
     return notes
 

@@ -120,6 +120,15 @@ EARLY_BLOCK_FP8_MOE_STEP_S = 6e-4      # per MoE layer per step (replaces SERVER
 PLATFORM_SERVER_BW_FACTOR = {"amd-rocm": 0.6}
 PLATFORM_SERVER_GEMM_FACTOR = {"amd-rocm": 0.3}
 
+# llama.cpp's tensor split (-sm row) divides each weight matrix by rows over the GPUs and gathers every
+# partial result on the main GPU through host-driven copies and events: one synchronisation per split matrix
+# multiply (7 per transformer layer: q, k, v, o, gate, up, down), not two all-reduces per layer as in server
+# engines. Seconds per split matmul, fitted on one report (ollama/ollama#5458: 3x Tesla P40 run a 70B at ~10
+# tok/s with -sm row, ~3 tok/s without): 80 layers x 7 x 80 us = 45 ms on top of a 54 ms weight stream. No
+# held-out row: the measurement files hold no llama.cpp row-split rows (wide error band).
+LOCAL_ROW_SPLIT_SYNC_S = 80e-6
+LOCAL_ROW_SPLIT_MATMULS_PER_LAYER = 7
+
 # Interconnect: per-step latency (s) of a collective on each link kind; bandwidth is the catalog's.
 LINK_LATENCY_S = {"nvlink": 5e-6, "infinity-fabric": 5e-6, "pcie": 10e-6, "pcie-no-p2p": 15e-6,
                   "infiniband": 10e-6, "ethernet": 20e-6, "unified": 30e-6, "none": 0.0}
