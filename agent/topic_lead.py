@@ -1083,11 +1083,17 @@ def _precision(c: Ctx) -> list[str]:
 
 
 def _quant(c: Ctx) -> list[str]:
+    from rules import catalog, engines
     from rules.engines import all_engines
     sep = c.t(", ", "、")
     parts = []
+    hw_id = c.advice.profile.summary.hardware
+    hw = catalog.hardware(hw_id) if hw_id else None
     for e in _candidates(c)[:4]:
         fmt4 = (all_engines()[e].generic_formats.int4 if all_engines()[e].generic_formats else None) or []
+        # only the formats the engine runs on this device (vLLM's AWQ needs CC 7.5: not on a V100)
+        fmt4 = [f for f in fmt4 if hw is None
+                or engines.device_kernel(e, f"{f}-4.0" if f in ("exl2", "exl3") else f, hw) is not None]
         if fmt4:
             parts.append(f"{display(e)}: {'/'.join(fmt4)}")
     return [c.t("A generic \"4-bit\" means each engine's own format: GGUF Q4_K_M for llama.cpp and Ollama, EXL2/EXL3 at "
