@@ -452,8 +452,11 @@ def _other_estimate(c: Ctx, model_id: str):
     from rules.roofline.estimate import estimate_for_profile
     s = c.advice.profile.summary
     said = c.advice.profile.field("quantization")
+    main = c.advice.estimate   # the same load and window as the answer's own plan: one figure per load
     data = {"hardware": s.hardware, "count": s.count or 1, "nodes": s.nodes or 1, "model": model_id,
-            "concurrency": s.concurrency, "context_length": s.context_length, "interconnect": s.interconnect,
+            "concurrency": s.concurrency or (main.concurrency if main else None),
+            "context_length": s.context_length or (main.context_length if main else None),
+            "serving_mode": s.serving_mode, "interconnect": s.interconnect,
             "workload": getattr(c.advice.profile.field("workload"), "value", None),
             "quantization": s.quantization if said is not None and said.origin == "said" else None}
     try:
@@ -637,10 +640,14 @@ def many_at_once(text: str) -> bool:
     return bool(_AT_ONCE.search(text))
 
 
+_ASKING_IF = re.compile(r"(?:會不會|會不會變得|會|will\s+it(?:\s+be)?|would\s+it(?:\s+be)?|is\s+it)\s*$", re.I)
+"""Words before a "slow" that make it a question about the plan ("長 prompt 會不會很慢？"), not a complaint."""
+
+
 def abandoning(text: str) -> bool:
     """The user states they are leaving a named engine ("it gets very slow ... what should we run instead?"),
-    not merely asking whether to ("should we switch?")."""
-    return bool(_ABANDON.search(text))
+    not merely asking whether to ("should we switch?") or whether the plan will be slow ("會不會很慢？")."""
+    return any(not _ASKING_IF.search(text[max(0, m.start() - 12):m.start()]) for m in _ABANDON.finditer(text))
 
 
 def leaving(text: str) -> bool:
