@@ -75,6 +75,11 @@ LOCAL_PRO_NVIDIA_PREFILL_EFFICIENCY = {
     "": 0.31,     # Blackwell: DGX Spark (GB10) llama-bench pp2048 rows (MXFP4/Q8_0, fit split); pre-Ampere
                   # parts (V100, T4) fall back to it uncalibrated
 }
+# AMD APUs (Radeon 8060S in the Ryzen AI Max+ 395, gfx1151, LPDDR5X shared with the CPU) reach about half the
+# share of their quoted dual-issue WMMA peak that the RX 7900 XTX row gets: llama.cpp ROCm (no rocWMMA) runs
+# gpt-oss-120b MXFP4 pp2048 at 998 tok/s (lhl/strix-halo-testing#33), 2.05 s where the discrete-card share gives
+# 1.05 s. One row, no held-out part (the measurement files hold no Strix Halo rows): a wide error band.
+AMD_APU_PREFILL_FACTOR = 0.46
 # GGUF-quantized weights run llama.cpp's int8 MMQ kernels, slower than cuBLAS on F16 weights on these parts.
 NVIDIA_PRO_QUANT_PREFILL_FACTOR = 0.84  # Q4_K_M vs F16 pp512 on the same GPUs (XiongjieDai, fit split)
 # Weight-only quantized GEMMs dequantize on ALUs; GPUs without int matrix paths lose some rate.
@@ -196,6 +201,8 @@ def prefill_efficiency(hw: Hardware, quant_family: str, family: str = "local", d
         eff *= NVIDIA_PRO_QUANT_PREFILL_FACTOR if quantized else 1.0
     if hw.platform == "apple-silicon" and quantized:
         eff *= APPLE_QUANT_PREFILL_FACTOR
+    if hw.platform == "amd-rocm" and memory_class(hw) == "lpddr":
+        eff *= AMD_APU_PREFILL_FACTOR
     return eff
 
 

@@ -103,3 +103,13 @@ def test_plan_line_names_per_stream_and_whole_request_figures(lang, per_stream, 
     line = figures_line(c, 1, 32768, lang)
     assert per_stream in line and whole in line
     assert f"{1000 / c.figures.tpot_ms:.1f}" in line or f"{1000 / c.figures.tpot_ms:.0f}" in line
+
+
+# --- Strix Halo prefill -----------------------------------------------------------------------------------
+
+def test_strix_halo_prefill_is_about_a_thousand_tokens_per_second():
+    """lhl/strix-halo-testing#33: gpt-oss-120b MXFP4 pp2048 998 tok/s, tg32 47 tok/s (llama.cpp ROCm)."""
+    est = estimate("gpt-oss-120b", "ryzen_ai_max_395", quant="mxfp4", engine="llama.cpp", input_tokens=2048,
+                   output_tokens=128)
+    assert 600 <= est.prefill_tokens_per_s <= 1400
+    assert 30 <= est.decode_tokens_per_s <= 60
