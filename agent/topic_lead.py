@@ -1100,7 +1100,7 @@ def _quant(c: Ctx) -> list[str]:
         fmt4 = (all_engines()[e].generic_formats.int4 if all_engines()[e].generic_formats else None) or []
         # only the formats the engine runs on this device (vLLM's AWQ needs CC 7.5: not on a V100)
         fmt4 = [f for f in fmt4 if hw is None
-                or engines.device_kernel(e, f"{f}-4.0" if f in ("exl2", "exl3") else f, hw) is not None]
+                or engines.device_kernel(e, f"{f}-4.0" if f in ("exl2", "exl3") else f, hw, exact=True) is not None]
         if fmt4:
             parts.append(f"{display(e)}: {'/'.join(fmt4)}")
     return [c.t("A generic \"4-bit\" means each engine's own format: GGUF Q4_K_M for llama.cpp and Ollama, EXL2/EXL3 at "

@@ -488,15 +488,17 @@ def _amd_blocked(entry: QuantSupport | None, hw: Any) -> str | None:
     return None if getattr(hw.tflops, entry.amd_needs_tflops, None) else entry.amd_needs_tflops
 
 
-def device_kernel(engine_id: str, quant: str, hw: Any) -> Kernel | None:
+def device_kernel(engine_id: str, quant: str, hw: Any, exact: bool = False) -> Kernel | None:
     """quant_kernel on one device: a format whose AMD kernels need a dtype the device lacks in hardware
-    (FP8 on MI250) does not count, and a bare width falls to the engine's next own format."""
+    (FP8 on MI250) does not count, and a bare width falls to the engine's next own format (`exact`: the
+    catalog entry of that very id only, e.g. vLLM's INT4 W4A16 checkpoints, not its AWQ/GPTQ)."""
     spec = engine(engine_id)
     if spec.backends is not None:
-        kernels = [device_kernel(b, quant, hw) for b in spec.backends.engines]
+        kernels = [device_kernel(b, quant, hw, exact) for b in spec.backends.engines]
         return "optimized" if "optimized" in kernels else ("supported" if "supported" in kernels else None)
     cc = _as_cc(hw.cuda_cc)
-    found = [_entry_kernel(spec, k, hw.platform, cc) for k in own_formats(engine_id, quant)
+    keys = [quant_key(quant)] if exact else own_formats(engine_id, quant)
+    found = [_entry_kernel(spec, k, hw.platform, cc) for k in keys
              if not _amd_blocked(spec.quantizations.get(k), hw)]
     return "optimized" if "optimized" in found else ("supported" if "supported" in found else None)
 

@@ -113,3 +113,9 @@ def test_strix_halo_prefill_is_about_a_thousand_tokens_per_second():
                    output_tokens=128)
     assert 600 <= est.prefill_tokens_per_s <= 1400
     assert 30 <= est.decode_tokens_per_s <= 60
+
+
+def test_int4_checkpoints_need_marlin_on_vllm_so_not_on_v100():
+    v100 = catalog.hardware("v100_sxm2_32g")
+    assert engines.device_kernel("vllm", "int4", v100, exact=True) is None     # W4A16 via Marlin: Ampere+
+    assert engines.device_kernel("vllm", "gptq-4bit", v100, exact=True) is not None
