@@ -454,8 +454,11 @@ def _other_estimate(c: Ctx, model_id: str):
     from rules.roofline.estimate import estimate_for_profile
     s = c.advice.profile.summary
     said = c.advice.profile.field("quantization")
+    main = c.advice.estimate   # the same load and window as the answer's own plan: one figure per load
     data = {"hardware": s.hardware, "count": s.count or 1, "nodes": s.nodes or 1, "model": model_id,
-            "concurrency": s.concurrency, "context_length": s.context_length, "interconnect": s.interconnect,
+            "concurrency": s.concurrency or (main.concurrency if main else None),
+            "context_length": s.context_length or (main.context_length if main else None),
+            "serving_mode": s.serving_mode, "interconnect": s.interconnect,
             "workload": getattr(c.advice.profile.field("workload"), "value", None),
             "quantization": s.quantization if said is not None and said.origin == "said" else None}
     try:
@@ -745,10 +748,14 @@ def many_at_once(text: str) -> bool:
     return bool(_AT_ONCE.search(text))
 
 
+_ASKING_IF = re.compile(r"(?:會不會|會不會變得|會|will\s+it(?:\s+be)?|would\s+it(?:\s+be)?|is\s+it)\s*$", re.I)
+"""Words before a "slow" that make it a question about the plan ("長 prompt 會不會很慢？"), not a complaint."""
+
+
 def abandoning(text: str) -> bool:
     """The user states they are leaving a named engine ("it gets very slow ... what should we run instead?"),
-    not merely asking whether to ("should we switch?")."""
-    return bool(_ABANDON.search(text))
+    not merely asking whether to ("should we switch?") or whether the plan will be slow ("會不會很慢？")."""
+    return any(not _ASKING_IF.search(text[max(0, m.start() - 12):m.start()]) for m in _ABANDON.finditer(text))
 
 
 def leaving(text: str) -> bool:
@@ -1231,11 +1238,17 @@ def _precision(c: Ctx) -> list[str]:
 
 
 def _quant(c: Ctx) -> list[str]:
+    from rules import catalog, engines
     from rules.engines import all_engines
     sep = c.t(", ", "、")
     parts = []
+    hw_id = c.advice.profile.summary.hardware
+    hw = catalog.hardware(hw_id) if hw_id else None
     for e in _candidates(c)[:4]:
         fmt4 = (all_engines()[e].generic_formats.int4 if all_engines()[e].generic_formats else None) or []
+        # only the formats the engine runs on this device (vLLM's AWQ needs CC 7.5: not on a V100)
+        fmt4 = [f for f in fmt4 if hw is None
+                or engines.device_kernel(e, f"{f}-4.0" if f in ("exl2", "exl3") else f, hw, exact=True) is not None]
         if fmt4:
             parts.append(f"{display(e)}: {'/'.join(fmt4)}")
     return [c.t("A generic \"4-bit\" means each engine's own format: GGUF Q4_K_M for llama.cpp and Ollama, EXL2/EXL3 at "

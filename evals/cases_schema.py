@@ -54,6 +54,9 @@ class Expect(BaseModel):
     {tp: 8, pp: 1}; `attention_dp: true` for attention data-parallel)."""
     ttft_max_s: float | None = None
     """No time to first token above this: the estimate's, and every "TTFT N s" the answer prints."""
+    stream_tps_range: list[float] | None = Field(default=None, min_length=2, max_length=2)
+    """[low, high] tok/s: the estimate's per-stream decode and every per-stream speed the answer prints
+    ("N tok/s per stream", "每條串流約 N tok/s") lie in it (a number an expert would sign)."""
 
 
 class Case(BaseModel):

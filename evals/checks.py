@@ -95,7 +95,7 @@ def _check_answer(expect: Expect, result: dict[str, Any]) -> list[str]:
     fails += [f"not_mentions: '{p}' occurs in the answer" for p in expect.not_mentions or [] if p.lower() in low]
     avoided = {a.get("engine") for a in result.get("avoid", [])}
     fails += [f"avoid_none: {e} was in avoid" for e in expect.avoid_none or [] if e in avoided]
-    fails += _check_layout(expect, result) + _check_ttft(expect, result)
+    fails += _check_layout(expect, result) + _check_ttft(expect, result) + _check_stream_tps(expect, result)
     if expect.answer_lang:
         runs = foreign_runs(answer, expect.answer_lang)
         if runs:
@@ -129,6 +129,24 @@ def _check_ttft(expect: Expect, result: dict[str, Any]) -> list[str]:
         secs = float(num.replace(",", "")) / (1000 if unit.lower() == "ms" else 1)
         if secs > limit:
             fails.append(f"ttft_max_s {limit:g}: the answer prints TTFT {num} {unit}")
+            break
+    return fails
+
+
+_STREAM = re.compile(r"([0-9][0-9,]*(?:\.[0-9]+)?)\s*tok/s per stream|每條串流(?:約)?\s*([0-9][0-9,]*(?:\.[0-9]+)?)\s*tok/s")
+
+
+def _check_stream_tps(expect: Expect, result: dict[str, Any]) -> list[str]:
+    if expect.stream_tps_range is None:
+        return []
+    lo, hi = expect.stream_tps_range
+    est = (result.get("estimate") or {}).get("decode_tokens_per_s")
+    fails = [f"stream_tps_range {lo:g}-{hi:g}: the estimate's decode is {est} tok/s"] \
+        if est is not None and not lo <= est <= hi else []
+    for a, b in _STREAM.findall(result.get("answer") or ""):
+        val = float((a or b).replace(",", ""))
+        if not lo <= val <= hi:
+            fails.append(f"stream_tps_range {lo:g}-{hi:g}: the answer prints {val:g} tok/s per stream")
             break
     return fails
 

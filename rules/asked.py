@@ -61,8 +61,10 @@ def asked_first(d: Decision, topics: list[str], named: list[str], replacing: boo
                             f"{engine(d.primary).name} cannot.",
                             f"您問的是把部分模型放到系統記憶體：{name}{where_zh}可以把模型拆在 GPU 與 CPU 之間（MoE 的專家放 RAM、"
                             f"attention 留在 GPU），{engine(d.primary).name} 做不到。")
-    if abandoning and d.primary in named:
-        others = [e for e in d.alternatives if e not in named]
+    # the engine being left is the one named first (the setup is described before the destination: "we run
+    # Ollama ... should we move to vLLM?"): an engine named as the destination is never demoted
+    if abandoning and named and d.primary == named[0]:
+        others = [e for e in d.alternatives if e != named[0]]
         # leaving because it slows down when many use it at once: the engine built for that load (its docs' stance)
         serving = [e for e in others if engine(e).production.stance == "production"] if many_at_once else []
         pick = next(iter(serving or others), None)

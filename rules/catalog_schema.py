@@ -69,6 +69,9 @@ class Hardware(_Strict):
     p2p: bool | None = None
     """Device-to-device peer access; None = not established."""
     tdp_w: float | None = Field(default=None, gt=0, le=5000)
+    gcds: int = Field(default=1, ge=1, le=8)
+    """GPUs the software sees in one package (AMD MI250/MI250X: two GCDs, each its own ROCm device): the
+    figures above are per package, launch flags count GCDs."""
     gpu_cores: int | None = Field(default=None, gt=0)
     """GPU core count where it tells variants apart (Apple M3/M4 Max 30/32/40-core)."""
     default_variant: bool = False

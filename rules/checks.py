@@ -41,7 +41,8 @@ def quant_kernels(facts: dict[str, Any]) -> dict[str, tuple[int, str]]:
     if not quant:
         return out
     for engine_id in ENGINES:
-        kernel = kernel_for(engine_id, quant, platform, cc, bool(facts.get("quantization_assumed")))
+        kernel = kernel_for(engine_id, quant, platform, cc, bool(facts.get("quantization_assumed")),
+                            _device(facts))
         if kernel == "optimized":
             continue
         where = f" on {platform}" if platform else ""
@@ -59,10 +60,21 @@ dtype it runs (llama.cpp converts to an F16 GGUF; its CANN backend has no BF16),
 is each engine's own 4-bit format. A stated BF16 or F16 is taken as said."""
 
 
-def kernel_for(engine_id: str, quant: str, platform: str | None, cc: Any, assumed: bool) -> str | None:
-    """The engine's kernel for the format; for an assumed 16-bit format, its best 16-bit kernel."""
+def _device(facts: dict[str, Any]) -> Any:
+    """The profile's device spec (None when unknown or not in the catalog)."""
+    try:
+        return catalog.hardware(facts["hardware"]) if facts.get("hardware") else None
+    except Exception:  # noqa: BLE001 - an unknown id just skips the device-level gate
+        return None
+
+
+def kernel_for(engine_id: str, quant: str, platform: str | None, cc: Any, assumed: bool,
+               hw: Any = None) -> str | None:
+    """The engine's kernel for the format; for an assumed 16-bit format, its best 16-bit kernel (on `hw`
+    when given: AMD kernels that need a dtype the device lacks do not count)."""
     formats = SIXTEEN_BIT if assumed and quant in SIXTEEN_BIT else (quant,)
-    found = [engines.quant_kernel(engine_id, q, platform, cc) for q in formats]
+    found = [engines.device_kernel(engine_id, q, hw) if hw is not None and hw.platform == platform
+             else engines.quant_kernel(engine_id, q, platform, cc) for q in formats]
     return "optimized" if "optimized" in found else ("supported" if "supported" in found else None)
 
 
@@ -70,6 +82,10 @@ def gate_reason(facts: dict[str, Any], engine_id: str) -> tuple[str, str] | None
     """(en, zh) when the engine's kernel for the chosen quantization is gated by compute capability."""
     hw_id = facts.get("hardware")
     name = getattr(catalog.hardware(hw_id), "name", hw_id) if hw_id else None
+    hw = _device(facts)
+    amd = engines.amd_dtype_gate(engine_id, facts.get("quantization") or "", hw) if hw is not None else None
+    if amd:
+        return amd
     return engines.cc_gate(engine_id, facts.get("quantization") or "", facts.get("platform"), facts.get("cuda_cc"), name)
 
 

@@ -222,8 +222,8 @@ def quant_ladder(hw, native: str | None) -> list[str]:
     people running those models at home do."""
     rungs = _platform_rungs(hw)
     if native is not None and bits_per_weight(native) < 16:
-        if hw.hw_class in _SERVER_CLASSES and hw.platform in ("nvidia-cuda", "amd-rocm"):
-            return [native]   # re-quantizing a published FP8/MXFP4 model departs from it: a server is told so
+        if hw.hw_class in _SERVER_CLASSES and hw.platform in ("nvidia-cuda", "amd-rocm") and _runs_here(native, hw):
+            return [native]   # (a GPU with no kernel for it at all, FP8 on an MI250, steps down like local hardware)   # re-quantizing a published FP8/MXFP4 model departs from it: a server is told so
         top = bits_per_weight(native)
         rungs = [native] + [q for q in rungs if bits_per_weight(q) < top]
     kept = [q for q in rungs if _runs_here(q, hw, kernel="optimized" if q != native else None)]
@@ -243,7 +243,7 @@ def _runs_here(quant: str, hw, serving: bool = False, kernel: str | None = None)
             continue
         if serving and spec.production.stance != "production":
             continue
-        found = engines.quant_kernel(engine, quant, hw.platform, hw.cuda_cc)
+        found = engines.device_kernel(engine, quant, hw)
         if found in grades[kernel] and (not serving or found == "optimized"):
             return True
     return False
@@ -262,9 +262,23 @@ def _tries(p: Profile, ladder: list[str]) -> list[tuple[str, int]]:
         return everything
     hw = _hw(p)
     # On server GPUs a one-card format only helps if their serving engines run it there.
-    one_card = [(q, 1) for q in ladder
-                if hw is None or hw.hw_class not in _SERVER_CLASSES or _runs_here(q, hw, serving=True)]
+    served = hw is not None and (hw.hw_class in _SERVER_CLASSES
+                                 or facts.get("serving_mode") in ("team", "production", "fleet"))
+    one_card = [(q, 1) for q in ladder if not served or _runs_here(q, hw, serving=True)]
     return one_card + everything
+
+
+def _served_ladder(p: Profile, hw, ladder: list[str]) -> list[str]:
+    """A team or service on consumer GPUs needs a format its serving engines run: when none of the local
+    rungs is one (8-bit on a Radeon RX 7900 is FP8 for vLLM, which RDNA3 lacks), the 16-bit weights come
+    first."""
+    facts, _ = derive_facts(p)
+    if facts.get("serving_mode") not in ("team", "production", "fleet") or hw.hw_class in _SERVER_CLASSES:
+        return ladder
+    if any(_runs_here(q, hw, serving=True) for q in ladder):
+        return ladder
+    sixteen = next((q for q in ("bf16", "f16") if _runs_here(q, hw, serving=True)), None)
+    return [sixteen, *ladder] if sixteen else ladder
 
 
 def _native(p: Profile) -> str | None:
@@ -277,7 +291,7 @@ def _quantization(p: Profile) -> Default | None:
     if hw is None:
         return None
     native = _native(p)
-    ladder = quant_ladder(hw, native)
+    ladder = _served_ladder(p, hw, quant_ladder(hw, native))
     if not (p.model or p.params_b or p.hf_config):
         value = ladder[0] if hw.hw_class in _SERVER_CLASSES else ladder[-1]
         return Default(field="quantization", value=value, note="model unknown: the usual format for this hardware",
@@ -311,7 +325,7 @@ def _no_headroom_note(p: Profile, quant: str, native: str | None) -> tuple[str, 
     hw = _hw(p)
     cannot = _cannot_run(probe)
     found = {e: f for e, f in fit.fits(probe, facts).items()
-             if e not in cannot and engines.quant_kernel(e, quant, hw.platform, hw.cuda_cc) is not None}
+             if e not in cannot and engines.device_kernel(e, quant, hw) is not None}
     is_native = quant == native
     what = "the model's native format" if is_native else "the smallest format assumed for this hardware"
     what_zh = "模型原生的格式" if is_native else "這個硬體預設的最小格式"

@@ -110,6 +110,9 @@ class QuantSupport(Sourced):
     engine's own minimum."""
     kernel_on: dict[Platform, Kernel] = {}
     """A different kernel level on these platforms (vLLM's AWQ: Marlin on CUDA, a slower Triton kernel on ROCm)."""
+    amd_needs_tflops: Literal["fp8", "fp4"] | None = None
+    """On AMD GPUs the kernel needs this dtype in hardware (no weight-only fallback as on NVIDIA): a device
+    whose catalog entry lists no such TFLOPS (CDNA2 MI250/MI210, RDNA3) gets no kernel."""
 
 
 class Feature(Sourced):
@@ -476,6 +479,46 @@ def quant_kernel(engine_id: str, quant: str, platform: str | None = None,
         return "optimized" if "optimized" in found else ("supported" if "supported" in found else None)
     key = own_format(engine_id, quant, platform, cuda_cc)
     return _entry_kernel(spec, key, platform, _as_cc(cuda_cc)) if key else None
+
+
+def _amd_blocked(entry: QuantSupport | None, hw: Any) -> str | None:
+    """The dtype an AMD kernel needs that this device lacks in hardware (None: not blocked)."""
+    if entry is None or hw.platform != "amd-rocm" or not entry.amd_needs_tflops:
+        return None
+    return None if getattr(hw.tflops, entry.amd_needs_tflops, None) else entry.amd_needs_tflops
+
+
+def device_kernel(engine_id: str, quant: str, hw: Any, exact: bool = False) -> Kernel | None:
+    """quant_kernel on one device: a format whose AMD kernels need a dtype the device lacks in hardware
+    (FP8 on MI250) does not count, and a bare width falls to the engine's next own format (`exact`: the
+    catalog entry of that very id only, e.g. vLLM's INT4 W4A16 checkpoints, not its AWQ/GPTQ)."""
+    spec = engine(engine_id)
+    if spec.backends is not None:
+        kernels = [device_kernel(b, quant, hw, exact) for b in spec.backends.engines]
+        return "optimized" if "optimized" in kernels else ("supported" if "supported" in kernels else None)
+    cc = _as_cc(hw.cuda_cc)
+    keys = [quant_key(quant)] if exact else own_formats(engine_id, quant)
+    found = [_entry_kernel(spec, k, hw.platform, cc) for k in keys
+             if not _amd_blocked(spec.quantizations.get(k), hw)]
+    return "optimized" if "optimized" in found else ("supported" if "supported" in found else None)
+
+
+def amd_dtype_gate(engine_id: str, quant: str, hw: Any) -> tuple[str, str] | None:
+    """(en, zh) reason when the engine's kernel for `quant` on AMD needs a dtype this device lacks."""
+    if hw is None or hw.platform != "amd-rocm" or device_kernel(engine_id, quant, hw) is not None:
+        return None
+    spec = engine(engine_id)
+    if spec.backends is not None:
+        return next((g for b in spec.backends.engines if (g := amd_dtype_gate(b, quant, hw))), None)
+    dtype = next((d for k in own_formats(engine_id, quant)
+                  if (d := _amd_blocked(spec.quantizations.get(k), hw))
+                  and _entry_kernel(spec, k, hw.platform, None) is not None), None)
+    if dtype is None:
+        return None
+    dtype = dtype.upper()
+    return (f"{spec.name}'s {quant} kernels need {dtype} in hardware on AMD GPUs (MI300-class and newer); "
+            f"{hw.name} has no {dtype} units",
+            f"{spec.name} 的 {quant} kernel 在 AMD GPU 上需要硬體 {dtype}（MI300 系列以後）；{hw.name} 沒有 {dtype} 單元")
 
 
 def unverified_facts() -> list[str]:

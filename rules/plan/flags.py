@@ -107,6 +107,8 @@ NOTES = {
     "numa-pin": {"en": "one copy per socket: pin each process to its own NUMA node (numactl -N <n> -m <n>); each socket's "
                        "share of the RAM must hold a whole copy",
                  "zh": "每個插槽各放一份：以 numactl -N <n> -m <n> 把各程序綁在自己的 NUMA 節點；每個插槽分到的記憶體須放得下整份模型"},
+    "gcds": {"en": "each {device} is {gcds} GPUs (GCDs) to ROCm: the tensor-parallel size counts GCDs, {gpus} in all",
+             "zh": "每張 {device} 在 ROCm 下是 {gcds} 個 GPU（GCD）：tensor parallel 大小以 GCD 計，共 {gpus} 個"},
     "multi-node": {"en": "run the same command on each of the {span} nodes with its --node-rank",
                    "zh": "在 {span} 個節點上各執行同一指令，帶各自的 --node-rank"},
     "tabby": {"en": "run it from a TabbyAPI checkout (the server for ExLlama); models/{folder} holds a {quant} "
@@ -155,10 +157,14 @@ def _instances(c: Candidate) -> list[Note]:
     return [("instances", {"n": c.layout.dp, "group": c.layout.replica_devices})]
 
 
+def _gcd_note(c: Candidate, gcds: int, device: str) -> list[Note]:
+    return [("gcds", {"device": device, "gcds": gcds, "gpus": c.layout.replica_devices * gcds})] if gcds > 1 else []
+
+
 def vllm(c: Candidate, spec: ModelSpec, ctx: int, seqs: int, nodes: int,
-         per_node: int | None = None) -> tuple[str, list[Note]]:
+         per_node: int | None = None, gcds: int = 1) -> tuple[str, list[Note]]:
     lay = c.layout
-    group = lay.tp * lay.ep
+    group = lay.tp * lay.ep * gcds
     parts = [f"vllm serve {_repo(spec)}"]
     if lay.attention_dp:
         # attention data-parallel: one engine per GPU (DP rank); the experts form one TP group across the
@@ -198,9 +204,9 @@ def vllm(c: Candidate, spec: ModelSpec, ctx: int, seqs: int, nodes: int,
     return " ".join(parts), notes + _checkpoint(spec, c.quantization)
 
 
-def sglang(c: Candidate, spec: ModelSpec, ctx: int, seqs: int, per_node: int) -> tuple[str, list[Note]]:
+def sglang(c: Candidate, spec: ModelSpec, ctx: int, seqs: int, per_node: int, gcds: int = 1) -> tuple[str, list[Note]]:
     lay = c.layout
-    group = lay.tp * lay.ep
+    group = lay.tp * lay.ep * gcds
     parts = [f"python -m sglang.launch_server --model-path {_repo(spec)}"]
     if group > 1:
         parts.append(f"--tp-size {group}")
@@ -298,10 +304,16 @@ SLOT_ENGINES = frozenset({"llama.cpp", "ollama"})
 
 
 def command(engine: str, c: Candidate, spec: ModelSpec, ctx: int, load: int, nodes: int,
-            per_node: int, slots: int | None = None, cpu_only: bool = False) -> tuple[str, list[Note]] | None:
+            per_node: int, slots: int | None = None, cpu_only: bool = False, gcds: int = 1,
+            device: str = "") -> tuple[str, list[Note]] | None:
     """The launch command for `engine` and its remarks, or None when the catalog holds no flags for it.
-    `slots`: how many whole windows the memory holds (bounds the slot engines' parallel requests)."""
+    `slots`: how many whole windows the memory holds (bounds the slot engines' parallel requests);
+    `gcds`: GPUs per package the engine sees (MI250: 2), which its tensor-parallel size counts."""
     seqs = per_replica_seqs(c, load)
+    if gcds > 1 and engine in ("vllm", "sglang"):
+        cmd, notes = (vllm(c, spec, ctx, seqs, nodes, per_node, gcds) if engine == "vllm"
+                      else sglang(c, spec, ctx, seqs, per_node, gcds))
+        return cmd, notes + _gcd_note(c, gcds, device)
     if engine in SLOT_ENGINES and slots:
         seqs = max(1, min(seqs, slots // c.layout.dp))
     if engine == "vllm":
@@ -325,12 +337,12 @@ def command(engine: str, c: Candidate, spec: ModelSpec, ctx: int, load: int, nod
 
 
 def commands(engines: tuple[str, ...], c: Candidate, spec: ModelSpec, ctx: int, load: int, nodes: int,
-             per_node: int, slots: int | None = None,
-             cpu_only: bool = False) -> tuple[dict[str, str], dict[str, dict[str, list[str]]]]:
+             per_node: int, slots: int | None = None, cpu_only: bool = False, gcds: int = 1,
+             device: str = "") -> tuple[dict[str, str], dict[str, dict[str, list[str]]]]:
     """({engine: command}, {engine: {lang: remarks}}) for every engine that has flags for this layout."""
     cmds, remarks = {}, {}
     for e in engines:
-        found = command(e, c, spec, ctx, load, nodes, per_node, slots, cpu_only)
+        found = command(e, c, spec, ctx, load, nodes, per_node, slots, cpu_only, gcds, device)
         if found:
             cmds[e], notes = found
             if notes:

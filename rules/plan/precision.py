@@ -45,7 +45,7 @@ def weight_fallbacks(engine: str | None, hw: Hardware, current: str,
         if engine is None:
             ok = q != "fp8" or bool(hw.tflops.fp8)
         else:
-            ok = engines.quant_kernel(engine, q, hw.platform, hw.cuda_cc) == "optimized"
+            ok = engines.device_kernel(engine, q, hw) == "optimized"
         if ok:
             out.append(q)
     return sorted(out, key=lambda q: -bits_per_weight(q))

@@ -74,8 +74,11 @@ def rejection(fig: Figures, load: int) -> str | None:
     """Why this candidate cannot serve the load, or None."""
     if not fig.fits:
         return f"does not fit: {fig.binding_constraint}"
-    if fig.max_concurrency < load:
-        return f"holds only {fig.max_concurrency} of {load} requests in flight at this context"
+    # the window must hold one whole request; the load is held when the engine keeps that many in flight with
+    # the KV blocks requests actually use (paged engines allocate as tokens arrive: in_service), not only
+    # when every request could grow to the full window at once (max_concurrency)
+    if fig.max_concurrency < load and (fig.max_concurrency < 1 or (fig.in_service or 0) < load):
+        return f"holds only {max(fig.max_concurrency, fig.in_service or 0)} of {load} requests in flight at this context"
     return None
 
 

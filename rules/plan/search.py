@@ -128,12 +128,13 @@ def _flags(req: Request, chosen: Candidate, ctx: int) -> tuple[dict[str, str], d
     # engines that give every slot a whole window up front hold fewer slots than the estimate's lengths allow
     slots = max(1, chosen.figures.max_concurrency * ctx // window) if chosen.figures.max_concurrency else None
     from rules import catalog
-    cpu_only = catalog.hardware(req.hardware).platform in ("x86-cpu", "arm-cpu")
+    hw = catalog.hardware(req.hardware)
+    cpu_only = hw.platform in ("x86-cpu", "arm-cpu")
     from rules.model_resolve import serving_repo
     spec = req.spec()
     spec = spec.model_copy(update={"hf_id": serving_repo(spec, req.model_words)})
     return flags.commands(tuple(usable), chosen, spec, window, admit, topo_nodes, req.per_node, slots,
-                          cpu_only)
+                          cpu_only, hw.gcds, hw.name)
 
 
 def _why(req: Request, chosen: Candidate, runner: Candidate | None, favoured: Candidate | None, best: Candidate,
@@ -174,6 +175,25 @@ def _networked(topo: Topology) -> Topology:
     return replace(topo, network="ethernet", replica_limit=topo.devices, notes=notes)
 
 
+def _hybrid_fallback(scored: list[Candidate], ests: dict[int, Estimate]) -> tuple[list[Candidate], dict[int, Estimate], int | None]:
+    """When nothing fits the GPUs at any precision tried, a hybrid engine that runs the rest from system RAM
+    (llama.cpp --n-cpu-moe / -ngl) still serves its sequences: those candidates become the plan (what users
+    of 12 GB cards do with a MoE), at the first tier that has one."""
+    hybrid = [c for c in scored if c.figures.offload_flag and c.figures.max_concurrency >= 1]
+    if not hybrid:
+        return scored, ests, None
+    first = min(c.tier for c in hybrid)
+    out: list[Candidate] = []
+    for c in scored:
+        if c.tier == first and c in hybrid:
+            new = c.model_copy(update={"rejected": None})
+            if id(c) in ests:
+                ests[id(new)] = ests[id(c)]
+            c = new
+        out.append(c)
+    return out, ests, first
+
+
 def _search(req: Request) -> tuple[Plan, Estimate | None]:
     topo = _topology(req)
     quant = req.quant or req.spec().native_dtype
@@ -187,6 +207,8 @@ def _search(req: Request) -> tuple[Plan, Estimate | None]:
             topo, (scored, ests, tier) = wide, found
     if not scored:
         raise LookupError("no legal layout")
+    if tier is None:
+        scored, ests, tier = _hybrid_fallback(scored, ests)
     pool = [c for c in scored if c.tier == tier and c.rejected is None] if tier is not None else []
     split_runner = None
     if pool and legality.replicas_first(topo.fast, req.hw().platform, req.priority, pool,
@@ -218,7 +240,7 @@ def _search(req: Request) -> tuple[Plan, Estimate | None]:
     cmds, remarks = _flags(req, chosen, ctx)
     split = _disaggregation(req, topo, chosen, est.output_tokens if est else (req.output_tokens or 1))
     cap, est = _capacity(req, topo, chosen, est)
-    if cap is not None or not chosen.figures.fits:   # no queueing TTFT in the figures either
+    if cap is not None or not (chosen.figures.fits or chosen.figures.offload_flag):   # no queueing TTFT either
         chosen = chosen.model_copy(update={"figures": chosen.figures.model_copy(update={"ttft_s": None,
                                                                                           "latency_s": None})})
     why = _why(req, chosen, runner, favoured if pool else None, best, overrode, ctx, cap)
@@ -264,7 +286,7 @@ def copy_has_room(req: Request, quant: str) -> bool:
 def _capacity(req: Request, topo: Topology, chosen: Candidate, est: Estimate | None):
     """(Capacity, estimate) when the load queues beyond the devices: the replicas it needs, and the
     estimate without a queueing TTFT (an unbounded queue's wait is not a latency to plan with)."""
-    if est is not None and not est.fits:   # nothing is served: a TTFT would only measure an endless queue
+    if est is not None and not est.fits and est.offload is None:   # nothing is served: a TTFT would only measure an endless queue
         return None, est.model_copy(update={"ttft_s": None})
     if req.fill or est is None or not capacity.queued(est, req.load):
         return None, est

@@ -58,9 +58,10 @@ def engine_notes(s) -> list[str]:
         return []
     ok, reason, _ = engines.supports(s.engine, s.hw)
     notes = [] if ok else [f"WARNING: {reason}"]
-    kernel = engines.quant_kernel(s.engine, s.quant, s.hw.platform, s.hw.cuda_cc)
+    kernel = engines.device_kernel(s.engine, s.quant, s.hw)
     if ok and kernel is None:
-        gate = engines.cc_gate(s.engine, s.quant, s.hw.platform, s.hw.cuda_cc, s.hw.name)
+        gate = (engines.amd_dtype_gate(s.engine, s.quant, s.hw)
+                or engines.cc_gate(s.engine, s.quant, s.hw.platform, s.hw.cuda_cc, s.hw.name))
         notes.append(f"WARNING: {gate[0]}" if gate else f"WARNING: {s.engine} has no kernel for {s.quant} on {s.hw.platform}")
     return notes
 
@@ -153,6 +154,11 @@ def infeasible(s, weights_fit: bool, mem: MemoryBreakdown, kv_dev: float) -> Inf
     return Infeasible(constraint=constraint, constraint_zh=constraint.zh, fixes=fixes or ["a device with more memory"])
 
 
+INTERACTIVE_TTFT_S = 10.0
+"""Ten seconds: the limit for keeping a user's attention on a dialogue (Nielsen, "Response Times: The 3 Important
+Limits", https://www.nngroup.com/articles/response-times-3-important-limits/); a first token later than that is
+not an interactive answer."""
+
 _SHARE_NAMES = {   # what takes a request's time, (en, zh)
     "prefill": ("prefill compute (prompt processing)", "prefill 計算（處理 prompt）"),
     "weights": ("memory bandwidth: streaming the weights each token", "記憶體頻寬：每個 token 都要讀一遍權重"),
@@ -186,7 +192,15 @@ def binding_constraint(s, fits: bool, bad: Infeasible | None, step, load, t_pf: 
     key, value = max(shares.items(), key=lambda kv: kv[1])
     share = value / (sum(shares.values()) or 1.0)
     en, zh = _SHARE_NAMES[key]
-    return Line(f"{en} ({share:.0%} of a request's time at batch {batch})", f"{zh}（批次 {batch} 時佔一個請求時間的 {share:.0%}）")
+    line = Line(f"{en} ({share:.0%} of a request's time at batch {batch})", f"{zh}（批次 {batch} 時佔一個請求時間的 {share:.0%}）")
+    ttft = load.ttft_s if load.ttft_s is not None else t_pf
+    if key == "prefill" and ttft is not None and ttft > INTERACTIVE_TTFT_S:
+        line = Line(f"{line}: {ttft:,.0f} s to the first token for each {s.input_tokens:,}-token prompt, not interactive "
+                    f"(past the {INTERACTIVE_TTFT_S:g} s a person waits): shorten or cache the prompt, pick a model with "
+                    "fewer active parameters, or use hardware with more compute",
+                    f"{line.zh}：每個 {s.input_tokens:,} token 的 prompt 要 {ttft:,.0f} 秒才出第一個字，無法互動使用"
+                    f"（超過一般人願意等的 {INTERACTIVE_TTFT_S:g} 秒）：縮短或快取 prompt、換啟用參數較少的模型，或用算力更強的硬體")
+    return line
 
 
 def error_band(hw: Hardware, family: str = "local", architecture: str = "dense") -> ErrorBand:

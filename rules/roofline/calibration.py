@@ -75,6 +75,11 @@ LOCAL_PRO_NVIDIA_PREFILL_EFFICIENCY = {
     "": 0.31,     # Blackwell: DGX Spark (GB10) llama-bench pp2048 rows (MXFP4/Q8_0, fit split); pre-Ampere
                   # parts (V100, T4) fall back to it uncalibrated
 }
+# AMD APUs (Radeon 8060S in the Ryzen AI Max+ 395, gfx1151, LPDDR5X shared with the CPU) reach about half the
+# share of their quoted dual-issue WMMA peak that the RX 7900 XTX row gets: llama.cpp ROCm (no rocWMMA) runs
+# gpt-oss-120b MXFP4 pp2048 at 998 tok/s (lhl/strix-halo-testing#33), 2.05 s where the discrete-card share gives
+# 1.05 s. One row, no held-out part (the measurement files hold no Strix Halo rows): a wide error band.
+AMD_APU_PREFILL_FACTOR = 0.46
 # GGUF-quantized weights run llama.cpp's int8 MMQ kernels, slower than cuBLAS on F16 weights on these parts.
 NVIDIA_PRO_QUANT_PREFILL_FACTOR = 0.84  # Q4_K_M vs F16 pp512 on the same GPUs (XiongjieDai, fit split)
 # Weight-only quantized GEMMs dequantize on ALUs; GPUs without int matrix paths lose some rate.
@@ -119,6 +124,15 @@ EARLY_BLOCK_FP8_MOE_STEP_S = 6e-4      # per MoE layer per step (replaces SERVER
 # ROCm builds of vLLM (2024): OCI MI300X rows (fit split): bandwidth and GEMM rate both well below CUDA's
 PLATFORM_SERVER_BW_FACTOR = {"amd-rocm": 0.6}
 PLATFORM_SERVER_GEMM_FACTOR = {"amd-rocm": 0.3}
+
+# llama.cpp's tensor split (-sm row) divides each weight matrix by rows over the GPUs and gathers every
+# partial result on the main GPU through host-driven copies and events: one synchronisation per split matrix
+# multiply (7 per transformer layer: q, k, v, o, gate, up, down), not two all-reduces per layer as in server
+# engines. Seconds per split matmul, fitted on one report (ollama/ollama#5458: 3x Tesla P40 run a 70B at ~10
+# tok/s with -sm row, ~3 tok/s without): 80 layers x 7 x 80 us = 45 ms on top of a 54 ms weight stream. No
+# held-out row: the measurement files hold no llama.cpp row-split rows (wide error band).
+LOCAL_ROW_SPLIT_SYNC_S = 80e-6
+LOCAL_ROW_SPLIT_MATMULS_PER_LAYER = 7
 
 # Interconnect: per-step latency (s) of a collective on each link kind; bandwidth is the catalog's.
 LINK_LATENCY_S = {"nvlink": 5e-6, "infinity-fabric": 5e-6, "pcie": 10e-6, "pcie-no-p2p": 15e-6,
@@ -187,6 +201,8 @@ def prefill_efficiency(hw: Hardware, quant_family: str, family: str = "local", d
         eff *= NVIDIA_PRO_QUANT_PREFILL_FACTOR if quantized else 1.0
     if hw.platform == "apple-silicon" and quantized:
         eff *= APPLE_QUANT_PREFILL_FACTOR
+    if hw.platform == "amd-rocm" and memory_class(hw) == "lpddr":
+        eff *= AMD_APU_PREFILL_FACTOR
     return eff
 
 

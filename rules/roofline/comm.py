@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from rules.catalog_schema import Hardware
 from rules.errors import MissingFactError
-from rules.roofline.calibration import LINK_LATENCY_S
+from rules.roofline.calibration import LINK_LATENCY_S, LOCAL_ROW_SPLIT_MATMULS_PER_LAYER, LOCAL_ROW_SPLIT_SYNC_S
 from rules.roofline.figure import Figure
 
 SWITCHED = frozenset({"nvlink", "infinity-fabric"})
@@ -52,6 +52,20 @@ def tp_step_s(hidden: int, layers: int, batch: int, tp: int, hw: Hardware, inter
     one = allreduce_s(batch * hidden * 2, tp, hw, interconnect)
     t = per_layer * layers * one.value
     return Figure(t, f"{per_layer} x {layers} layers x {one.value * 1e6:.0f} us = {t * 1e3:.2f} ms per step ({one.why})")
+
+
+def row_split_step_s(hidden: int, layers: int, batch: int, tp: int, hw: Hardware,
+                     interconnect: str | None = None) -> Figure:
+    """llama.cpp -sm row: every split matmul sends its input to each GPU and gathers the slices on the main
+    GPU, synchronised from the host (calibration.LOCAL_ROW_SPLIT_SYNC_S per matmul)."""
+    if tp <= 1:
+        return Figure(0.0, "no tensor split")
+    _, bw, _ = link(hw, interconnect)
+    n = LOCAL_ROW_SPLIT_MATMULS_PER_LAYER * layers
+    one = LOCAL_ROW_SPLIT_SYNC_S + 2 * (tp - 1) / tp * batch * hidden * 2 / bw
+    t = n * one
+    return Figure(t, f"row split: {LOCAL_ROW_SPLIT_MATMULS_PER_LAYER} x {layers} split matmuls x {one * 1e6:.0f} us "
+                     f"(host-synchronised gather) = {t * 1e3:.1f} ms per step")
 
 
 def pp_step_s(hidden: int, batch: int, pp: int, hw: Hardware, interconnect: str | None = None) -> Figure:

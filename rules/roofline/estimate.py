@@ -168,7 +168,8 @@ def _kv_split(spec: ModelSpec, layout: Layout, attention_dp: bool = False) -> in
 def _comm_s(s: Setup, batch: int) -> tuple[float, list[str]]:
     """Communication seconds per decode step for the layout."""
     spec, lay, hw = s.spec, s.layout, s.hw
-    parts = [comm.tp_step_s(spec.hidden, spec.layers, batch, lay.tp, hw, s.interconnect),
+    tp_comm = comm.row_split_step_s if s.runtime.family == "local" else comm.tp_step_s
+    parts = [tp_comm(spec.hidden, spec.layers, batch, lay.tp, hw, s.interconnect),
              comm.pp_step_s(spec.hidden, batch, lay.pp, hw, s.interconnect)]
     if lay.ep > 1 and spec.architecture == "moe":  # attention sharded over the EP group, experts all-to-all
         parts.append(comm.ep_step_s(spec.hidden, spec.moe_layers, spec.experts_per_tok, batch, lay.ep, hw, s.interconnect))
@@ -433,6 +434,9 @@ def estimate(model, hardware, count: int = 1, nodes: int = 1, quant: str | None 
         if upload and t_pf is not None:
             t_pf += upload
             load_fig = replace(load_fig, ttft_s=load_fig.ttft_s + upload)
+        # the split kept room on the GPU for the KV cache: count the sequences that room holds (at least one)
+        room = mem.usable - mem.reserve - off[0].gpu_gb * 1e9 / lay.replica_devices
+        offload_cap = max(1, int(room // mem.kv_dev)) if mem.kv_dev > 0 else 1
         notes.append(f"{gb(off[0].ram_gb * 1e9):.1f} GB of weights stay in system RAM ({_flag(off[0])}); "
                      f"decode reads {off[0].ram_gb_per_token:.2f} GB per token from it at "
                      f"{off[0].host_bw_gbs:g} GB/s ({off[0].host}), +{off[0].ram_ms_per_token:.1f} ms per token")
@@ -441,7 +445,7 @@ def estimate(model, hardware, count: int = 1, nodes: int = 1, quant: str | None 
     binding = advice.binding_constraint(s, fits, infeasible, step, load_fig, t_pf, batch)
     return Estimate(
         fits=fits, weights_gb=round(gb(mem.weights), 2), kv_bytes_per_token=int(kv_bytes_per_token(spec, s.kv_dtype).value),
-        max_concurrency=mem.per_replica_cap * lay.dp,
+        max_concurrency=(offload_cap if off is not None else mem.per_replica_cap) * lay.dp,
         decode_tokens_per_s=_sig(1 / load_fig.tpot_s),
         decode_tokens_per_s_bound=round(_offload_bound(bound, off[0], s) if off else bound, 2),
         prefill_tokens_per_s=round(s.input_tokens / t_pf, 1) if t_pf and s.input_tokens else None,

@@ -26,6 +26,10 @@ HOST_FOR_CLASS = {"datacenter": "cpu_server_generic"}
 (hardware catalog cpu_server_generic, 307.2 GB/s); every other GPU a desktop with dual-channel
 DDR5-5600 (cpu_desktop_amd, 89.6 GB/s; DDR5 per JEDEC JESD79-5)."""
 DEFAULT_HOST = "cpu_desktop_amd"
+DDR4_HOST = "cpu_desktop_ddr4"
+DDR4_ERA_ARCHS = ("Ampere", "Turing", "Pascal", "Volta", "Maxwell")
+"""Consumer and workstation GPUs of these generations (2020 and before) sit in DDR4 desktops: AM4 and
+LGA1200 boards take only DDR4 (dual-channel DDR4-3200, 51.2 GB/s; cpu_desktop_ddr4)."""
 
 HOST_BW_EFFICIENCY = 0.5
 """Share of the host's datasheet bandwidth llama.cpp's CPU matrix-vector kernels stream at: Qwen3-30B-A3B
@@ -52,7 +56,10 @@ class Split:
 
 def host_for(hw: Hardware) -> str:
     """Catalog id of the host whose RAM holds the offloaded weights."""
-    return HOST_FOR_CLASS.get(hw.hw_class, DEFAULT_HOST)
+    if hw.hw_class in HOST_FOR_CLASS:
+        return HOST_FOR_CLASS[hw.hw_class]
+    arch = (hw.arch or "").split()[0] if hw.arch else ""
+    return DDR4_HOST if hw.platform == "nvidia-cuda" and arch in DDR4_ERA_ARCHS else DEFAULT_HOST
 
 
 def split(model: ModelSpec, quant: str, engine: str | None, room: float) -> Split | None:
