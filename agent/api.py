@@ -204,6 +204,18 @@ def simulated_reply(fields: list[str], answers: dict[str, str], lang: str = "en"
     return " ".join(known) if known else (DONT_KNOW_ZH if lang == "zh" else DONT_KNOW)
 
 
+def answer_file_reply(fields: list[str], answers: dict[str, str], lang: str = "en", first: bool = False) -> str:
+    """The one-shot user's reply from an answers file: the asked fields' answers; the first reply also
+    says the answers to fields the question did not ask (a user who wrote a fact down says it when
+    first asked anything, so "100+ concurrent requests" filed under workload is not lost when the
+    question asks for the concurrency); "I don't know" only when it has nothing to say."""
+    said = [str(answers[f]) for f in fields if f in answers]
+    if first:
+        said += [str(v) for f, v in answers.items() if f not in fields]
+    known = list(dict.fromkeys(said))
+    return " ".join(known) if known else (DONT_KNOW_ZH if lang == "zh" else DONT_KNOW)
+
+
 def _question_lang(question: dict) -> str:
     return "zh" if re.search(r"[\u3400-\u9fff]", question.get("question") or "") else "en"
 
@@ -229,9 +241,17 @@ def advise(text: str, answers: dict[str, Any] | None = None, model: str | None =
         raise InputError("empty question: say what you want to run and on what",
                          zh="問題是空的：請說明要跑什麼模型、用什麼硬體")
 
+    asked: list[dict] = []
+
     def reply(question: dict) -> str:
-        return simulated_reply(question["fields"], known, _question_lang(question))
-    return _advice(runner.run({"mode": "chat", "text": text.strip()}, _tools(model, tools, knowledge), reply))
+        asked.append(question)
+        return answer_file_reply(question["fields"], known, _question_lang(question), first=len(asked) == 1)
+    bundle = _tools(model, tools, knowledge)
+    advice = _advice(runner.run({"mode": "chat", "text": text.strip()}, bundle, reply))
+    if known and not asked:   # nothing was asked: the filed facts are part of the request itself
+        more = " ".join(dict.fromkeys(known.values()))
+        advice = _advice(runner.run({"mode": "chat", "text": f"{text.strip()}\n{more}"}, bundle, reply))
+    return advice
 
 
 def ask(text: str, answers: dict[str, Any] | None = None, model: str | None = None,

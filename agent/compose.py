@@ -194,7 +194,8 @@ def _measure(advice: "Advice", lab: dict, lang: str) -> list[str]:
 
 def _summary(advice: "Advice", index: dict[str, int], lab: dict, lang: str) -> list[str]:
     """The opening a busy engineer acts on: engine, plan, fit and speed; two reasons; what to measure."""
-    out = [_headline(advice, lab, lang)]
+    from agent.slo_check import slo_line
+    out = [_headline(advice, lab, lang), *filter(None, [slo_line(advice)])]
     reasons = _reasons(advice, index) if advice.decision.primary else []
     if reasons:
         out += [f"{lab['why']}{_colon(lang).rstrip()}", *[f"- {_short(r)}" for r in reasons[:SUMMARY_REASONS]]]

@@ -40,10 +40,9 @@ def request_for(profile: Profile, text: str, lang: str):
         raise InputError("say how many users or requests at once to size for (e.g. '200 users', '50 concurrent')")
     notes = []
     if profile.concurrency is None or "concurrency" in profile.assumed:
-        from rules.defaults import ACTIVE_SHARE
-        basis = (f"{profile.users} users, about {ACTIVE_SHARE:.0%} active at once" if profile.users
-                 else "the default for what you described")
-        basis_zh = (f"{profile.users} 位使用者，約 {ACTIVE_SHARE:.0%} 同時活躍" if profile.users else "依您描述情境的預設值")
+        from rules.serving import peak_note
+        basis = peak_note(profile.users, load) if profile.users else "the default for what you described"
+        basis_zh = peak_note(profile.users, load, "zh") if profile.users else "依您描述情境的預設值"
         notes.append(f"{load} requests in flight assumed ({basis})" if lang == "en"
                      else f"假設約 {load} 個同時請求（{basis_zh}）")
     targets, more = _targets(latency_targets(text)[0], profile, load, lang)

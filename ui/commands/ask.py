@@ -9,7 +9,8 @@ def add_parser(sub) -> None:
     p = sub.add_parser(
         "ask", help="one-shot recommendation for a question or a profile file",
         description="Ask once. Follow-up questions are answered from --answers (field id: answer)\n"
-                    "or with \"I don't know\" (documented defaults, listed as assumptions).\n"
+                    "or with \"I don't know\" (documented defaults, listed as assumptions); answers to\n"
+                    "fields it does not ask are said with the first reply (or with the question).\n"
                     "With --profile, the tools run on the given profile without an interview.",
         formatter_class=argparse.RawDescriptionHelpFormatter,
         epilog="examples:\n"
@@ -36,11 +37,11 @@ def _check(args) -> None:
 
 
 def _print_human(advice, answers: dict[str, str]) -> None:
-    from agent.api import simulated_reply
+    from agent.api import answer_file_reply
     from ui.present import markdown
-    for q in advice.questions:
+    for n, q in enumerate(advice.questions):
         print(f"? {q.question}")
-        print(f"  → {simulated_reply(q.fields, answers, advice.language)}\n")
+        print(f"  → {answer_file_reply(q.fields, answers, advice.language, first=n == 0)}\n")
     print(markdown.terminal(advice), end="")
     note = markdown.composer_note(advice)
     if note:

@@ -1,0 +1,93 @@
+"""The cost answer at the user's own token volume (idle hours included), beside the full-utilisation
+figure, and against an API price when the user quotes one; en and zh-Hant.
+
+    volume_lines(advice) -> [str]    empty when the user gave no volume or utilisation, or no price is known
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from rules.cost import HOURS_PER_MONTH, at_volume
+
+if TYPE_CHECKING:
+    from agent.advice import Advice
+
+
+def _usd(x: float) -> str:
+    return f"${x:,.0f}" if x >= 100 else f"${x:,.2f}" if x >= 0.1 else f"${x:.3f}"
+
+
+def _tokens(n: float, zh: bool) -> str:
+    if zh:
+        return f"{n / 1e8:g} 億" if n >= 1e8 else f"{n / 1e4:,.0f} 萬"
+    return f"{n / 1e9:g}B" if n >= 1e9 else f"{n / 1e6:,.0f}M"
+
+
+def _pct(x: float) -> str:
+    return f"{x:.1%}" if x < 0.1 else f"{x:.0%}"
+
+
+def volume_lines(advice: "Advice") -> list[str]:
+    """What a month costs at the stated volume, per 1M tokens, beside the always-busy figure."""
+    vol, est = advice.volume, advice.estimate
+    if not vol or est is None or not est.cost_per_1m_tokens or not est.price_usd_per_hour or not est.aggregate_tokens_per_s:
+        return []
+    zh = advice.language == "zh"
+    hourly = est.cost_per_1m_tokens * est.aggregate_tokens_per_s * 3600 / 1e6
+    devices = max(1, round(hourly / est.price_usd_per_hour))
+    total, out_tok = vol.get("tokens_per_month"), vol.get("output_per_month")
+    assumed_split = ""
+    if total and not out_tok:   # no split given: the prompt/answer lengths planned for give the output share
+        share = est.output_tokens / (est.input_tokens + est.output_tokens)
+        out_tok = total * share
+        assumed_split = (f"（沒有給輸入／輸出比例，依規劃的 {est.input_tokens}／{est.output_tokens} token 長度假設輸出佔 {share:.0%}）"
+                         if zh else f" (no input/output split given: output assumed {share:.0%} of it, from the "
+                         f"{est.input_tokens}/{est.output_tokens}-token lengths planned for)")
+    c = at_volume(devices, est.price_usd_per_hour, est.aggregate_tokens_per_s, total, out_tok, vol.get("utilisation"))
+    price = _usd(est.price_usd_per_hour)
+    lines = []
+    if total:
+        if zh:
+            lines.append(f"以您的用量算（每月 {_tokens(total, True)} tokens{assumed_split}）：{devices} 個裝置全月開機 "
+                         f"{HOURS_PER_MONTH:.0f} 小時 × {price}/小時 ≈ 每月 {_usd(c.monthly_usd)}，平均每百萬 tokens 約 "
+                         f"{_usd(c.per_1m_tokens)}（每百萬輸出 token 約 {_usd(c.per_1m_output)}）；裝置只有約 "
+                         f"{_pct(c.busy_share)} 的產能在用，閒置的時數一樣要付。")
+        else:
+            lines.append(f"At your volume ({_tokens(total, False)} tokens a month{assumed_split}): {devices} device(s) "
+                         f"on all month, {HOURS_PER_MONTH:.0f} h × {price}/h ≈ {_usd(c.monthly_usd)} a month, so about "
+                         f"{_usd(c.per_1m_tokens)} per 1M tokens ({_usd(c.per_1m_output)} per 1M output tokens); the "
+                         f"devices would be busy about {_pct(c.busy_share)} of the time, and idle hours are paid too.")
+    elif c.busy_share:
+        lines.append(f"在您說的 {_pct(c.busy_share)} 利用率下，每百萬輸出 token 約 {_usd(c.per_1m_output)}（滿載數字 ÷ 利用率）。"
+                     if zh else f"At the {_pct(c.busy_share)} utilisation you gave: about {_usd(c.per_1m_output)} per 1M "
+                     "output tokens (the full-load figure ÷ utilisation).")
+    if c.devices_for_volume:
+        lines.append(f"這個用量超過一套配置的產能：約需 {c.devices_for_volume} 個裝置。" if zh else
+                     f"This volume is beyond one copy of the plan: about {c.devices_for_volume} devices.")
+    lines.append(f"滿載（全月都有 {est.concurrency} 個同時請求）時約每百萬輸出 token {_usd(c.full_per_1m_output)}；"
+                 "只有長期接近滿載，自架才會接近這個數字。" if zh else
+                 f"Fully busy ({est.concurrency} requests in flight every hour) it would be about "
+                 f"{_usd(c.full_per_1m_output)} per 1M output tokens; self-hosting only gets near that at sustained "
+                 "high load.")
+    lines += _api(advice, c, zh)
+    return lines
+
+
+def _api(advice: "Advice", c, zh: bool) -> list[str]:
+    """The quoted API price against the cost at this volume, or the price below which an API is cheaper."""
+    from agent.extract_amounts import api_prices
+    quoted = api_prices(advice.question or "")
+    mine = c.per_1m_tokens or c.per_1m_output
+    if mine is None:
+        return []
+    if quoted:
+        api = quoted[-1][0]
+        cheaper = "API" if api < mine else ("自架" if zh else "self-hosting")
+        return [f"您給的 API 價格每百萬 {_usd(api)}，以這個用量自架每百萬約 {_usd(mine)}：{cheaper}比較便宜。" if zh else
+                f"Against the {_usd(api)} per 1M you quoted for the API: self-hosting costs about {_usd(mine)} per 1M "
+                f"at this volume, so {cheaper} is cheaper."]
+    return [f"和 API 比：在這個用量下，任何每百萬 tokens（輸入輸出平均）低於約 {_usd(mine)} 的 API 都比自架便宜；"
+            "給我 API 的輸入／輸出價格就能直接算。價格來源：裝置每小時價格是您給的，小時數以全月開機 730 小時計。" if zh else
+            f"Against an API: at this volume any API charging less than about {_usd(mine)} per 1M tokens (input and "
+            "output blended) is cheaper than self-hosting; give its input/output prices for a direct comparison. "
+            "Assumed: the device-hour price you gave, the devices on all month (730 h)."]

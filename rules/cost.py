@@ -1,0 +1,55 @@
+"""Cost per 1M tokens at the user's own volume: the devices are paid by the hour whether or not they
+serve, so the cost that matters is the month's bill over the tokens actually served, beside the
+full-utilisation figure (the plan's output tok/s at its planned load, every hour of the month).
+
+    at_volume(devices, usd_per_device_hour, full_tok_s, tokens, output_tokens, utilisation) -> VolumeCost
+
+Pure arithmetic, each figure a formula you can check by hand.
+"""
+from __future__ import annotations
+
+import math
+
+from pydantic import BaseModel, ConfigDict
+
+HOURS_PER_MONTH = 730.0
+"""Hours paid per month for devices left on: 8,760 hours a year / 12."""
+
+
+class VolumeCost(BaseModel):
+    """The month's bill and what each token costs at the stated volume."""
+
+    model_config = ConfigDict(extra="forbid")
+    monthly_usd: float
+    """devices × $/device-hour × 730 h (always on)."""
+    per_1m_tokens: float | None = None
+    """monthly_usd ÷ (all tokens served per month / 1M): the cost at this volume, idle hours included."""
+    per_1m_output: float | None = None
+    """monthly_usd ÷ (output tokens per month / 1M), when the output volume is known."""
+    full_per_1m_output: float
+    """The devices busy every hour: $/hour ÷ (output tokens per hour / 1M)."""
+    busy_share: float | None = None
+    """Share of the month's output capacity the stated output volume uses (1.0 = always busy)."""
+    devices_for_volume: int | None = None
+    """Devices needed when the volume is beyond one plan's capacity (None when it fits)."""
+
+
+def at_volume(devices: int, usd_per_device_hour: float, full_tok_s: float, tokens: float | None = None,
+              output_tokens: float | None = None, utilisation: float | None = None) -> VolumeCost:
+    """The bill and per-token costs for `tokens` (and `output_tokens`) a month, or at a stated `utilisation`."""
+    hourly = devices * usd_per_device_hour
+    full = hourly / (full_tok_s * 3600 / 1e6)
+    capacity = full_tok_s * 3600 * HOURS_PER_MONTH   # output tokens one plan serves in a month, always busy
+    copies = math.ceil(output_tokens / capacity) if output_tokens and output_tokens > capacity else 1
+    monthly = hourly * HOURS_PER_MONTH * copies   # a volume beyond one plan pays for more copies of it
+    out = VolumeCost(monthly_usd=round(monthly, 2), full_per_1m_output=round(full, 4),
+                     devices_for_volume=devices * copies if copies > 1 else None)
+    if utilisation:   # the user's own busy share: idle hours spread over the tokens served
+        out.busy_share = utilisation
+        out.per_1m_output = round(full / utilisation, 4)
+    if tokens:
+        out.per_1m_tokens = round(monthly / (tokens / 1e6), 4)
+    if output_tokens:
+        out.per_1m_output = round(monthly / (output_tokens / 1e6), 4)
+        out.busy_share = round(output_tokens / (capacity * copies), 4)
+    return out

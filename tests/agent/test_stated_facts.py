@@ -1,0 +1,122 @@
+"""Facts the user gave reach the plan (issue 15, review 3): a fact filed under a field the advisor did
+not ask is still said, "I don't know" never erases a stated fact, the load for N people follows the
+stated peak rule, a stated latency target is judged, a token volume is costed with its idle hours,
+and nothing understood is quoted back as "not used" — in English and zh-Hant. Real rules, real
+extractor, no retrieval (the plan is what is checked)."""
+from __future__ import annotations
+
+import pytest
+
+from agent.api import DONT_KNOW, DONT_KNOW_ZH, advise, answer_file_reply
+from agent.extract_volume import volume
+from evals.langcheck import english_runs
+from rules.cost import at_volume
+from rules.serving import busy_hour_load
+
+
+def _advise(text, answers=None):
+    return advise(text, answers, knowledge=False)
+
+
+def test_the_first_reply_also_says_facts_filed_under_fields_not_asked():
+    answers = {"workload": "mixed chat, ~2K in / 1K out, 100+ concurrent requests"}
+    assert answer_file_reply(["concurrency"], answers, first=True) == answers["workload"]
+    assert answer_file_reply(["concurrency"], answers, first=False) == DONT_KNOW
+    assert answer_file_reply(["model"], {}, "zh", first=True) == DONT_KNOW_ZH
+
+
+def test_a_load_filed_under_workload_is_planned_for_and_launched():
+    a = _advise("We rent an 8x MI300X node. Goal: serve DeepSeek-R1 (official FP8 weights) to our internal apps "
+                "with high throughput. SGLang or vLLM on ROCm? Give me a launch command.",
+                {"workload": "mixed chat, ~2K in / 1K out, 100+ concurrent requests"})
+    assert a.profile.summary.concurrency >= 100 and "concurrency" not in a.profile.summary.assumed
+    launch = next(c.command for c in a.plan.launch if c.engine == a.decision.primary)
+    dp = a.plan.layout.dp * (a.plan.layout.tp * a.plan.layout.ep if a.plan.layout.attention_dp else 1)
+    seqs = int(launch.split("--max-num-seqs ")[1].split()[0]) if "--max-num-seqs" in launch else \
+        int(launch.split("--max-running-requests ")[1].split()[0]) // max(1, dp)
+    assert seqs * max(1, dp) >= 100   # the cap covers the stated load over the replicas/ranks
+
+
+def test_when_nothing_is_asked_the_filed_facts_join_the_request():
+    a = _advise("How many H100s do I need to serve Llama 3.3 70B to 1000 users?",
+                {"concurrency": "1000 employees, peak ~80 concurrent requests",
+                 "workload": "prompts: avg 3K in / 400 out; slo: TTFT < 2 s, at least 15 tok/s per user"})
+    req = a.sizing["request"]
+    assert req["concurrency"] == 80 and req["ttft_ms"] == 2000 and round(req["tpot_ms"]) == 67
+    assert "did not give one" not in a.answer
+
+
+@pytest.mark.parametrize("text, answers", [
+    ("8x H100 SXM, Llama 3.1 70B, 120 concurrent requests for an internal team. Which engine?", {}),
+    ("8 張 H100 SXM，跑 Llama 3.1 70B，內部團隊 120 個併發，用哪個引擎？", {}),
+    ("8x H100 SXM, Llama 3.1 70B, 120 concurrent requests. Which engine?", {"concurrency": "not sure"}),
+])
+def test_dont_know_never_erases_a_stated_fact(text, answers):
+    a = _advise(text, answers)
+    s = a.profile.summary
+    assert s.concurrency == 120 and s.count == 8 and "concurrency" not in s.assumed
+
+
+@pytest.mark.parametrize("users, load", [(1, 1), (5, 2), (10, 4), (20, 6), (500, 66), (1000, 123)])
+def test_the_load_for_a_head_count_is_the_busy_hour_peak(users, load):
+    assert busy_hour_load(users) == load
+
+
+@pytest.mark.parametrize("text, words", [
+    ("Our team of 20 shares one RTX A6000 (48GB) running Mistral Small 3.1 24B. Which engine?", ("20 people", "99%")),
+    ("我們 20 人的團隊共用一張 RTX A6000 48GB，跑 Mistral Small 3.1 24B，用哪個引擎？", ("20 人", "99%")),
+])
+def test_the_team_size_assumption_is_said_with_its_rule(text, words):
+    a = _advise(text)
+    assert a.estimate.concurrency == 6   # planned for the peak, whether the load was asked or not
+    assert all(w in a.answer for w in words)
+
+
+@pytest.mark.parametrize("text, lang", [
+    ("8x H100 SXM, Llama 3.1 70B, 64 concurrent users, p99 TTFT under 500 ms and TTFT < 2 s. Which engine?", "en"),
+    ("8 張 H100 SXM 跑 Llama 3.1 70B，64 個併發，首字 2 秒內、每人每秒至少 20 token，用哪個引擎？", "zh"),
+])
+def test_a_stated_latency_target_is_judged_in_the_summary(text, lang):
+    a = _advise(text)
+    assert a.slo and "ttft_ms" in a.slo
+    head = a.answer.split("###")[0]
+    if lang == "en":
+        assert "Your target" in head and ("meets it" in head or "misses it" in head)
+        assert "did not give one" not in a.answer
+    else:
+        assert "您的延遲目標" in head and ("符合" in head or "未達" in head)
+        assert not english_runs(head)
+
+
+@pytest.mark.parametrize("text, total, out", [
+    ("Our volume is about 300M tokens/month (250M in, 50M out).", 3e8, 5e7),
+    ("我們每月大約 5 億 tokens（4 億輸入、1 億輸出）", 5e8, 1e8),
+    ("about 10 million tokens a day", 10e6 * 365 / 12, None),
+])
+def test_a_token_volume_is_read(text, total, out):
+    from agent.extract_text import normalize
+    v = volume(normalize(text).norm)
+    assert v is not None and round(v.tokens_per_month) == round(total) and v.output_per_month == out
+
+
+def test_the_cost_at_a_volume_pays_for_idle_hours():
+    c = at_volume(2, 2.5, 1000.0, tokens=3e8, output_tokens=5e7)
+    assert c.monthly_usd == 3650 and round(c.per_1m_tokens, 2) == 12.17
+    assert c.full_per_1m_output == round(5 / 3.6, 4) and c.busy_share < 0.05
+
+
+@pytest.mark.parametrize("text, lang", [
+    ("Finance wants numbers: Llama 3.3 70B self-hosted on rented H100s at $2.50/GPU-hr vs a hosted API. Our volume "
+     "is about 300M tokens/month (250M in, 50M out). What's our cost per 1M tokens each way?", "en"),
+    ("老闆想自架 Llama 3.3 70B，租 H100 一小時 2.5 美金。我們每月大約 3 億 tokens（2.5 億輸入、0.5 億輸出）。"
+     "跟 API 比，每百萬 tokens 成本各是多少？", "zh"),
+])
+def test_the_cost_answer_uses_the_volume_and_never_calls_it_unused(text, lang):
+    a = _advise(text)
+    assert a.volume and not any("token" in n.text.lower() for n in a.not_understood)
+    lead = a.answer.split("###")[0]
+    if lang == "en":
+        assert "At your volume" in lead and "a month" in lead and "I did not use" not in a.answer
+    else:
+        assert "以您的用量算" in lead and "沒有用上" not in a.answer
+        assert not english_runs(lead)
