@@ -204,16 +204,11 @@ def simulated_reply(fields: list[str], answers: dict[str, str], lang: str = "en"
     return " ".join(known) if known else (DONT_KNOW_ZH if lang == "zh" else DONT_KNOW)
 
 
-def answer_file_reply(fields: list[str], answers: dict[str, str], lang: str = "en", first: bool = False) -> str:
-    """The one-shot user's reply from an answers file: the asked fields' answers; the first reply also
-    says the answers to fields the question did not ask (a user who wrote a fact down says it when
-    first asked anything, so "100+ concurrent requests" filed under workload is not lost when the
-    question asks for the concurrency); "I don't know" only when it has nothing to say."""
-    said = [str(answers[f]) for f in fields if f in answers]
-    if first:
-        said += [str(v) for f, v in answers.items() if f not in fields]
-    known = list(dict.fromkeys(said))
-    return " ".join(known) if known else (DONT_KNOW_ZH if lang == "zh" else DONT_KNOW)
+def unasked_answers(questions: list, answers: dict[str, str]) -> list[str]:
+    """Answers in a file whose fields no question asked: facts the user wrote down that the interview
+    never reached ("100+ concurrent requests" filed under workload when only the load was asked)."""
+    asked = {f for q in questions for f in (q["fields"] if isinstance(q, dict) else q.fields)}
+    return list(dict.fromkeys(str(v) for f, v in answers.items() if f not in asked))
 
 
 def _question_lang(question: dict) -> str:
@@ -245,12 +240,13 @@ def advise(text: str, answers: dict[str, Any] | None = None, model: str | None =
 
     def reply(question: dict) -> str:
         asked.append(question)
-        return answer_file_reply(question["fields"], known, _question_lang(question), first=len(asked) == 1)
+        return simulated_reply(question["fields"], known, _question_lang(question))
     bundle = _tools(model, tools, knowledge)
     advice = _advice(runner.run({"mode": "chat", "text": text.strip()}, bundle, reply))
-    if known and not asked:   # nothing was asked: the filed facts are part of the request itself
-        more = " ".join(dict.fromkeys(known.values()))
-        advice = _advice(runner.run({"mode": "chat", "text": f"{text.strip()}\n{more}"}, bundle, reply))
+    unsaid = unasked_answers(asked, known)
+    if unsaid:   # facts the interview never asked for are part of the request: never lose them
+        asked.clear()
+        advice = _advice(runner.run({"mode": "chat", "text": "\n".join([text.strip(), *unsaid])}, bundle, reply))
     return advice
 
 

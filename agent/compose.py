@@ -369,11 +369,41 @@ def sources_block(advice: "Advice") -> list[str]:
 
 
 def understanding_lines(advice: "Advice") -> list[str]:
-    """What the answer is about: a new or amended profile, and words that were not understood."""
-    from agent.understand import change_note, unplaced_note
+    """What the answer is about: a new or amended profile."""
+    from agent.understand import change_note
     change = advice.profile_change.model_dump() if advice.profile_change else None
-    notes = [change_note(change, advice.language), unplaced_note([n.model_dump() for n in advice.not_understood], advice.language)]
-    return [line for n in notes if n for line in (f"> {n}", "")]
+    note = change_note(change, advice.language)
+    return [f"> {note}", ""] if note else []
+
+
+_LOCAL_FIRST = frozenset({"ollama", "llama.cpp", "mlx-lm"})
+_GENERIC_WARNINGS = {"pitfall-single-user-benchmark": "bench", "faq-benchmark-mismatch": "bench",
+                     "pitfall-demo-engine-in-production": "local", "serve-production": "shortlist"}
+"""Warnings that say something general: left out when the answer already says it (the benchmark block
+asks for real lengths and concurrency; the hardware rule already shortlists the production engines) or
+when it is about another setup (local-first servers nobody named or was offered)."""
+
+
+def shown_warnings(advice: "Advice") -> list[str]:
+    """The warnings worth reading for this setup, in order."""
+    from agent.topic_lead import named_engines
+    from rules.ruleset import rule_index
+    d, fired = advice.decision, set(advice.decision.rules)
+    local = _LOCAL_FIRST & {d.primary, *d.alternatives, *named_engines(advice.question or "", limit=None)}
+    skip = {"bench": advice.benchmark is not None, "local": not local, "shortlist": "hw-nvidia-datacenter" in fired}
+    drop: set[str] = set()
+    for rule_id, why in _GENERIC_WARNINGS.items():
+        rule = rule_index().get(rule_id)
+        if rule_id in fired and skip[why] and rule is not None and rule.effects.warning is not None:
+            drop |= {rule.effects.warning.en, rule.effects.warning.zh}
+    return [w for w in advice.warnings if w not in drop]
+
+
+def unplaced_lines(advice: "Advice") -> list[str]:
+    """Words that looked like a device, model or number but were not placed: said once, at the end."""
+    from agent.understand import unplaced_note
+    note = unplaced_note([n.model_dump() for n in advice.not_understood], advice.language)
+    return ["", f"> {note}"] if note else []
 
 
 def template_answer(advice: "Advice") -> str:
@@ -404,8 +434,8 @@ def template_answer(advice: "Advice") -> str:
         if block:
             out += [*block, ""]
     assumed = [assumption_text(a, lang) for a in advice.assumptions]
-    for key, items in (("warn", advice.warnings), ("assume", assumed)):
+    for key, items in (("warn", shown_warnings(advice)), ("assume", assumed)):
         if items:
             out += [f"**{lab[key]}{_colon(lang).rstrip()}**", *[f"- {w}" for w in items], ""]
-    out += sources_block(advice)
+    out += unplaced_lines(advice) + sources_block(advice)
     return re.sub(r"\n{3,}", "\n\n", "\n".join(out)).strip() + "\n"

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from agent.api import DONT_KNOW, DONT_KNOW_ZH, advise, answer_file_reply
+from agent.api import advise, unasked_answers
 from agent.extract_volume import volume
 from evals.langcheck import english_runs
 from rules.cost import at_volume
@@ -18,11 +18,10 @@ def _advise(text, answers=None):
     return advise(text, answers, knowledge=False)
 
 
-def test_the_first_reply_also_says_facts_filed_under_fields_not_asked():
-    answers = {"workload": "mixed chat, ~2K in / 1K out, 100+ concurrent requests"}
-    assert answer_file_reply(["concurrency"], answers, first=True) == answers["workload"]
-    assert answer_file_reply(["concurrency"], answers, first=False) == DONT_KNOW
-    assert answer_file_reply(["model"], {}, "zh", first=True) == DONT_KNOW_ZH
+def test_answers_to_fields_never_asked_are_found():
+    answers = {"workload": "mixed chat, ~2K in / 1K out, 100+ concurrent requests", "concurrency": "not sure"}
+    assert unasked_answers([{"fields": ["concurrency"]}], answers) == [answers["workload"]]
+    assert unasked_answers([{"fields": ["concurrency", "workload"]}], answers) == []
 
 
 def test_a_load_filed_under_workload_is_planned_for_and_launched():
