@@ -71,7 +71,7 @@ def peak_note(users: int, load: int, lang: str = "en") -> str:
     if lang == "zh":
         return (f"{users:,} 人若各約 {ACTIVE_SHARE:.0%} 的時間在等回答，平均約 {avg} 個同時請求，尖峰（99% 的時間不超過）"
                 f"約 {load} 個；若實際同時人數不同，請直接告訴我")
-    return (f"{users:,} people, each with a request in flight about {ACTIVE_SHARE:.0%} of the busy hour: {avg} at once "
+    return (f"{users:,} users, each with a request in flight about {ACTIVE_SHARE:.0%} of the busy hour: {avg} at once "
             f"on average, {load} at the peak (99% of the time no more); tell me the real number if you know it")
 
 

@@ -62,7 +62,7 @@ def test_the_load_for_a_head_count_is_the_busy_hour_peak(users, load):
 
 
 @pytest.mark.parametrize("text, words", [
-    ("Our team of 20 shares one RTX A6000 (48GB) running Mistral Small 3.1 24B. Which engine?", ("20 people", "99%")),
+    ("Our team of 20 shares one RTX A6000 (48GB) running Mistral Small 3.1 24B. Which engine?", ("20 users", "99%")),
     ("我們 20 人的團隊共用一張 RTX A6000 48GB，跑 Mistral Small 3.1 24B，用哪個引擎？", ("20 人", "99%")),
 ])
 def test_the_team_size_assumption_is_said_with_its_rule(text, words):
