@@ -7,10 +7,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from rules.cost import HOURS_PER_MONTH, at_volume
+from rules.cost import HOURS_PER_MONTH, WORK_HOURS_PER_MONTH, at_volume, volume_load
 
 if TYPE_CHECKING:
     from agent.advice import Advice
+    from rules.profile import Profile
 
 
 def _usd(x: float) -> str:
@@ -43,7 +44,8 @@ def volume_lines(advice: "Advice") -> list[str]:
         assumed_split = (f"（沒有給輸入／輸出比例，依規劃的 {est.input_tokens}／{est.output_tokens} token 長度假設輸出佔 {share:.0%}）"
                          if zh else f" (no input/output split given: output assumed {share:.0%} of it, from the "
                          f"{est.input_tokens}/{est.output_tokens}-token lengths planned for)")
-    c = at_volume(devices, est.price_usd_per_hour, est.aggregate_tokens_per_s, total, out_tok, vol.get("utilisation"))
+    full_tok_s, full_at = _full_load(est)
+    c = at_volume(devices, est.price_usd_per_hour, full_tok_s, total, out_tok, vol.get("utilisation"))
     price = _usd(est.price_usd_per_hour)
     lines = []
     if total:
@@ -53,8 +55,8 @@ def volume_lines(advice: "Advice") -> list[str]:
                          f"{_usd(c.per_1m_tokens)}（每百萬輸出 token 約 {_usd(c.per_1m_output)}）；裝置只有約 "
                          f"{_pct(c.busy_share)} 的產能在用，閒置的時數一樣要付。")
         else:
-            lines.append(f"At your volume ({_tokens(total, False)} tokens a month{assumed_split}): {devices} device(s) "
-                         f"on all month, {HOURS_PER_MONTH:.0f} h × {price}/h ≈ {_usd(c.monthly_usd)} a month, so about "
+            lines.append(f"At your volume ({_tokens(total, False)} tokens a month{assumed_split}): {devices} "
+                         f"{'device' if devices == 1 else 'devices'} on all month, {HOURS_PER_MONTH:.0f} h × {price}/h ≈ {_usd(c.monthly_usd)} a month, so about "
                          f"{_usd(c.per_1m_tokens)} per 1M tokens ({_usd(c.per_1m_output)} per 1M output tokens); the "
                          f"devices would be busy about {_pct(c.busy_share)} of the time, and idle hours are paid too.")
     elif c.busy_share:
@@ -64,13 +66,37 @@ def volume_lines(advice: "Advice") -> list[str]:
     if c.devices_for_volume:
         lines.append(f"這個用量超過一套配置的產能：約需 {c.devices_for_volume} 個裝置。" if zh else
                      f"This volume is beyond one copy of the plan: about {c.devices_for_volume} devices.")
-    lines.append(f"滿載（全月都有 {est.concurrency} 個同時請求）時約每百萬輸出 token {_usd(c.full_per_1m_output)}；"
-                 "只有長期接近滿載，自架才會接近這個數字。" if zh else
-                 f"Fully busy ({est.concurrency} requests in flight every hour) it would be about "
+    lines.append(f"滿載（全月每小時都有 {full_at} 個同時請求，記憶體放得下的上限）時約每百萬輸出 token "
+                 f"{_usd(c.full_per_1m_output)}；只有長期接近滿載，自架才會接近這個數字。" if zh else
+                 f"Fully busy ({full_at} requests in flight every hour, what the memory holds) it would be about "
                  f"{_usd(c.full_per_1m_output)} per 1M output tokens; self-hosting only gets near that at sustained "
                  "high load.")
     lines += _api(advice, c, zh)
     return lines
+
+
+FULL_LOAD_CAP = 256
+"""The batch the full-utilisation figure is taken at, at most (vLLM's default --max-num-seqs)."""
+
+
+def _full_load(est) -> tuple[float, int]:
+    """(output tok/s, requests in flight) with the devices as busy as their memory allows: the same layout
+    estimated at its KV capacity; the planned load's figures when that cannot be estimated."""
+    n = min(est.max_concurrency or 0, FULL_LOAD_CAP)
+    if n <= est.concurrency:
+        return est.aggregate_tokens_per_s, est.concurrency
+    from rules.errors import AdvisorError
+    from rules.roofline.estimate import estimate
+    try:
+        full = estimate(est.model, est.hardware, count=est.count, quant=est.quantization, engine=est.engine,
+                        parallelism=dict(est.parallelism), input_tokens=est.input_tokens,
+                        output_tokens=est.output_tokens, context_length=est.context_length, concurrency=n,
+                        kv_cache_dtype=est.kv_cache_dtype)
+    except (AdvisorError, ValueError, TypeError):
+        return est.aggregate_tokens_per_s, est.concurrency
+    if not full.aggregate_tokens_per_s or full.aggregate_tokens_per_s < est.aggregate_tokens_per_s:
+        return est.aggregate_tokens_per_s, est.concurrency
+    return full.aggregate_tokens_per_s, n
 
 
 def _api(advice: "Advice", c, zh: bool) -> list[str]:
@@ -86,8 +112,39 @@ def _api(advice: "Advice", c, zh: bool) -> list[str]:
         return [f"您給的 API 價格每百萬 {_usd(api)}，以這個用量自架每百萬約 {_usd(mine)}：{cheaper}比較便宜。" if zh else
                 f"Against the {_usd(api)} per 1M you quoted for the API: self-hosting costs about {_usd(mine)} per 1M "
                 f"at this volume, so {cheaper} is cheaper."]
+    est = advice.estimate
+    given = (est.price_source or "") == "given by the user"
+    where = ("裝置每小時價格是您給的" if given else f"裝置每小時價格取自型錄（{est.price_source}）") if zh else \
+        ("the device-hour price you gave" if given else f"the catalog's device-hour price ({est.price_source})")
     return [f"和 API 比：在這個用量下，任何每百萬 tokens（輸入輸出平均）低於約 {_usd(mine)} 的 API 都比自架便宜；"
-            "給我 API 的輸入／輸出價格就能直接算。價格來源：裝置每小時價格是您給的，小時數以全月開機 730 小時計。" if zh else
+            f"給我 API 的輸入／輸出價格就能直接算。假設：{where}，全月開機 730 小時。" if zh else
             f"Against an API: at this volume any API charging less than about {_usd(mine)} per 1M tokens (input and "
             "output blended) is cheaper than self-hosting; give its input/output prices for a direct comparison. "
-            "Assumed: the device-hour price you gave, the devices on all month (730 h)."]
+            f"Assumed: {where}, the devices on all month (730 h)."]
+
+
+def with_volume_load(text: str, profile: "Profile") -> "Profile":
+    """A token volume with no stated load sets the load it implies (marked assumed, the rule in words):
+    without it the plan would size for a team's default load and contradict the volume's own cost."""
+    if profile.concurrency is not None:
+        return profile
+    from agent.extract_text import normalize
+    from agent.extract_volume import volume
+    vol = volume(normalize(text).norm)
+    if vol is None or not vol.tokens_per_month:
+        return profile
+    from rules.benchspec.slos import slos_for
+    from rules.defaults import LENGTHS_BY_WORKLOAD
+    workload = profile.workload or "chat"
+    tpot = slos_for(workload, 1, profile.priority, [])[0].tpot_p99_ms
+    i, o = LENGTHS_BY_WORKLOAD[workload]
+    out = vol.output_per_month or vol.tokens_per_month * o / (i + o)
+    load = volume_load(out, tpot)
+    note = (f"{_tokens(out, False)} output tokens a month arriving in working hours ({WORK_HOURS_PER_MONTH:.0f} h: "
+            f"22 days × 10 h), each stream at the {workload} target of {tpot:g} ms per token: about {load} in flight")
+    note_zh = (f"每月 {_tokens(out, True)} 輸出 token 集中在上班時間（{WORK_HOURS_PER_MONTH:.0f} 小時：22 天 × 10 小時），"
+               f"每條串流以 {workload} 目標每 token {tpot:g} ms 計，約 {load} 個同時請求")
+    try:
+        return profile.with_value("concurrency", load, assumed=True, note=note, note_zh=note_zh)
+    except Exception:   # a profile that cannot take it keeps the interview's question
+        return profile

@@ -101,6 +101,8 @@ def understand(state: AgentState, tools: Tools) -> dict[str, Any]:
     data = base | {"language": getattr(ext, "language", None) or "en"}
     profile, rejected = und.apply(build_profile(data), values, evidence)
     profile, unknown = _unknown_devices(text, profile)
+    from agent.cost_volume import with_volume_load
+    profile = with_volume_load(text, profile)   # a token volume states the load
     now = profile.model_dump(mode="json")
     change = None
     if kind == "new":

@@ -53,3 +53,16 @@ def at_volume(devices: int, usd_per_device_hour: float, full_tok_s: float, token
         out.per_1m_output = round(monthly / (output_tokens / 1e6), 4)
         out.busy_share = round(output_tokens / (capacity * copies), 4)
     return out
+
+
+WORK_HOURS_PER_MONTH = 220.0
+"""Hours a month's traffic is assumed to arrive in when only a volume is given: 22 working days × 10 h
+(an internal service's traffic follows the working day; spreading it over all 730 h would plan for a
+third of the load people actually send at once)."""
+
+
+def volume_load(output_per_month: float, tpot_ms: float) -> int:
+    """Requests in flight that serve `output_per_month` output tokens inside the working hours, each
+    stream decoding at the use case's TPOT target (Little's law: in flight = token rate × time per token)."""
+    rate = output_per_month / (WORK_HOURS_PER_MONTH * 3600)   # output tokens per second while people work
+    return max(1, math.ceil(rate * tpot_ms / 1000))
