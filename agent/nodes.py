@@ -224,7 +224,9 @@ def estimate(state: AgentState, tools: Tools) -> dict[str, Any]:
         return {"estimate": None, "plan": None, "options": []}
     decision = state.get("decision") or {}
     try:
-        found = tools.plan(profile, decision) if tools.plan is not None else None
+        from agent.slo_check import state_slo
+        slo = state_slo(state)   # the user's own latency targets size the capacity, when stated
+        found = (tools.plan(profile, decision, **({"slo": slo} if slo else {}))) if tools.plan is not None else None
         if found is not None:   # the plan is computed once; every surface reads this one
             plan, est, options = found
             return {"estimate": est.model_dump(mode="json") if est is not None else None,

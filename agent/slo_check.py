@@ -26,6 +26,13 @@ def stated_slo(texts: list[str]) -> dict[str, Any] | None:
     return {**found, "evidence": evidence} if found else None
 
 
+def state_slo(state: dict) -> dict[str, float] | None:
+    """The targets stated anywhere in a conversation state's transcript ({ttft_ms, tpot_ms} only)."""
+    from agent.extract_text import normalize
+    found = stated_slo([normalize(t).norm for t in (state.get("transcript") or [state.get("text") or ""]) if t])
+    return {k: v for k, v in found.items() if k != "evidence"} if found else None
+
+
 def _num(x: float) -> str:
     return f"{x:,.0f}" if x >= 100 else f"{x:.3g}"
 
@@ -34,7 +41,7 @@ def slo_line(advice: "Advice") -> str | None:
     """Whether the plan's typical-request figures meet the stated targets (None: no target stated, or no
     figures to judge it by)."""
     slo, est = advice.slo, advice.estimate
-    if not slo:
+    if not slo or advice.intent == "size":   # a sizing answer ranks its options against the targets itself
         return None
     zh = advice.language == "zh"
     said = "、".join(slo["evidence"].values()) if zh else "; ".join(slo["evidence"].values())
