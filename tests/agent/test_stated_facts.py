@@ -119,3 +119,53 @@ def test_the_cost_answer_uses_the_volume_and_never_calls_it_unused(text, lang):
     else:
         assert "以您的用量算" in lead and "沒有用上" not in a.answer
         assert not english_runs(lead)
+
+
+def test_a_stated_target_replaces_the_default_in_the_capacity_check():
+    from rules.plan import request_from_profile
+    from rules.plan.search import targets
+    from rules.profile import build_profile
+    p = build_profile({"hardware": "h100_sxm", "count": 1, "model": "llama-3.1-8b", "concurrency": 64})
+    assert targets(request_from_profile(p)) == (1000, 100)   # the chat defaults
+    assert targets(request_from_profile(p, slo={"ttft_ms": 2000, "tpot_ms": 50})) == (2000, 50)
+
+
+@pytest.mark.parametrize("text, count", [
+    ("We have 2-socket Xeon servers with AMX (Sapphire Rapids). Llama 3.1 8B for 20 users?", 2),
+    ("a two-socket EPYC 9334 box, 384GB DDR5, Llama 3.1 8B", 2),
+])
+def test_a_socket_count_is_the_device_count(text, count):
+    from agent.extract import extract
+    e = extract(text)
+    assert e.values.get("count") == count and not e.not_understood
+
+
+@pytest.mark.parametrize("text", [
+    "雲端有單張 MI300X（192GB）可租。想跑 Llama 3.3 70B，同時大概 100 人使用。一張夠嗎？",
+    "One node, 8x H100 SXM, Llama 3.1 70B. Is one node enough for 200 users?",
+    "How many H100s for Llama 3.3 70B to 1000 users?\n1000 employees, peak ~80 concurrent requests",
+])
+def test_a_number_that_was_understood_is_not_quoted_back(text):
+    from agent.extract import extract
+    assert extract(text).not_understood == []
+
+
+def test_unused_numbers_are_said_once_at_the_end_not_in_the_question():
+    from agent.api import Advisor
+    from langgraph.checkpoint.memory import InMemorySaver
+    text = "We pay 2.8 €/h per GPU for a node. Which engine for our team?"
+    out = Advisor(checkpointer=InMemorySaver()).turn("t", text)
+    assert out.question is not None and "2.8" not in out.question["question"]
+    a = _advise(text)
+    assert a.answer.count("'2.8 €'") == 1 and a.answer.index("'2.8 €'") > a.answer.index("Recommendation")
+
+
+@pytest.mark.parametrize("text, generic", [
+    ("8x H100 SXM, Llama 3.3 70B, 120 concurrent requests for an internal team. Which engine?", "Local-first servers"),
+    ("8x H100 SXM, Llama 3.3 70B, 120 concurrent requests for an internal team. Which engine?", "Published numbers usually"),
+    ("8 張 H100 SXM，跑 Llama 3.3 70B，內部團隊 120 個併發，用哪個引擎？", "本地優先的 server（Ollama"),
+])
+def test_generic_warnings_about_another_setup_are_left_out(text, generic):
+    a = _advise(text)
+    assert generic not in a.answer
+    assert any(generic in w for w in a.warnings)   # still in the decision (ask --json keeps them)
