@@ -35,7 +35,9 @@ PEAK_QUANTILE = 0.99
 people mid-request 10% of the time (independently), the number at once is binomial(N, 0.1). Twenty
 people average two at once but reach six about one minute in a hundred; five hundred average fifty
 and reach about sixty-six. Planning for the average leaves a small team queueing whenever a few of
-them ask together, which is the complaint ("it crawls when several people use it")."""
+them ask together, which is the complaint ("it crawls when several people use it"). Setting a
+capacity target as the 99% point of the distribution of users at once, rather than its mean, is the
+usual load-testing practice (e.g. https://sqa.stackexchange.com/questions/36037, a Poisson at 99%)."""
 _NORMAL_Z99 = 2.3263
 """The standard normal's 99th percentile (for head counts too large to sum the binomial)."""
 SIZE_DECIDES = frozenset({"personal", "demo", "team"})
