@@ -106,6 +106,9 @@ def _api(advice: "Advice", c, zh: bool) -> list[str]:
     mine = c.per_1m_tokens or c.per_1m_output
     if mine is None:
         return []
+    listed = _listed(advice, c, zh) if not quoted else []
+    if listed:
+        return listed
     if quoted:
         api = quoted[-1][0]
         cheaper = "API" if api < mine else ("自架" if zh else "self-hosting")
@@ -148,3 +151,34 @@ def with_volume_load(text: str, profile: "Profile") -> "Profile":
         return profile.with_value("concurrency", load, assumed=True, note=note, note_zh=note_zh)
     except Exception:   # a profile that cannot take it keeps the interview's question
         return profile
+
+
+def _listed(advice: "Advice", c, zh: bool) -> list[str]:
+    """A hosted API's listed price for this model (rules/api_prices.yaml) against the month's self-hosted bill."""
+    from rules.cost import api_monthly, listed_api_price
+    vol, price = advice.volume or {}, listed_api_price(advice.profile.summary.model)
+    total = vol.get("tokens_per_month")
+    if price is None or not total:
+        return []
+    est = advice.estimate
+    out_tok = vol.get("output_per_month") or total * est.output_tokens / (est.input_tokens + est.output_tokens)
+    in_tok = vol.get("input_per_month") or total - out_tok
+    bill = api_monthly(price, in_tok, out_tok)
+    ratio = c.monthly_usd / bill if bill else 0
+    if zh:
+        head = (f"和 API 比：{price.provider} 列出的價格是每百萬輸入 ${price.input_usd_per_1m:.2f}、輸出 "
+                f"${price.output_usd_per_1m:.2f}（{price.source}，{price.seen} 讀取，價格常變動），您的用量每月約 {_usd(bill)}"
+                f"（平均每百萬約 {_usd(bill / (total / 1e6))}），自架則是 {_usd(c.monthly_usd)}：")
+        verdict = (f"這個用量下 API 便宜約 {ratio:.0f} 倍；除非資料不能外流，或長期用量高出許多，自架才划算。"
+                   if ratio >= 1.5 else "兩者相近；看資料能否外流與用量成長再決定。" if ratio > 0.67 else
+                   f"這個用量下自架便宜約 {1 / ratio:.0f} 倍。")
+        return [head + verdict]
+    head = (f"Against an API: {price.provider} lists ${price.input_usd_per_1m:.2f} per 1M input and "
+            f"${price.output_usd_per_1m:.2f} per 1M output tokens ({price.source}, read {price.seen}; prices change), "
+            f"which is about {_usd(bill)} a month for your volume ({_usd(bill / (total / 1e6))} per 1M blended) "
+            f"against {_usd(c.monthly_usd)} self-hosted: ")
+    verdict = (f"the API is about {ratio:.0f}× cheaper at this volume; self-hosting pays only if the data cannot "
+               "leave, or at a far higher sustained volume." if ratio >= 1.5 else
+               "the two are close; decide on data policy and growth." if ratio > 0.67 else
+               f"self-hosting is about {1 / ratio:.0f}× cheaper at this volume.")
+    return [head + verdict]

@@ -8,6 +8,7 @@ Pure arithmetic, each figure a formula you can check by hand.
 """
 from __future__ import annotations
 
+import functools
 import math
 
 from pydantic import BaseModel, ConfigDict
@@ -66,3 +67,41 @@ def volume_load(output_per_month: float, tpot_ms: float) -> int:
     stream decoding at the use case's TPOT target (Little's law: in flight = token rate × time per token)."""
     rate = output_per_month / (WORK_HOURS_PER_MONTH * 3600)   # output tokens per second while people work
     return max(1, math.ceil(rate * tpot_ms / 1000))
+
+
+class ApiPrice(BaseModel):
+    """A hosted API's listed price for a catalog model (rules/api_prices.yaml)."""
+
+    model_config = ConfigDict(extra="forbid")
+    model: str
+    provider: str
+    input_usd_per_1m: float
+    output_usd_per_1m: float
+    source: str
+    seen: str
+
+
+def listed_api_price(model_id: str | None) -> ApiPrice | None:
+    """The listed API price for a catalog model id, or None (loaded and validated once)."""
+    return _api_prices().get(model_id or "")
+
+
+@functools.cache
+def _api_prices() -> dict[str, ApiPrice]:
+    import yaml
+    from pathlib import Path
+    from rules.errors import DataError
+    path = Path(__file__).with_name("api_prices.yaml")
+    out = {}
+    for n, raw in enumerate(yaml.safe_load(path.read_text(encoding="utf-8")) or []):
+        try:
+            entry = ApiPrice.model_validate(raw)
+        except Exception as exc:   # a broken data file names the entry, never a traceback
+            raise DataError(path.name, f"entry {n + 1}", None, str(exc).splitlines()[0]) from None
+        out[entry.model] = entry
+    return out
+
+
+def api_monthly(price: ApiPrice, input_tokens: float, output_tokens: float) -> float:
+    """What the API bills for a month's input and output tokens."""
+    return input_tokens / 1e6 * price.input_usd_per_1m + output_tokens / 1e6 * price.output_usd_per_1m

@@ -169,3 +169,13 @@ def test_generic_warnings_about_another_setup_are_left_out(text, generic):
     a = _advise(text)
     assert generic not in a.answer
     assert any(generic in w for w in a.warnings)   # still in the decision (ask --json keeps them)
+
+
+def test_a_listed_api_price_is_compared_with_the_month_bill():
+    from rules.cost import api_monthly, listed_api_price
+    price = listed_api_price("gpt-oss-120b")
+    assert price is not None and price.source.startswith("https://") and api_monthly(price, 4e8, 1e8) == 215.0
+    a = _advise("老闆想自架 gpt-oss-120b，租一張 H100 一小時 2.5 美金。我們每月大約 5 億 tokens（4 億輸入、1 億輸出）。"
+                "跟直接用 API 比，每百萬 tokens 成本各是多少？哪個划算？")
+    lead = a.answer.split("###")[0]
+    assert "$215" in lead and "API 便宜" in lead and price.source in lead and not english_runs(lead)
