@@ -179,3 +179,14 @@ def test_a_listed_api_price_is_compared_with_the_month_bill():
                 "跟直接用 API 比，每百萬 tokens 成本各是多少？哪個划算？")
     lead = a.answer.split("###")[0]
     assert "$215" in lead and "API 便宜" in lead and price.source in lead and not english_runs(lead)
+
+
+@pytest.mark.parametrize("text, ttft, tpot", [
+    ("TTFT < 2 s", 2000, None), ("p99 TTFT under 500 ms", 500, None), ("首字 2 秒內", 2000, None),
+    ("每人每秒至少 20 token", None, 50), ("每個 token 要在 50 毫秒以內", None, 50),
+    ("首字延遲要控制在 1.5 秒內", 1500, None), ("at least 20 tokens per second per user", None, 50),
+])
+def test_slo_phrasings_are_read(text, ttft, tpot):
+    from agent.slo_check import stated_slo
+    found = stated_slo([text]) or {}
+    assert found.get("ttft_ms") == ttft and found.get("tpot_ms") == tpot
