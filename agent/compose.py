@@ -240,9 +240,12 @@ def _avoid_lines(advice: "Advice", lang: str) -> list[str]:
     named, sep = set(named_engines(advice.question or "", limit=None)), "、" if lang == "zh" else ", "
     one_box = (advice.profile.summary.nodes or 1) <= 1
     lines, off = [], []
+    unnamed_local = _LOCAL_FIRST - named - {advice.decision.primary, *advice.decision.alternatives}
     for a in advice.decision.avoid:
         if a.engine not in named and (a.rule in _NOT_HERE or (a.engine == "dynamo" and one_box)):
             continue
+        if a.rule == _DEMO_PITFALL and a.engine in unnamed_local and _server_class(advice):
+            continue   # "Ollama is for demos" on a datacenter node nobody runs Ollama on: another setup's warning
         if a.engine not in named and a.rule == _OFF_PLATFORM and not _runs_on_platform(a.engine, advice):
             off.append(display(a.engine))
             continue
@@ -251,6 +254,19 @@ def _avoid_lines(advice: "Advice", lang: str) -> list[str]:
         lines.append("- " + ("這個硬體不支援（或只有實驗性支援）：" if lang == "zh" else
                              "Not supported on this hardware (or experimental only): ") + sep.join(off))
     return lines
+
+
+_DEMO_PITFALL = "pitfall-demo-engine-in-production"
+
+
+def _server_class(advice: "Advice") -> bool:
+    """Datacenter accelerators: nobody weighs a local-first server there unless they name it."""
+    from rules import catalog
+    hw = advice.profile.summary.hardware
+    try:
+        return bool(hw) and catalog.hardware(hw).hw_class == "datacenter"
+    except Exception:
+        return False
 
 
 def _runs_on_platform(engine_id: str, advice: "Advice") -> bool:

@@ -90,6 +90,12 @@ def size_text(text: str) -> dict[str, Any]:
     return result
 
 
+def name_of(option: dict[str, Any], zh: bool) -> str:
+    """A sizing option's device name as the list prints it."""
+    from rules.display import short_name
+    return short_name(option["name"]) if zh else option["name"]
+
+
 def render(result: dict[str, Any]) -> str:
     """The sizing answer as Markdown, in the user's language."""
     zh = result.get("language") == "zh"
@@ -100,6 +106,11 @@ def render(result: dict[str, Any]) -> str:
             if zh else f"**Hardware for {name} at {req['concurrency']} requests in flight, "
                        f"TTFT <= {req['ttft_ms']:g} ms, TPOT <= {req['tpot_ms']:g} ms**")
     lines = [head, ""]
+    top = (result["options"] or [None])[0]
+    if top and result["any_meets"]:   # the question is usually "how many": say it before the list
+        n = top["count"] * top["nodes"]
+        lines += [f"這個負載需要 {n} 張 {name_of(top, zh)}（見下方第 1 個選項）。" if zh else
+                  f"This load needs {n} x {name_of(top, zh)} (option 1 below).", ""]
     if not result["any_meets"]:
         lines += ["沒有選項達到目標；以下是最接近的：" if zh else "No option meets the targets; the closest ones:", ""]
     for n, o in enumerate(result["options"], start=1):

@@ -190,3 +190,16 @@ def test_slo_phrasings_are_read(text, ttft, tpot):
     from agent.slo_check import stated_slo
     found = stated_slo([text]) or {}
     assert found.get("ttft_ms") == ttft and found.get("tpot_ms") == tpot
+
+
+def test_a_datacenter_answer_does_not_warn_about_local_servers_nobody_named():
+    plain = _advise("8x H100 SXM, Llama 3.3 70B, 120 concurrent requests for an internal team. Which engine?")
+    named = _advise("We run Ollama on 8x H100 SXM for Llama 3.3 70B, 120 concurrent requests. Which engine?")
+    assert "Ollama: built for personal use" not in plain.answer
+    assert "Ollama: built for personal use" in named.answer
+    assert any(a.engine == "ollama" for a in plain.decision.avoid)   # ask --json still lists it
+
+
+def test_a_sizing_answer_says_how_many_devices_first():
+    a = _advise("Can one H100 serve Llama 3.1 70B in FP8 for 1000 users chatting at the same time? How many GPUs?")
+    assert "This load needs" in a.answer.split("\n\n")[1]
