@@ -109,8 +109,8 @@ def render(result: dict[str, Any]) -> str:
     top = (result["options"] or [None])[0]
     if top and result["any_meets"]:   # the question is usually "how many": say it before the list
         n = top["count"] * top["nodes"]
-        lines += [f"這個負載需要 {n} 張 {name_of(top, zh)}（見下方第 1 個選項）。" if zh else
-                  f"This load needs {n} x {name_of(top, zh)} (option 1 below).", ""]
+        lines.insert(1, f"這個負載需要 {n} 張 {name_of(top, zh)}（見下方第 1 個選項）。" if zh else
+                     f"This load needs {n} x {name_of(top, zh)} (option 1 below).")   # in the title's paragraph
     if not result["any_meets"]:
         lines += ["沒有選項達到目標；以下是最接近的：" if zh else "No option meets the targets; the closest ones:", ""]
     for n, o in enumerate(result["options"], start=1):
