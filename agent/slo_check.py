@@ -45,15 +45,24 @@ def slo_line(advice: "Advice") -> str | None:
         return None
     zh = advice.language == "zh"
     said = "、".join(slo["evidence"].values()) if zh else "; ".join(slo["evidence"].values())
-    if est is None or est.ttft_s is None and est.tpot_ms is None:
+    if est is None:
         return (f"- 您的延遲目標（{said}）：沒有可用的估計值能判斷，請用基準測試確認。" if zh else
                 f"- Your target ({said}): there is no estimate to judge it by; check it with the benchmark.")
+    if not est.fits:
+        return (f"- 您的延遲目標（{said}）：模型放不進這個硬體，這裡沒有任何目標能達成。" if zh else
+                f"- Your target ({said}): the model does not fit this hardware, so no target can be met here.")
     checks, misses = [], []
     if "ttft_ms" in slo and est.ttft_s is not None:
         ok = est.ttft_s * 1000 <= slo["ttft_ms"]
         checks.append(f"TTFT {_num(est.ttft_s)} s")
         if not ok:
             misses.append("TTFT")
+    elif "ttft_ms" in slo:   # the planner dropped a queueing TTFT: the load is beyond the devices
+        at = est.concurrency or 1
+        return (f"- 您的延遲目標（{said}）：在 {at} 個同時請求下這個規劃超出容量，請求會排隊，所以達不到；"
+                "要把負載分到更多副本上（見下方的容量說明）。" if zh else
+                f"- Your target ({said}): at {at} requests in flight this plan is over capacity and requests queue, "
+                "so it misses it until the load is spread over more replicas (see the capacity line below).")
     if "tpot_ms" in slo and est.tpot_ms:
         ok = est.tpot_ms <= slo["tpot_ms"]
         rate = 1000 / est.tpot_ms

@@ -203,3 +203,12 @@ def test_a_datacenter_answer_does_not_warn_about_local_servers_nobody_named():
 def test_a_sizing_answer_says_how_many_devices_first():
     a = _advise("Can one H100 serve Llama 3.1 70B in FP8 for 1000 users chatting at the same time? If not, how many GPUs do we need?")
     assert "This load needs" in a.answer.split("\n\n")[0]
+
+
+@pytest.mark.parametrize("text, said", [
+    ("1x H100 SXM, Llama 3.3 70B FP8, 300 concurrent requests, TTFT < 2 s. Which engine?", "over capacity"),
+    ("1 張 H100 SXM 跑 Llama 3.3 70B FP8，300 個併發，首字 2 秒內，用哪個引擎？", "超出容量"),
+])
+def test_a_target_on_an_overloaded_plan_is_said_to_be_missed(text, said):
+    head = _advise(text).answer.split("###")[0]
+    assert said in head and ("misses it" in head or "達不到" in head)
