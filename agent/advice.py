@@ -305,6 +305,10 @@ class Advice(_Strict):
     """Whether this request started a new profile or amended the previous one (None: the thread's first)."""
     tool_notes: list[str] = Field(default_factory=list)
     """Tools that could not run for this profile, in words."""
+    slo: dict[str, Any] | None = None
+    """Latency targets the user stated (`ttft_ms`, `tpot_ms`, `evidence`): the answer says if the plan meets them."""
+    volume: dict[str, Any] | None = None
+    """Token volume / utilisation the user stated (agent.extract_volume.Volume): the cost answer uses it."""
     injection: bool = False
     """The user tried to steer the advisor; the rules decided regardless."""
     answer: str = ""
@@ -356,7 +360,8 @@ class Advice(_Strict):
             "not_understood": [n.text for n in self.not_understood],   # the words, as DESIGN.md says
             "topics": list(self.topics),
             "profile_change": self.profile_change.model_dump(mode="json") if self.profile_change else None,
-        } | ({"sizing": self.sizing} if self.sizing else {})
+        } | ({"sizing": self.sizing} if self.sizing else {}) | ({"slo": self.slo} if self.slo else {}) \
+          | ({"volume": self.volume} if self.volume else {})
 
     def _parallelism(self) -> dict[str, Any] | None:
         """The contract's `parallelism`: the plan's layout when the planner chose it, else the rules'

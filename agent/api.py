@@ -204,6 +204,13 @@ def simulated_reply(fields: list[str], answers: dict[str, str], lang: str = "en"
     return " ".join(known) if known else (DONT_KNOW_ZH if lang == "zh" else DONT_KNOW)
 
 
+def unasked_answers(questions: list, answers: dict[str, str]) -> list[str]:
+    """Answers in a file whose fields no question asked: facts the user wrote down that the interview
+    never reached ("100+ concurrent requests" filed under workload when only the load was asked)."""
+    asked = {f for q in questions for f in (q["fields"] if isinstance(q, dict) else q.fields)}
+    return list(dict.fromkeys(str(v) for f, v in answers.items() if f not in asked))
+
+
 def _question_lang(question: dict) -> str:
     return "zh" if re.search(r"[\u3400-\u9fff]", question.get("question") or "") else "en"
 
@@ -229,9 +236,18 @@ def advise(text: str, answers: dict[str, Any] | None = None, model: str | None =
         raise InputError("empty question: say what you want to run and on what",
                          zh="問題是空的：請說明要跑什麼模型、用什麼硬體")
 
+    asked: list[dict] = []
+
     def reply(question: dict) -> str:
+        asked.append(question)
         return simulated_reply(question["fields"], known, _question_lang(question))
-    return _advice(runner.run({"mode": "chat", "text": text.strip()}, _tools(model, tools, knowledge), reply))
+    bundle = _tools(model, tools, knowledge)
+    advice = _advice(runner.run({"mode": "chat", "text": text.strip()}, bundle, reply))
+    unsaid = unasked_answers(asked, known)
+    if unsaid:   # facts the interview never asked for are part of the request: never lose them
+        asked.clear()
+        advice = _advice(runner.run({"mode": "chat", "text": "\n".join([text.strip(), *unsaid])}, bundle, reply))
+    return advice
 
 
 def ask(text: str, answers: dict[str, Any] | None = None, model: str | None = None,

@@ -194,7 +194,8 @@ def _measure(advice: "Advice", lab: dict, lang: str) -> list[str]:
 
 def _summary(advice: "Advice", index: dict[str, int], lab: dict, lang: str) -> list[str]:
     """The opening a busy engineer acts on: engine, plan, fit and speed; two reasons; what to measure."""
-    out = [_headline(advice, lab, lang)]
+    from agent.slo_check import slo_line
+    out = [_headline(advice, lab, lang), *filter(None, [slo_line(advice)])]
     reasons = _reasons(advice, index) if advice.decision.primary else []
     if reasons:
         out += [f"{lab['why']}{_colon(lang).rstrip()}", *[f"- {_short(r)}" for r in reasons[:SUMMARY_REASONS]]]
@@ -239,9 +240,12 @@ def _avoid_lines(advice: "Advice", lang: str) -> list[str]:
     named, sep = set(named_engines(advice.question or "", limit=None)), "、" if lang == "zh" else ", "
     one_box = (advice.profile.summary.nodes or 1) <= 1
     lines, off = [], []
+    unnamed_local = _LOCAL_FIRST - named - {advice.decision.primary, *advice.decision.alternatives}
     for a in advice.decision.avoid:
         if a.engine not in named and (a.rule in _NOT_HERE or (a.engine == "dynamo" and one_box)):
             continue
+        if a.rule == _DEMO_PITFALL and a.engine in unnamed_local and _server_class(advice):
+            continue   # "Ollama is for demos" on a datacenter node nobody runs Ollama on: another setup's warning
         if a.engine not in named and a.rule == _OFF_PLATFORM and not _runs_on_platform(a.engine, advice):
             off.append(display(a.engine))
             continue
@@ -250,6 +254,19 @@ def _avoid_lines(advice: "Advice", lang: str) -> list[str]:
         lines.append("- " + ("這個硬體不支援（或只有實驗性支援）：" if lang == "zh" else
                              "Not supported on this hardware (or experimental only): ") + sep.join(off))
     return lines
+
+
+_DEMO_PITFALL = "pitfall-demo-engine-in-production"
+
+
+def _server_class(advice: "Advice") -> bool:
+    """Datacenter accelerators: nobody weighs a local-first server there unless they name it."""
+    from rules import catalog
+    hw = advice.profile.summary.hardware
+    try:
+        return bool(hw) and catalog.hardware(hw).hw_class == "datacenter"
+    except Exception:
+        return False
 
 
 def _runs_on_platform(engine_id: str, advice: "Advice") -> bool:
@@ -368,11 +385,41 @@ def sources_block(advice: "Advice") -> list[str]:
 
 
 def understanding_lines(advice: "Advice") -> list[str]:
-    """What the answer is about: a new or amended profile, and words that were not understood."""
-    from agent.understand import change_note, unplaced_note
+    """What the answer is about: a new or amended profile."""
+    from agent.understand import change_note
     change = advice.profile_change.model_dump() if advice.profile_change else None
-    notes = [change_note(change, advice.language), unplaced_note([n.model_dump() for n in advice.not_understood], advice.language)]
-    return [line for n in notes if n for line in (f"> {n}", "")]
+    note = change_note(change, advice.language)
+    return [f"> {note}", ""] if note else []
+
+
+_LOCAL_FIRST = frozenset({"ollama", "llama.cpp", "mlx-lm"})
+_GENERIC_WARNINGS = {"pitfall-single-user-benchmark": "bench", "faq-benchmark-mismatch": "bench",
+                     "pitfall-demo-engine-in-production": "local", "serve-production": "shortlist"}
+"""Warnings that say something general: left out when the answer already says it (the benchmark block
+asks for real lengths and concurrency; the hardware rule already shortlists the production engines) or
+when it is about another setup (local-first servers nobody named or was offered)."""
+
+
+def shown_warnings(advice: "Advice") -> list[str]:
+    """The warnings worth reading for this setup, in order."""
+    from agent.topic_lead import named_engines
+    from rules.ruleset import rule_index
+    d, fired = advice.decision, set(advice.decision.rules)
+    local = _LOCAL_FIRST & {d.primary, *d.alternatives, *named_engines(advice.question or "", limit=None)}
+    skip = {"bench": advice.benchmark is not None, "local": not local, "shortlist": "hw-nvidia-datacenter" in fired}
+    drop: set[str] = set()
+    for rule_id, why in _GENERIC_WARNINGS.items():
+        rule = rule_index().get(rule_id)
+        if rule_id in fired and skip[why] and rule is not None and rule.effects.warning is not None:
+            drop |= {rule.effects.warning.en, rule.effects.warning.zh}
+    return [w for w in advice.warnings if w not in drop]
+
+
+def unplaced_lines(advice: "Advice") -> list[str]:
+    """Words that looked like a device, model or number but were not placed: said once, at the end."""
+    from agent.understand import unplaced_note
+    note = unplaced_note([n.model_dump() for n in advice.not_understood], advice.language)
+    return ["", f"> {note}"] if note else []
 
 
 def template_answer(advice: "Advice") -> str:
@@ -403,8 +450,8 @@ def template_answer(advice: "Advice") -> str:
         if block:
             out += [*block, ""]
     assumed = [assumption_text(a, lang) for a in advice.assumptions]
-    for key, items in (("warn", advice.warnings), ("assume", assumed)):
+    for key, items in (("warn", shown_warnings(advice)), ("assume", assumed)):
         if items:
             out += [f"**{lab[key]}{_colon(lang).rstrip()}**", *[f"- {w}" for w in items], ""]
-    out += sources_block(advice)
+    out += unplaced_lines(advice) + sources_block(advice)
     return re.sub(r"\n{3,}", "\n\n", "\n".join(out)).strip() + "\n"

@@ -233,7 +233,7 @@ def _pick(text: str, hits: list[AliasHit]) -> AliasHit | None:
     return (counted or accel or live)[0]
 
 
-_SOCKETS_INSIDE = re.compile(r"(?:雙|双)\s*(?:路\s*)?CPU|\bdual[\s-](?:socket|CPU)", _F)
+_SOCKETS_INSIDE = re.compile(r"(?:雙|双)\s*(?:路\s*)?CPU|\b(?:dual|2|two)[\s-](?:socket|CPU)", _F)
 
 
 def _device(text: str, hit: AliasHit) -> list[Finding]:

@@ -7,7 +7,8 @@ import re
 _F = re.I
 _NUM = r"(?P<num>\d+(?:\.\d+)?)"
 _UNIT = r"\s*(?P<unit>ms|milliseconds?|毫秒|s\b|secs?\b|seconds?|秒)"
-_BOUND = r"(?:\s*(?:p\d{2}|p99\.9|p50))?\s*(?:<=|≤|<|=|under|below|within|of|at\s+most|less\s+than|小於|低於|不超過|在|要)?\s*"
+_BOUND = (r"(?:\s*(?:p\d{2}|p99\.9|p50))?\s*(?:(?:<=|≤|<|=|under|below|within|of|at\s+most|less\s+than|小於|低於|不超過"
+          r"|控制在|壓在|在|要|需要|需|必須|得)\s*){0,3}")   # "要在 50 毫秒以內": bound words may stack
 _TTFT = re.compile(r"(?:TTFT|time[\s-]+to[\s-]+first[\s-]+token|first[\s-]+token|首字(?:延遲)?|首個\s*token)"
                    + _BOUND + _NUM + _UNIT, _F)
 _TPOT = re.compile(r"(?:TPOT|ITL|time[\s-]+per[\s-]+output[\s-]+token|inter[\s-]+token[\s-]+latency|每個?\s*(?:輸出\s*)?token)"
@@ -15,7 +16,11 @@ _TPOT = re.compile(r"(?:TPOT|ITL|time[\s-]+per[\s-]+output[\s-]+token|inter[\s-]
 _RATE = re.compile(r"(?:at\s+least\s+|>=?\s*|≥\s*|至少\s*)?" + _NUM
                    + r"\s*(?:tokens?|tok)\s*/\s*s(?:ec)?\s*(?:per\s+(?:user|stream|request)|每人|每個使用者)"
                    r"|(?:每人|每個使用者|per\s+(?:user|stream))\s*(?:至少|at\s+least)?\s*" + _NUM.replace("num", "num2")
-                   + r"\s*(?:tokens?|tok)\s*/\s*s", _F)
+                   + r"\s*(?:tokens?|tok)\s*/\s*s"
+                   r"|(?:每人|每個使用者|每位使用者)\s*每秒\s*(?:至少|要|需要|能有)?\s*" + _NUM.replace("num", "num3")
+                   + r"\s*(?:個\s*)?(?:tokens?|tok)"
+                   r"|(?:at\s+least\s+)?" + _NUM.replace("num", "num4")
+                   + r"\s*(?:tokens?|tok)\s+(?:per|a)\s+second\s+(?:per|for\s+each|each)\s+(?:user|stream|request)", _F)
 
 
 def _ms(m: re.Match) -> float:
@@ -35,7 +40,7 @@ def latency_targets(text: str) -> tuple[dict[str, float], dict[str, str]]:
         values["tpot_ms"], evidence["tpot_ms"] = _ms(m), m.group(0)
     else:
         m = _RATE.search(text)
-        rate = float(m.group("num") or m.group("num2")) if m else 0.0
+        rate = float(next(g for g in m.group("num", "num2", "num3", "num4") if g)) if m else 0.0
         if rate > 0:
             values["tpot_ms"], evidence["tpot_ms"] = round(1000 / rate, 2), m.group(0)
     return values, evidence

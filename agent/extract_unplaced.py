@@ -74,10 +74,13 @@ def _models(text: str, placed: list[tuple[int, int]], names: list[tuple[int, int
 
 def _numbers(text: str, placed: list[tuple[int, int]], names: list[tuple[int, int]]) -> list[tuple[str, int, int]]:
     from agent.extract_amounts import api_prices
+    from agent.extract_volume import volume_spans
     out, prices = [], [(a, b) for _, a, b in api_prices(text)]   # a quoted $/1M tokens is read by the cost answer
+    prices += volume_spans(text)   # so is a token volume ("300M tokens/month") or a utilisation
     qs = quantities(text)
     # A count restated as the one placed ("2x L40S … the two GPUs", "兩張 4090 … 這兩張") was understood.
-    said = {(q.unit, q.value) for q in qs if q.unit in ("dev", "node") and overlaps((q.start, q.end), placed)}
+    said = {(q.unit, q.value) for q in qs if overlaps((q.start, q.end), placed)}   # also "1000 users … 1000 employees"
+    said |= {("dev", 1.0), ("node", 1.0)}   # "一張夠嗎", "is one node enough": one is what the plan assumes unless told
     for q in qs:
         if q.kind != "quantity" or overlaps((q.start, q.end), placed + names + prices) or (q.unit, q.value) in said:
             continue

@@ -101,6 +101,8 @@ def understand(state: AgentState, tools: Tools) -> dict[str, Any]:
     data = base | {"language": getattr(ext, "language", None) or "en"}
     profile, rejected = und.apply(build_profile(data), values, evidence)
     profile, unknown = _unknown_devices(text, profile)
+    from agent.cost_volume import with_volume_load
+    profile = with_volume_load(text, profile)   # a token volume states the load
     now = profile.model_dump(mode="json")
     change = None
     if kind == "new":
@@ -154,9 +156,11 @@ def interview(state: AgentState, tools: Tools) -> dict[str, Any]:
         return {"interview_done": True, "pending": None}
     lang = state.get("language", "en")
     unknown = state.get("unknown_devices") or [] if "hardware" in fields else []
-    # the first question also quotes what was not understood (devices only when the device
-    # question does not already name them with the closest catalog devices)
-    unplaced = [u for u in state.get("not_understood") or [] if not (unknown and u["kind"] == "device")]
+    # the first question also quotes device and model words that were not understood (devices only
+    # when the device question does not already name them with the closest catalog devices); numbers
+    # are said once, at the end of the answer
+    unplaced = [u for u in state.get("not_understood") or []
+                if u["kind"] != "number" and not (unknown and u["kind"] == "device")]
     first = [] if questions else [und.unplaced_note(unplaced, lang)]
     payload = {"question": " ".join(filter(None, [*first, policy.phrase(fields, lang, unknown, profile=profile)])),
                "fields": fields}
@@ -220,7 +224,9 @@ def estimate(state: AgentState, tools: Tools) -> dict[str, Any]:
         return {"estimate": None, "plan": None, "options": []}
     decision = state.get("decision") or {}
     try:
-        found = tools.plan(profile, decision) if tools.plan is not None else None
+        from agent.slo_check import state_slo
+        slo = state_slo(state)   # the user's own latency targets size the capacity, when stated
+        found = (tools.plan(profile, decision, **({"slo": slo} if slo else {}))) if tools.plan is not None else None
         if found is not None:   # the plan is computed once; every surface reads this one
             plan, est, options = found
             return {"estimate": est.model_dump(mode="json") if est is not None else None,
@@ -377,7 +383,7 @@ def verify(state: AgentState, tools: Tools) -> dict[str, Any]:
     if not draft:
         return {}
     from agent.advice import Advice
-    from agent.compose import sources_block, understanding_lines
+    from agent.compose import sources_block, understanding_lines, unplaced_lines
     from agent.result import allowed_numbers, grounding, llm_view
     from agent.verify import problems
     advice = Advice.load(state["advice"])
@@ -385,5 +391,6 @@ def verify(state: AgentState, tools: Tools) -> dict[str, Any]:
     if issues:
         composer, answer = f"template (verify failed: {'; '.join(issues)})", advice.answer
     else:
-        composer, answer = "llm", "\n".join([*understanding_lines(advice), draft, *sources_block(advice)]) + "\n"
+        composer, answer = "llm", "\n".join([*understanding_lines(advice), draft, *unplaced_lines(advice),
+                                             *sources_block(advice)]) + "\n"
     return {"advice": advice.model_copy(update={"answer": answer, "composer": composer}).dump(), "composer": composer}

@@ -203,9 +203,19 @@ def build_advice(state: AgentState, answer: str = "", composer: str = "template"
         not_understood=_not_understood(state),
         topics=list(state.get("topics") or []), profile_change=state.get("profile_change"),
         question=state.get("text") or "",
-        tool_notes=list(state.get("tool_notes") or []),
+        tool_notes=list(state.get("tool_notes") or []), **_stated_targets(state),
         injection=bool(state.get("injection")), answer=answer, composer=composer,
         llm_calls=state.get("llm_calls") or 0)
+
+
+def _stated_targets(state: AgentState) -> dict[str, Any]:
+    """The latency targets and token volume in everything the user wrote in this request."""
+    from agent.extract_text import normalize
+    from agent.extract_volume import volume
+    from agent.slo_check import stated_slo
+    texts = [normalize(t).norm for t in (state.get("transcript") or [state.get("text") or ""]) if t]
+    found = [v for v in (volume(t) for t in texts) if v is not None]
+    return {"slo": stated_slo(texts), "volume": found[-1].model_dump() if found else None}
 
 
 def _names(advice: Advice) -> dict[str, str]:

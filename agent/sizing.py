@@ -40,10 +40,9 @@ def request_for(profile: Profile, text: str, lang: str):
         raise InputError("say how many users or requests at once to size for (e.g. '200 users', '50 concurrent')")
     notes = []
     if profile.concurrency is None or "concurrency" in profile.assumed:
-        from rules.defaults import ACTIVE_SHARE
-        basis = (f"{profile.users} users, about {ACTIVE_SHARE:.0%} active at once" if profile.users
-                 else "the default for what you described")
-        basis_zh = (f"{profile.users} 位使用者，約 {ACTIVE_SHARE:.0%} 同時活躍" if profile.users else "依您描述情境的預設值")
+        from rules.serving import peak_note
+        basis = peak_note(profile.users, load) if profile.users else "the default for what you described"
+        basis_zh = peak_note(profile.users, load, "zh") if profile.users else "依您描述情境的預設值"
         notes.append(f"{load} requests in flight assumed ({basis})" if lang == "en"
                      else f"假設約 {load} 個同時請求（{basis_zh}）")
     targets, more = _targets(latency_targets(text)[0], profile, load, lang)
@@ -91,6 +90,12 @@ def size_text(text: str) -> dict[str, Any]:
     return result
 
 
+def name_of(option: dict[str, Any], zh: bool) -> str:
+    """A sizing option's device name as the list prints it."""
+    from rules.display import short_name
+    return short_name(option["name"]) if zh else option["name"]
+
+
 def render(result: dict[str, Any]) -> str:
     """The sizing answer as Markdown, in the user's language."""
     zh = result.get("language") == "zh"
@@ -101,6 +106,11 @@ def render(result: dict[str, Any]) -> str:
             if zh else f"**Hardware for {name} at {req['concurrency']} requests in flight, "
                        f"TTFT <= {req['ttft_ms']:g} ms, TPOT <= {req['tpot_ms']:g} ms**")
     lines = [head, ""]
+    top = (result["options"] or [None])[0]
+    if top and result["any_meets"]:   # the question is usually "how many": say it before the list
+        n = top["count"] * top["nodes"]
+        lines.insert(1, f"這個負載需要 {n} 張 {name_of(top, zh)}（見下方第 1 個選項）。" if zh else
+                     f"This load needs {n} x {name_of(top, zh)} (option 1 below).")   # in the title's paragraph
     if not result["any_meets"]:
         lines += ["沒有選項達到目標；以下是最接近的：" if zh else "No option meets the targets; the closest ones:", ""]
     for n, o in enumerate(result["options"], start=1):

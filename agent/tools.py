@@ -106,9 +106,9 @@ def engine_profile(profile: Any, engine: str | None) -> Any:
     return profile.model_copy(update=update) if update else profile
 
 
-def _plan(profile: Any, decision: Any = None) -> Any:
+def _plan(profile: Any, decision: Any = None, slo: dict | None = None) -> Any:
     from rules.plan import options_for_profile, plan_for_profile
-    found = plan_for_profile(profile, decision)
+    found = plan_for_profile(profile, decision, slo=slo)
     return None if found is None else (*found, options_for_profile(profile, decision))
 
 

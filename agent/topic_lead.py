@@ -402,7 +402,9 @@ def _cost(c: Ctx) -> list[str]:
     else:
         figure = c.t("The catalog has no price for this device: give the $/hour you pay to get the figure.",
                      "型錄裡沒有這個裝置的價格：告訴我您每小時付多少美元，才能算出數字。")
-    return [formula, figure, *_against_api(c),
+    from agent.cost_volume import volume_lines
+    at_volume = volume_lines(c.advice)   # the user's own volume: its bill replaces the planned-load figure
+    return [formula, *(at_volume or [figure, *_against_api(c)]),
             c.t("Throughput at your real concurrency decides it: measure output tok/s (and cost_per_1m_tokens) under load, "
                 "not single-stream speed.", "決定成本的是真實併發下的吞吐：在負載下量輸出 tok/s（與 cost_per_1m_tokens），不是單人速度。")]
 

@@ -14,7 +14,7 @@ from rules import catalog, fit
 from rules.facts import derive_facts
 from rules.profile import Profile
 from rules.quant import bits_per_weight
-from rules.serving import ACTIVE_SHARE, busy_hour_load, tier_from_counts
+from rules.serving import busy_hour_load, peak_note, tier_from_counts
 from rules.display import MODE_ZH
 
 CONTEXT_BY_WORKLOAD = {"chat": 8192, "batch": 8192, "rag": 16384, "summarization": 32768,
@@ -138,8 +138,8 @@ def _service_signal(p: Profile) -> tuple[str, str] | None:
 def _concurrency(p: Profile) -> Default:
     if p.users:
         value = busy_hour_load(p.users)
-        return Default(field="concurrency", value=value, note=f"about {ACTIVE_SHARE:.0%} of {p.users} users active at once",
-                       note_zh=f"{p.users} 人中約 {ACTIVE_SHARE:.0%} 同時在用")
+        return Default(field="concurrency", value=value, note=peak_note(p.users, value, "en"),
+                       note_zh=peak_note(p.users, value, "zh"))
     mode = p.serving_mode or _serving_mode(p).value
     return Default(field="concurrency", value=CONCURRENCY_BY_MODE[mode], note=f"typical requests in flight for a {mode} setup",
                    note_zh=f"{MODE_ZH[mode]}常見的同時請求數")

@@ -16,9 +16,10 @@ from rules.plan.search import engine_options, plan
 from rules.profile import Profile
 
 
-def plan_for_profile(profile: Profile, decision: Any = None, facts: dict | None = None):
-    """(Plan, Estimate of the chosen layout) for a profile, or None when hardware or model is unknown."""
-    req = request_from_profile(profile, decision, facts)
+def plan_for_profile(profile: Profile, decision: Any = None, facts: dict | None = None, slo: dict | None = None):
+    """(Plan, Estimate of the chosen layout) for a profile, or None when hardware or model is unknown;
+    `slo`: the user's stated latency targets ({ttft_ms, tpot_ms})."""
+    req = request_from_profile(profile, decision, facts, slo)
     if req is None:
         return None
     found, est = plan(req)

@@ -174,11 +174,10 @@ def load_lines(load: int, assumed: bool, lang: Lang, fill: bool = False, users: 
     if not assumed:
         return []
     if users and users > load:
+        from rules.serving import peak_note
         if lang == "zh":
-            return [f"以 {load} 個同時請求規劃：假設您提到的 {users:,} 人中只有一部分同時送出請求（這是假設；"
-                    f"若他們會同時使用，請直接說「{users:,} 人同時」）"]
-        return [f"planned for {_reqs(load)} in flight: an assumed share of the {users:,} people you named sending at "
-                f"once (an assumption; if they all use it at the same time, say so and {users:,} is the load)"]
+            return [f"以 {load} 個同時請求規劃：{peak_note(users, load, 'zh')}"]
+        return [f"planned for {_reqs(load)} in flight: {peak_note(users, load)}"]
     if lang == "zh":
         return [f"以 {load} 個同時進行的請求規劃（依您描述情境的預設值；請提供實際併發數）"]
     return [f"planned for {_reqs(load)} in flight, the default for what you described (give your real concurrency)"]

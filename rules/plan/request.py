@@ -77,6 +77,10 @@ class Request:
     """Also size a prefill/decode split (off when sizing many hardware options)."""
     workload: str | None = None
     priority: str | None = None
+    ttft_target_ms: float | None = None
+    """The user's own TTFT target (ms), when stated: capacity is sized against it, not the default."""
+    tpot_target_ms: float | None = None
+    """The user's own TPOT target (ms), when stated."""
     load_assumed: bool = False
     """The load is a documented default (a share of the users, the serving mode's typical load)."""
     window: int | None = None
@@ -177,8 +181,10 @@ def _model_words(profile: Profile) -> str | None:
     return prov.evidence if prov is not None and not prov.assumed else None
 
 
-def request_from_profile(profile: Profile, decision: Any = None, facts: dict | None = None) -> Request | None:
-    """The planning question behind a profile (None when hardware or model size is unknown)."""
+def request_from_profile(profile: Profile, decision: Any = None, facts: dict | None = None,
+                         slo: dict | None = None) -> Request | None:
+    """The planning question behind a profile (None when hardware or model size is unknown); `slo`: the
+    latency targets the user stated ({ttft_ms, tpot_ms}), which replace the use case's defaults."""
     if not profile.hardware or not (profile.model or profile.params_b or profile.hf_config is not None):
         return None
     if facts is None:
@@ -219,4 +225,5 @@ def request_from_profile(profile: Profile, decision: Any = None, facts: dict | N
         active_params_b=profile.active_params_b, hf_config=hf, engines=engines, workload=profile.workload,
         priority=profile.priority,
         load_assumed=assumed, users=profile.users, fill=fill, shared_prefix=shared, cached_prefix=cached,
-        model_words=_model_words(profile))
+        model_words=_model_words(profile),
+        ttft_target_ms=(slo or {}).get("ttft_ms"), tpot_target_ms=(slo or {}).get("tpot_ms"))

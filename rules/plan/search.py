@@ -156,10 +156,11 @@ def _why(req: Request, chosen: Candidate, runner: Candidate | None, favoured: Ca
 
 
 def targets(req: Request) -> tuple[float, float]:
-    """(TTFT, TPOT) targets in ms: the benchmark spec's defaults for this use case and priority."""
+    """(TTFT, TPOT) targets in ms: the user's own where stated, else the benchmark spec's defaults for
+    this use case and priority."""
     from rules.benchspec.slos import slos_for   # lazy: benchspec imports the planner
     slo = slos_for(req.workload or "chat", req.load, req.priority, [])[0]
-    return slo.ttft_p99_ms, slo.tpot_p99_ms
+    return req.ttft_target_ms or slo.ttft_p99_ms, req.tpot_target_ms or slo.tpot_p99_ms
 
 
 def _disaggregation(req: Request, topo: Topology, chosen: Candidate, output_tokens: int):

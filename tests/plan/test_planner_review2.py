@@ -119,7 +119,7 @@ def test_shared_prefix_is_served_from_the_prefix_cache():
 def test_an_assumed_share_of_users_is_said_to_be_an_assumption():
     _, plan, _ = planned({"id": "u", "hardware": "l40s", "count": 2, "model": "llama-3.1-8b",
                           "quantization": "bf16", "users": 300, "context_length": 8192})
-    assert any("assumed share" in n and "300" in n for n in plan.notes["en"])
+    assert any("at the peak" in n and "300" in n and "tell me the real number" in n for n in plan.notes["en"])
 
 
 def test_a_small_model_on_a_dual_socket_server_is_still_one_copy():

@@ -67,7 +67,7 @@ def test_context_is_capped_by_the_model():
 
 
 def test_concurrency_from_users_and_mode():
-    assert default_for("concurrency", build_profile(dict(users=300))).value == 30
+    assert default_for("concurrency", build_profile(dict(users=300))).value == 43   # the busy-hour p99 peak
     assert default_for("concurrency", build_profile(dict(serving_mode="demo"))).value == 5
 
 

@@ -14,7 +14,7 @@ TEAM_4X4090 = dict(hardware="rtx4090", count=4, interconnect="pcie", model="llam
 def test_load_comes_from_the_users_when_concurrency_is_not_given():
     facts, _ = derive_facts(build_profile(TEAM_4X4090))
     assert facts["concurrency"] is None
-    assert facts["load"] == 5 and facts["load_assumed"] is True
+    assert facts["load"] == 10 and facts["load_assumed"] is True   # 50 people: the busy-hour peak
     assert facts["kv_capacity"] < facts["load"] and facts["kv_fits"] is False
 
 
@@ -33,7 +33,7 @@ def test_the_warning_says_how_many_fit_and_what_to_do():
     d = decide(build_profile(TEAM_4X4090))
     assert "bn-kv-does-not-fit" in d.rules and d.bottleneck_scores["kv-cache"] > 0
     warning = next(w for w in d.warnings if "KV cache for this context" in w)
-    assert f"only {d.facts['kv_capacity']} sequences" in warning and "about 5" in warning
+    assert f"only {d.facts['kv_capacity']} sequences" in warning and "about 10" in warning
     assert "FP8 KV cache" in warning and "{" not in warning
     zh = explain(d, "zh")
     assert f"只夠放 {d.facts['kv_capacity']} 條序列" in zh and "{kv_capacity}" not in zh

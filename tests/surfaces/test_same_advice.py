@@ -13,8 +13,9 @@ from agent.names import display
 from ui.cli import main
 
 OPENING = "I have 4 RTX 3090s and want to serve Llama 3.3 70B to our team."
-ANSWERS = {"interconnect": "PCIe only, no NVLink.", "concurrency": "About 20 people at once.",
-           "workload": "Chat.", "serving_mode": "An internal team of 60."}
+ANSWERS = {"interconnect": "PCIe only, no NVLink.", "workload": "Chat.", "quantization": "I don't know."}
+"""Answers to exactly the fields this conversation asks: a one-shot `ask` also adds answers to fields never
+asked to the request (agent.api.unasked_answers), which a chat user would have to volunteer."""
 ZH_OPENING = "4 張 RTX 4090 沒有 NVLink，Llama 3.3 70B，內部 60 人，20 個併發，聊天。"
 
 

@@ -9,7 +9,8 @@ def add_parser(sub) -> None:
     p = sub.add_parser(
         "ask", help="one-shot recommendation for a question or a profile file",
         description="Ask once. Follow-up questions are answered from --answers (field id: answer)\n"
-                    "or with \"I don't know\" (documented defaults, listed as assumptions).\n"
+                    "or with \"I don't know\" (documented defaults, listed as assumptions); answers to\n"
+                    "fields it never asks are added to the question (printed with '+').\n"
                     "With --profile, the tools run on the given profile without an interview.",
         formatter_class=argparse.RawDescriptionHelpFormatter,
         epilog="examples:\n"
@@ -36,8 +37,10 @@ def _check(args) -> None:
 
 
 def _print_human(advice, answers: dict[str, str]) -> None:
-    from agent.api import simulated_reply
+    from agent.api import simulated_reply, unasked_answers
     from ui.present import markdown
+    for said in unasked_answers(advice.questions, answers):
+        print(f"+ {said}")
     for q in advice.questions:
         print(f"? {q.question}")
         print(f"  → {simulated_reply(q.fields, answers, advice.language)}\n")
