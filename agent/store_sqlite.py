@@ -63,12 +63,28 @@ def _open_checked(path: Path) -> sqlite3.Connection:
     return conn
 
 
+def _open_locked_retry(path: Path) -> sqlite3.Connection:
+    """`_open_checked`, retried while another process holds the file: switching to WAL needs a lock
+    SQLite does not wait for (no busy handler), so two servers starting together can see 'database
+    is locked' once; waiting a little is what the busy timeout promises."""
+    deadline = time.monotonic() + BUSY_TIMEOUT_S
+    delay = 0.02
+    while True:
+        try:
+            return _open_checked(path)
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) or time.monotonic() + delay > deadline:
+                raise
+        time.sleep(delay)
+        delay = min(delay * 2, 0.5)
+
+
 def _connect(path: Path, notices: list[str] | None = None) -> sqlite3.Connection:
     """A connection to `path`; a damaged file is moved aside and recreated (said on stderr and
     in `notices`); an unusable folder → StoreUnavailable naming it."""
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        return _open_checked(path)
+        return _open_locked_retry(path)
     except sqlite3.DatabaseError as exc:
         if isinstance(exc, sqlite3.OperationalError) and "not a database" not in str(exc) \
                 and "malformed" not in str(exc):
