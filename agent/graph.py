@@ -22,6 +22,7 @@ from agent import nodes, runner
 from agent.routes import next_node
 from agent.state import AgentState
 from agent.tools import Tools
+from rules import memo
 
 PAUSE = "listen"
 
@@ -42,14 +43,16 @@ def _finished(update: dict[str, Any]) -> dict[str, Any]:
 def advance(state: AgentState, tools: Tools) -> dict[str, Any]:
     """A new request: every node from the start until the interview asks (or the answer is done)."""
     state = dict(state)
-    return _finished(runner.walk(state, tools, next_node(START, state), stop=PAUSE))
+    with memo.turn():   # pure results computed twice in a turn (facts, the store check) are computed once
+        return _finished(runner.walk(state, tools, next_node(START, state), stop=PAUSE))
 
 
 def listen(state: AgentState, tools: Tools) -> dict[str, Any]:
     """Ask the pending question (pauses), read the answer, then go on until the next question or the end."""
-    update = nodes.listen(state, tools)   # re-runs from its top when resumed: nothing before interrupt()
-    state = {**state, **update}
-    return _finished(update | runner.walk(state, tools, next_node(PAUSE, state), stop=PAUSE))
+    with memo.turn():
+        update = nodes.listen(state, tools)   # re-runs from its top when resumed: nothing before interrupt()
+        state = {**state, **update}
+        return _finished(update | runner.walk(state, tools, next_node(PAUSE, state), stop=PAUSE))
 
 
 def route(state: AgentState) -> str:

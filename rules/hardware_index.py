@@ -259,11 +259,16 @@ def _corrected(toks: list[Token], idx: _Index) -> list[Token]:
 def _machine_words(toks: list[Token]) -> set[int]:
     """Token indexes of machine names ("MacBook Pro") so their tier word is not read as the chip's."""
     taken: set[int] = set()
-    for i in range(len(toks)):
-        for words in MACHINES:
+    for i, tok in enumerate(toks):
+        for words in _MACHINES_BY_FIRST.get(tok.text, ()):   # only a machine's first word can start one
             if all(i + k < len(toks) and toks[i + k].text == w for k, w in enumerate(words)):
                 taken.update(range(i, i + len(words)))
     return taken
+
+
+_MACHINES_BY_FIRST: dict[str, list[tuple[str, ...]]] = {}
+for _words in MACHINES:
+    _MACHINES_BY_FIRST.setdefault(_words[0], []).append(_words)
 
 
 def _anchor_at(toks: list[Token], i: int, anchor: tuple[str, ...]) -> bool:
