@@ -83,6 +83,18 @@ def _compare(op: str, fact: Any, value: Any) -> bool:
     return {"gte": fact >= value, "lte": fact <= value, "gt": fact > value, "lt": fact < value}[op]
 
 
+def holds(cond: Condition, facts: dict[str, Any]) -> bool:
+    """`evaluate(cond, facts)` without recording the facts read: the same answer, for the many rules
+    that do not fire (the facts are recorded for those that do)."""
+    if cond.field is not None:
+        return _compare(cond.op, facts.get(cond.field), cond.value)
+    if cond.not_ is not None:
+        return not holds(cond.not_, facts)
+    if cond.all is not None:
+        return all(holds(kid, facts) for kid in cond.all)
+    return any(holds(kid, facts) for kid in cond.any)
+
+
 def evaluate(cond: Condition, facts: dict[str, Any], seen: dict[str, Any] | None = None,
              _every: bool = False) -> bool:
     """Evaluate `cond` over `facts`; the facts read on the deciding path are added to `seen`."""

@@ -11,7 +11,7 @@ from functools import lru_cache
 from typing import Any
 
 from rules import checks, display, engines, fit
-from rules.conditions import evaluate
+from rules.conditions import evaluate, holds
 from rules.decision import Avoid, Decision, RankedEngine, TraceEntry
 from rules.facts import derive_facts, fill
 from rules.ids import ENGINES
@@ -324,9 +324,12 @@ def _run_rules(profile: Profile, facts: dict[str, Any], brief: bool = False) -> 
     found = fit.fits(profile, facts)
     t = _Tally(brief)
     for rule in _ordered_rules():
+        if not holds(rule.when, facts):
+            continue
         values: dict[str, Any] = {}
-        if evaluate(rule.when, facts, values):
-            _apply(rule, facts, values, t, found)
+        if not brief:   # the facts that made it fire, for the trace
+            evaluate(rule.when, facts, values)
+        _apply(rule, facts, values, t, found)
     ranking = _ranking(t)
     primary, alternatives = _pick(ranking)
     if primary is None and profile.hardware:

@@ -6,7 +6,8 @@ from __future__ import annotations
 from hypothesis import given
 
 from rules import memo
-from rules.decide import decide, decide_outcome, outcome
+from rules.conditions import evaluate, holds
+from rules.decide import _ordered_rules, decide, decide_outcome, outcome
 from rules.errors import AdvisorError
 from rules.facts import derive_facts
 from rules.profile import build_profile
@@ -81,3 +82,38 @@ def test_shared_facts_are_copies_each_caller_may_change():
         again, notes_again = derive_facts(p)
     assert again == derive_facts(p)[0] and again["hardware"] == "rtx4090" and "changed" not in notes_again
     assert derive_facts(p.with_value("count", 4))[0]["device_count"] == 4   # another profile, other facts
+
+
+@SETTINGS
+@given(profiles())
+def test_holds_is_evaluate_without_the_record(p):
+    facts, _ = derive_facts(p)
+    for rule in _ordered_rules():
+        assert holds(rule.when, facts) == evaluate(rule.when, facts, {})
+
+
+def _dump(p):
+    try:
+        return decide(p).model_dump(mode="json")
+    except AdvisorError as exc:
+        return repr(exc)
+
+
+@SETTINGS
+@given(profiles(), profiles())
+def test_a_turns_shared_results_change_no_decision(p, other):
+    """Inside a turn the facts and the kernel table are shared between calls: the decisions of a probe
+    sequence (other profiles first, then the same profile twice) equal those made outside a turn."""
+    alone = [_dump(other), _dump(p)]
+    probes = []
+    for field, values in PROBED.items():
+        for value in values[:2]:
+            try:
+                probes.append(p.with_value(field, value, assumed=True))
+            except AdvisorError:
+                continue
+    expected = [_dump(q) for q in probes]
+    with memo.turn():
+        assert [_dump(other), _dump(p)] == alone
+        assert [_dump(q) for q in probes] == expected
+        assert _dump(p) == alone[1]
