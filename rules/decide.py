@@ -11,7 +11,7 @@ from functools import lru_cache
 from typing import Any
 
 from rules import checks, display, engines, fit
-from rules.conditions import evaluate, holds
+from rules.conditions import compile_condition, evaluate
 from rules.decision import Avoid, Decision, RankedEngine, TraceEntry
 from rules.facts import derive_facts, fill
 from rules.ids import ENGINES
@@ -72,6 +72,12 @@ class _Tally:
 def _ordered_rules() -> tuple[Rule, ...]:
     rank = {g: i for i, g in enumerate(GROUP_ORDER)}
     return tuple(sorted(load_rules(), key=lambda r: rank.get(r.group, len(rank))))
+
+
+@lru_cache(maxsize=1)
+def _tested_rules() -> tuple[tuple[Rule, Any], ...]:
+    """Each rule with its condition compiled (rules.conditions.compile_condition), in order."""
+    return tuple((rule, compile_condition(rule.when)) for rule in _ordered_rules())
 
 
 PORTABLE_PLATFORMS = ("nvidia-cuda", "amd-rocm", "apple-silicon", "x86-cpu", "arm-cpu")
@@ -323,8 +329,8 @@ def _run_rules(profile: Profile, facts: dict[str, Any], brief: bool = False) -> 
     """Every rule over the facts: (tally, ranking, primary, alternatives, bottleneck)."""
     found = fit.fits(profile, facts)
     t = _Tally(brief)
-    for rule in _ordered_rules():
-        if not holds(rule.when, facts):
+    for rule, fires in _tested_rules():
+        if not fires(facts):
             continue
         values: dict[str, Any] = {}
         if not brief:   # the facts that made it fire, for the trace

@@ -1,12 +1,12 @@
-"""The interview's probes run the rules in brief (`decide_outcome`): it must agree with the full
-decision on every profile, or the interview would ask a different question than before. And the
-turn-scoped memo must compute once inside a turn and never outlive it."""
+"""Work the answer turn no longer repeats must give the same results: the interview's probes run
+the rules in brief (`decide_outcome`), rules are tested by compiled conditions, a turn shares pure
+results (rules.memo) and never past its end, and the typo test walks each word once."""
 from __future__ import annotations
 
 from hypothesis import given
 
 from rules import memo
-from rules.conditions import evaluate, holds
+from rules.conditions import compile_condition, evaluate
 from rules.decide import _ordered_rules, decide, decide_outcome, outcome
 from rules.errors import AdvisorError
 from rules.facts import derive_facts
@@ -86,10 +86,26 @@ def test_shared_facts_are_copies_each_caller_may_change():
 
 @SETTINGS
 @given(profiles())
-def test_holds_is_evaluate_without_the_record(p):
+def test_a_compiled_condition_is_evaluate_without_the_record(p):
     facts, _ = derive_facts(p)
     for rule in _ordered_rules():
-        assert holds(rule.when, facts) == evaluate(rule.when, facts, {})
+        assert compile_condition(rule.when)(facts) is evaluate(rule.when, facts, {})
+
+
+def test_compiled_leaves_keep_the_meaning_of_unknown_and_non_numbers():
+    from rules.conditions import Condition
+    cases = [None, 0, 1, 2.5, True, False, "x", "apple", ["a", "x"], 128]
+    for op, value in [("eq", 1), ("eq", "x"), ("ne", "x"), ("in", ["x", 1]), ("contains", "x"), ("gte", 1),
+                      ("lte", 1), ("gt", 0), ("lt", 2), ("is_null", None), ("not_null", None)]:
+        cond = Condition(field="f", op=op, value=value)
+        fn = compile_condition(cond)
+        for fact in cases:
+            try:
+                want = evaluate(cond, {"f": fact}, {})
+            except TypeError:   # e.g. "x" in 1: the compiled form raises the same
+                continue
+            assert fn({"f": fact}) is want, (op, value, fact)
+        assert fn({}) is evaluate(cond, {}, {})
 
 
 def _dump(p):
@@ -117,3 +133,25 @@ def test_a_turns_shared_results_change_no_decision(p, other):
         assert [_dump(other), _dump(p)] == alone
         assert [_dump(q) for q in probes] == expected
         assert _dump(p) == alone[1]
+
+
+def _one_edit_by_slices(a: str, b: str) -> bool:
+    """The typo test as first written: every single deletion tried."""
+    if a == b or abs(len(a) - len(b)) > 1:
+        return False
+    if len(a) == len(b):
+        diff = [k for k in range(len(a)) if a[k] != b[k]]
+        return len(diff) == 1 or (len(diff) == 2 and diff[1] == diff[0] + 1 and a[diff[0]] == b[diff[1]]
+                                  and a[diff[1]] == b[diff[0]])
+    short, long_ = (a, b) if len(a) < len(b) else (b, a)
+    return any(long_[:k] + long_[k + 1:] == short for k in range(len(long_)))
+
+
+def test_the_one_typo_test_is_unchanged():
+    from itertools import product
+
+    from rules.hardware_index import _one_edit
+    words = ["".join(p) for n in range(5) for p in product("abc", repeat=n)]
+    for a in words:
+        for b in words:
+            assert _one_edit(a, b) == _one_edit_by_slices(a, b), (a, b)
