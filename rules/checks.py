@@ -35,12 +35,11 @@ def hardware_support(facts: dict[str, Any]) -> dict[str, str]:
 
 
 def quant_kernels(facts: dict[str, Any]) -> dict[str, tuple[int, str]]:
-    """Engines without an optimized kernel for the chosen quantization: penalty and reason. A function
-    of the five facts in its key, so the interview's probes and the decision share one result per turn."""
+    """Engines without an optimized kernel for the chosen quantization: penalty and reason (shared
+    within a turn by the profiles that agree on the facts it reads: the interview's probes and the
+    decision)."""
     from rules import memo
-    key = ("quant_kernels", facts.get("quantization"), facts.get("platform"), facts.get("cuda_cc"),
-           bool(facts.get("quantization_assumed")), facts.get("hardware"))
-    return dict(memo.once(key, lambda: _quant_kernels(facts)))
+    return dict(memo.once_by_reads("quant_kernels", facts, _quant_kernels))
 
 
 def _quant_kernels(facts: dict[str, Any]) -> dict[str, tuple[int, str]]:

@@ -155,3 +155,28 @@ def test_the_one_typo_test_is_unchanged():
     for a in words:
         for b in words:
             assert _one_edit(a, b) == _one_edit_by_slices(a, b), (a, b)
+
+
+def test_a_result_is_shared_only_by_facts_that_agree_on_what_it_read():
+    calls = []
+
+    def kernel_table(facts):
+        calls.append(1)
+        return (facts.get("quantization"), facts["platform"], "cc" in facts)
+
+    a = {"quantization": "awq", "platform": "nvidia-cuda", "cc": 8.9, "workload": "chat"}
+    with memo.turn():
+        assert memo.once_by_reads("k", a, kernel_table) == ("awq", "nvidia-cuda", True)
+        assert memo.once_by_reads("k", a | {"workload": "rag"}, kernel_table) == ("awq", "nvidia-cuda", True)
+        assert len(calls) == 1                                   # the workload was never read
+        assert memo.once_by_reads("k", a | {"cc": 9.0}, kernel_table) == ("awq", "nvidia-cuda", True)
+        assert len(calls) == 2                                   # a key tested with `in` counts as read
+        assert memo.once_by_reads("k", a | {"quantization": "fp8"}, kernel_table)[0] == "fp8"
+        assert memo.once_by_reads("k", {k: v for k, v in a.items() if k != "cc"}, kernel_table)[2] is False
+        assert memo.once_by_reads("k", a | {"quantization": 1}, kernel_table)[0] == 1
+        assert memo.once_by_reads("k", a | {"quantization": True}, kernel_table)[0] is True   # 1 == True, not the same
+        assert len(calls) == 6
+        whole = memo.once_by_reads("w", a, lambda f: sorted(f))
+        assert memo.once_by_reads("w", a | {"workload": "rag"}, lambda f: ["other"]) == ["other"]   # read whole
+        assert whole == sorted(a)
+    assert memo.once_by_reads("k", a, kernel_table) and len(calls) == 7      # outside a turn: computed
