@@ -98,6 +98,7 @@ class WebView(_Strict):
 
 
 _MARKUP = re.compile(r"([\\`*_\[\]()#!|~])")
+_BARE_PIPE = re.compile(r"(?<!\\)\|")
 
 
 def inert(text: str) -> str:
@@ -145,7 +146,7 @@ def live_rows(profile: "ProfileView | None", lang: str) -> list[ProfileRow]:
 
 def _cell(text: str) -> str:
     """A table cell: pipes and newlines cannot end the cell or the row."""
-    return re.sub(r"(?<!\\)\|", r"\\|", text).replace("\n", " ")
+    return _BARE_PIPE.sub(r"\\|", text).replace("\n", " ")
 
 
 def profile_markdown(rows: list[ProfileRow], lang: str) -> str:
