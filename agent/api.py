@@ -34,6 +34,8 @@ if TYPE_CHECKING:
 DONT_KNOW = "I don't know, please assume typical values."
 DONT_KNOW_ZH = "不知道，請用常見的預設值。"
 """The simulated user's reply in a zh-Hant conversation (the extractor reads 不知道 as DONT_KNOW)."""
+_INTERRUPT = "__interrupt__"
+"""The channel langgraph writes an interrupt to (as stored in checkpoints; its constant is private)."""
 _CLIENT_ID = re.compile(r"[A-Za-z0-9_.:-]{1,100}")
 
 
@@ -98,6 +100,13 @@ class Advisor:
                 return dict(intr.value)
         return None
 
+    def _paused(self, tid: str) -> bool:
+        """True when the thread waits on a question: its last checkpoint holds an interrupt. What
+        `pending` finds, read from the checkpoint tuple alone (without rebuilding the graph's next
+        tasks, which a turn does anyway)."""
+        saved = self.checkpointer.get_tuple({"configurable": {"thread_id": tid, "checkpoint_ns": ""}})
+        return saved is not None and any(w[1] == _INTERRUPT for w in saved.pending_writes or ())
+
     def turn(self, thread_id: str, text: str) -> TurnResult:
         """Send one user message: an answer to the pending question, or a new request."""
         import sqlite3
@@ -113,7 +122,7 @@ class Advisor:
             with self.store.turn_lock(tid):   # a second turn (thread or process) waits and then sees this one
                 notice_of = getattr(self.store, "turn_notice", None)
                 notice = notice_of(tid) if notice_of else None
-                inp = Command(resume=text) if self.pending(tid) else {"mode": "chat", "text": text}
+                inp = Command(resume=text) if self._paused(tid) else {"mode": "chat", "text": text}
                 # Checkpoint when the run stops (answer or question), not after every node: a killed
                 # process loses at most the turn in flight, and a warm turn stays fast.
                 out = self.graph.invoke(inp, config, durability="exit")

@@ -29,7 +29,10 @@ GUARDED_FIELDS = ("hardware", "model", "quantization", *ENUMS, *INT_FIELDS, *FLO
 def normalize(text: str) -> str:
     """Casefolded NFKC text with runs of whitespace collapsed (full-width digits become ASCII)."""
     text = unicodedata.normalize("NFKC", text).casefold().replace("×", "x")
-    return re.sub(r"\s+", " ", text).strip()
+    return _SPACES.sub(" ", text).strip()
+
+
+_SPACES = re.compile(r"\s+")
 
 
 def occurs(evidence: str | None, text: str) -> bool:

@@ -113,6 +113,12 @@ class DeviceIndex:
     does not split ("1xRTX4090Ds") are found through the catalog's aliases."""
 
     def find(self, text: str) -> list[AliasHit]:
+        """Device names in `text`, found once per turn for a text (the hardware extractor, the topic
+        finder and the unplaced-words check all ask)."""
+        from rules import memo
+        return list(memo.once(("device-names", text), lambda: self._find(text)))
+
+    def _find(self, text: str) -> list[AliasHit]:
         from rules.hardware_index import find_devices
         hits = [_whole_name(text, h) for m in find_devices(text)
                 if not _NOT_A_NAME.fullmatch(text[m.start:m.end].strip())

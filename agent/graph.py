@@ -22,6 +22,7 @@ from agent import nodes, runner
 from agent.routes import next_node
 from agent.state import AgentState
 from agent.tools import Tools
+from rules import memo
 
 PAUSE = "listen"
 
@@ -42,14 +43,16 @@ def _finished(update: dict[str, Any]) -> dict[str, Any]:
 def advance(state: AgentState, tools: Tools) -> dict[str, Any]:
     """A new request: every node from the start until the interview asks (or the answer is done)."""
     state = dict(state)
-    return _finished(runner.walk(state, tools, next_node(START, state), stop=PAUSE))
+    with memo.turn():   # pure results computed twice in a turn (facts, the store check) are computed once
+        return _finished(runner.walk(state, tools, next_node(START, state), stop=PAUSE))
 
 
 def listen(state: AgentState, tools: Tools) -> dict[str, Any]:
     """Ask the pending question (pauses), read the answer, then go on until the next question or the end."""
-    update = nodes.listen(state, tools)   # re-runs from its top when resumed: nothing before interrupt()
-    state = {**state, **update}
-    return _finished(update | runner.walk(state, tools, next_node(PAUSE, state), stop=PAUSE))
+    with memo.turn():
+        update = nodes.listen(state, tools)   # re-runs from its top when resumed: nothing before interrupt()
+        state = {**state, **update}
+        return _finished(update | runner.walk(state, tools, next_node(PAUSE, state), stop=PAUSE))
 
 
 def route(state: AgentState) -> str:
@@ -76,9 +79,30 @@ def _reuse_threads() -> None:
         _executor.get_executor_for_config = _shared_pool
 
 
+def _remember_saver_signature() -> None:
+    """langgraph inspects the saver's `put_writes` signature (does it take `task_path`?) at the start
+    of every run, ~0.1 ms of a turn; the answer depends on the method alone, so it is read once per
+    method (left as is if langgraph moved it)."""
+    from langgraph.pregel import _loop
+    check = getattr(_loop, "put_writes_accepts_task_path", None)
+    if not callable(check) or getattr(check, "_advisor_cached", False):
+        return
+    seen: dict[Any, bool] = {}
+
+    def cached(put_writes: Any) -> bool:
+        key = getattr(put_writes, "__func__", put_writes)
+        if key not in seen:
+            seen[key] = check(put_writes)
+        return seen[key]
+
+    cached._advisor_cached = True  # type: ignore[attr-defined]
+    _loop.put_writes_accepts_task_path = cached
+
+
 def build_graph(tools: Tools, checkpointer: Any = None):
     """The compiled graph, its nodes bound to `tools`."""
     _reuse_threads()
+    _remember_saver_signature()
     g = StateGraph(AgentState)
     g.add_node("advance", partial(advance, tools=tools))
     g.add_node(PAUSE, partial(listen, tools=tools))

@@ -111,15 +111,19 @@ def _signature(decision: Any) -> tuple:
     return d.get("primary"), tuple(d.get("alternatives") or ())[:2], avoid, d.get("bottleneck"), strategy
 
 
-def changes_decision(field: str, profile: Any, decide: Callable[[Any], Any]) -> bool:
-    """True when trying the field's probe values changes the decision (unknown → True)."""
+def changes_decision(field: str, profile: Any, decide: Callable[[Any], Any],
+                     outcome: Callable[[Any], tuple] | None = None) -> bool:
+    """True when trying the field's probe values changes the decision (unknown → True). `outcome`,
+    when given, is the rule engine's brief run (`rules.decide.decide_outcome`): the same signature
+    as `_signature(decide(p))` without building the texts and the trace of each probe."""
     probes = PROBES.get(field)
     if not probes or profile.hardware is None or (profile.model is None and profile.params_b is None):
         return True
+    sign = outcome or (lambda p: _signature(decide(p)))
     seen = set()
     for value in probes:
         try:
-            seen.add(_signature(decide(profile.with_value(field, value, assumed=True))))
+            seen.add(sign(profile.with_value(field, value, assumed=True)))
         except Exception:  # an impossible probe (e.g. context > model max) says nothing
             continue
         if len(seen) > 1:
@@ -128,7 +132,7 @@ def changes_decision(field: str, profile: Any, decide: Callable[[Any], Any]) -> 
 
 
 def next_round(profile: Any, intent: str, asked: list[str], rounds: int,
-               decide: Callable[[Any], Any] | None = None) -> list[str]:
+               decide: Callable[[Any], Any] | None = None, outcome: Callable[[Any], tuple] | None = None) -> list[str]:
     """Up to three fields to ask now, or [] when the interview is over."""
     if rounds >= MAX_ROUNDS:
         return []
@@ -139,7 +143,7 @@ def next_round(profile: Any, intent: str, asked: list[str], rounds: int,
         keep = {"concurrency"} if getattr(profile, "priority", None) == "latency" else set()
         chosen: list[str] = []
         for f in needed:   # probing stops once the round is full (each probe runs the rule engine)
-            if f in keep or changes_decision(f, profile, decide):
+            if f in keep or changes_decision(f, profile, decide, outcome):
                 chosen.append(f)
                 if len(chosen) == FIELDS_PER_ROUND:
                     break

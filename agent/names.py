@@ -181,11 +181,15 @@ def source_label(source: str | None) -> str:
     """A citation source as shown to people: a web address as is; anything else (a local file an
     ingested document came from) by its file name only, never its path on this machine."""
     text = str(source or "").strip()
-    if re.match(r"https?://", text, re.I):
+    if _WEB_ADDRESS.match(text):
         return text
     if text.lower().startswith("file:"):
         text = text[5:]
-    return re.split(r"[\\/]", text.rstrip("\\/"))[-1]
+    return _PATH_SEP.split(text.rstrip("\\/"))[-1]
+
+
+_WEB_ADDRESS = re.compile(r"https?://", re.I)
+_PATH_SEP = re.compile(r"[\\/]")   # compiled once: every citation of every answer and panel passes here
 
 
 _ASSUMED = re.compile(r"^(?P<field>[a-z_]+) = (?P<value>[^\s：:（(]+)")

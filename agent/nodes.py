@@ -151,7 +151,7 @@ def interview(state: AgentState, tools: Tools) -> dict[str, Any]:
     profile = _profile(state)
     questions = list(state.get("questions") or [])
     fields = policy.next_round(profile, state.get("intent", "recommend"), list(state.get("asked") or []),
-                               len(questions), tools.decide)
+                               len(questions), tools.decide, tools.outcome())
     if not fields:
         return {"interview_done": True, "pending": None}
     lang = state.get("language", "en")

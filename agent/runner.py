@@ -18,8 +18,10 @@ MAX_STEPS = 64   # a loop guard; a request takes ~12 steps
 
 def run(state: AgentState, tools: Tools, reply: Callable[[dict], str]) -> AgentState:
     """Run from START to END; every interview question goes to `reply`."""
+    from rules import memo
     state = dict(state)
-    walk(state, tools, next_node(START, state), reply)
+    with memo.turn():
+        walk(state, tools, next_node(START, state), reply)
     return state
 
 

@@ -40,6 +40,12 @@ class Tools:
     llm: Any = None
     """An `agent.llm.LLM`, or None in deterministic mode."""
 
+    def outcome(self) -> Callable[[Any], tuple] | None:
+        """Profile -> what the interview's probes compare of a decision (engines, avoid list,
+        bottleneck, layout), from a brief run of the rules without texts or trace; None (compare
+        full decisions) unless `decide` is the real rule engine."""
+        return _outcome if self.decide is _decide else None
+
     def with_llm(self, llm: Any) -> "Tools":
         """A copy that uses `llm` (None = deterministic)."""
         return dataclasses.replace(self, llm=llm)
@@ -137,6 +143,11 @@ def _get_chunks(ids: list[str]) -> list:
 def _decide(profile: Any) -> Any:
     from rules.decide import decide
     return decide(profile)
+
+
+def _outcome(profile: Any) -> tuple:
+    from rules.decide import decide_outcome
+    return decide_outcome(profile)
 
 
 def _extract(text: str) -> Any:

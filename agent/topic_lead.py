@@ -725,9 +725,18 @@ _OS_NAMES = {"windows": "Windows", "macos": "macOS", "linux": "Linux"}
 
 
 def named_engines(text: str, limit: int | None = 2) -> list[str]:
-    """Engines the user's message names, in the order named (at most `limit`)."""
-    hits = sorted((m.start(), e) for e, rx in _ENGINE_WORDS for m in [re.search(rx, text, re.I)] if m)
-    return [e for _, e in hits][:limit]
+    """Engines the user's message names, in the order named (at most `limit`); read once per turn
+    (the decision's lead and several answer lines ask about the same message)."""
+    from rules import memo
+    return memo.once(("named-engines", text), lambda: _engines_in(text))[:limit]
+
+
+def _engines_in(text: str) -> list[str]:
+    hits = sorted((m.start(), e) for e, rx in _ENGINE_RX for m in [rx.search(text)] if m)
+    return [e for _, e in hits]
+
+
+_ENGINE_RX = tuple((e, re.compile(rx, re.I)) for e, rx in _ENGINE_WORDS)
 
 
 _named_engines = named_engines

@@ -27,18 +27,22 @@ def _norm(word: str) -> str:
     return word
 
 
+_CJK_START = re.compile(rf"[{_CJK}]")
+_JOINERS = re.compile(r"[.\-+_]")
+
+
 def tokenize(text: str, query: bool = False) -> list[str]:
     """Tokens of `text` for BM25. A query keeps only the bigrams of a CJK run: its single
     characters match nearly every Chinese chunk and drown the informative terms."""
     text = unicodedata.normalize("NFKC", text).lower()
     out: list[str] = []
     for run in _TOKEN.findall(text):
-        if re.match(rf"[{_CJK}]", run):
+        if _CJK_START.match(run):
             if not query or len(run) == 1:
                 out.extend(run)
             out.extend(run[i:i + 2] for i in range(len(run) - 1))
             continue
-        parts = re.split(r"[.\-+_]", run)
+        parts = _JOINERS.split(run)
         if len(parts) > 1:
             out.append(run)
         out.extend(_norm(p) for p in parts if p and p not in _STOP)

@@ -39,6 +39,18 @@ def ensure_store(root: Path | None = None) -> Path:
     return build.ensure_store(root)
 
 
+def _local_store(root: Path | None) -> Path:
+    """The local store, made usable and current. The default one is checked once per turn (a turn
+    looks chunks up and searches: one look at the corpus and the snapshot serves both)."""
+    if root is not None:
+        return ensure_store(root)
+    import os
+
+    from rules import memo
+    key = ("knowledge-store", os.environ.get("ADVISOR_HOME"), os.environ.get("ADVISOR_CORPUS_DIR"))
+    return memo.once(key, lambda: ensure_store(paths.store_dir()))
+
+
 def health() -> str:
     """"ok" when the knowledge index can answer a search, else what is wrong (for /readyz)."""
     url = _remote()
@@ -79,7 +91,7 @@ def _records(root: Path | None, wanted: list[str] = ()) -> dict:
         if any(i not in records for i in wanted):   # written since the last look: look again
             records = remote.mirror(url, fresh=True).records
         return records
-    root = ensure_store(root or paths.store_dir())
+    root = _local_store(root)
     return _with_repair(lambda: snapshot.chunks(root), root)
 
 
@@ -114,7 +126,7 @@ def search(query: str, k: int = 5, root: Path | None = None) -> list[Hit]:
         view = remote.mirror(url)
         records, ids, vectors, bm25 = view.records, view.ids, view.vectors, view.bm25
     else:
-        root = ensure_store(root or paths.store_dir())
+        root = _local_store(root)
         records, ids, vectors, bm25 = _with_repair(lambda: snapshot.index(root), root)
     if not ids:
         return []

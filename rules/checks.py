@@ -35,7 +35,14 @@ def hardware_support(facts: dict[str, Any]) -> dict[str, str]:
 
 
 def quant_kernels(facts: dict[str, Any]) -> dict[str, tuple[int, str]]:
-    """Engines without an optimized kernel for the chosen quantization: penalty and reason."""
+    """Engines without an optimized kernel for the chosen quantization: penalty and reason (shared
+    within a turn by the profiles that agree on the facts it reads: the interview's probes and the
+    decision)."""
+    from rules import memo
+    return dict(memo.once_by_reads("quant_kernels", facts, _quant_kernels))
+
+
+def _quant_kernels(facts: dict[str, Any]) -> dict[str, tuple[int, str]]:
     quant, platform, cc = facts.get("quantization"), facts.get("platform"), facts.get("cuda_cc")
     out: dict[str, tuple[int, str]] = {}
     if not quant:

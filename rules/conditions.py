@@ -6,6 +6,8 @@ accident; `not` over such a leaf is true (we do not know that it holds).
 """
 from __future__ import annotations
 
+import operator
+from collections.abc import Callable
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
@@ -81,6 +83,54 @@ def _compare(op: str, fact: Any, value: Any) -> bool:
     if isinstance(fact, bool) or not isinstance(fact, (int, float)):
         return False
     return {"gte": fact >= value, "lte": fact <= value, "gt": fact > value, "lt": fact < value}[op]
+
+
+def compile_condition(cond: Condition) -> Callable[[dict[str, Any]], bool]:
+    """`evaluate(cond, facts)` as a function of the facts, without recording what was read: the
+    rule engine tests every rule with it (most do not fire) and records the facts of those that do.
+    Built once per rule; each leaf keeps `_compare`'s meaning (an unknown fact fails every operator
+    but `is_null`; a number compares only with a number that is not a bool)."""
+    if cond.field is not None:
+        return _leaf(cond.field, cond.op, cond.value)
+    if cond.not_ is not None:
+        inner = compile_condition(cond.not_)
+        return lambda facts: not inner(facts)
+    kids = tuple(compile_condition(k) for k in (cond.all if cond.all is not None else cond.any))
+    if cond.all is not None:
+        def every(facts: dict[str, Any]) -> bool:
+            for kid in kids:
+                if not kid(facts):
+                    return False
+            return True
+        return every
+
+    def some(facts: dict[str, Any]) -> bool:
+        for kid in kids:
+            if kid(facts):
+                return True
+        return False
+    return some
+
+
+def _number(x: Any) -> bool:
+    return x is not None and not isinstance(x, bool) and isinstance(x, (int, float))
+
+
+def _leaf(field: str, op: str, value: Any) -> Callable[[dict[str, Any]], bool]:
+    if op == "is_null":
+        return lambda f: f.get(field) is None
+    if op == "not_null":
+        return lambda f: f.get(field) is not None
+    if op == "eq":
+        return lambda f: (x := f.get(field)) is not None and x == value
+    if op == "ne":
+        return lambda f: (x := f.get(field)) is not None and x != value
+    if op == "in":
+        return lambda f: (x := f.get(field)) is not None and x in value
+    if op == "contains":
+        return lambda f: (x := f.get(field)) is not None and value in x
+    compare = {"gte": operator.ge, "lte": operator.le, "gt": operator.gt, "lt": operator.lt}[op]
+    return lambda f: _number(x := f.get(field)) and compare(x, value)
 
 
 def evaluate(cond: Condition, facts: dict[str, Any], seen: dict[str, Any] | None = None,

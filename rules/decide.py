@@ -11,7 +11,7 @@ from functools import lru_cache
 from typing import Any
 
 from rules import checks, display, engines, fit
-from rules.conditions import evaluate
+from rules.conditions import compile_condition, evaluate
 from rules.decision import Avoid, Decision, RankedEngine, TraceEntry
 from rules.facts import derive_facts, fill
 from rules.ids import ENGINES
@@ -29,7 +29,9 @@ MAX_ALTERNATIVES = 3
 class _Tally:
     """Mutable accumulator of the effects of fired rules."""
 
-    def __init__(self) -> None:
+    def __init__(self, brief: bool = False) -> None:
+        self.brief = brief
+        """Only what the outcome needs (engines, avoid list, bottleneck, layout): no texts, no trace."""
         self.score: dict[str, int] = dict.fromkeys(ENGINES, 0)
         self.first_seen: dict[str, int] = {}
         self.plus: dict[str, list[tuple[int, str]]] = {e: [] for e in ENGINES}
@@ -70,6 +72,12 @@ class _Tally:
 def _ordered_rules() -> tuple[Rule, ...]:
     rank = {g: i for i, g in enumerate(GROUP_ORDER)}
     return tuple(sorted(load_rules(), key=lambda r: rank.get(r.group, len(rank))))
+
+
+@lru_cache(maxsize=1)
+def _tested_rules() -> tuple[tuple[Rule, Any], ...]:
+    """Each rule with its condition compiled (rules.conditions.compile_condition), in order."""
+    return tuple((rule, compile_condition(rule.when)) for rule in _ordered_rules())
 
 
 PORTABLE_PLATFORMS = ("nvidia-cuda", "amd-rocm", "apple-silicon", "x86-cpu", "arm-cpu")
@@ -217,6 +225,9 @@ def _apply(rule: Rule, facts: dict[str, Any], values: dict[str, Any], t: _Tally,
     if eff.score:
         done["score"] = dict(eff.score)
     for ex in eff.exclude:
+        if t.brief:
+            t.add_avoid(ex.engine, "", rule.id)
+            continue
         t.add_avoid(ex.engine, fill(ex.reason.en, facts), rule.id, fill(ex.reason.zh, facts, "zh"))
     if eff.exclude:
         done["exclude"] = [ex.engine for ex in eff.exclude]
@@ -230,6 +241,8 @@ def _apply(rule: Rule, facts: dict[str, Any], values: dict[str, Any], t: _Tally,
         done["parallelism"] = eff.parallelism.strategy
     if eff.check:
         done.update(_run_check(rule, facts, t, values, found))
+    if t.brief:
+        return
     if eff.warning:
         text = fill(eff.warning.en, facts)
         t.warn(text, fill(eff.warning.zh, facts, "zh"))
@@ -311,16 +324,18 @@ def _assumptions(profile: Profile, notes: list[str]) -> tuple[list[str], list[st
     return out + list(notes), out_zh + [getattr(n, "zh", n) for n in notes]
 
 
-def decide(profile: Profile) -> Decision:
-    """Run the rules on `profile`: ranked engines, avoid list, bottleneck, parallelism, trace."""
-    facts, notes = derive_facts(profile)
-    assumed, assumed_zh = _assumptions(profile, notes)
+def _run_rules(profile: Profile, facts: dict[str, Any], brief: bool = False) -> tuple[_Tally, list[RankedEngine],
+                                                                                 str | None, list[str], str | None]:
+    """Every rule over the facts: (tally, ranking, primary, alternatives, bottleneck)."""
     found = fit.fits(profile, facts)
-    t = _Tally()
-    for rule in _ordered_rules():
+    t = _Tally(brief)
+    for rule, fires in _tested_rules():
+        if not fires(facts):
+            continue
         values: dict[str, Any] = {}
-        if evaluate(rule.when, facts, values):
-            _apply(rule, facts, values, t, found)
+        if not brief:   # the facts that made it fire, for the trace
+            evaluate(rule.when, facts, values)
+        _apply(rule, facts, values, t, found)
     ranking = _ranking(t)
     primary, alternatives = _pick(ranking)
     if primary is None and profile.hardware:
@@ -328,9 +343,43 @@ def decide(profile: Profile) -> Decision:
     elif primary is None:   # hardware unknown: never "no engine"; what runs almost anywhere stands in
         primary, alternatives = _provisional(ranking, t)
     bottleneck = max(t.bottleneck, key=lambda b: t.bottleneck[b]) if t.bottleneck else None
+    return t, ranking, primary, alternatives, bottleneck
+
+
+def _heaviest_parallel(t: _Tally) -> Rule | None:
+    """The parallelism advice that wins: the first of the heaviest."""
+    return max(t.parallel, key=lambda x: x[0])[1] if t.parallel else None
+
+
+def outcome(decision: Decision) -> tuple:
+    """What a user would notice changing in a decision: the primary, the first two alternatives,
+    the engines to avoid, the bottleneck and the parallelism strategy."""
+    strategy = decision.parallelism.strategy if decision.parallelism is not None else None
+    return (decision.primary, tuple(decision.alternatives)[:2], frozenset(a.engine for a in decision.avoid),
+            decision.bottleneck, strategy)
+
+
+def decide_outcome(profile: Profile) -> tuple:
+    """`outcome(decide(profile))` without the texts and the trace: what the interview's probes compare
+    (it runs the same rules, in brief)."""
+    facts, _ = derive_facts(profile)
+    t, _, primary, alternatives, bottleneck = _run_rules(profile, facts, brief=True)
+    rule = _heaviest_parallel(t)
+    strategy = None
+    if rule is not None:
+        advice = rule.effects.parallelism
+        strategy = plan(advice.strategy, facts, "", rule.id, advice.span).strategy
+    return primary, tuple(alternatives)[:2], frozenset(t.avoid), bottleneck, strategy
+
+
+def decide(profile: Profile) -> Decision:
+    """Run the rules on `profile`: ranked engines, avoid list, bottleneck, parallelism, trace."""
+    facts, notes = derive_facts(profile)
+    assumed, assumed_zh = _assumptions(profile, notes)
+    t, ranking, primary, alternatives, bottleneck = _run_rules(profile, facts)
     parallelism = None
-    if t.parallel:
-        _, rule = max(t.parallel, key=lambda x: x[0])  # first of the heaviest wins
+    rule = _heaviest_parallel(t)
+    if rule is not None:
         advice = rule.effects.parallelism
         parallelism = plan(advice.strategy, facts, fill(advice.reason.en, facts), rule.id, advice.span)
         parallelism.reason_zh = fill(advice.reason.zh, facts, "zh")

@@ -348,7 +348,14 @@ def _serving_mode(p: Profile, notes: list[str]) -> str | None:
 
 
 def derive_facts(profile: Profile) -> tuple[dict[str, Any], list[str]]:
-    """The facts dict for the rules and the assumption lines behind inferred facts."""
+    """The facts dict for the rules and the assumption lines behind inferred facts (derived once per
+    turn for a profile: the rule engine and the planner both ask; each caller gets its own copy)."""
+    from rules import memo
+    facts, notes = memo.once(("derive_facts", profile.model_dump_json()), lambda: _derive_facts(profile))
+    return dict(facts), list(notes)
+
+
+def _derive_facts(profile: Profile) -> tuple[dict[str, Any], list[str]]:
     notes: list[str] = []
     p = profile
     f: dict[str, Any] = {k: getattr(p, k) for k in (

@@ -234,16 +234,30 @@ def _one_edit(a: str, b: str) -> bool:
     if a == b or abs(len(a) - len(b)) > 1:
         return False
     if len(a) == len(b):
-        diff = [k for k in range(len(a)) if a[k] != b[k]]
+        diff = [k for k, (x, y) in enumerate(zip(a, b)) if x != y]
         return len(diff) == 1 or (len(diff) == 2 and diff[1] == diff[0] + 1 and a[diff[0]] == b[diff[1]]
                                   and a[diff[1]] == b[diff[0]])
     short, long_ = (a, b) if len(a) < len(b) else (b, a)
-    return any(long_[:k] + long_[k + 1:] == short for k in range(len(long_)))
+    i = 0   # one deletion from the longer word: at its first difference (any later one would do the same)
+    while i < len(short) and short[i] == long_[i]:
+        i += 1
+    return short[i:] == long_[i + 1:]
+
+
+_KNOWN: tuple[_Index, frozenset[str]] | None = None
+
+
+def _known_words(idx: _Index) -> frozenset[str]:
+    """Every alias word of the index, built once per index (not per text read)."""
+    global _KNOWN
+    if _KNOWN is None or _KNOWN[0] is not idx:
+        _KNOWN = (idx, frozenset(w for ws in idx.vocab.values() for w in ws))
+    return _KNOWN[1]
 
 
 def _corrected(toks: list[Token], idx: _Index) -> list[Token]:
     """Tokens with one-typo misspellings of alias words fixed ("Jetston", "Ascned", "snapdargon")."""
-    known = {w for ws in idx.vocab.values() for w in ws}
+    known = _known_words(idx)
     out = []
     for t in toks:
         if t.kind == "a" and len(t.text) >= 5 and t.text not in known and t.text not in SKIP:
@@ -259,11 +273,16 @@ def _corrected(toks: list[Token], idx: _Index) -> list[Token]:
 def _machine_words(toks: list[Token]) -> set[int]:
     """Token indexes of machine names ("MacBook Pro") so their tier word is not read as the chip's."""
     taken: set[int] = set()
-    for i in range(len(toks)):
-        for words in MACHINES:
+    for i, tok in enumerate(toks):
+        for words in _MACHINES_BY_FIRST.get(tok.text, ()):   # only a machine's first word can start one
             if all(i + k < len(toks) and toks[i + k].text == w for k, w in enumerate(words)):
                 taken.update(range(i, i + len(words)))
     return taken
+
+
+_MACHINES_BY_FIRST: dict[str, list[tuple[str, ...]]] = {}
+for _words in MACHINES:
+    _MACHINES_BY_FIRST.setdefault(_words[0], []).append(_words)
 
 
 def _anchor_at(toks: list[Token], i: int, anchor: tuple[str, ...]) -> bool:

@@ -162,7 +162,7 @@ def _turn_panels(advice: Any, question: dict | None, thread: str, lang: str, tab
         view = advice.profile if advice is not None else None
     t = text(lang)
     table = f"#### {t['profile_title']}\n\n" + present.profile_markdown(present.live_rows(view, lang), lang)
-    cites = present.citations_markdown(present.view(advice)) if advice is not None else ""
+    cites = present.advice_citations_markdown(advice) if advice is not None else ""
     if question or replies_shown:
         groups = [*reply_groups(question, profile, lang),
                   gr.update(value=t["quick"], visible=True) if question else gr.update(value="", visible=False)]
@@ -187,7 +187,7 @@ def _panels(advice: Any, question: dict | None, thread: str, lang: str, tab: str
     else:
         view = advice.profile if advice is not None else None
     fresh = tab == "all"
-    cites = present.citations_markdown(present.view(advice)) if advice is not None else ""
+    cites = present.advice_citations_markdown(advice) if advice is not None else ""
     return [
         *_profile(view, lang), *_chrome(lang),
         *(plots.plots(advice, lang) if fresh or tab == "plots" else [gr.skip()] * 6),

@@ -79,7 +79,8 @@ def _predictions(profile: Profile, workload: Workload, engine: str | None, estim
                                          workload.input.max + workload.output.max)
     extra = {"layout": layout} if layout else {}
     at_peak = prediction.estimate_at(planned, engine, peak, notes, **extra)
-    single = prediction.estimate_at(planned, engine, 1, notes, **extra)
+    # a peak of one request is the single stream: the same call, made once (the dicts are only read)
+    single = at_peak if peak == 1 else prediction.estimate_at(planned, engine, 1, notes, **extra)
     if estimate is not None:
         return single, at_peak, prediction.as_dict(estimate)
     if planned.context_length == profile.context_length:

@@ -46,6 +46,7 @@ def test_web_answer_and_citations_are_inert(ingested):
     advice, folder = ingested
     chat = markdown.answer(advice)
     cites = present_web.citations_markdown(present_web.view(advice))
+    assert present_web.advice_citations_markdown(advice) == cites   # what a turn's panels show
     for text in (chat, cites):
         _no_active_markup_html(text.replace("<details>", "").replace("</details>", "")
                                .replace("<summary>", "").replace("</summary>", "")

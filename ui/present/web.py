@@ -98,6 +98,7 @@ class WebView(_Strict):
 
 
 _MARKUP = re.compile(r"([\\`*_\[\]()#!|~])")
+_BARE_PIPE = re.compile(r"(?<!\\)\|")
 
 
 def inert(text: str) -> str:
@@ -145,7 +146,7 @@ def live_rows(profile: "ProfileView | None", lang: str) -> list[ProfileRow]:
 
 def _cell(text: str) -> str:
     """A table cell: pipes and newlines cannot end the cell or the row."""
-    return re.sub(r"(?<!\\)\|", r"\\|", text).replace("\n", " ")
+    return _BARE_PIPE.sub(r"\\|", text).replace("\n", " ")
 
 
 def profile_markdown(rows: list[ProfileRow], lang: str) -> str:
@@ -190,12 +191,16 @@ def option_rows(advice: "Advice") -> list[OptionRow]:
             for role, e, layout, est in rows]
 
 
+def citation_items(advice: "Advice") -> list[CitationItem]:
+    """The Advice's citations, numbered, each with its source's label."""
+    return [CitationItem(n=n, **(c.model_dump() | {"source": source_label(c.source)}))
+            for n, c in enumerate(advice.citations, 1)]
+
+
 def view(advice: "Advice") -> WebView:
     """The whole web view of an Advice."""
     return WebView(language=advice.language, summary=summary(advice), profile=profile_rows(advice),
-                   options=option_rows(advice),
-                   citations=[CitationItem(n=n, **(c.model_dump() | {"source": source_label(c.source)}))
-                              for n, c in enumerate(advice.citations, 1)])
+                   options=option_rows(advice), citations=citation_items(advice))
 
 
 # --- the view as Markdown for the page ---------------------------------------------------------------------
@@ -207,17 +212,28 @@ def options_headers(lang: str) -> list[str]:
 
 
 def citations_markdown(v: WebView) -> str:
+    """Citations as expandable blocks with their sources (`cited_markdown` of the view's)."""
+    return cited_markdown(v.citations, v.language)
+
+
+def advice_citations_markdown(advice: "Advice") -> str:
+    """`citations_markdown(view(advice))`, without building the rest of the view (a turn's panels
+    show only the sources)."""
+    return cited_markdown(citation_items(advice), advice.language)
+
+
+def cited_markdown(citations: list[CitationItem], lang: str) -> str:
     """Citations as expandable blocks with their sources. Titles and text may come from ingested
     documents: their markup is escaped and their links kept only to the cited sources; a local
     file is named, never its path."""
-    allowed = {c.source.rstrip("/") for c in v.citations if _WEB.match(c.source)}
+    allowed = {c.source.rstrip("/") for c in citations if _WEB.match(c.source)}
     out = []
-    for c in v.citations:
+    for c in citations:
         text = safe(c.text.strip().replace("\n", " "), allowed)
         source = source_label(c.source)
         link = f"[{source}]({source})" if _WEB.match(source) else html.escape(source)
         out.append(f"<details><summary>[{c.n}] {html.escape(c.title)} <code>{html.escape(c.id)}</code></summary>\n\n"
-                   f"{text}\n\n{labels(v.language)['sources']}: {link}\n</details>")
+                   f"{text}\n\n{labels(lang)['sources']}: {link}\n</details>")
     return "\n".join(out)
 
 

@@ -1,0 +1,120 @@
+"""Results shared within one turn.
+
+A turn asks some pure questions more than once: the rule engine and the planner both derive the
+facts of the same profile, and retrieval checks that the knowledge store is current before the
+lookup and again before the search. Inside `with turn():` (the graph opens one around each of its
+steps) `once(key, compute)` computes such a result the first time and hands the same value back
+after. The scope is the turn and nothing else: it is dropped when the step ends, so no result is
+carried into the next turn or another conversation (an edited catalog or corpus is seen on the next
+turn exactly as before), and outside a turn `once` simply computes.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable, Iterator, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
+from typing import TypeVar
+
+T = TypeVar("T")
+
+_TURN: ContextVar[dict | None] = ContextVar("advisor_turn_memo", default=None)
+
+
+@contextmanager
+def turn() -> Iterator[None]:
+    """Open a fresh turn scope (a nested one starts empty and ends with its block)."""
+    token = _TURN.set({})
+    try:
+        yield
+    finally:
+        _TURN.reset(token)
+
+
+def once(key: Hashable, compute: Callable[[], T]) -> T:
+    """`compute()`, computed once per turn for `key` (every call outside a turn computes). A call
+    that raises stores nothing. The value is shared: callers must not mutate it."""
+    memo = _TURN.get()
+    if memo is None:
+        return compute()
+    if key in memo:
+        return memo[key]
+    value = memo[key] = compute()
+    return value
+
+
+_MISSING = object()
+
+
+class _Reading(dict):
+    """A copy of a facts dict that notes every key read (and its value): what a result depended on.
+    Reading it whole (iterating, copying) notes every key."""
+
+    def __init__(self, facts: Mapping):
+        super().__init__(facts)
+        self.read: dict = {}
+
+    def get(self, key, default=None):
+        self.read[key] = dict.get(self, key, _MISSING)
+        return dict.get(self, key, default)
+
+    def __getitem__(self, key):
+        self.read[key] = dict.get(self, key, _MISSING)
+        return dict.__getitem__(self, key)
+
+    def __contains__(self, key):
+        self.read[key] = dict.get(self, key, _MISSING)
+        return dict.__contains__(self, key)
+
+    def _whole(self):
+        self.read.update(dict.items(self))
+
+    def __iter__(self):
+        self._whole()
+        return dict.__iter__(self)
+
+    def __len__(self):
+        self._whole()
+        return dict.__len__(self)
+
+    def keys(self):
+        self._whole()
+        return dict.keys(self)
+
+    def values(self):
+        self._whole()
+        return dict.values(self)
+
+    def items(self):
+        self._whole()
+        return dict.items(self)
+
+    def copy(self):
+        self._whole()
+        return dict(dict.items(self))
+
+
+def _same(a, b) -> bool:
+    return type(a) is type(b) and a == b   # 1 and True are equal, but not the same fact
+
+
+def once_by_reads(name: str, facts: Mapping, compute: Callable[[Mapping], T]) -> T:
+    """`compute(facts)` once per turn for the facts it actually reads: the first call runs it on a
+    copy that notes each key read, and a later call whose facts agree on those keys gets the same
+    value (a probe that changes only the workload reuses the kernel table of the profile it varies).
+    Exact whatever `compute` reads, as long as it reads the facts only through the mapping."""
+    memo = _TURN.get()
+    if memo is None:
+        return compute(facts)
+    seen = memo.setdefault(("by-reads", name), [])
+    for reads, value in seen:
+        if all(_same(facts.get(k, _MISSING), v) for k, v in reads.items()):
+            return value
+    reading = _Reading(facts)
+    value = compute(reading)
+    seen.append((dict(reading.read), value))
+    return value
+
+
+def active() -> bool:
+    """True inside a turn scope."""
+    return _TURN.get() is not None
