@@ -60,12 +60,18 @@ class SortedPrefixes:
     starts some piece, None otherwise. The first sorted piece not below `s` starts with `s` exactly
     when some piece does, and is `s` itself when `s` is a piece."""
 
-    __slots__ = ("_pieces", "_ids")
+    __slots__ = ("_pieces", "_ids", "_known")
+
+    KNOWN_MAX = 200_000
+    """Answers kept per process: the dict the wheel builds up front (250k entries), filled lazily with
+    the substrings queries actually look up, so a long-running server stops bisecting (~3 ms of a new
+    question's embedding) without the ~1 s start-up the full table costs."""
 
     def __init__(self, pieces: list[str], ids: list[int]):
         # The ids in sorted order of their pieces; the sorted text itself is never materialised (a
         # 128k-string gather costs more at start-up than the ~17 key reads each lookup makes).
         self._pieces, self._ids = pieces, ids
+        self._known: dict[str, int | None] = {}
 
     @classmethod
     def of(cls, pieces: list[str], order) -> "SortedPrefixes":
@@ -81,14 +87,23 @@ class SortedPrefixes:
         return np.array([last[p] for p in sorted(last)], dtype=np.int32)
 
     def get(self, text: str, default=None):
+        try:
+            found = self._known[text]
+        except KeyError:
+            found = self._lookup(text)
+            if len(self._known) < self.KNOWN_MAX:
+                self._known[text] = found
+        return default if found is None else found
+
+    def _lookup(self, text: str) -> int | None:
         from bisect import bisect_left
 
         k = bisect_left(self._ids, text, key=self._pieces.__getitem__)
         if k == len(self._ids):
-            return default
+            return None
         piece = self._pieces[self._ids[k]]
         if not piece.startswith(text):
-            return default
+            return None
         return self._ids[k] + 1 if piece == text else 0
 
 

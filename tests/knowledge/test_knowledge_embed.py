@@ -77,6 +77,18 @@ def test_sorted_prefixes_answer_as_the_prefix_table_does():
     assert all(lookup.get(key) == value for key, value in table.items())
     for absent in ("\u2581zzzzqqq", "管線平行管線平行", "~~~~"):
         assert lookup.get(absent) == table.get(absent)
+    # answered again from what the first pass kept (the lazy table), the same for every key
+    assert all(lookup.get(key) == value for key, value in list(table.items())[:50_000])
+    absent = next(k for k in ("\u2581zzzzqqq", "管線平行管線平行", "~~~~") if k not in table)
+    assert lookup.get(absent, "absent") == "absent" and len(lookup._known) <= lookup.KNOWN_MAX
+
+
+def test_sorted_prefixes_keep_a_bounded_table(monkeypatch):
+    lookup = model_cache.SortedPrefixes(["ab", "abc", "b"], [0, 1, 2])
+    monkeypatch.setattr(model_cache.SortedPrefixes, "KNOWN_MAX", 2)
+    answers = [lookup.get(k) for k in ("a", "ab", "abc", "abcd", "b")]
+    assert answers == [0, 1, 2, None, 3] and len(lookup._known) == 2
+    assert [lookup.get(k) for k in ("a", "ab", "abc", "abcd", "b")] == answers   # kept or not, same answer
 
 
 @pytest.mark.parametrize("damage", ["truncated table", "garbage tokenizer", "another encoder"])
