@@ -15,7 +15,10 @@ from agent.extract_base import Finding, overlaps
 from agent.extract_quantity import Quantity, quantities
 
 _F = re.I | re.ASCII
-CTX = (r"(?:max[-_\s]?model[-_\s]?len|n_ctx|ctx[-_]size|context(?:[\s-]+(?:window|length|size|len))?|ctx"
+# Engine settings that set the window: max-model-len (vLLM), model-max-len, max_seq_len (TensorRT-LLM,
+# GPUStack), session-len (LMDeploy), max-context-length, n_ctx / ctx-size (llama.cpp).
+CTX = (r"(?:max[-_\s]?(?:model|seq|sequence|context)[-_\s]?len(?:gth)?|model[-_\s]?max[-_\s]?len(?:gth)?|session[-_\s]?len(?:gth)?"
+       r"|n_ctx|ctx[-_]size|context(?:[\s-]+(?:window|length|size|len))?|ctx"
        r"|上下文(?:長度|窗口|窗格)?|context\s*長度)")
 # What a prompt carries is its input: retrieved documents, code context, tool output, chat history
 # ("30K tokens of retrieved documents", "帶 6K 左右的檢索內容", "16-32K tokens of code context"). The

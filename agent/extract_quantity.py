@@ -67,6 +67,8 @@ _PRODUCT_WORD = re.compile(
     r"(?:\b(?:RTX|GTX|GeForce|Tesla|Quadro|Radeon|RX|Arc|Instinct|MI|Xeon|EPYC|Ryzen|Core|Gaudi|Ascend|Atlas|Jetson|Titan"
     r"|Threadripper|Snapdragon|Mac\s*Studio|iPhone|Pixel|Strix|AI\s+Max\+?|Grace|Blackwell|Hopper|Ampere|Qwen|Llama|Gemma"
     r"|Mistral|Phi|GLM|DeepSeek(?:[\s-]V)?|gpt-oss|QwQ|Yi|InternLM|Baichuan|Falcon|Nemotron)[\s-]?$)", _F)
+# A setting's value is never a year, bracketed or not: "(max_model_len 2048)", "(batch size 2048)".
+_SETTING_NAME = re.compile(r"(?:len(?:gth)?|ctx|context|seqs?|size|tokens?|batch)\s*[=:]?\s*$", _F)
 _YEARISH = re.compile(r"(?:\b(?:in|since|from|until|till|by|bought|purchased|released|launched|year|early|late|mid)\s+|\(\s*)$", _F)
 _PRODUCT_AFTER = re.compile(r"\s*-?\s*(?:Ti|SUPER|XTX?|GRE|Ada|Pro|Max|Ultra|Blackwell|Coder|Instruct|VL|Turbo)\b", _F)
 _QUAL_BEFORE = re.compile(
@@ -134,7 +136,8 @@ def _kind(text: str, start: int, end: int, raw: str, unit: str | None) -> str:
     head = text[max(0, start - 24):start]
     if _DOTS.fullmatch(raw.strip()) or _VERSION_WORD.search(head):
         return "version"
-    if unit == "year" or (unit is None and re.fullmatch(r"(?:19|20)\d\d", raw.strip()) and (_YEARISH.search(head) or text[end:end + 1] == ")")):
+    if unit == "year" or (unit is None and re.fullmatch(r"(?:19|20)\d\d", raw.strip()) and (_YEARISH.search(head) or text[end:end + 1] == ")")
+                          and not _SETTING_NAME.search(head)):
         return "year"
     if _PRODUCT_WORD.search(head) or (unit is None and _PRODUCT_AFTER.match(text, end)):
         return "product"

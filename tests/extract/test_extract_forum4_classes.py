@@ -1,0 +1,68 @@
+"""Classes of misreading found on the forum4 set (issue 14), each in English and Traditional Chinese,
+with phrasings written for these tests (not copied from evals/extraction_forum4.yaml): engine settings
+that set the context window (and a bracketed setting value is no year), a priority waved away, an
+A-not-A question that negates nothing."""
+from __future__ import annotations
+
+import pytest
+
+from agent.extract import extract
+
+
+def read(text: str) -> dict:
+    ex = extract(text)
+    for words in ex.evidence.values():
+        assert words in text, (words, text)
+    return ex.values
+
+
+@pytest.mark.parametrize("text, ctx", [
+    ("vLLM serving Qwen3 8B (max_model_len 2048) on one L4", 2048),
+    ("兩張 A10 跑 Qwen3 8B（max_model_len 2048），啟動很慢", 2048),
+    ("DeepSeek V3 with model-max-len 16384 on 8x H200", 16384),
+    ("trtllm-serve on 4x H100, max_seq_len 65536, tp 4", 65536),
+    ("GPUStack 用 vLLM 跑 Qwen2.5 32B，max_seq_len 8192", 8192),
+    ("lmdeploy 四卡 V100（tp 4、session-len 16384）跑 InternLM2.5 20B", 16384),
+    ("llama.cpp with --max-context-length 32768 on a 3090", 32768),
+])
+def test_engine_settings_set_the_context_window(text, ctx):
+    assert read(text).get("context_length") == ctx
+
+
+@pytest.mark.parametrize("text", ["Llama 3 (2024) on a 4090", "Qwen2 released (2024) on one A100"])
+def test_a_bracketed_year_stays_a_year(text):
+    assert "context_length" not in read(text)
+
+
+@pytest.mark.parametrize("text, priority", [
+    ("Offline job on 4x L40S; I don't much care about latency. Which settings maximize throughput?", "throughput"),
+    ("Per-request speed and TTFT don't matter here; we want high throughput on 8x H100.", "throughput"),
+    ("延遲無所謂，只在乎吞吐，八張 H100 該怎麼設？", "throughput"),
+    ("不太在乎延遲，預算有限，兩張 4090 跑 Qwen3 32B", "cost"),
+    ("latency isn't a priority, keep costs down on 2x A100", "cost"),
+])
+def test_a_priority_waved_away_is_not_stated(text, priority):
+    assert read(text).get("priority") == priority
+
+
+@pytest.mark.parametrize("text", [
+    "I don't much care about latency for this 2x A100 batch job.",
+    "TTFT and speed don't matter, it runs overnight on one H100.",
+    "延遲不重要，四張 L40S 跑批次",
+])
+def test_a_waved_latency_alone_states_no_priority(text):
+    assert "priority" not in read(text)
+
+
+@pytest.mark.parametrize("text, priority", [
+    ("SGLang 在四卡 H200 上有沒有參數可以把吞吐量衝到最高？", "throughput"),
+    ("要不要為了低延遲改用 SGLang？兩張 H100", "latency"),
+    ("兩張 4090 會不會太慢？我們重視延遲", "latency"),
+])
+def test_an_a_not_a_question_negates_nothing(text, priority):
+    assert read(text).get("priority") == priority
+
+
+def test_real_negation_still_negates():
+    assert read("兩張 4090，沒有 NVLink").get("interconnect") == "pcie"
+    assert "priority" not in read("我們不在乎延遲，兩張 4090 跑批次")
