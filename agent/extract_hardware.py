@@ -20,7 +20,7 @@ _PER_DEVICE = set("x×X*張片塊块卡顆颗枚個个")
 _PER_DEVICE_WORD = re.compile(r"-?\s*(?:way|cards?|GPUs?|pcs?|pieces|units)\b", re.I)   # a multiplier or card classifier: devices, not machines
 _BRAND = r"(?:NVIDIA|GeForce|AMD|Radeon|Instinct|Apple|Intel|Mac\s*Studios?(?:\s+with)?|Mac\s*Pros?|Mac\s*minis?|MacBook\s*Pros?|Macs?|的|of|the)"
 # The state of the cards between their count and their name: "two used 3090s", "兩張二手 3090".
-_STATE = r"(?:used|second[\s-]?hand|brand[\s-]new|new|refurb(?:ished)?|old(?:er)?|spare|identical|matching|rented|leased|cloud|二手|全新|舊的?|閒置的?|租(?:來|用)?的)"
+_STATE = r"(?:laptop|notebook|mobile|desktop|筆電(?:版|的)?|used|second[\s-]?hand|brand[\s-]new|new|refurb(?:ished)?|old(?:er)?|spare|identical|matching|rented|leased|cloud|二手|全新|舊的?|閒置的?|租(?:來|用)?的)"
 # A count written before the device name: "8×", "8 x ", "4 張 ", "two ", "a single ", "an ".
 _PREFIX = re.compile(rf"(?:(?P<num>{COUNT})\s*(?P<cls>{_CLS})?|(?P<one>\ban?\b|[單单]\s*{_CLS})|(?P<two>雙路|双路|\bdual[\s-]socket|雙(?!\s*(?:路|卡|機|台))|双(?!\s*(?:路|卡|机|台)))|(?P<sock>{COUNT})[\s-]*sockets?\b|(?P<sock2>[二兩两三四八2-8])\s*路)"
                      rf"[\s-]*(?:{_STATE}[\s-]*)*(?:\d{{1,3}}\s?(?:GB|G)\s+)?(?:{_BRAND}[\s-]*)*$", _F)   # "two 24GB 4090s"
@@ -29,7 +29,7 @@ _SUFFIX = re.compile(rf"(?:\s*(?:Ti|SUPER)\b)?(?:\s*[(\[]\s*\d+\s?[GT]B?\s*[)\]]
                      rf"(?:[x×*]\s*(?P<num>\d{{1,4}}|{COUNT})(?![\w]|\.\d)|(?P<num2>{COUNT})\s*(?:張|片|塊|卡|顆)"
                      rf"|(?P<machines>{COUNT})\s*台|(?P<two>雙路|双路|\s*雙\s*CPU))", _F)
 _GRID = re.compile(r"(?:s\b)?\s*(?:(?:nodes?|servers?|machines?|hosts?|boxes|伺服器|機器|主機)\s*)?[(（]\s*(?P<m>\d{1,3})\s*[x×*]\s*(?P<n>\d{1,2})\s*[x×*]\s*\d{2,3}\s*(?:GB|G)\b", re.I)
-_NODE_WORD = r"(?:nodes?|servers?|machines?|hosts?|boxes|workstations?|節點|伺服器|機器|主機|電腦|工作站)"
+_NODE_WORD = r"(?:nodes?|servers?(?![\s-]+Edition)|machines?|hosts?|boxes|workstations?|節點|伺服器|機器|主機|電腦|工作站)"
 _DUAL = re.compile(r"dual\b|雙|双|\w+[\s-]*sockets?\b|[二兩两三四八2-8]\s*路", re.I)   # sockets of one machine
 _AFTER_IS_NODE = re.compile(rf"(?:s|'s)?\s*{_NODE_WORD}", _F)
 # "one 8x H100 node", "two 8-GPU servers", "an 8×H200 box": machines (lead) of `per` devices each.
@@ -350,6 +350,10 @@ _PER_MACHINE = re.compile(
     rf"|各\s*(?:有|裝|插)?\s*(?P<c>{COUNT})\s*(?:張|片|卡)", _F)
 
 
+_TOTAL_BEFORE = re.compile(r"(?:總共|一共|合計|共計|共|\btotal(?:\s+of)?|\bcombined|\ball\s+told)\s*$", _F)
+_TOTAL_AFTER = re.compile(r"\s*(?:(?:GPUs?|cards?|devices?|NPUs?|張|卡|片)\s*)?(?:in\s+total|total|combined|altogether|in\s+all)\b", _F)
+
+
 def _per_node(text: str, out: list[Finding]) -> None:
     """A total split over nodes ("16 張 A100，分兩個節點", "16x H100 (2 nodes)", "16 H100 on 2 servers",
     "16 張 H100（每台 8 張，共 2 台）") becomes devices per node, in place."""
@@ -361,6 +365,11 @@ def _per_node(text: str, out: list[Finding]) -> None:
         out[out.index(count)] = Finding("count", n, count.start, per.end())   # the total and the per-machine words
         if nodes is None:
             out.append(Finding("nodes", count.value // n, per.start(), per.end()))
+        return
+    # machines first, then the total they hold: "４個節點共 32 卡", "two H200 machines (16 GPUs in total)"
+    if count and nodes and nodes.end <= count.start and count.value > nodes.value > 1 and count.value % nodes.value == 0 \
+            and (_TOTAL_BEFORE.search(text, nodes.end, count.start) or _TOTAL_AFTER.match(text, count.end)):
+        out[out.index(count)] = Finding("count", count.value // nodes.value, count.start, count.end)
         return
     if count and nodes and nodes.start >= count.end and count.value % nodes.value == 0 \
             and _SPLIT.match(text[count.end:nodes.end]) and not _EACH.match(text, nodes.end):

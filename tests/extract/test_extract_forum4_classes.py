@@ -66,3 +66,35 @@ def test_an_a_not_a_question_negates_nothing(text, priority):
 def test_real_negation_still_negates():
     assert read("兩張 4090，沒有 NVLink").get("interconnect") == "pcie"
     assert "priority" not in read("我們不在乎延遲，兩張 4090 跑批次")
+
+
+@pytest.mark.parametrize("text, hw, count", [
+    ("單張昇騰 910B3 跑 Qwen3 8B，很慢", "ascend_910b", 1),
+    ("2*910B3 部署 Qwen3 32B", "ascend_910b", 2),
+    ("Two Ascend 910B3 cards running GLM-4.6", "ascend_910b", 2),
+])
+def test_ascend_910b3_is_a_910b(text, hw, count):
+    v = read(text)
+    assert (v.get("hardware"), v.get("count")) == (hw, count)
+
+
+@pytest.mark.parametrize("text, nodes, count", [
+    ("GLM-4.6 on 4 nodes, 32 H100 in total, TP 8", 4, 8),
+    ("across two H200 machines (16 GPUs in total)", 2, 8),
+    ("四個節點共 32 張 A100，每個都跑 Qwen3 32B", 4, 8),
+    ("兩台伺服器，總共 16 張 H100", 2, 8),
+])
+def test_machines_then_the_total_they_hold(text, nodes, count):
+    v = read(text)
+    assert (v.get("nodes"), v.get("count")) == (nodes, count)
+
+
+@pytest.mark.parametrize("text, count", [
+    ("GLM-4.6 on eight RTX PRO 6000 Server Edition cards", 8),
+    ("兩張 RTX PRO 6000 Server Edition 跑 Qwen3 32B", 2),
+    ("TinyLlama on a laptop RTX 4090, how fast?", 1),
+    ("一台筆電版 RTX 4090 跑 Qwen3 8B", 1),
+])
+def test_edition_and_laptop_words_are_part_of_the_card(text, count):
+    v = read(text)
+    assert "nodes" not in v and v.get("count") == count
