@@ -152,7 +152,7 @@ def _read(text: str) -> tuple[Text, Extraction, dict[str, tuple[int, int]]]:
         intent=extract_intent.intent(t.norm), values=values, evidence=evidence,
         language="zh" if _CJK.search(text) else "en",
         dont_know=bool(extract_intent.dont_know(t.norm)), injection=bool(extract_intent.injection(t.norm)),
-        topics=extract_topics.topics(t.norm),
+        topics=sorted(set(extract_topics.topics(t.norm)) | ({"offload"} if extract_topics.offload_by_fit(t.norm, values) else set())),
         not_understood=[Unplaced(text=t.quote(a, b), kind=k) for k, a, b in extract_unplaced.unplaced(t.norm, list(spans.values()))],
     )
     return t, ex, spans

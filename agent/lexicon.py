@@ -305,7 +305,14 @@ TOPICS = {
                           r"結構化輸出", r"結構化", r"JSON\s*格式", r"輸出\s*JSON", r"符合\s*JSON",
                           # the API's own parameter names: guided_json, response_format, json_schema, json_object
                           r"\bguided_(?:json|regex|choice|grammar|decoding)\b", r"\bresponse[_\s-]format\b", r"\bjson[_\s-](?:schema|object)\b"],
-    "offload": [r"\boffload", r"\b(?:n-)?cpu[\s-]moe\b", r"\bexperts?\b[^.?!。？]{0,30}\b(?:CPU|system\s+RAM|host\s+RAM|RAM|system\s+memory)\b",
+    # "every layer offloaded to the GPUs" (llama.cpp's -ngl) keeps the model on the GPU: not the topic
+    "offload": [r"\boffload(?!\w*\s+(?:\w+\s+){0,2}?to\s+(?:the\s+|both\s+|all\s+|my\s+)?(?:GPUs?|VRAM|cards?|顯卡|GPU))",
+                # weights split between VRAM and system RAM: "spills into system RAM", "47%/53% CPU/GPU",
+                # "23 GB of VRAM plus 18 GB of system RAM", "only part of the layers stay on the GPU", "1T 記憶體加 14GB 顯存"
+                r"\bspill(?:s|ed|ing)?\s+(?:over\s+)?into\b", r"\bCPU\s*/\s*GPU\b|\bGPU\s*/\s*CPU\b",
+                r"\bVRAM\b[^.?!]{0,20}\b(?:plus|and|\+)\b[^.?!]{0,20}\b(?:system|host|CPU)\s+(?:RAM|memory)\b",
+                r"\b(?:only\s+)?(?:part|some|most|half)\s+of\s+the\s+(?:layers|weights|model)\b[^.?!]{0,20}\b(?:on|in)\s+(?:the\s+)?(?:GPU|VRAM)",
+                r"(?:記憶體|內存|内存|RAM)\s*(?:加|\+|和|與|跟)\s*\d+(?:\.\d+)?\s*(?:G|GB)?\s*(?:的)?\s*(?:顯存|顯示記憶體|VRAM)", r"\b(?:n-)?cpu[\s-]moe\b", r"\bexperts?\b[^.?!。？]{0,30}\b(?:CPU|system\s+RAM|host\s+RAM|RAM|system\s+memory)\b",
                 r"\bspill(?:s|ing)?\s+(?:over\s+)?to\b", r"\bhost[\s-]RAM\b", r"卸載到", r"放到\s*CPU", r"放到\s*(?:系統)?記憶體", r"CPU\s*offload",
                 # the model split between GPU and CPU memory: "顯卡加 CPU 混合推理", "most of the model sits in system RAM"
                 r"(?:GPU|顯卡|CPU)\s*(?:加|\+|和|與|跟)\s*(?:GPU|顯卡|CPU)\s*(?:的)?\s*混合推[理論]", r"異構推[理論]",

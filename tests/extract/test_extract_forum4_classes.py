@@ -98,3 +98,27 @@ def test_machines_then_the_total_they_hold(text, nodes, count):
 def test_edition_and_laptop_words_are_part_of_the_card(text, count):
     v = read(text)
     assert "nodes" not in v and v.get("count") == count
+
+
+@pytest.mark.parametrize("text", [
+    "ktransformers on one RTX 4090 with 512 GB of RAM runs DeepSeek-R1 at 6 tok/s",
+    "用 ktransformers 在兩張 A10 上跑 DeepSeek-R1，速度很慢",
+    "一張 4090、記憶體 502G 跑 DeepSeek-R1 的 Q4_K_M，要怎麼加速？",
+    "Single RTX 3090 and 256GB DDR5 running DeepSeek V3 at Q4_K_M",
+    "Qwen3 32B on a 12GB RTX 4070 splits 40%/60% CPU/GPU in Ollama",
+    "Llama 3.3 70B on one 4090: 23 GB of VRAM plus 18 GB of system RAM",
+    "since the update the model spills into system RAM and crawls",
+    "只有 1T 記憶體加 24GB 顯存，R1 能跑嗎？",
+])
+def test_a_model_split_between_gpu_and_system_memory_is_offload(text):
+    assert "offload" in extract(text).topics
+
+
+@pytest.mark.parametrize("text", [
+    "DeepSeek R1 UD-Q2_K_XL in llama.cpp on 4x A800 with 128GB of RAM, every layer offloaded to the GPUs",
+    "四張 V100 32G、主機記憶體 256GB，跑 InternVL3-78B 的 int4",
+    "ktransformers 說支援 AMX 的 Intel 處理器跑 DeepSeek 會更快",
+    "Llama 3.1 8B on one RTX 4090 with 128GB of RAM",
+])
+def test_a_model_that_fits_its_gpus_is_not_offload(text):
+    assert "offload" not in extract(text).topics
