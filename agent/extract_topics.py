@@ -97,9 +97,20 @@ _SETTING = re.compile(r"[\s_-]*(?:size)?\s*[=:]?\s*\d", _F)
 _SENTENCE = re.compile(r"(?:[^.?!。？！\n]|\.(?!\s|$))+(?:[.?!。？！]|$)", _F)
 
 
+# Two kinds of parallelism combined ("tp 8 加 pp 2", "TP2xEP2", "dp 4、tp 8、開 expert parallel") is a layout
+# the answer should discuss, even when each is only stated as a setting.
+_KINDS = [re.compile(p, _F) for p in (
+    r"(?:(?<![A-Za-z])|(?<=\dx))TP(?![A-Za-z])|tensor[\s_-]*(?:parallel|並行)|張量並行",
+    r"(?:(?<![A-Za-z])|(?<=\dx))PP(?![A-Za-z])|pipeline[\s_-]*(?:parallel|並行)|流水線並行|管線並行",
+    r"(?:(?<![A-Za-z])|(?<=\dx))EP(?![A-Za-z])|expert[\s_-]*(?:parallel|並行)|專家並行",
+    r"(?:(?<![A-Za-z])|(?<=\dx))DP(?![A-Za-z])|data[\s_-]*(?:parallel|並行)|資料並行|數據並行")]
+
+
 def _raised(topic: str, rx: re.Pattern, text: str) -> bool:
     if topic != "parallelism":
         return bool(rx.search(text))
+    if sum(bool(k.search(text)) for k in _KINDS) >= 2:
+        return True
     for m in rx.finditer(text):
         sentence = next((s for s in _SENTENCE.finditer(text) if s.start() <= m.start() < s.end()), None)
         asked = sentence is not None and _QUESTION.search(sentence.group(0)) and not sentence.group(0).rstrip().endswith(".")

@@ -342,7 +342,15 @@ TOPICS = {
     "parallelism": [r"\bTP\b(?!S)", r"\bPP\b", r"\btensor[\s_-]*parallel", r"\bpipeline[\s_-]*parallel", r"\bexpert[\s_-]*parallel",
                     r"\bdata[\s_-]*parallel", r"張量並行", r"流水線並行", r"管線並行", r"專家並行", r"資料並行", r"數據並行",
                     r"(?:做|怎麼|如何|策略|方式)\s*並行", r"並行(?:策略|方式)", r"多卡還是單卡", r"單卡還是多卡", r"\btp[-_]size\b",
-                    r"分散式推[理論]", r"跨節點(?:做|的)?\s*(?:推[理論]|部署|並行)", r"\b(?:distributed|multi[\s-]node|cross[\s-]node)\s+(?:inference|serving)\b"],
+                    r"分散式推[理論]", r"(?:tensor|pipeline|expert|data)\s*並行",
+                    # spreading one model over several cards or machines: "多卡推理", "讓它多卡一起載入", "是不支援雙卡嗎",
+                    # "spread over multiple GPUs", "won't split it across both cards", "one model across multiple machines"
+                    r"(?:多|雙|双)卡\s*(?:推[理論]|部署|載入|加載|一起|並行|同時|跑|運行|執行)", r"(?:支援|支持|用|讓它|讓模型)\s*(?:多|雙|双)卡",
+                    r"(?:多|雙|双)卡\s*(?:嗎|呢)", r"只(?:有)?(?:跑|用|在)(?:在)?其中一張|只有一張卡在(?:用|跑|動)",
+                    r"\b(?:split|spread|shard|distribute|splitting|spreading|sharding|distributing|split\s+up)\s+(?:it\s+|the\s+model\s+|inference\s+)?"
+                    r"(?:across|over|between|onto)\s+(?:both|two|multiple|several|all|many|the|my|our|\d+|a\s+cluster\s+of)\b",
+                    r"\b(?:one|a\s+single|the\s+same)\s+model\s+(?:across|over)\s+(?:multiple|several|many|two|both)\s+(?:machines|nodes|cards|GPUs)\b",
+                    r"\bmulti[\s-]?(?:GPU|card)\s+(?:inference|serving|deployment|loading)\b", r"跨節點(?:做|的)?\s*(?:推[理論]|部署|並行)", r"\b(?:distributed|multi[\s-]node|cross[\s-]node)\s+(?:inference|serving)\b"],
     "platform-support": [],   # needs a platform and a support cue in one sentence: see agent/extract_topics.py
     "quantization-format": [r"\bquant(?:ization)?\s+formats?\b", r"\b(?:which|what)\s+quant(?:ization|s)?\b(?!\s+(?:of|is))", r"量化格式",
                             r"(?:哪種|哪個|哪一種|什麼)\s*量化", r"量化\s*(?:要)?選哪",

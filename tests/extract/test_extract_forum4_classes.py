@@ -122,3 +122,28 @@ def test_a_model_split_between_gpu_and_system_memory_is_offload(text):
 ])
 def test_a_model_that_fits_its_gpus_is_not_offload(text):
     assert "offload" not in extract(text).topics
+
+
+@pytest.mark.parametrize("text", [
+    "DeepSeek-V3 on 16 H100 (two nodes), tp 8 and pp 2, max-model-len 16384",
+    "兩台 H800，tp 8 加 pp 2 部署 DeepSeek-V3",
+    "MiniMax-M2 on 8x MI300X from a TP2xEP2 config up to TP8xEP8",
+    "GLM-4.5V 用 pipeline 並行 2 × tensor 並行 4 跑在八張 4090 上",
+    "八張 4090 多卡推理要怎麼設？",
+    "兩張 3090 跑 GLM4V 顯存不足，是不支援雙卡嗎？",
+    "兩張 16GB 的卡部署，實際上只跑在其中一張",
+    "I need vLLM inference spread over multiple GPUs with several adapters.",
+    "xinference won't split it across both cards",
+    "Can GPUStack run one model across multiple machines?",
+])
+def test_spreading_a_model_over_cards_is_parallelism(text):
+    assert "parallelism" in extract(text).topics
+
+
+@pytest.mark.parametrize("text", [
+    "Llama-3.3-70B on 8 H200s with TP 8 and max-num-seqs 256.",
+    "兩張 4090 跑 Qwen3 32B，速度只有 20 tok/s。",
+    "Two RTX 3090s serving Qwen3 8B to ten people.",
+])
+def test_one_parallel_setting_or_a_card_count_is_not_parallelism(text):
+    assert "parallelism" not in extract(text).topics
