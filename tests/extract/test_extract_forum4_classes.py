@@ -147,3 +147,32 @@ def test_spreading_a_model_over_cards_is_parallelism(text):
 ])
 def test_one_parallel_setting_or_a_card_count_is_not_parallelism(text):
     assert "parallelism" not in extract(text).topics
+
+
+@pytest.mark.parametrize("text", [
+    "雲上 24GB 的卡一小時 4 元，A100 要 10 元，跑推理哪一種比較划算？",
+    "自己買兩張 4090 跑 Qwen3 32B 划算嗎？",
+    "Renting an H100 at $2.10/hour to run Llama 3.1 70B instead of paying per-token API prices.",
+    "One A100 at $1.5/hr: does that beat $0.10-2 per million tokens on hosted APIs?",
+    "2x A100 at $2.49/hr each comes to $3,600 a month. Is renting even worth it?",
+    "It works out to $1.84 per million tokens on 2x H100. How do I get that under $0.55?",
+    "Does a $15,000 server beat paying $1,200 a month to an API?",
+])
+def test_self_hosting_weighed_against_rent_or_api_is_cost(text):
+    assert read(text).get("priority") == "cost"
+
+
+@pytest.mark.parametrize("text", [
+    "Renting an H100 to run Llama 3.1 70B instead of paying per-token API prices.",
+    "We pay about $1,000 a month to GPT-4o for drafting; would two 4090s do?",
+])
+def test_per_token_api_pricing_raises_cost_per_token(text):
+    assert "cost-per-token" in extract(text).topics
+
+
+@pytest.mark.parametrize("text, priority", [
+    ("我只有兩張 3090，能不能出個多卡部署的範例？", None),
+    ("資料不能出公司，兩張 3090 跑 Qwen3 32B", "privacy"),
+])
+def test_a_not_a_is_no_privacy_rule(text, priority):
+    assert read(text).get("priority") == priority
