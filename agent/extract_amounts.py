@@ -289,9 +289,14 @@ def amounts(text: str, taken: list[tuple[int, int]]) -> list[Finding]:
     out: dict[str, Finding] = {}
     conc = [b for b in bound if b.field == "concurrency"]
     if conc:
-        best = next((b for b in conc if b.explicit), conc[0])
+        said = [b for b in conc if b.explicit]
+        # a sweep of concurrency ("6, 24 and 48 concurrent", "concurrency 1 ... up to concurrency 4096") sizes for its
+        # top; requests only said to be there ("20 併發、總共 50 個請求") are a total, not a level of concurrency
+        levels = [b for b in said if b.quantity.unit != "req"]
+        best = max(levels, key=lambda b: b.quantity.value) if levels else said[0] if said else conc[0]
         out["concurrency"] = _finding(best)
-        online = next((b for b in conc if b is not best and not b.explicit), None)
+        # a non-explicit concurrency is people online only when said so ("500 在線"), not an engine limit ("max-num-seqs 64")
+        online = next((b for b in conc if b is not best and not b.explicit and _ONLINE.search(text, *_clause(text, b.quantity.start, b.quantity.unit_end))), None)
         if online:
             out["users"] = Finding("users", int(online.quantity.value), online.quantity.start, online.quantity.unit_end)
     for b in bound:

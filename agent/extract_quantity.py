@@ -75,7 +75,7 @@ _QUAL_BEFORE = re.compile(
     r"(?:\babout|\baround|\broughly|\bapprox(?:imately|\.)?|~|≈|約莫?|大約|大概|差不多|\bup\s+to|\bat\s+least|\bat\s+most"
     r"|\bover|\bmore\s+than|\bless\s+than|\bunder|\bbelow|最多|至少|超過|上限|高達|以內)\s*$", _F)
 _QUAL_AFTER = re.compile(r"\s*(?:\+|以上|或以上|左右|上下|多|以內|or\s+more|plus\b)", _F)
-_RANGE_SEP = r"\s*(?:-|~|to|到|至|—|and)\s*"
+_RANGE_SEP = r"\s*(?:-|~|(?:up\s+)?to|到|至|—|and)\s*"
 _SCI = r"\d+(?:\.\d+)?[eE][+]?\d{1,2}(?![\w])"
 _ONE = rf"(?:{_SCI}|{NUM})"
 _QTY = re.compile(rf"(?<![\w.])(?<![A-Za-z]-)(?P<a>{_ONE})(?:{_RANGE_SEP}(?P<b>{_ONE}))?", _F)
@@ -170,7 +170,10 @@ def _range(text: str, m: re.Match, low: float, high: float) -> bool:
                 or "." in a or "." in b:
             return False
     low = _scaled_low(a, b, low)
-    return 0 < low < high and high / low <= 20
+    # "from 1 to 150", "從 1 到 150": a range said outright, however wide
+    said = re.search(r"(?:\bfrom|從|从)\s*$", text[max(0, m.start() - 8):m.start()], re.I) \
+        and re.fullmatch(r"\s*(?:(?:up\s+)?to|到|至)\s*", text[m.end("a"):m.start("b")], re.I)
+    return 0 < low < high and (high / low <= 20 or bool(said))
 
 
 def _scaled_low(a: str, b: str, low: float) -> float:

@@ -176,3 +176,32 @@ def test_per_token_api_pricing_raises_cost_per_token(text):
 ])
 def test_a_not_a_is_no_privacy_rule(text, priority):
     assert read(text).get("priority") == priority
+
+
+@pytest.mark.parametrize("text, conc", [
+    ("MiniMax M2.5 FP8 on MI300X with vLLM: TP2 and TP4, concurrency from 4 up to 64.", 64),
+    ("I load-test Gemma at 6, 24 and 48 concurrent requests on one RTX PRO 6000.", 48),
+    ("from a low-latency config at concurrency 1 up to a throughput config at concurrency 4096", 4096),
+    ("sending requests at each batch size from 1 to 150 on 8x H200", 150),
+    ("壓測併發從 4 到 64，兩張 H100", 64),
+    ("用 evalscope 壓測，20 併發、總共 50 個請求", 20),
+])
+def test_a_sweep_of_concurrency_sizes_for_its_top(text, conc):
+    assert read(text).get("concurrency") == conc
+
+
+@pytest.mark.parametrize("text", [
+    "8 張 H200，max-num-seqs 64，才 8 個併發就很慢",
+    "Llama 3.3 70B on 8 H200s with max-num-seqs 256; benchmark at max-concurrency 32",
+])
+def test_an_engine_limit_is_never_users(text):
+    assert "users" not in read(text)
+
+
+@pytest.mark.parametrize("text, users", [
+    ("A vLLM server for a team of roughly five to fifteen people", 15),
+    ("About fourteen engineers will use it on two 4090s", 14),
+    ("Ninety analysts, one H100", 90),
+])
+def test_number_words_up_to_ninety(text, users):
+    assert read(text).get("users") == users
