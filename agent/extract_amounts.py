@@ -302,6 +302,11 @@ def amounts(text: str, taken: list[tuple[int, int]]) -> list[Finding]:
     for b in bound:
         if b.field not in out:
             out[b.field] = _finding(b)
+    if "lora_adapters" not in out:
+        listed = _LORA_LIST.search(text)
+        if listed:   # "math, code and chat LoRAs": one adapter per item named
+            n = len(re.split(r"\s*,\s*(?:and\s+|&\s*)?|\s+(?:and|&)\s+", listed.group("items").strip()))
+            out["lora_adapters"] = Finding("lora_adapters", n, listed.start(), listed.end())
     if "users" in out and "concurrency" not in out:
         share = _share_at_once(text, taken)
         if share is not None:
@@ -310,6 +315,7 @@ def amounts(text: str, taken: list[tuple[int, int]]) -> list[Finding]:
     return sorted(out.values(), key=lambda f: f.start)
 
 
+_LORA_LIST = re.compile(r"(?<![\w-])(?P<items>(?:[A-Za-z][\w-]*\s*,\s*)+[A-Za-z][\w-]*,?\s+(?:and|&)\s+[A-Za-z][\w-]*)\s+(?:LoRAs|LoRA\s+adapters|adapters)\b", _F)
 _SHARE_CUE = re.compile(r"concurren|simultaneous|at\s+once|at\s+the\s+same\s+time|at\s+any\s+(?:one\s+)?time|at\s+peak|active|online"
                         r"|同時|併發|並發|在線", _F)
 

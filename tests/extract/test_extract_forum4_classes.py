@@ -205,3 +205,30 @@ def test_an_engine_limit_is_never_users(text):
 ])
 def test_number_words_up_to_ninety(text, users):
     assert read(text).get("users") == users
+
+
+@pytest.mark.parametrize("text", [
+    "MiniMax-M2 on 8x MI300X in SGLang with an fp8_e4m3 KV cache",
+    "lmdeploy 四卡 V100 跑 InternVL3-78B，KV cache 用 quant-policy 8",
+    "Llama 3.1 70B as 4.0 bpw EXL2 in TabbyAPI with cache_mode Q4 on one 3090",
+])
+def test_engine_settings_for_the_cache_dtype_are_kv_quantization(text):
+    ex = extract(text)
+    assert "kv-quantization" in ex.topics and ex.values.get("quantization") != "fp8"
+
+
+@pytest.mark.parametrize("text, topic", [
+    ("1P1D deployment of DeepSeek-R1 across two H200 machines", "disaggregation"),
+    ("兩台 H20 做 2P2D 部署 DeepSeek-R1", "disaggregation"),
+    ("when several structured-output requests arrive together throughput collapses", "structured-output"),
+])
+def test_topic_words_written_compactly(text, topic):
+    assert topic in extract(text).topics
+
+
+@pytest.mark.parametrize("text, n", [
+    ("a qwen3 base plus math, code and chat LoRAs on one 4090", 3),
+    ("We serve legal, medical, finance and support adapters on one A100", 4),
+])
+def test_a_named_list_of_adapters_counts_them(text, n):
+    assert read(text).get("lora_adapters") == n
