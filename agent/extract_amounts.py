@@ -303,7 +303,7 @@ def amounts(text: str, taken: list[tuple[int, int]]) -> list[Finding]:
         if b.field not in out:
             out[b.field] = _finding(b)
     if "lora_adapters" not in out:
-        listed = _LORA_LIST.search(text)
+        listed = _LORA_LIST.search(text) if _LORA_WORD.search(text) else None
         if listed:   # "math, code and chat LoRAs": one adapter per item named
             n = len(re.split(r"\s*,\s*(?:and\s+|&\s*)?|\s+(?:and|&)\s+", listed.group("items").strip()))
             out["lora_adapters"] = Finding("lora_adapters", n, listed.start(), listed.end())
