@@ -252,6 +252,10 @@ def _in_out_pairs(text: str, qs: list[Quantity]) -> dict[int, str]:
 _MEASURE = re.compile(r"\s*(?:套|台|部|款|種|份|次|條|支|根|篇|筆|頁|本|層|輪|批|組|間|顆|張|片|塊|項|題|段|行|隻|句|版)")
 
 
+# "8×A100", "8x H100": a number times a device is a device count (someone else's when it is not the user's)
+_TIMES_DEVICE = re.compile(r"\s*[x×*]\s*[A-Za-z]*\d", _F)
+
+
 def bind(text: str, taken: list[tuple[int, int]]) -> list[Bound]:
     """Every quantity of `text` (outside `taken`) bound to a workload field, left to right."""
     free = [q for q in quantities(text) if q.kind in ("quantity", "denominator") and not overlaps((q.start, q.end), taken)]
@@ -268,7 +272,7 @@ def bind(text: str, taken: list[tuple[int, int]]) -> list[Bound]:
         if field == "lora_adapters" and _BATCH_OF.search(text, max(0, q.start - 12), q.start):
             out.append(Bound("concurrency", q))   # one adapter per request of a batch: the batch runs at once
         by_unit = field is not None
-        if field is None and q.unit is None and not _MEASURE.match(text, q.end):
+        if field is None and q.unit is None and not _MEASURE.match(text, q.end) and not _TIMES_DEVICE.match(text, q.end):
             field = _keyword_after(text, q) or ("concurrency" if _CONC_NEXT.match(text, q.end) else None) \
                 or _keyword_before(text, q, qs)
             if field == "users" and _ALL_AT_ONCE.match(text, _clause(text, q.start, q.end)[1]):

@@ -193,12 +193,18 @@ _YARDSTICK = re.compile(rf"\b(?:slower|faster|cheaper|pricier|worse|better|quick
 _LISTED = re.compile(r"\s*(?:,|/|\bor\b|\band\b|或|和|跟)\s*(?:on\s+|an?\s+|the\s+)?$", _F)
 
 
+# someone else's setup: "看到別家公司用 8×A100 部署", "a friend's 4090", "others run it on 8x H100"
+_THEIRS = re.compile(r"(?:別(?:家|人|的公司)(?:公司)?|其他人|人家|\bothers\b|\bother\s+people\b|\b(?:a|my)\s+friend'?s\b|\bsomeone(?:\s+else)?'s\b)"
+                     r"[^,;.，；。!?？]{0,12}$", _F)
+
+
 def _not_yardsticks(text: str, hits: list[AliasHit]) -> list[AliasHit]:
     """The hits left once devices named only as a yardstick are set aside ("20 times slower than on H100
     or H200", "slower than a Mac Studio M3 Ultra did"), with the ones listed right after them."""
     out, prev = [], None
     for h in hits:
-        if _YARDSTICK.search(text, max(0, h.start - 40), h.start) or (prev and _LISTED.fullmatch(text, prev.end, h.start)):
+        if _YARDSTICK.search(text, max(0, h.start - 40), h.start) or _THEIRS.search(text, max(0, h.start - 24), h.start) \
+                or (prev and _LISTED.fullmatch(text, prev.end, h.start)):
             prev = h
             continue
         prev = None
@@ -230,7 +236,8 @@ def _pick(text: str, hits: list[AliasHit]) -> AliasHit | None:
         counted = [h for h in counted[1:] if h.id == counted[0].id and not _ARTICLE_ONLY.match(
             text, (_count_before(text, h) or (0, -1))[1])][:1] + counted
     accel = [h for h in live if hardware_class(h.id) != "cpu"]
-    return (counted or accel or live)[0]
+    # "雙路 Xeon、兩張 RTX 4090": the counted GPUs run the model, the CPU sockets host them
+    return ([h for h in counted if h in accel] or counted or accel or live)[0]
 
 
 _SOCKETS_INSIDE = re.compile(r"(?:雙|双)\s*(?:路\s*)?CPU|\bdual[\s-](?:socket|CPU)", _F)

@@ -232,3 +232,13 @@ def test_topic_words_written_compactly(text, topic):
 ])
 def test_a_named_list_of_adapters_counts_them(text, n):
     assert read(text).get("lora_adapters") == n
+
+
+@pytest.mark.parametrize("text, hw, count", [
+    ("看到別家公司用 8×A100 部署 671B，我們手上是 8×4090，跑得動嗎？", "rtx4090", 8),
+    ("A friend's 4090 does 60 tok/s; mine is two RTX 3090s.", "rtx3090", 2),
+    ("雙路 Xeon、512G 記憶體、兩張 RTX 4090，用 ollama 跑 Qwen3 32B", "rtx4090", 2),
+])
+def test_someone_elses_device_and_cpu_sockets_are_not_the_gpus(text, hw, count):
+    v = read(text)
+    assert (v.get("hardware"), v.get("count"), v.get("users")) == (hw, count, None)
