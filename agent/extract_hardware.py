@@ -198,6 +198,12 @@ _THEIRS = re.compile(r"(?:別(?:家|人|的公司)(?:公司)?|其他人|人家|\
                      r"[^,;.，；。!?？]{0,12}$", _F)
 
 
+_EVEN_ONE = re.compile(r"連\s*(?:一|1)?\s*(?:張|片|塊|台)?\s*$")
+_EVEN_NOT = re.compile(r"\s*(?:\d+\s*G[B]?\s*)?(?:都|也)\s*(?:放不下|塞不下|裝不下|不夠|跑不動|跑不起來)")
+_NO_FIT = re.compile(r"(?:doesn't|does\s+not|won't|wouldn't|can't|cannot|don't|do\s+not)\s+(?:even\s+)?fit\s+(?:on\s+|in\s+|into\s+)?"
+                     r"(?:an?\s+|one\s+|a\s+single\s+|1\s*x?\s*)?$", _F)
+
+
 def _not_yardsticks(text: str, hits: list[AliasHit]) -> list[AliasHit]:
     """The hits left once devices named only as a yardstick are set aside ("20 times slower than on H100
     or H200", "slower than a Mac Studio M3 Ultra did"), with the ones listed right after them."""
@@ -228,6 +234,14 @@ def _pick(text: str, hits: list[AliasHit]) -> AliasHit | None:
         return None   # every device named is a yardstick: the user's own is not said
     if not live:
         return None
+    # "連一張 A100 都放不下": a device the model would not even fit is a hypothetical, not the user's;
+    # "doesn't fit one H100, so it's 2x H100": the one that does not fit gives way to the same device named again
+    live = [h for h in live if not (_EVEN_ONE.search(text, max(0, h.start - 8), h.start) and _EVEN_NOT.match(text, h.end))]
+    if not live:
+        return None
+    unfit = [h for h in live if _NO_FIT.search(text, max(0, h.start - 30), h.start)
+             and any(o.id == h.id and o.start > h.end for o in live)]
+    live = [h for h in live if h not in unfit]
     switched = [h for h in live if _SWITCHED_TO.search(text, max(0, h.start - 24), h.start)]
     live = switched or live   # "先用 A800 × 2，之後改用 A100 × 4": the device switched to is the current one
     counted = [h for h in live if _count_before(text, h) or _count_after(text, h) or _DGX.search(text[:h.start])]

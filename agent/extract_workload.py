@@ -92,6 +92,11 @@ def _dismissed(text: str, m: re.Match) -> bool:
     return bool(_DISMISS_BEFORE.search(text[max(0, m.start() - 40):m.start()]) or _DISMISS_AFTER.match(text, m.end()))
 
 
+# "the first request has a very high TTFT": a symptom reported, not a goal stated
+_SYMPTOM = re.compile(r"\b(?:has|have|had|shows?|showed|sees?|seeing|gets?|getting|got|suffers?\s+from)\s+(?:an?\s+)?"
+                      r"(?:very\s+|really\s+|super\s+|extremely\s+|terribly\s+)?(?:high|long|bad|huge|terrible|poor|awful)\s+$", _F)
+
+
 def priorities(text: str, stance: bool = True) -> list[Finding]:
     """priority (the first stated) and priorities (all stated, in the user's order).
 
@@ -103,7 +108,7 @@ def priorities(text: str, stance: bool = True) -> list[Finding]:
             if _dismissed(text, m):
                 continue
             topic = (value, rx) in _TOPIC
-            if topic and stance and (_MEASURED.match(text, m.end()) or not (
+            if topic and stance and (_MEASURED.match(text, m.end()) or _SYMPTOM.search(text, max(0, m.start() - 40), m.start()) or not (
                     _STANCE.search(clause_before(text, m.start(), 24)) or _STANCE.search(clause_after(text, m.end(), 36))
                     or _ELLIPSIS.match(text, m.end()))):
                 continue

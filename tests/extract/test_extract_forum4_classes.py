@@ -242,3 +242,22 @@ def test_a_named_list_of_adapters_counts_them(text, n):
 def test_someone_elses_device_and_cpu_sockets_are_not_the_gpus(text, hw, count):
     v = read(text)
     assert (v.get("hardware"), v.get("count"), v.get("users")) == (hw, count, None)
+
+
+@pytest.mark.parametrize("text, hw, count", [
+    ("Llama 3 70B in FP16 doesn't fit one H100, so it's 2x H100 at $2.99/hr each", "h100_sxm", 2),
+    ("每個模型 90GB，連一張 A100 都放不下", None, None),
+    ("Llama 70B doesn't fit on my 4090", "rtx4090", None),
+])
+def test_a_device_the_model_would_not_fit_gives_way(text, hw, count):
+    v = read(text)
+    assert (v.get("hardware"), v.get("count")) == (hw, count)
+
+
+@pytest.mark.parametrize("text, priority", [
+    ("Qwen3 0.6B on an RTX 4080: the first request after deployment has a very high TTFT.", None),
+    ("We see really long latency on 2x A100 with 50 users", None),
+    ("We need low latency on 2x A100", "latency"),
+])
+def test_a_symptom_is_not_a_priority(text, priority):
+    assert read(text).get("priority") == priority
