@@ -90,7 +90,10 @@ PRIORITY = {
                 r"\bkeep\s+(?:\w+\s+){0,3}?(?:fast|snappy|responsive|quick)\b"],
     "throughput": [r"\bhigh(?:er|est)?[\s-]throughput\b", r"\bmaximi[sz]e\s+(?:the\s+)?throughput\b",
                    r"\bthroughput[\s-](?:oriented|first|bound)\b", r"高吞吐", r"吞吐量?優先", r"\btokens?\s+per\s+dollar\b",
-                   r"\bmax(?:imum|imi[sz]e)?\s+(?:(?:aggregate|total|overall)\s+)?(?:tokens?\s*/\s*s|tok/s|tokens?\s+per\s+second)\b"],
+                   r"\bmax(?:imum|imi[sz]e)?\s+(?:(?:aggregate|total|overall)\s+)?(?:tokens?\s*/\s*s|tok/s|tokens?\s+per\s+second)\b",
+                   # how many it serves at once is what counts: "what matters is how many requests it serves at once"
+                   r"\b(?:what\s+matters|all\s+that\s+matters|what\s+counts|(?:i|we)\s+(?:only\s+)?care\s+about)\s+(?:is\s+)?how\s+many\s+(?:requests|users|people|streams|sessions)",
+                   r"(?:重點|在乎|在意|看重)(?:的)?(?:是|在)?\s*(?:能)?同時(?:服務|處理|撐|接)(?:得了)?多少"],
     "cost": [r"\bcheap(?:er|est|ly)?\b", r"\bbudget\b", r"便宜", r"省錢", r"預算", r"\bTCO\b",
              r"\bcost[\s-](?:effective|efficient|sensitive|conscious)\b", r"\blow(?:er)?[\s-]cost\b", r"低成本",
              r"\bkeep\s+costs?\s+down\b", r"\b(?:minimi[sz]e|reduce|cut)\s+(?:the\s+)?costs?\b", r"降低成本", r"省成本",

@@ -261,3 +261,11 @@ def test_a_device_the_model_would_not_fit_gives_way(text, hw, count):
 ])
 def test_a_symptom_is_not_a_priority(text, priority):
     assert read(text).get("priority") == priority
+
+
+@pytest.mark.parametrize("text", [
+    "A vLLM box for fifteen people on 2x 4090: what matters is how many requests it serves at once, not single-stream speed.",
+    "兩張 4090 給 15 人用，重點是能同時服務多少人，不是單條速度",
+])
+def test_serving_many_at_once_is_throughput(text):
+    assert read(text).get("priority") == "throughput"
