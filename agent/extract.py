@@ -143,6 +143,16 @@ def _findings(norm: str) -> list[Finding]:
     return found + extract_workload.find(norm, taken)
 
 
+def _topics(norm: str, values: dict[str, Any]) -> list[str]:
+    """The topics the words raise, plus offload when the situation implies it (weights split between GPU
+    and system memory). An hourly price with a cost priority alone is not cost per token (the dev set's
+    convention)."""
+    found = set(extract_topics.topics(norm))
+    if extract_topics.offload_by_fit(norm, values):
+        found.add("offload")
+    return sorted(found)
+
+
 def _read(text: str) -> tuple[Text, Extraction, dict[str, tuple[int, int]]]:
     if not isinstance(text, str):
         raise InputError("the message must be text")
@@ -152,7 +162,7 @@ def _read(text: str) -> tuple[Text, Extraction, dict[str, tuple[int, int]]]:
         intent=extract_intent.intent(t.norm), values=values, evidence=evidence,
         language="zh" if _CJK.search(text) else "en",
         dont_know=bool(extract_intent.dont_know(t.norm)), injection=bool(extract_intent.injection(t.norm)),
-        topics=extract_topics.topics(t.norm),
+        topics=_topics(t.norm, values),
         not_understood=[Unplaced(text=t.quote(a, b), kind=k) for k, a, b in extract_unplaced.unplaced(t.norm, list(spans.values()))],
     )
     return t, ex, spans

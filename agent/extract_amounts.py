@@ -15,7 +15,10 @@ from agent.extract_base import Finding, overlaps
 from agent.extract_quantity import Quantity, quantities
 
 _F = re.I | re.ASCII
-CTX = (r"(?:max[-_\s]?model[-_\s]?len|n_ctx|ctx[-_]size|context(?:[\s-]+(?:window|length|size|len))?|ctx"
+# Engine settings that set the window: max-model-len (vLLM), model-max-len, max_seq_len (TensorRT-LLM,
+# GPUStack), session-len (LMDeploy), max-context-length, n_ctx / ctx-size (llama.cpp).
+CTX = (r"(?:max[-_\s]?(?:model|seq|sequence|context)[-_\s]?len(?:gth)?|model[-_\s]?max[-_\s]?len(?:gth)?|session[-_\s]?len(?:gth)?"
+       r"|n_ctx|ctx[-_]size|context(?:[\s-]+(?:window|length|size|len))?|ctx"
        r"|上下文(?:長度|窗口|窗格)?|context\s*長度)")
 # What a prompt carries is its input: retrieved documents, code context, tool output, chat history
 # ("30K tokens of retrieved documents", "帶 6K 左右的檢索內容", "16-32K tokens of code context"). The
@@ -249,6 +252,10 @@ def _in_out_pairs(text: str, qs: list[Quantity]) -> dict[int, str]:
 _MEASURE = re.compile(r"\s*(?:套|台|部|款|種|份|次|條|支|根|篇|筆|頁|本|層|輪|批|組|間|顆|張|片|塊|項|題|段|行|隻|句|版)")
 
 
+# "8×A100", "8x H100": a number times a device is a device count (someone else's when it is not the user's)
+_TIMES_DEVICE = re.compile(r"\s*[x×*]\s*[A-Za-z]*\d", _F)
+
+
 def bind(text: str, taken: list[tuple[int, int]]) -> list[Bound]:
     """Every quantity of `text` (outside `taken`) bound to a workload field, left to right."""
     free = [q for q in quantities(text) if q.kind in ("quantity", "denominator") and not overlaps((q.start, q.end), taken)]
@@ -265,7 +272,7 @@ def bind(text: str, taken: list[tuple[int, int]]) -> list[Bound]:
         if field == "lora_adapters" and _BATCH_OF.search(text, max(0, q.start - 12), q.start):
             out.append(Bound("concurrency", q))   # one adapter per request of a batch: the batch runs at once
         by_unit = field is not None
-        if field is None and q.unit is None and not _MEASURE.match(text, q.end):
+        if field is None and q.unit is None and not _MEASURE.match(text, q.end) and not _TIMES_DEVICE.match(text, q.end):
             field = _keyword_after(text, q) or ("concurrency" if _CONC_NEXT.match(text, q.end) else None) \
                 or _keyword_before(text, q, qs)
             if field == "users" and _ALL_AT_ONCE.match(text, _clause(text, q.start, q.end)[1]):
@@ -286,14 +293,24 @@ def amounts(text: str, taken: list[tuple[int, int]]) -> list[Finding]:
     out: dict[str, Finding] = {}
     conc = [b for b in bound if b.field == "concurrency"]
     if conc:
-        best = next((b for b in conc if b.explicit), conc[0])
+        said = [b for b in conc if b.explicit]
+        # a sweep of concurrency ("6, 24 and 48 concurrent", "concurrency 1 ... up to concurrency 4096") sizes for its
+        # top; requests only said to be there ("20 併發、總共 50 個請求") are a total, not a level of concurrency
+        levels = [b for b in said if b.quantity.unit != "req"]
+        best = max(levels, key=lambda b: b.quantity.value) if levels else said[0] if said else conc[0]
         out["concurrency"] = _finding(best)
-        online = next((b for b in conc if b is not best and not b.explicit), None)
+        # a non-explicit concurrency is people online only when said so ("500 在線"), not an engine limit ("max-num-seqs 64")
+        online = next((b for b in conc if b is not best and not b.explicit and _ONLINE.search(text, *_clause(text, b.quantity.start, b.quantity.unit_end))), None)
         if online:
             out["users"] = Finding("users", int(online.quantity.value), online.quantity.start, online.quantity.unit_end)
     for b in bound:
         if b.field not in out:
             out[b.field] = _finding(b)
+    if "lora_adapters" not in out:
+        listed = _LORA_LIST.search(text) if _LORA_WORD.search(text) else None
+        if listed:   # "math, code and chat LoRAs": one adapter per item named
+            n = len(re.split(r"\s*,\s*(?:and\s+|&\s*)?|\s+(?:and|&)\s+", listed.group("items").strip()))
+            out["lora_adapters"] = Finding("lora_adapters", n, listed.start(), listed.end())
     if "users" in out and "concurrency" not in out:
         share = _share_at_once(text, taken)
         if share is not None:
@@ -302,6 +319,7 @@ def amounts(text: str, taken: list[tuple[int, int]]) -> list[Finding]:
     return sorted(out.values(), key=lambda f: f.start)
 
 
+_LORA_LIST = re.compile(r"(?<![\w-])(?P<items>(?:[A-Za-z][\w-]*\s*,\s*)+[A-Za-z][\w-]*,?\s+(?:and|&)\s+[A-Za-z][\w-]*)\s+(?:LoRAs|LoRA\s+adapters|adapters)\b", _F)
 _SHARE_CUE = re.compile(r"concurren|simultaneous|at\s+once|at\s+the\s+same\s+time|at\s+any\s+(?:one\s+)?time|at\s+peak|active|online"
                         r"|同時|併發|並發|在線", _F)
 

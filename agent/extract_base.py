@@ -21,7 +21,8 @@ _F = re.I | re.ASCII
 _CLAUSE = re.compile(r"[,;:!?，。；：！？、\n()（）]|\.(?![\w])|\s[-–—]\s|\bbut\b|\bhowever\b|\bwhile\b|但是?|不過|可是", _F)
 _PRE_NEG = re.compile(
     r"(?:\bno\b|\bnot\b(?!\s+sure)|n't\b|\bnever\b|\bwithout\b|\bnon-?|\black(?:s|ing)?\b|\bforget(?:\s+about)?\b|\bnever\s+mind\b"
-    r"|沒有|沒|没有|無(?!論)|不是|不用|不需要|不要|不會|不支援|不支持|並非|不想|不打算|不希望|不願意?|避免|別(?:用|跑|上)"
+    # an A-not-A question ("有沒有", "要不要", "會不會") asks; it does not negate
+    r"|(?<!有)沒有|(?<![有沒])沒|没有|無(?!論)|不是|不用|不需要|(?<!要)不要|(?<!會)不會|不支援|不支持|並非|不想|不打算|不希望|不願意?|避免|別(?:用|跑|上)"
     r"|不(?:太|怎麼|是很)?(?:在乎|在意|重視|介意|關心|考慮|看重)|不管|不用管|沒那麼在意)", _F
 )
 _POST_NEG = re.compile(

@@ -20,7 +20,7 @@ _PER_DEVICE = set("x×X*張片塊块卡顆颗枚個个")
 _PER_DEVICE_WORD = re.compile(r"-?\s*(?:way|cards?|GPUs?|pcs?|pieces|units)\b", re.I)   # a multiplier or card classifier: devices, not machines
 _BRAND = r"(?:NVIDIA|GeForce|AMD|Radeon|Instinct|Apple|Intel|Mac\s*Studios?(?:\s+with)?|Mac\s*Pros?|Mac\s*minis?|MacBook\s*Pros?|Macs?|的|of|the)"
 # The state of the cards between their count and their name: "two used 3090s", "兩張二手 3090".
-_STATE = r"(?:used|second[\s-]?hand|brand[\s-]new|new|refurb(?:ished)?|old(?:er)?|spare|identical|matching|rented|leased|cloud|二手|全新|舊的?|閒置的?|租(?:來|用)?的)"
+_STATE = r"(?:laptop|notebook|mobile|desktop|筆電(?:版|的)?|used|second[\s-]?hand|brand[\s-]new|new|refurb(?:ished)?|old(?:er)?|spare|identical|matching|rented|leased|cloud|二手|全新|舊的?|閒置的?|租(?:來|用)?的)"
 # A count written before the device name: "8×", "8 x ", "4 張 ", "two ", "a single ", "an ".
 _PREFIX = re.compile(rf"(?:(?P<num>{COUNT})\s*(?P<cls>{_CLS})?|(?P<one>\ban?\b|[單单]\s*{_CLS})|(?P<two>雙路|双路|\bdual[\s-]socket|雙(?!\s*(?:路|卡|機|台))|双(?!\s*(?:路|卡|机|台)))|(?P<sock>{COUNT})[\s-]*sockets?\b|(?P<sock2>[二兩两三四八2-8])\s*路)"
                      rf"[\s-]*(?:{_STATE}[\s-]*)*(?:\d{{1,3}}\s?(?:GB|G)\s+)?(?:{_BRAND}[\s-]*)*$", _F)   # "two 24GB 4090s"
@@ -29,7 +29,7 @@ _SUFFIX = re.compile(rf"(?:\s*(?:Ti|SUPER)\b)?(?:\s*[(\[]\s*\d+\s?[GT]B?\s*[)\]]
                      rf"(?:[x×*]\s*(?P<num>\d{{1,4}}|{COUNT})(?![\w]|\.\d)|(?P<num2>{COUNT})\s*(?:張|片|塊|卡|顆)"
                      rf"|(?P<machines>{COUNT})\s*台|(?P<two>雙路|双路|\s*雙\s*CPU))", _F)
 _GRID = re.compile(r"(?:s\b)?\s*(?:(?:nodes?|servers?|machines?|hosts?|boxes|伺服器|機器|主機)\s*)?[(（]\s*(?P<m>\d{1,3})\s*[x×*]\s*(?P<n>\d{1,2})\s*[x×*]\s*\d{2,3}\s*(?:GB|G)\b", re.I)
-_NODE_WORD = r"(?:nodes?|servers?|machines?|hosts?|boxes|workstations?|節點|伺服器|機器|主機|電腦|工作站)"
+_NODE_WORD = r"(?:nodes?|servers?(?![\s-]+Edition)|machines?|hosts?|boxes|workstations?|節點|伺服器|機器|主機|電腦|工作站)"
 _DUAL = re.compile(r"dual\b|雙|双|\w+[\s-]*sockets?\b|[二兩两三四八2-8]\s*路", re.I)   # sockets of one machine
 _AFTER_IS_NODE = re.compile(rf"(?:s|'s)?\s*{_NODE_WORD}", _F)
 # "one 8x H100 node", "two 8-GPU servers", "an 8×H200 box": machines (lead) of `per` devices each.
@@ -193,12 +193,24 @@ _YARDSTICK = re.compile(rf"\b(?:slower|faster|cheaper|pricier|worse|better|quick
 _LISTED = re.compile(r"\s*(?:,|/|\bor\b|\band\b|或|和|跟)\s*(?:on\s+|an?\s+|the\s+)?$", _F)
 
 
+# someone else's setup: "看到別家公司用 8×A100 部署", "a friend's 4090", "others run it on 8x H100"
+_THEIRS = re.compile(r"(?:別(?:家|人|的公司)(?:公司)?|其他人|人家|\bothers\b|\bother\s+people\b|\b(?:a|my)\s+friend'?s\b|\bsomeone(?:\s+else)?'s\b)"
+                     r"[^,;.，；。!?？]{0,12}$", _F)
+
+
+_EVEN_ONE = re.compile(r"連\s*(?:一|1)?\s*(?:張|片|塊|台)?\s*$")
+_EVEN_NOT = re.compile(r"\s*(?:\d+\s*G[B]?\s*)?(?:都|也)\s*(?:放不下|塞不下|裝不下|不夠|跑不動|跑不起來)")
+_NO_FIT = re.compile(r"(?:doesn't|does\s+not|won't|wouldn't|can't|cannot|don't|do\s+not)\s+(?:even\s+)?fit\s+(?:on\s+|in\s+|into\s+)?"
+                     r"(?:an?\s+|one\s+|a\s+single\s+|1\s*x?\s*)?$", _F)
+
+
 def _not_yardsticks(text: str, hits: list[AliasHit]) -> list[AliasHit]:
     """The hits left once devices named only as a yardstick are set aside ("20 times slower than on H100
     or H200", "slower than a Mac Studio M3 Ultra did"), with the ones listed right after them."""
     out, prev = [], None
     for h in hits:
-        if _YARDSTICK.search(text, max(0, h.start - 40), h.start) or (prev and _LISTED.fullmatch(text, prev.end, h.start)):
+        if _YARDSTICK.search(text, max(0, h.start - 40), h.start) or _THEIRS.search(text, max(0, h.start - 24), h.start) \
+                or (prev and _LISTED.fullmatch(text, prev.end, h.start)):
             prev = h
             continue
         prev = None
@@ -222,6 +234,14 @@ def _pick(text: str, hits: list[AliasHit]) -> AliasHit | None:
         return None   # every device named is a yardstick: the user's own is not said
     if not live:
         return None
+    # "連一張 A100 都放不下": a device the model would not even fit is a hypothetical, not the user's;
+    # "doesn't fit one H100, so it's 2x H100": the one that does not fit gives way to the same device named again
+    live = [h for h in live if not (_EVEN_ONE.search(text, max(0, h.start - 8), h.start) and _EVEN_NOT.match(text, h.end))]
+    if not live:
+        return None
+    unfit = [h for h in live if _NO_FIT.search(text, max(0, h.start - 30), h.start)
+             and any(o.id == h.id and o.start > h.end for o in live)]
+    live = [h for h in live if h not in unfit]
     switched = [h for h in live if _SWITCHED_TO.search(text, max(0, h.start - 24), h.start)]
     live = switched or live   # "先用 A800 × 2，之後改用 A100 × 4": the device switched to is the current one
     counted = [h for h in live if _count_before(text, h) or _count_after(text, h) or _DGX.search(text[:h.start])]
@@ -230,7 +250,8 @@ def _pick(text: str, hits: list[AliasHit]) -> AliasHit | None:
         counted = [h for h in counted[1:] if h.id == counted[0].id and not _ARTICLE_ONLY.match(
             text, (_count_before(text, h) or (0, -1))[1])][:1] + counted
     accel = [h for h in live if hardware_class(h.id) != "cpu"]
-    return (counted or accel or live)[0]
+    # "雙路 Xeon、兩張 RTX 4090": the counted GPUs run the model, the CPU sockets host them
+    return ([h for h in counted if h in accel] or counted or accel or live)[0]
 
 
 _SOCKETS_INSIDE = re.compile(r"(?:雙|双)\s*(?:路\s*)?CPU|\b(?:dual|2|two)[\s-](?:socket|CPU)", _F)
@@ -350,6 +371,10 @@ _PER_MACHINE = re.compile(
     rf"|各\s*(?:有|裝|插)?\s*(?P<c>{COUNT})\s*(?:張|片|卡)", _F)
 
 
+_TOTAL_BEFORE = re.compile(r"(?:總共|一共|合計|共計|共|\btotal(?:\s+of)?|\bcombined|\ball\s+told)\s*$", _F)
+_TOTAL_AFTER = re.compile(r"\s*(?:(?:GPUs?|cards?|devices?|NPUs?|張|卡|片)\s*)?(?:in\s+total|total|combined|altogether|in\s+all)\b", _F)
+
+
 def _per_node(text: str, out: list[Finding]) -> None:
     """A total split over nodes ("16 張 A100，分兩個節點", "16x H100 (2 nodes)", "16 H100 on 2 servers",
     "16 張 H100（每台 8 張，共 2 台）") becomes devices per node, in place."""
@@ -361,6 +386,11 @@ def _per_node(text: str, out: list[Finding]) -> None:
         out[out.index(count)] = Finding("count", n, count.start, per.end())   # the total and the per-machine words
         if nodes is None:
             out.append(Finding("nodes", count.value // n, per.start(), per.end()))
+        return
+    # machines first, then the total they hold: "４個節點共 32 卡", "two H200 machines (16 GPUs in total)"
+    if count and nodes and nodes.end <= count.start and count.value > nodes.value > 1 and count.value % nodes.value == 0 \
+            and (_TOTAL_BEFORE.search(text, nodes.end, count.start) or _TOTAL_AFTER.match(text, count.end)):
+        out[out.index(count)] = Finding("count", count.value // nodes.value, count.start, count.end)
         return
     if count and nodes and nodes.start >= count.end and count.value % nodes.value == 0 \
             and _SPLIT.match(text[count.end:nodes.end]) and not _EACH.match(text, nodes.end):

@@ -41,7 +41,7 @@ _WHEN = re.compile(r"\b(?:launch\w*|releas\w*|ship\w*|go(?:es|ing)?\s+live|roll\
 _QUARTER_EVENT = re.compile(r"\s*(?:(?:budget|target|goal|rollout|roll-out|launch|release|deadline|plan|planning|review|OKRs?|milestone|go[\s-]live)s?\b"
                             r"|next\s+year|this\s+year|(?:預計|計畫|計劃)?\s*(?:上線|推出|發布|發佈|預算|目標|前|底|結束))", _F)
 _QUARTER_AFTER = re.compile(r"^\s*(?:'?\d{2}\b|20\d\d|FY|of\s+20\d\d)", _F)
-_KV_AFTER = re.compile(r"^[\s-]*(?:的\s*|for\s+(?:the\s+)?|on\s+the\s+)?(?:KV\b|kv[\s-]?cache|KV\s*快取)", _F)
+_KV_AFTER = re.compile(r"^(?:[_-]?E[45]M[23])?[\s-]*(?:的\s*|for\s+(?:the\s+)?|on\s+the\s+)?(?:KV\b|kv[\s-]?cache|KV\s*快取)", _F)
 _KV_PAREN = re.compile(r"(?:\bKV|kv[\s-]?cache)[\s\w]{0,16}\(\s*$", _F)   # "KV cache quantization (FP8)"
 _KV_BEFORE = re.compile(r"(?:\bKV|kv[\s_-]?cache|KV\s*快取)[\s_-]*(?:(?:should|can|could|will|would|to)\s+)?(?:be\s+|run\s+|quantization\s*\(?\s*|快取\s*)?"
                         r"(?:in|at|as|to|dtype|(?:quant(?:ization|ized|ize)?|stored?|kept|keep|cast|set|saved?)(?:\s+(?:to|in|with|at|as))?"

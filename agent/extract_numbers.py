@@ -14,7 +14,8 @@ _WORDS = {
     "a single": 1, "single": 1, "a lone": 1, "lone": 1, "one": 1, "a pair of": 2, "a couple of": 2, "pair of": 2,
     "dual": 2, "twin": 2, "two": 2, "three": 3, "triple": 3, "quad": 4, "four": 4, "five": 5, "six": 6, "seven": 7,
     "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "a dozen": 12, "dozen": 12,
-    "sixteen": 16, "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60,
+    "thirteen": 13, "fourteen": 14, "fifteen": 15, "sixteen": 16, "seventeen": 17, "eighteen": 18, "nineteen": 19,
+    "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80, "ninety": 90,
     "a hundred": 100, "hundred": 100, "a thousand": 1000,
 }
 

@@ -67,13 +67,15 @@ _PRODUCT_WORD = re.compile(
     r"(?:\b(?:RTX|GTX|GeForce|Tesla|Quadro|Radeon|RX|Arc|Instinct|MI|Xeon|EPYC|Ryzen|Core|Gaudi|Ascend|Atlas|Jetson|Titan"
     r"|Threadripper|Snapdragon|Mac\s*Studio|iPhone|Pixel|Strix|AI\s+Max\+?|Grace|Blackwell|Hopper|Ampere|Qwen|Llama|Gemma"
     r"|Mistral|Phi|GLM|DeepSeek(?:[\s-]V)?|gpt-oss|QwQ|Yi|InternLM|Baichuan|Falcon|Nemotron)[\s-]?$)", _F)
+# A setting's value is never a year, bracketed or not: "(max_model_len 2048)", "(batch size 2048)".
+_SETTING_NAME = re.compile(r"(?:len(?:gth)?|ctx|context|seqs?|size|tokens?|batch)\s*[=:]?\s*$", _F)
 _YEARISH = re.compile(r"(?:\b(?:in|since|from|until|till|by|bought|purchased|released|launched|year|early|late|mid)\s+|\(\s*)$", _F)
 _PRODUCT_AFTER = re.compile(r"\s*-?\s*(?:Ti|SUPER|XTX?|GRE|Ada|Pro|Max|Ultra|Blackwell|Coder|Instruct|VL|Turbo)\b", _F)
 _QUAL_BEFORE = re.compile(
     r"(?:\babout|\baround|\broughly|\bapprox(?:imately|\.)?|~|≈|約莫?|大約|大概|差不多|\bup\s+to|\bat\s+least|\bat\s+most"
     r"|\bover|\bmore\s+than|\bless\s+than|\bunder|\bbelow|最多|至少|超過|上限|高達|以內)\s*$", _F)
 _QUAL_AFTER = re.compile(r"\s*(?:\+|以上|或以上|左右|上下|多|以內|or\s+more|plus\b)", _F)
-_RANGE_SEP = r"\s*(?:-|~|to|到|至|—|and)\s*"
+_RANGE_SEP = r"\s*(?:-|~|(?:up\s+)?to|到|至|—|and)\s*"
 _SCI = r"\d+(?:\.\d+)?[eE][+]?\d{1,2}(?![\w])"
 _ONE = rf"(?:{_SCI}|{NUM})"
 _QTY = re.compile(rf"(?<![\w.])(?<![A-Za-z]-)(?P<a>{_ONE})(?:{_RANGE_SEP}(?P<b>{_ONE}))?", _F)
@@ -134,7 +136,8 @@ def _kind(text: str, start: int, end: int, raw: str, unit: str | None) -> str:
     head = text[max(0, start - 24):start]
     if _DOTS.fullmatch(raw.strip()) or _VERSION_WORD.search(head):
         return "version"
-    if unit == "year" or (unit is None and re.fullmatch(r"(?:19|20)\d\d", raw.strip()) and (_YEARISH.search(head) or text[end:end + 1] == ")")):
+    if unit == "year" or (unit is None and re.fullmatch(r"(?:19|20)\d\d", raw.strip()) and (_YEARISH.search(head) or text[end:end + 1] == ")")
+                          and not _SETTING_NAME.search(head)):
         return "year"
     if _PRODUCT_WORD.search(head) or (unit is None and _PRODUCT_AFTER.match(text, end)):
         return "product"
@@ -167,7 +170,10 @@ def _range(text: str, m: re.Match, low: float, high: float) -> bool:
                 or "." in a or "." in b:
             return False
     low = _scaled_low(a, b, low)
-    return 0 < low < high and high / low <= 20
+    # "from 1 to 150", "從 1 到 150": a range said outright, however wide
+    said = re.search(r"(?:\bfrom|從|从)\s*$", text[max(0, m.start() - 8):m.start()], re.I) \
+        and re.fullmatch(r"\s*(?:(?:up\s+)?to|到|至)\s*", text[m.end("a"):m.start("b")], re.I)
+    return 0 < low < high and (high / low <= 20 or bool(said))
 
 
 def _scaled_low(a: str, b: str, low: float) -> float:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 
 from agent import lexicon
+from rules.errors import InputError
 
 _F = re.I | re.ASCII
 _MODEL_FIT = re.compile(
@@ -96,15 +97,62 @@ _SETTING = re.compile(r"[\s_-]*(?:size)?\s*[=:]?\s*\d", _F)
 _SENTENCE = re.compile(r"(?:[^.?!。？！\n]|\.(?!\s|$))+(?:[.?!。？！]|$)", _F)
 
 
+# Two kinds of parallelism combined ("tp 8 加 pp 2", "TP2xEP2", "dp 4、tp 8、開 expert parallel") is a layout
+# the answer should discuss, even when each is only stated as a setting.
+_KINDS = [re.compile(p, _F) for p in (
+    r"(?:(?<![A-Za-z])|(?<=\dx))TP(?![A-Za-z])|tensor[\s_-]*(?:parallel|並行)|張量並行",
+    r"(?:(?<![A-Za-z])|(?<=\dx))PP(?![A-Za-z])|pipeline[\s_-]*(?:parallel|並行)|流水線並行|管線並行",
+    r"(?:(?<![A-Za-z])|(?<=\dx))EP(?![A-Za-z])|expert[\s_-]*(?:parallel|並行)|專家並行",
+    r"(?:(?<![A-Za-z])|(?<=\dx))DP(?![A-Za-z])|data[\s_-]*(?:parallel|並行)|資料並行|數據並行")]
+
+
 def _raised(topic: str, rx: re.Pattern, text: str) -> bool:
     if topic != "parallelism":
         return bool(rx.search(text))
+    if sum(bool(k.search(text)) for k in _KINDS) >= 2:
+        return True
     for m in rx.finditer(text):
         sentence = next((s for s in _SENTENCE.finditer(text) if s.start() <= m.start() < s.end()), None)
         asked = sentence is not None and _QUESTION.search(sentence.group(0)) and not sentence.group(0).rstrip().endswith(".")
         if not _SETTING.match(text, m.end()) or asked:
             return True
     return False
+
+
+# System memory stated as such ("記憶體 502G", "1.5T 記憶體", "512G of RAM", "256 GB DDR5"), not VRAM
+_HOST_RAM = re.compile(r"(?P<a>\d+(?:\.\d+)?)\s*(?P<ua>T|G|TB|GB)\s*(?:的\s*|of\s+(?:system\s+|host\s+)?)?(?:(?:系統|主機)?記憶體|內存|内存|RAM\b|DDR\d?\b)"
+                       r"|(?:(?:系統|主機)?記憶體|內存|内存|\bRAM\b|\bsystem\s+memory\b)\s*[:：]?\s*(?:有|是|共)?\s*(?P<b>\d+(?:\.\d+)?)\s*(?P<ub>T|G|TB|GB)(?![A-Za-z])", re.I)
+
+
+_UNREAD_QUANT = re.compile(r"(?<![A-Za-z0-9])I?Q[1-8](?:_?[A-Z0-9]+)*(?![A-Za-z0-9])|\bbpw\b|\b[1-3][\s-]?bits?\b", re.I)
+_HYBRID_ENGINE = re.compile(r"\bktransformers\b", re.I)
+
+
+def offload_by_fit(text: str, values: dict) -> bool:
+    """KTransformers run on a GPU the user names; or a model far bigger than the stated GPUs, with a large system memory stated beside them ("一張 4090、
+    記憶體 502G 跑 DeepSeek-R1 Q4_K_M"): the weights can only run split between GPU and system RAM."""
+    from rules import catalog, quant as quants
+    hw, model = values.get("hardware"), values.get("model")
+    if not hw:
+        return False
+    device = catalog.all_hardware().get(hw)
+    if device is None or device.hw_class in ("cpu", "apple") or not device.memory_gb:
+        return False
+    if _HYBRID_ENGINE.search(text):   # an engine built to split a big MoE between a GPU and the CPU's memory
+        return True
+    host = [float(m.group("a") or m.group("b")) * (1024 if (m.group("ua") or m.group("ub")).upper().startswith("T") else 1)
+            for m in _HOST_RAM.finditer(text)]
+    params = catalog.model(model).params_b if model else values.get("params_b")
+    if not params or not host or max(host) < 64:
+        return False
+    if not values.get("quantization") and _UNREAD_QUANT.search(text):
+        return False   # "UD-Q2_K_XL", "IQ2XXS": a low-bit format the size cannot be computed for
+    try:
+        bits = quants.bits_per_weight(values["quantization"]) if values.get("quantization") else 16.0
+    except InputError:   # a format the quant table does not know: assume 16-bit weights
+        bits = 16.0
+    weights_gb = params * bits / 8
+    return weights_gb > 1.2 * device.memory_gb * int(values.get("count") or 1)
 
 
 def topics(text: str) -> list[str]:

@@ -76,6 +76,27 @@ _MEASURED = re.compile(r"\s*(?:(?:is|was|were|are)\s+)?(?:only|just|大概|大�
                        r"(?:\d|[一二兩三四五六七八九十幾])", _F)
 
 
+# A priority waved away ("I don't much care about latency", "per-request speed and TTFT don't matter",
+# "不在乎延遲"): never that priority. A dismissed latency alone states no priority (the dev and curated sets'
+# convention; evals/extraction_forum4.yaml reads it as throughput, see its header).
+_DISMISS_BEFORE = re.compile(r"(?:n't|\bnot|\bnever|\bless)\s+(?:\w+\s+){0,2}?(?:care|worry|fuss|bothered)\s+(?:much\s+|too\s+much\s+)?"
+                             r"(?:about|for|with)\s+(?:the\s+|our\s+|my\s+)?(?:[\w-]+\s+){0,2}$"
+                             r"|不(?:太|怎麼)?(?:在乎|在意|重視|管|關心)\s*(?:\w{0,4})?$", _F)
+_DISMISS_AFTER = re.compile(r"(?:\s*(?:,|and|or|&|/|、|跟|和)\s*(?:per-request\s+|single-stream\s+)?[\w-]+){0,2}\s*"
+                            r"(?:(?:doesn't|does\s+not|don't|do\s+not)\s+(?:really\s+|much\s+)?matter"
+                            r"|(?:is|are)(?:n't|\s+not)\s+(?:a\s+|the\s+|my\s+|our\s+)?(?:priority|concern|important|critical)"
+                            r"|(?:不重要|沒差|無所謂|不是重點))", _F)
+
+
+def _dismissed(text: str, m: re.Match) -> bool:
+    return bool(_DISMISS_BEFORE.search(text[max(0, m.start() - 40):m.start()]) or _DISMISS_AFTER.match(text, m.end()))
+
+
+# "the first request has a very high TTFT": a symptom reported, not a goal stated
+_SYMPTOM = re.compile(r"\b(?:has|have|had|shows?|showed|sees?|seeing|gets?|getting|got|suffers?\s+from)\s+(?:an?\s+)?"
+                      r"(?:very\s+|really\s+|super\s+|extremely\s+|terribly\s+)?(?:high|long|bad|huge|terrible|poor|awful)\s+$", _F)
+
+
 def priorities(text: str, stance: bool = True) -> list[Finding]:
     """priority (the first stated) and priorities (all stated, in the user's order).
 
@@ -84,8 +105,10 @@ def priorities(text: str, stance: bool = True) -> list[Finding]:
     hits: list[tuple[int, int, str]] = []
     for value, rx in _PRIORITY + _TOPIC:
         for m in rx.finditer(text):
+            if _dismissed(text, m):
+                continue
             topic = (value, rx) in _TOPIC
-            if topic and stance and (_MEASURED.match(text, m.end()) or not (
+            if topic and stance and (_MEASURED.match(text, m.end()) or _SYMPTOM.search(text, max(0, m.start() - 40), m.start()) or not (
                     _STANCE.search(clause_before(text, m.start(), 24)) or _STANCE.search(clause_after(text, m.end(), 36))
                     or _ELLIPSIS.match(text, m.end()))):
                 continue

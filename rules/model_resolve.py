@@ -37,7 +37,8 @@ _TOKEN = re.compile(
 _CJK_FAMILY = {"通義千問": "qwen", "通义千问": "qwen", "千問": "qwen", "千问": "qwen", "羊駝": "llama", "羊驼": "llama",
                "深度求索": "deepseek", "智譜": "glm", "智谱": "glm", "月之暗面": "kimi"}
 _SEP = re.compile(r"[\s\-_:/,()\[\]+]+")
-_STOP = re.compile(r"(?i)\s(?:vs\.?|versus|and|or|on|with|using|via|in|at|for|to|from|inside)\s|[,;，；、。]|還是|或是|或|和|跟|與|在|用|搭配|上")
+# A name never runs into a bracket: "Qwen3 8B (max_model_len 2048)" is Qwen3 8B and a setting.
+_STOP = re.compile(r"(?i)\s(?:vs\.?|versus|and|or|on|with|using|via|in|at|for|to|from|inside)\s|[,;，；、。(\[]|還是|或是|或|和|跟|與|在|用|搭配|上")
 
 
 @dataclass(frozen=True)
