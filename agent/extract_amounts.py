@@ -131,6 +131,17 @@ def _counts_items(text: str, q: Quantity, m: re.Match) -> bool:
         and bool(_PER_ITEM.search(text, m.end(), right)) and bool(_NEXT_NUMBER.search(text, m.end(), right))
 
 
+# "平均每次對話約 4K tokens", "about 4K tokens per conversation": tokens of one request or conversation with no
+# in/out label are the window that request fills.
+_REQUEST_WORD = r"(?:對話|會話|請求|問答|request|conversation|chat|session|query|exchange)"
+_PER_REQUEST_BEFORE = re.compile(rf"(?:每(?:次|個|一次|一個|則|輪)?\s*{_REQUEST_WORD}|\beach\s+{_REQUEST_WORD})[^,;，；。\d]{{0,16}}$", _F)
+_PER_REQUEST_AFTER = re.compile(rf"\s*(?:(?:per|each|a|every)\s+{_REQUEST_WORD}|/\s*{_REQUEST_WORD})", _F)
+
+
+def _per_request(text: str, q: Quantity) -> bool:
+    return bool(_PER_REQUEST_BEFORE.search(text, max(0, q.start - 40), q.start) or _PER_REQUEST_AFTER.match(text, q.unit_end))
+
+
 def _keyword_after(text: str, q: Quantity) -> str | None:
     """A length named right after a bare number ("4k prompts", "128 output"), unless that name labels the
     next number and this one has its own label before it ("輸入 2K 輸出 500"), or the number counts items
@@ -205,7 +216,8 @@ def _unit_field(text: str, q: Quantity, items: dict[int, Quantity]) -> tuple[str
     if unit == "context":
         return "context_length", True
     if unit == "tokens":
-        return _length_after(text, q) or _keyword_before(text, q, [], LENGTHS, sentence=True), True
+        return _length_after(text, q) or _keyword_before(text, q, [], LENGTHS, sentence=True) \
+            or ("context_length" if _per_request(text, q) else None), True
     if unit in ("people", "org"):
         if _concurrent(text, q):
             left, _ = _clause(text, q.start, q.end)

@@ -31,3 +31,25 @@ def test_lengths_without_per_item_stay_lengths(text, expected):
     got = extract(text).values
     for field, value in expected.items():
         assert got.get(field) == value, (text, got)
+
+
+# A token count said per conversation or per request, with no in/out label, is the window one request
+# fills ("平均每次對話約 4K tokens", Qwen3 issue 933), not a number to quote back as unused.
+PER_REQUEST = [
+    ("我們是內部問答，平均每次對話約 4K tokens。", 4000),
+    ("每個請求大約 3K tokens", 3000),
+    ("internal Q&A, about 4K tokens per conversation on average", 4000),
+    ("each request is roughly 6k tokens, Llama 3.1 8B on an L4", 6000),
+]
+
+
+@pytest.mark.parametrize("text,window", PER_REQUEST)
+def test_tokens_per_request_set_the_window(text, window):
+    ex = extract(text)
+    assert ex.values.get("context_length") == window, (text, ex.values)
+    assert not [u for u in ex.not_understood if u.kind == "number"], ex.not_understood
+
+
+def test_labelled_lengths_stay_lengths():
+    got = extract("each request: 3K tokens in, 400 out").values
+    assert got.get("input_tokens") == 3000 and got.get("output_tokens") == 400 and "context_length" not in got
