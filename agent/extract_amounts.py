@@ -118,12 +118,39 @@ def _keyword_before(text: str, q: Quantity, others: list[Quantity], fields: tupl
     return best.lastgroup
 
 
+# "~1M prompts, ~1K input and ~300 output tokens each": a plural of items followed, in its sentence, by a
+# per-item length ("each", "apiece", "per prompt", "每個", "每份") counts the items (a job size), not a length.
+_ITEMS_WORD = re.compile(r"\s*(?:prompts|documents|docs|requests|queries|files|articles|samples|records)\b", _F)
+_PER_ITEM = re.compile(r"\beach\b|\bapiece\b|\bper\s+(?:prompt|document|doc|request|query|file|item|sample|record)\b"
+                       r"|每(?:個|份|篇|筆|條|則)|各", _F)
+
+
+def _counts_items(text: str, q: Quantity, m: re.Match) -> bool:
+    right = next((s.start() for s in _SENTENCE.finditer(text, m.end())), len(text))
+    return bool(_ITEMS_WORD.search(m.group(0)) or re.search(r"(?:個|份|篇|筆)\s*(?:prompts?|文件|文檔|提示)", m.group(0))) \
+        and bool(_PER_ITEM.search(text, m.end(), right)) and bool(_NEXT_NUMBER.search(text, m.end(), right))
+
+
+# "平均每次對話約 4K tokens", "about 4K tokens per conversation": tokens of one request or conversation with no
+# in/out label are the window that request fills.
+_REQUEST_WORD = r"(?:對話|會話|請求|問答|request|conversation|chat|session|query|exchange)"
+_PER_REQUEST_BEFORE = re.compile(rf"(?:每(?:次|個|一次|一個|則|輪)?\s*{_REQUEST_WORD}|\beach\s+{_REQUEST_WORD})[^,;，；。\d]{{0,16}}$", _F)
+_PER_REQUEST_AFTER = re.compile(rf"\s*(?:(?:per|each|a|every)\s+{_REQUEST_WORD}|/\s*{_REQUEST_WORD})", _F)
+
+
+def _per_request(text: str, q: Quantity) -> bool:
+    return bool(_PER_REQUEST_BEFORE.search(text, max(0, q.start - 40), q.start) or _PER_REQUEST_AFTER.match(text, q.unit_end))
+
+
 def _keyword_after(text: str, q: Quantity) -> str | None:
     """A length named right after a bare number ("4k prompts", "128 output"), unless that name labels the
-    next number and this one has its own label before it ("輸入 2K 輸出 500")."""
+    next number and this one has its own label before it ("輸入 2K 輸出 500"), or the number counts items
+    whose own length follows ("1M prompts, ~1K input tokens each")."""
     for field, rx in _AFTER_RES.items():
         m = rx.match(text, q.end)
         if m:
+            if field == "input_tokens" and _counts_items(text, q, m):
+                return None
             if _NEXT_NUMBER.match(text, m.end()) and _keyword_before(text, q, [], LENGTHS):
                 return None
             return field
@@ -189,7 +216,8 @@ def _unit_field(text: str, q: Quantity, items: dict[int, Quantity]) -> tuple[str
     if unit == "context":
         return "context_length", True
     if unit == "tokens":
-        return _length_after(text, q) or _keyword_before(text, q, [], LENGTHS, sentence=True), True
+        return _length_after(text, q) or _keyword_before(text, q, [], LENGTHS, sentence=True) \
+            or ("context_length" if _per_request(text, q) else None), True
     if unit in ("people", "org"):
         if _concurrent(text, q):
             left, _ = _clause(text, q.start, q.end)

@@ -80,6 +80,11 @@ def serving_lengths(workload: str | None, model_id: str | None, input_tokens: in
         out = min(out, max(1, cap // 2)) if not output_tokens else out
         inp = min(inp, max(0, cap - out)) if not input_tokens else inp
     need = inp + out
+    if input_tokens:
+        # the user's own prompt length sets the window (to the next 1K): a typical or next-power window
+        # would judge the fit at a context nobody asked for (20.5K said, 32K judged)
+        window = -(-need // 1024) * 1024
+        return inp, out, min(window, cap) if cap and cap >= need else max(window, need)
     window = max(window_for(need, cap), min(typical_ctx, cap) if cap else typical_ctx)
     return inp, out, max(window, need)
 
@@ -153,8 +158,9 @@ def _context_length(p: Profile) -> Default:
     workload = p.workload or "chat"
     value = CONTEXT_BY_WORKLOAD[workload]
     cap = _max_context(p)
-    if p.input_tokens:
-        value = max(value, p.input_tokens + (p.output_tokens or 0))
+    if p.input_tokens:   # the stated request sets the window, not the workload's typical one
+        need = p.input_tokens + (p.output_tokens or LENGTHS_BY_WORKLOAD[workload][1])
+        value = -(-need // 1024) * 1024
     if cap:
         value = min(value, cap)
     return Default(field="context_length", value=value, note=f"a typical window for {workload}",

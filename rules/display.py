@@ -51,8 +51,9 @@ def setup(name: str, count: int, nodes: int, hw_class: str | None, unified: bool
 
 
 def audience(mode: str | None, users: int | None, concurrency: int | None,
-             load: int | None) -> tuple[str | None, str | None]:
-    """Who the service is for, (en, zh): "6 people", "30 requests at once", or the mode in words."""
+             load: int | None, batch: bool = False) -> tuple[str | None, str | None]:
+    """Who the service is for, (en, zh): "6 people", "30 requests at once", or the mode in words. An
+    offline batch job stands in the team tier only for its requests in flight, so it is named as a job."""
     if users is not None and users > 1:
         at_once = f" (about {load} at once)" if load and load > 1 and concurrency is None else ""
         at_once_zh = f"（同時約 {load} 個）" if load and load > 1 and concurrency is None else ""
@@ -65,6 +66,8 @@ def audience(mode: str | None, users: int | None, concurrency: int | None,
         return "one person", "一個人使用"
     if mode is None:
         return None, None
+    if batch and mode == "team":
+        return "an offline batch job", "離線批次工作"
     return _MODE_EN[mode], _MODE_ZH[mode]
 
 

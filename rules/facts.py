@@ -377,7 +377,8 @@ def _derive_facts(profile: Profile) -> tuple[dict[str, Any], list[str]]:
     f["load"], f["load_assumed"] = _load(p)
     f.update(_capacity_facts(f, p, spec))
     stated_load = p.concurrency if "concurrency" not in p.assumed else None
-    f["audience"], f["audience_zh"] = display.audience(f["serving_mode"], p.users, stated_load, f["load"])
+    f["audience"], f["audience_zh"] = display.audience(f["serving_mode"], p.users, stated_load, f["load"],
+                                                       batch=p.workload == "batch" and "workload" not in p.assumed)
     return Facts.model_validate(f).model_dump(), notes
 
 

@@ -197,11 +197,39 @@ def capacity_line(cap, layout, load: int, device: str, lang: Lang) -> str:
         what = f"每個副本 1 張，共 {cap.devices_needed} 張 {device}" if single else \
             f"{one}，共 {cap.devices_needed} 張 {device}"
         return (f"超出容量約 {cap.over_by:g} 倍：{load} 個同時請求需要約 {cap.replicas_needed} 個副本（{what}），才能維持 TTFT ≤ {ttft}、TPOT ≤ {tpot}；"
-                f"目前有 {cap.replicas_have} 個副本，每個副本約可服務 {cap.per_replica} 個請求。")
+                f"目前有 {cap.replicas_have} 個副本，每個副本約可服務 {cap.per_replica} 個請求。" + _levers_text(cap, load, "zh"))
     what = f"one {device} each" if single else f"{one}: {cap.devices_needed} x {device}"
     return (f"Over capacity by {cap.over_by:g}x: {_reqs(load)} in flight need about {cap.replicas_needed} replicas "
             f"({what}) to keep TTFT <= {ttft} and TPOT <= {tpot}; you have "
-            f"{cap.replicas_have}, and one replica serves about {cap.per_replica} requests.")
+            f"{cap.replicas_have}, and one replica serves about {cap.per_replica} requests." + _levers_text(cap, load, "en"))
+
+
+def _levers_text(cap, load: int, lang: Lang) -> str:
+    """Besides more replicas: fewer requests at once, a smaller weight format, shorter prompts."""
+    now = cap.serves_now
+    if now is None:
+        return ""
+    q = cap.smaller_format
+    if lang == "zh":
+        bits = [f"把同時請求降到約 {now} 個（目前的卡就撐得住）"]
+        if cap.holds_now:
+            bits.append(f"接受較慢的每人速度：記憶體可同時容納約 {cap.holds_now} 個請求，是速度目標而非記憶體要求更多副本")
+        if q:
+            need = -(-load // cap.per_replica_smaller)
+            bits.append(f"改用 {q} 量化權重，每個副本約可服務 {cap.per_replica_smaller} 個請求"
+                        + ("（一個副本就夠）" if need <= 1 else f"（約需 {need} 個副本）"))
+        bits.append("縮短 prompt 或 context 讓每個請求佔的 KV cache 變少")
+        return " 調整方式：" + "；".join(bits) + "。"
+    bits = [f"fewer requests at once (today's devices serve about {now})"]
+    if cap.holds_now:
+        bits.append(f"a slower speed per user: memory holds about {cap.holds_now} at once, so the speed target, "
+                    "not memory, asks for the extra replicas")
+    if q:
+        need = -(-load // cap.per_replica_smaller)
+        bits.append(f"{q} weights, with which one replica serves about {cap.per_replica_smaller} "
+                    + ("(one replica is enough)" if need <= 1 else f"(about {need} replicas)"))
+    bits.append("shorter prompts or context, so each request holds less KV cache")
+    return " Levers: " + "; ".join(bits) + "."
 
 
 def prefix_line(engine: str | None, mechanism: str | None, cached: int, prompt: int, lang: Lang) -> str:

@@ -184,6 +184,15 @@ class Capacity(_Model):
     """Load / what the devices serve within the targets (2.0 = twice too much)."""
     ttft_target_ms: float
     tpot_target_ms: float
+    serves_now: int | None = None
+    """Requests in flight today's devices serve within the targets (the "fewer users at once" lever)."""
+    smaller_format: str | None = None
+    """A weight format with fewer bits than the chosen one (4-bit), when one is smaller."""
+    per_replica_smaller: int | None = None
+    """Requests in flight one replica serves in `smaller_format` (weights freed for KV cache)."""
+    holds_now: int | None = None
+    """Requests in flight today's devices hold in memory, speed targets aside (when more than they serve
+    within the targets: the speed target, not memory, is what asks for more replicas)."""
 
 
 class Plan(_Model):

@@ -298,9 +298,37 @@ def _capacity(req: Request, topo: Topology, chosen: Candidate, est: Estimate | N
     cap = capacity.size(chosen, req.load, probe, ttft, tpot)
     if cap is None:
         return None, est
+    cap = _levers(req, topo, chosen, cap, ttft, tpot)
+    if est.in_service > cap.serves_now:   # memory holds more than the speed targets allow
+        cap = cap.model_copy(update={"holds_now": est.in_service})
     en = explain.capacity_line(cap, chosen.layout, req.load, req.hw().name, "en")
     zh = explain.capacity_line(cap, chosen.layout, req.load, req.hw().name, "zh")
     return cap, est.model_copy(update={"ttft_s": None, "binding_constraint": en, "binding_constraint_zh": zh})
+
+
+SMALLER_FORMAT = "int4"
+"""The format the over-capacity lever offers: 4-bit weights (AWQ/GPTQ on the server engines) free most
+of a 16- or 8-bit model's memory for KV cache, which is what holds requests in flight."""
+
+
+def _levers(req: Request, topo: Topology, chosen: Candidate, cap, ttft: float, tpot: float):
+    """What else than buying replicas brings the load within the devices: fewer requests at once (what
+    today's devices serve) and a smaller weight format (what one replica then serves)."""
+    from rules.quant import bits_per_weight
+    update = {"serves_now": cap.per_replica * cap.replicas_have}
+    try:
+        smaller = bits_per_weight(chosen.quantization) > bits_per_weight(SMALLER_FORMAT) + 1
+    except AdvisorError:
+        smaller = False
+    if smaller:
+        one = chosen.layout.model_copy(update={"dp": 1})
+
+        def probe(lay: Layout, n: int) -> Estimate:
+            return run_estimate(req, topo, lay, SMALLER_FORMAT, chosen.kv_cache_dtype, concurrency=n)
+        serves = capacity.per_replica(lambda n: probe(one, n), ttft, tpot, req.load)
+        if serves > cap.per_replica:
+            update.update(smaller_format=SMALLER_FORMAT, per_replica_smaller=serves)
+    return cap.model_copy(update=update)
 
 
 @lru_cache(maxsize=256)

@@ -50,7 +50,7 @@ def test_team_on_one_card_with_long_prompts():
     assert plan.flags
     for engine, cmd in plan.flags.items():
         assert (_seqs(cmd) or 0) >= 2, (engine, cmd)
-        assert (_window(cmd) or 0) >= 16384, (engine, cmd)
+        assert (_window(cmd) or 0) >= 14000 + plan.output_tokens, (engine, cmd)   # the stated prompt sets it, not a power of two
 
 
 @pytest.mark.parametrize("entry, least", [
