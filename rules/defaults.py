@@ -232,7 +232,7 @@ def quant_ladder(hw, native: str | None) -> list[str]:
     return kept or [q for q in rungs if _runs_here(q, hw)] or rungs[:1]
 
 
-def _runs_here(quant: str, hw, serving: bool = False, kernel: str | None = None) -> bool:
+def _runs_here(quant: str, hw, serving: bool = False, kernel: str | None = None, os_id: str | None = None) -> bool:
     """Some engine that runs on this hardware has a kernel for the format (FP8 runs on no Mac engine);
     with `serving`, a production-stance serving engine with an optimized kernel (vLLM's 4-bit AWQ on ROCm
     is an unoptimized Triton kernel); with `kernel`, a kernel of that grade ('optimized') or better."""
@@ -241,7 +241,7 @@ def _runs_here(quant: str, hw, serving: bool = False, kernel: str | None = None)
     grades = {"optimized": ("optimized",), "supported": ("optimized", "supported"), None: ("optimized", "supported")}
     for engine in ENGINES:
         spec = engines.engine(engine)
-        if spec.kind == "orchestrator" or not engines.verdict(engine, hw).ok:
+        if spec.kind == "orchestrator" or not engines.verdict(engine, hw).ok or engines.os_gate(engine, os_id):
             continue
         if serving and spec.production.stance != "production":
             continue
@@ -297,8 +297,8 @@ def runnable_quantization(p: Profile) -> Profile:
     widths come first (the user chose a small format), then wider ones that still fit; server GPUs
     first look for a format their serving engines run well (on an MI210 vLLM's FP8 and INT8 need FP8
     units, so an 8B model goes to BF16). A format some engine here reads, however slowly, is kept."""
-    hw, quant = _hw(p), p.quantization
-    if hw is None or not quant or _runs_here(quant, hw):
+    hw, quant, os_id = _hw(p), p.quantization, p.os
+    if hw is None or not quant or _runs_here(quant, hw, os_id=os_id):
         return p
     top = bits_per_weight(quant)
     rungs = list(dict.fromkeys(_platform_rungs(hw) + ["int8", "int4"]))
@@ -306,7 +306,7 @@ def runnable_quantization(p: Profile) -> Profile:
     above = sorted((q for q in rungs if bits_per_weight(q) > top and _fits_devices(p, q)), key=bits_per_weight)
     order = below + above
     passes = ([dict(serving=True)] if hw.hw_class in _SERVER_CLASSES else []) + [dict(kernel="optimized"), {}]
-    step = next((q for kw in passes for q in order if _runs_here(q, hw, **kw)), None)
+    step = next((q for kw in passes for q in order if _runs_here(q, hw, os_id=os_id, **kw)), None)
     if step is None:
         return p
     return p.with_value("quantization", step, assumed=True, note=_STEP_NOTE.format(q=quant, hw=hw.name, step=step),

@@ -28,3 +28,18 @@ def test_fp8_on_mi210_is_not_said_to_run():
               answers={"workload": "offline batch inference"})
     text = out["answer"]
     assert "not natively, but it runs" not in text and NONE not in text, text[:1500]
+
+
+def test_windows_stated_rules_out_vllm_and_says_wsl():
+    out = ask("On Windows with an RTX 4060 Ti 16GB and 64GB RAM, AWQ models load slower and use more VRAM than GPTQ "
+              "in my web UI. For single-user chat with a 14B model, which quantization format and engine should I use?",
+              answers={"concurrency": "just me", "context_length": "8-16K"})
+    head = out["answer"].split("DETAILS")[0]
+    assert "Recommendation: vLLM" not in head and NONE not in head, head
+    assert "WSL" in out["answer"]
+
+
+def test_wsl_keeps_vllm_in_the_running():
+    from agent.topic_lead import stated_os
+    assert stated_os("Windows 11 with WSL2 and a 4090") is None
+    assert stated_os("On Windows with an RTX 4060 Ti") == "windows"

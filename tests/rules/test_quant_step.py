@@ -60,3 +60,18 @@ def test_latency_on_a_bandwidth_bound_edge_device_takes_4_bit(hardware):
     base = dict(hardware=hardware, model="llama-3.2-3b", concurrency=1)
     fast = apply_defaults(build_profile(base | {"priority": "latency"}), ["quantization"])
     assert bits_per_weight(fast.quantization) <= 4.5
+
+
+# --- the operating system the user runs ----------------------------------------------------------------------
+
+def test_windows_rules_out_engines_without_a_native_windows_build():
+    # vLLM: "No native Windows; WSL or community forks" (engine catalog); a 4060 Ti chat box on Windows gets
+    # ExLlama or llama.cpp, with WSL2 named as the way round for vLLM
+    base = dict(hardware="rtx4060ti_16g", model="qwen2.5-14b", quantization="awq", concurrency=1)
+    d = decide(apply_defaults(build_profile(base | {"os": "windows"})))
+    assert d.primary not in ("vllm", "sglang") and "vllm" not in d.alternatives
+    avoid = {a.engine: a.reason for a in d.avoid}
+    assert "WSL" in avoid["vllm"]
+    assert d.primary is not None
+    linux = decide(apply_defaults(build_profile(base)))
+    assert "vllm" not in {a.engine for a in linux.avoid} or linux.primary is not None
