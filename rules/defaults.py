@@ -283,10 +283,10 @@ def _served_ladder(p: Profile, hw, ladder: list[str]) -> list[str]:
     return [sixteen, *ladder] if sixteen else ladder
 
 
-_STEP_NOTE = ("you named {q}, but no engine that runs on {hw} has a kernel for it: this is the same weights in "
+_STEP_NOTE = ("you named {q}, but no engine that runs on {hw}{os} has a kernel for it: this is the same weights in "
               "{step} (each engine's own build of that width: GGUF for llama.cpp and Ollama, AWQ/GPTQ for vLLM); "
               "download or re-quantize that build")
-_STEP_NOTE_ZH = ("你指定了 {q}，但能在 {hw} 上跑的引擎都沒有它的 kernel：這裡改用同一份權重的 {step} 版本"
+_STEP_NOTE_ZH = ("你指定了 {q}，但能在 {hw}{os} 上跑的引擎都沒有它的 kernel：這裡改用同一份權重的 {step} 版本"
                  "（各引擎自己的格式：llama.cpp 與 Ollama 用 GGUF，vLLM 用 AWQ/GPTQ）；請下載或重新量化成那個版本")
 
 
@@ -309,8 +309,10 @@ def runnable_quantization(p: Profile) -> Profile:
     step = next((q for kw in passes for q in order if _runs_here(q, hw, os_id=os_id, **kw)), None)
     if step is None:
         return p
-    return p.with_value("quantization", step, assumed=True, note=_STEP_NOTE.format(q=quant, hw=hw.name, step=step),
-                        note_zh=_STEP_NOTE_ZH.format(q=quant, hw=hw.name, step=step))
+    where = {"windows": " under Windows", "macos": " under macOS"}.get(os_id or "", "")
+    return p.with_value("quantization", step, assumed=True,
+                        note=_STEP_NOTE.format(q=quant, hw=hw.name, os=where, step=step),
+                        note_zh=_STEP_NOTE_ZH.format(q=quant, hw=hw.name, os=where.replace(" under ", "（") + ("）" if where else ""), step=step))
 
 
 def _fits_devices(p: Profile, quant: str) -> bool:
@@ -318,6 +320,15 @@ def _fits_devices(p: Profile, quant: str) -> bool:
     facts, _ = derive_facts(p.model_copy(update={"quantization": quant}))
     room = (facts["usable_memory_gb"] or 0) * p.device_count * WEIGHT_SHARE
     return facts["weights_gb"] is not None and facts["weights_gb"] <= room
+
+
+def _latency_bound(p: Profile, hw) -> bool:
+    """One person waiting on a bandwidth-bound CPU or board (a latency priority there; on an edge board, any
+    personal use: the Raspberry Pi's 17 GB/s makes 8-bit half the speed of the 4-bit GGUF people run)."""
+    if hw.hw_class not in _BANDWIDTH_BOUND:
+        return False
+    personal = (p.serving_mode or _serving_mode(p).value) == "personal" and (p.concurrency or 1) <= 1
+    return p.priority == "latency" or (hw.hw_class == "edge" and personal)
 
 
 def _native(p: Profile) -> str | None:
@@ -331,7 +342,7 @@ def _quantization(p: Profile) -> Default | None:
         return None
     native = _native(p)
     ladder = _served_ladder(p, hw, quant_ladder(hw, native))
-    if hw.hw_class in _BANDWIDTH_BOUND and p.priority == "latency":
+    if _latency_bound(p, hw):
         # one user waiting on a bandwidth-bound CPU/board: every token streams all weights, so 4-bit
         # (Q4_0/Q4_K_M) decodes about twice as fast as 8-bit
         ladder = [q for q in ladder if bits_per_weight(q) <= 4.5] or ladder

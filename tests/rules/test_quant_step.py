@@ -75,3 +75,11 @@ def test_windows_rules_out_engines_without_a_native_windows_build():
     assert d.primary is not None
     linux = decide(apply_defaults(build_profile(base)))
     assert "vllm" not in {a.engine for a in linux.avoid} or linux.primary is not None
+
+
+def test_one_person_on_an_edge_board_gets_4_bit_a_cpu_server_keeps_8_bit():
+    pi = apply_defaults(build_profile(dict(hardware="raspberry_pi_5", model="llama-3.2-3b")), ["serving_mode", "quantization"])
+    assert bits_per_weight(pi.quantization) <= 4.5
+    xeon = build_profile(dict(hardware="xeon_6900p", model="llama-3.1-70b"))
+    from rules.defaults import default_for
+    assert default_for("quantization", xeon).value == "int8"
