@@ -385,9 +385,9 @@ def os_gate(engine_id: str, os_id: str | None) -> tuple[str, str, str] | None:
         return None
     names = {"windows": "Windows", "macos": "macOS", "linux": "Linux"}
     note = f" ({entry.note.rstrip('.')})" if entry.note else ""
-    wsl = os_id == "windows" and "WSL" not in (entry.note or "")
+    wsl = os_id == "windows" and not entry.note   # a note says the way round itself (WSL, a beta build)
     return (f"{spec.name} has no native {names[os_id]} build{note}" + ("; at most under WSL2" if wsl else ""),
-            f"{spec.name} 沒有原生的 {names[os_id]} 版本" + ("，最多只能在 WSL2 中執行" if os_id == "windows" else ""),
+            f"{spec.name} 沒有原生的 {names[os_id]} 版本" + ("，最多只能在 WSL2 中執行" if wsl else ""),
             entry.source or spec.hardware_source)
 
 
