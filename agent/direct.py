@@ -184,6 +184,8 @@ def _path(e: str, fmt: str, hw) -> tuple[str, float | None, str | None]:
     from rules import engines
     entry = engines.quant_support(e, fmt)
     kernel = engines.quant_kernel(e, fmt, hw.platform, hw.cuda_cc)
+    if kernel is not None and engines.device_kernel(e, fmt, hw) is None:
+        kernel = None   # an AMD kernel that needs FP8/FP4 units this device lacks (vLLM's FP8 on a CDNA2 MI210)
     cc = float(hw.cuda_cc) if hw.cuda_cc else None
     floor = entry.min_cuda_cc if entry is not None else None
     src = entry.source if entry is not None else None

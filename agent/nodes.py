@@ -195,8 +195,18 @@ def listen(state: AgentState, tools: Tools, pause: Callable[[dict], Any] = _inte
 
 def decide(state: AgentState, tools: Tools) -> dict[str, Any]:
     """Run the rule engine on the profile."""
+    from rules.defaults import runnable_quantization
     try:
-        return {"decision": as_dict(_asked_first(tools.decide(_profile(state)), state))}
+        profile = given = _profile(state)
+        if profile.os is None and profile.hardware:   # "on Windows with an RTX 4060 Ti": engines native there
+            from agent.topic_lead import stated_os
+            said = stated_os(" ".join(state.get("transcript") or [state.get("text") or ""]))
+            profile = profile.with_value("os", said, evidence="Windows") if said else profile
+        stepped = runnable_quantization(profile)   # a format nothing here reads: the same weights in one that runs
+        out = {"decision": as_dict(_asked_first(tools.decide(stepped), state))}
+        if stepped is not given:   # the estimate and the plan read the same format and OS
+            out["profile"] = stepped.model_dump(mode="json")
+        return out
     except AdvisorError as exc:
         return {"decision": None, "tool_notes": [*(state.get("tool_notes") or []), exc.message(state.get("language"))]}
 

@@ -722,6 +722,14 @@ _OS_WORDS = (("windows", r"\bwindows\b|\bwin1[01]\b|\bwsl2?\b"),
              ("macos", r"\bmac(?:os|book|\s*studio|\s*mini)?\b|蘋果|\bapple\s+silicon\b"),
              ("linux", r"\blinux\b|\bubuntu\b"))
 _OS_NAMES = {"windows": "Windows", "macos": "macOS", "linux": "Linux"}
+_WINDOWS = re.compile(r"\bwindows\b|\bwin1[01]\b", re.I)
+_NOT_WINDOWS = re.compile(r"\bwsl2?\b|\blinux\b|\bubuntu\b|\bmac(?:os|book)?\b|\bdual[- ]boot\b", re.I)
+
+
+def stated_os(text: str) -> str | None:
+    """"windows" when the user says they run Windows and names no Linux/WSL/Mac beside it (WSL2 is Linux,
+    where vLLM runs); None otherwise."""
+    return "windows" if _WINDOWS.search(text or "") and not _NOT_WINDOWS.search(text or "") else None
 
 
 def named_engines(text: str, limit: int | None = 2) -> list[str]:

@@ -121,6 +121,12 @@ def _hardware_check(facts: dict[str, Any], t: _Tally, rule: Rule, values: dict[s
         v = verdicts[engine]
         t.add_avoid(engine, f"{v.en} ({v.source})", rule.id, f"{v.zh}（來源：{v.source}）")
         t.cannot_run.add(engine)
+    for engine in ENGINES:   # the OS the user runs: no native build, no recommendation
+        gate = engines.os_gate(engine, facts.get("os")) if engine not in t.avoid else None
+        if gate:
+            t.add_avoid(engine, f"{gate[0]} ({gate[2]})", rule.id, f"{gate[1]}（來源：{gate[2]}）")
+            t.cannot_run.add(engine)
+            refused.append(engine)
     for engine, v in verdicts.items():
         if v.ok and v.caveat:
             t.warn(f"{v.en} ({v.source}).", f"{v.zh}（來源：{v.source}）。")

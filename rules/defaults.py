@@ -46,6 +46,8 @@ PRIORITY_BY_MODE = {"personal": "privacy", "demo": "dev-speed", "team": "through
                     "production": "throughput", "fleet": "cost"}
 """What each serving mode usually optimises: a local setup keeps data private, a demo wants quick
 iteration, shared services want throughput, fleets want cost per token."""
+_BANDWIDTH_BOUND = ("edge", "cpu")
+"""CPUs and edge boards: tens of GB/s of memory bandwidth, so decode speed is set by the weights' size."""
 _LOCAL_CLASSES = {"consumer", "workstation", "apple", "edge", "cpu"}
 
 
@@ -236,7 +238,7 @@ def quant_ladder(hw, native: str | None) -> list[str]:
     return kept or [q for q in rungs if _runs_here(q, hw)] or rungs[:1]
 
 
-def _runs_here(quant: str, hw, serving: bool = False, kernel: str | None = None) -> bool:
+def _runs_here(quant: str, hw, serving: bool = False, kernel: str | None = None, os_id: str | None = None) -> bool:
     """Some engine that runs on this hardware has a kernel for the format (FP8 runs on no Mac engine);
     with `serving`, a production-stance serving engine with an optimized kernel (vLLM's 4-bit AWQ on ROCm
     is an unoptimized Triton kernel); with `kernel`, a kernel of that grade ('optimized') or better."""
@@ -245,7 +247,7 @@ def _runs_here(quant: str, hw, serving: bool = False, kernel: str | None = None)
     grades = {"optimized": ("optimized",), "supported": ("optimized", "supported"), None: ("optimized", "supported")}
     for engine in ENGINES:
         spec = engines.engine(engine)
-        if spec.kind == "orchestrator" or not engines.verdict(engine, hw).ok:
+        if spec.kind == "orchestrator" or not engines.verdict(engine, hw).ok or engines.os_gate(engine, os_id):
             continue
         if serving and spec.production.stance != "production":
             continue
@@ -287,6 +289,54 @@ def _served_ladder(p: Profile, hw, ladder: list[str]) -> list[str]:
     return [sixteen, *ladder] if sixteen else ladder
 
 
+_STEP_NOTE = ("you named {q}, but no engine that runs on {hw}{os} has a kernel for it: this is the same weights in "
+              "{step} (each engine's own build of that width: GGUF for llama.cpp and Ollama, AWQ/GPTQ for vLLM); "
+              "download or re-quantize that build")
+_STEP_NOTE_ZH = ("你指定了 {q}，但能在 {hw}{os} 上跑的引擎都沒有它的 kernel：這裡改用同一份權重的 {step} 版本"
+                 "（各引擎自己的格式：llama.cpp 與 Ollama 用 GGUF，vLLM 用 AWQ/GPTQ）；請下載或重新量化成那個版本")
+
+
+def runnable_quantization(p: Profile) -> Profile:
+    """A format no engine that runs on this hardware reads (NVFP4 on an Ada L40S, GPTQ on MI50s that only
+    llama.cpp supports, FP8 on a CDNA2 MI210) never leaves the user with no engine: the same weights in
+    the closest format that does run here take its place, marked assumed with the reason. Narrower
+    widths come first (the user chose a small format), then wider ones that still fit; server GPUs
+    first look for a format their serving engines run well (on an MI210 vLLM's FP8 and INT8 need FP8
+    units, so an 8B model goes to BF16). A format some engine here reads, however slowly, is kept."""
+    hw, quant, os_id = _hw(p), p.quantization, p.os
+    if hw is None or not quant or _runs_here(quant, hw, os_id=os_id):
+        return p
+    top = bits_per_weight(quant)
+    rungs = list(dict.fromkeys(_platform_rungs(hw) + ["int8", "int4"]))
+    below = sorted((q for q in rungs if bits_per_weight(q) <= top), key=bits_per_weight, reverse=True)
+    above = sorted((q for q in rungs if bits_per_weight(q) > top and _fits_devices(p, q)), key=bits_per_weight)
+    order = below + above
+    passes = ([dict(serving=True)] if hw.hw_class in _SERVER_CLASSES else []) + [dict(kernel="optimized"), {}]
+    step = next((q for kw in passes for q in order if _runs_here(q, hw, os_id=os_id, **kw)), None)
+    if step is None:
+        return p
+    where = {"windows": " under Windows", "macos": " under macOS"}.get(os_id or "", "")
+    return p.with_value("quantization", step, assumed=True,
+                        note=_STEP_NOTE.format(q=quant, hw=hw.name, os=where, step=step),
+                        note_zh=_STEP_NOTE_ZH.format(q=quant, hw=hw.name, os=where.replace(" under ", "（") + ("）" if where else ""), step=step))
+
+
+def _fits_devices(p: Profile, quant: str) -> bool:
+    """The weights at `quant` leave a quarter of the devices' memory for the KV cache."""
+    facts, _ = derive_facts(p.model_copy(update={"quantization": quant}))
+    room = (facts["usable_memory_gb"] or 0) * p.device_count * WEIGHT_SHARE
+    return facts["weights_gb"] is not None and facts["weights_gb"] <= room
+
+
+def _latency_bound(p: Profile, hw) -> bool:
+    """One person waiting on a bandwidth-bound CPU or board (a latency priority there; on an edge board, any
+    personal use: the Raspberry Pi's 17 GB/s makes 8-bit half the speed of the 4-bit GGUF people run)."""
+    if hw.hw_class not in _BANDWIDTH_BOUND:
+        return False
+    personal = (p.serving_mode or _serving_mode(p).value) == "personal" and (p.concurrency or 1) <= 1
+    return p.priority == "latency" or (hw.hw_class == "edge" and personal)
+
+
 def _native(p: Profile) -> str | None:
     spec = catalog.spec_for_profile(p)
     return spec.native_dtype if spec is not None else None
@@ -298,6 +348,10 @@ def _quantization(p: Profile) -> Default | None:
         return None
     native = _native(p)
     ladder = _served_ladder(p, hw, quant_ladder(hw, native))
+    if _latency_bound(p, hw):
+        # one user waiting on a bandwidth-bound CPU/board: every token streams all weights, so 4-bit
+        # (Q4_0/Q4_K_M) decodes about twice as fast as 8-bit
+        ladder = [q for q in ladder if bits_per_weight(q) <= 4.5] or ladder
     if not (p.model or p.params_b or p.hf_config):
         value = ladder[0] if hw.hw_class in _SERVER_CLASSES else ladder[-1]
         return Default(field="quantization", value=value, note="model unknown: the usual format for this hardware",
@@ -405,4 +459,4 @@ def apply_defaults(profile: Profile, fields: Iterable[str] | None = None) -> Pro
         if proposal is not None:
             profile = profile.with_value(field, proposal.value, assumed=True, note=proposal.note,
                                          note_zh=proposal.note_zh or None)
-    return profile
+    return runnable_quantization(profile) if "quantization" in wanted else profile

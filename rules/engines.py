@@ -377,6 +377,20 @@ def _cc_verdict(spec: EngineSpec, cc: float, name: str, name_zh: str) -> Verdict
                    f"{_cc_text(cc)}", need.source)
 
 
+def os_gate(engine_id: str, os_id: str | None) -> tuple[str, str, str] | None:
+    """(en, zh, source) when the engine has no native build for the stated OS (None: native, or not stated)."""
+    spec = engine(engine_id)
+    entry = spec.os.get(os_id) if os_id and spec.os else None
+    if entry is None or entry.status == "native":
+        return None
+    names = {"windows": "Windows", "macos": "macOS", "linux": "Linux"}
+    note = f" ({entry.note.rstrip('.')})" if entry.note else ""
+    wsl = os_id == "windows" and not entry.note   # a note says the way round itself (WSL, a beta build)
+    return (f"{spec.name} has no native {names[os_id]} build{note}" + ("; at most under WSL2" if wsl else ""),
+            f"{spec.name} 沒有原生的 {names[os_id]} 版本" + ("，最多只能在 WSL2 中執行" if wsl else ""),
+            entry.source or spec.hardware_source)
+
+
 def verdict(engine_id: str, hardware: Any, slow_fp16: bool = False) -> Verdict:
     """Can this engine run on this hardware? Experimental support counts as no: never recommended."""
     spec = engine(engine_id)

@@ -167,6 +167,8 @@ class Facts(BaseModel):
     audience_zh: str | None = None
     priority: Priority | None = None
     language: Language = "en"
+    os: str | None = None
+    """The operating system stated (linux, macos, windows)."""
 
 
 def quant_family(quant: str) -> str:
@@ -361,7 +363,7 @@ def _derive_facts(profile: Profile) -> tuple[dict[str, Any], list[str]]:
     f: dict[str, Any] = {k: getattr(p, k) for k in (
         "hardware", "model", "quantization", "workload", "input_tokens", "output_tokens", "concurrency",
         "users", "shared_prefix", "structured_output", "streaming", "lora_adapters", "kv_cache_dtype",
-        "serving_mode", "priority", "language", "nodes")}
+        "serving_mode", "priority", "language", "nodes", "os")}
     f["serving_mode"] = _serving_mode(p, notes)
     f["count"] = p.count or 1
     f["device_count"] = p.device_count

@@ -6,7 +6,7 @@ default that was used. Impossible values fail validation with the field named.
 """
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
@@ -93,6 +93,9 @@ class Profile(BaseModel):
     """The main thing the user optimises for."""
     priorities: list[Priority] = Field(default_factory=list)
     language: Language = "en"
+    os: Literal["linux", "macos", "windows"] | None = None
+    """The operating system the user runs, when stated: engines with no native build for it are ruled
+    out (vLLM on Windows runs only under WSL2, said as the way round)."""
 
     provenance: dict[str, Provenance] = Field(default_factory=dict)
 
