@@ -1330,9 +1330,25 @@ def _several_models(text: str) -> bool:
     return len({n.id for n in model_names(text)}) >= 2
 
 
+_HOST_CPUS = ("x86-cpu", "arm-cpu")
+
+
 def _devices(advice: "Advice") -> list[tuple[str, int]]:
+    """The devices the message names as options. A CPU named beside an accelerator is that box's host
+    ("EPYC 9654 + one 4090": one machine that offloads to RAM), not an alternative, unless the message
+    compares them (then `compared_hardware` holds it)."""
     from agent.direct import devices
-    return devices(advice.question or "") if advice.profile.summary.hardware else []
+    from rules import catalog
+    if not advice.profile.summary.hardware:
+        return []
+    named = devices(advice.question or "")
+    if advice.profile.summary.compared_hardware:
+        return named
+    platforms = {hw_id: catalog.all_hardware()[hw_id].platform if hw_id in catalog.all_hardware() else None
+                 for hw_id, _ in named}
+    if any(p not in _HOST_CPUS for p in platforms.values()):
+        named = [(hw_id, n) for hw_id, n in named if platforms[hw_id] not in _HOST_CPUS]
+    return named
 
 
 def _direct_raised(advice: "Advice") -> set[str]:

@@ -180,3 +180,15 @@ def test_each_named_device_keeps_its_line_after_two_other_answers():
     lead = _before_summary(_answer("Can gpt-oss-120b run on a single H100 80GB with vLLM? What about a single A100 80GB "
                                    "— I read MXFP4 needs compute capability 9.0+."))
     assert re.search(r"one NVIDIA H100 SXM5 80GB: .*tok/s", lead) and re.search(r"one NVIDIA A100 80GB SXM4: .*tok/s", lead)
+
+
+@pytest.mark.parametrize("question", [
+    "打算組一台 EPYC 9654 + 一張 4090 + 12 通道 DDR5-4800 共 768GB，用 llama.cpp 跑 DeepSeek-R1 Q4_K_M。大概能跑多快？",
+    "I have an EPYC 9654 with one RTX 4090 and 768GB DDR5; how fast will DeepSeek-R1 Q4_K_M run with llama.cpp?",
+])
+def test_a_host_cpu_beside_its_gpu_is_one_machine_not_two_options(question):
+    from agent.api import advise
+    from agent.topic_lead import _devices
+    advice = advise(question)
+    assert [hw for hw, _ in _devices(advice)] == ["rtx4090"]
+    assert "254 tok/s" not in advice.answer and "GLM-4.7-Flash" not in advice.answer
