@@ -361,7 +361,15 @@ def _interconnect(text: str, hit_spans: list[tuple[int, int]], count: int | None
             found.append((0, Finding("interconnect", value, m.start(), m.end())))
     if not found:
         return None
-    return min(found, key=lambda f: (f[0], f[1].start))[1]
+    # "NVLink inside each node, InfiniBand between nodes": the network is what the profile lacks (the link
+    # inside a node follows from the device: rules.facts keeps the board's own link there)
+    between = _BETWEEN_NODES.search(text)
+    return min(found, key=lambda f: (f[0], not (between and f[1].value in _NETWORKS), f[1].start))[1]
+
+
+_NETWORKS = ("infiniband", "ethernet")
+_BETWEEN_NODES = re.compile(r"\b(?:between|across|among)\s+(?:the\s+|our\s+|two\s+|2\s+)?(?:nodes|servers|machines|hosts|boxes)\b"
+                            r"|\binter[\s-]?node\b|節點(?:之)?間|跨(?:節點|機器?|伺服器)|(?:機器|主機|伺服器|台)之間", _F)
 
 
 # Devices per machine said outright: "每台 8 張", "各 8 張", "8 per node", "8 GPUs each node"
