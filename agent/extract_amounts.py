@@ -284,6 +284,9 @@ _MEASURE = re.compile(r"\s*(?:套|台|部|款|種|份|次|條|支|根|篇|筆|�
 _TIMES_DEVICE = re.compile(r"\s*[x×*]\s*[A-Za-z]*\d", _F)
 
 
+_ORDINAL = re.compile(r"第\s*$")
+
+
 def bind(text: str, taken: list[tuple[int, int]]) -> list[Bound]:
     """Every quantity of `text` (outside `taken`) bound to a workload field, left to right."""
     free = [q for q in quantities(text) if q.kind in ("quantity", "denominator") and not overlaps((q.start, q.end), taken)]
@@ -292,6 +295,8 @@ def bind(text: str, taken: list[tuple[int, int]]) -> list[Bound]:
     items = per_item_lora(text, qs)
     out = []
     for q in qs:
+        if _ORDINAL.search(text, max(0, q.start - 2), q.start):   # "第一個字出來" (the first token), "第 3 輪": a rank, not an amount
+            continue
         if q.start in pairs:
             if _fits(pairs[q.start], q, True):
                 out.append(Bound(pairs[q.start], q))
