@@ -353,6 +353,8 @@ def serving_repo(spec: Any, words: str | None = None) -> str:
     said = (words or "").strip()
     if _HF_REPO.match(said):
         return said
+    if getattr(spec, "id", None) == "custom":   # a model outside the catalog: a placeholder naming it, never "custom"
+        return f"<{said} checkpoint>" if said else "<model checkpoint>"
     repos = list(getattr(spec, "chat_repos", None) or [])
     if not repos:
         return spec.hf_id or spec.id

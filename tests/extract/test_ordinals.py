@@ -17,3 +17,11 @@ def test_an_ordinal_is_not_an_amount(text):
 def test_amounts_beside_an_ordinal_are_still_read():
     values = extract("第一個字要 12 秒才出來；prompt 約 8K tokens，同時 5 個請求").values
     assert values.get("input_tokens") == 8000 and values.get("concurrency") == 5
+
+
+def test_a_model_outside_the_catalog_is_launched_by_its_own_name_not_custom():
+    from agent.api import advise
+    advice = advise("8x RTX 4090 (PCIe, no NVLink) serving Qwen-14B-Chat to 300 staff, 30-50 requests at once")
+    lines = [c for c in advice.answer.splitlines() if "vllm serve" in c]
+    assert lines and not any("serve custom" in c for c in lines), lines
+    assert all("checkpoint>" in c for c in lines), lines   # a placeholder the reader fills in
