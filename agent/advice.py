@@ -260,6 +260,26 @@ class Decision(_Strict):
         return [t for t in self.trace if ((t.effects or {}).get("score") or {}).get(self.primary, 0) > 0]
 
 
+class Workable(_Strict):
+    """A change that makes a setup which does not fit work, planned in full (agent.workable)."""
+
+    change: Literal["quantize", "smaller_model", "larger_device", "more_devices"]
+    hardware: str
+    model: str | None = None
+    count: int = 1
+    nodes: int = 1
+    quantization: str
+    engine: EngineId | None = None
+    parallelism: dict[str, int | str] = Field(default_factory=dict)
+    decode_tokens_per_s: float | None = None
+    aggregate_tokens_per_s: float | None = None
+    max_concurrency: int = 0
+    context_length: int
+    weights_gb: float
+    ram_gb: float | None = None
+    """Weights kept in system RAM by a hybrid engine (llama.cpp -ngl); None: all in device memory."""
+
+
 class NotUnderstood(_Strict):
     """Words that looked like a device, model or number but were not placed in the profile."""
 
@@ -297,6 +317,8 @@ class Advice(_Strict):
     citations: list[Citation] = Field(default_factory=list)
     not_understood: list[NotUnderstood] = Field(default_factory=list)
     """Words that looked like a device, model or number but were not placed in the profile."""
+    workable: list[Workable] = Field(default_factory=list)
+    """When the plan does not fit: the nearest setups that do, cheapest first, each planned in full."""
     topics: list[str] = Field(default_factory=list)
     """What the user asked about beyond the situation (agent.extract_topics ids), for the answer to address."""
     question: str = ""
@@ -361,7 +383,8 @@ class Advice(_Strict):
             "topics": list(self.topics),
             "profile_change": self.profile_change.model_dump(mode="json") if self.profile_change else None,
         } | ({"sizing": self.sizing} if self.sizing else {}) | ({"slo": self.slo} if self.slo else {}) \
-          | ({"volume": self.volume} if self.volume else {})
+          | ({"volume": self.volume} if self.volume else {}) \
+          | ({"workable": [w.model_dump(mode="json") for w in self.workable]} if self.workable else {})
 
     def _parallelism(self) -> dict[str, Any] | None:
         """The contract's `parallelism`: the plan's layout when the planner chose it, else the rules'

@@ -69,6 +69,13 @@ def _colon(lang: str) -> str:
     return "：" if lang == "zh" else ": "
 
 
+def _bold_label(label: str, lang: str) -> str:
+    """A bold label and its colon, ready for text to follow. The full-width colon stays outside the
+    bold: Markdown does not close `**` after punctuation when a letter follows ("**建議：**沒有" shows
+    its asterisks)."""
+    return f"**{label}**：" if lang == "zh" else f"**{label}:** "
+
+
 def _reasons(advice: "Advice", index: dict[str, int]) -> list[str]:
     """Rationales of the rules that favoured the primary, with markers; when none did (the primary is what
     is left), why the others were set aside on this setup, then the first rules that are not generic checks."""
@@ -145,7 +152,7 @@ def _layout(advice: "Advice"):
 def _headline(advice: "Advice", lab: dict, lang: str) -> str:
     """One line: engine, layout on the user's devices, fit and speed."""
     d, est, sep = advice.decision, advice.estimate, " · "
-    head = f"**{lab['rec']}{_colon(lang)}{display(d.primary)}**" if d.primary else f"**{lab['rec']}{_colon(lang)}**{lab['none']}"
+    head = f"**{lab['rec']}{_colon(lang)}{display(d.primary)}**" if d.primary else _bold_label(lab['rec'], lang) + lab['none']
     bits = []
     par = _layout(advice)
     s = advice.profile.summary
@@ -188,7 +195,7 @@ def _measure(advice: "Advice", lab: dict, lang: str) -> list[str]:
                                               "cost_per_1m_tokens")][:4]
     levels = sep.join(fmt(c) for c in spec.workload.concurrency)
     if lang == "zh":
-        return [f"**{lab['measure']}：**{sep.join(key)}，併發 {levels}（`advisor benchspec`）。"]
+        return [f"{_bold_label(lab['measure'], lang)}{sep.join(key)}，併發 {levels}（`advisor benchspec`）。"]
     return [f"**{lab['measure']}:** {sep.join(key)} at {levels} concurrent requests (`advisor benchspec`)."]
 
 
@@ -203,6 +210,8 @@ def _summary(advice: "Advice", index: dict[str, int], lab: dict, lang: str) -> l
     if est is not None and not est.fits:
         limit = (est.binding_constraint_zh if lang == "zh" else None) or est.binding_constraint
         out.append(f"- {lab['limit']}{_colon(lang)}{limit}")
+        from agent.workable import lines as workable_lines
+        out += workable_lines(advice.workable, lang)
     return out + _measure(advice, lab, lang)
 
 

@@ -227,6 +227,10 @@ def _asked_first(decision: Any, state: AgentState) -> Any:
 def estimate(state: AgentState, tools: Tools) -> dict[str, Any]:
     """The deployment plan and its roofline estimate, when hardware and model are known (for a
     sizing question: ranked hardware options instead)."""
+    return {"workable": [], **_estimate(state, tools)}   # every turn replaces the last turn's options
+
+
+def _estimate(state: AgentState, tools: Tools) -> dict[str, Any]:
     profile = _profile(state)
     if state.get("intent") == "size" and tools.size is not None:
         return _size(state, tools, profile)
@@ -239,7 +243,9 @@ def estimate(state: AgentState, tools: Tools) -> dict[str, Any]:
         found = (tools.plan(profile, decision, **({"slo": slo} if slo else {}))) if tools.plan is not None else None
         if found is not None:   # the plan is computed once; every surface reads this one
             plan, est, options = found
-            return {"estimate": est.model_dump(mode="json") if est is not None else None,
+            from agent.workable import workable_options
+            workable = [w.model_dump(mode="json") for w in workable_options(tools, profile, est)]
+            return {"estimate": est.model_dump(mode="json") if est is not None else None, "workable": workable,
                     "plan": plan.model_dump(mode="json"),
                     "options": [{"engine": e, "estimate": o.model_dump(mode="json") | {"formulas": []}}
                                 for e, o in options]}

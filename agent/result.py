@@ -200,7 +200,7 @@ def build_advice(state: AgentState, answer: str = "", composer: str = "template"
         benchmark=BenchSpec.model_validate(bench) if bench else None,
         questions=[Question(**q) for q in state.get("questions") or []], assumptions=assumptions,
         citations=[Citation(**c) for c in state.get("citations") or []],
-        not_understood=_not_understood(state),
+        not_understood=_not_understood(state), workable=list(state.get("workable") or []),
         topics=list(state.get("topics") or []), profile_change=state.get("profile_change"),
         question=state.get("text") or "",
         tool_notes=list(state.get("tool_notes") or []), **_stated_targets(state),

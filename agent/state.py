@@ -59,6 +59,8 @@ class AgentState(TypedDict, total=False):
     """The deployment plan (rules.plan.Plan): chosen layout, runner-up, launch flags."""
     options: list[dict[str, Any]]
     """The alternative engines' estimates at the plan's layout: [{engine, estimate}]."""
+    workable: list[dict[str, Any]]
+    """When the plan does not fit: the nearest setups that do (agent.advice.Workable dumps)."""
     sizing: dict[str, Any] | None
     """For a sizing question: ranked hardware options (rules.plan.sizing.SizingResult + assumptions)."""
     benchmark: dict[str, Any] | None

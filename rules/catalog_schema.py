@@ -90,6 +90,14 @@ class Hardware(_Strict):
     notes: str | None = None
     sources: dict[str, str] = Field(default_factory=dict)
 
+    @property
+    def unified_memory(self) -> bool:
+        """CPU and accelerator share one memory pool (Apple silicon, CPUs, GB10, Jetson, Strix Halo, MI300A):
+        there is no separate system RAM to keep weights in, so partial offload gains nothing."""
+        kind = self.memory_type.lower()
+        return (self.platform in ("apple-silicon", "x86-cpu", "arm-cpu") or "unified" in kind
+                or "shared with the cpu" in kind)
+
     @field_validator("sku_patterns")
     @classmethod
     def _compiles(cls, value: list[str]) -> list[str]:

@@ -300,7 +300,7 @@ def _flag(o: Offload) -> str:
 def _offload(s: Setup, mem: _Memory, step, formulas: list[str]) -> tuple[Offload, float] | None:
     """(the RAM part, seconds it adds to each step) when a hybrid CPU engine keeps what does not fit the
     GPUs in system RAM: those bytes move from the GPU's stream to the host's slower one."""
-    if s.engine not in hybrid.HYBRID_ENGINES or s.layout.dp > 1:
+    if s.engine not in hybrid.HYBRID_ENGINES or s.layout.dp > 1 or s.hw.unified_memory:
         return None
     room = (mem.usable - mem.reserve - mem.kv_dev) * s.layout.replica_devices
     sp = hybrid.split(s.spec, s.quant, s.engine, room)
