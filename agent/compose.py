@@ -60,6 +60,11 @@ def markers(chunk_ids: list[str], index: dict[str, int]) -> str:
 
 
 SUMMARY_REASONS = 2
+
+
+def _summary_reasons(advice: "Advice") -> int:
+    """Reasons the summary shows: one when workable setups need the room (they are what to act on)."""
+    return 1 if advice.workable else SUMMARY_REASONS
 """Reasons shown in the opening summary; the rest go to the details."""
 REASON_CHARS = 220
 """A longer rationale is cut at a sentence end in the summary (the details keep it whole)."""
@@ -205,13 +210,12 @@ def _summary(advice: "Advice", index: dict[str, int], lab: dict, lang: str) -> l
     out = [_headline(advice, lab, lang), *filter(None, [slo_line(advice)])]
     reasons = _reasons(advice, index) if advice.decision.primary else []
     if reasons:
-        out += [f"{lab['why']}{_colon(lang).rstrip()}", *[f"- {_short(r)}" for r in reasons[:SUMMARY_REASONS]]]
+        out += [f"{lab['why']}{_colon(lang).rstrip()}", *[f"- {_short(r)}" for r in reasons[:_summary_reasons(advice)]]]
     est = advice.estimate
     if est is not None and not est.fits:
         limit = (est.binding_constraint_zh if lang == "zh" else None) or est.binding_constraint
-        out.append(f"- {lab['limit']}{_colon(lang)}{limit}")
         from agent.workable import lines as workable_lines
-        out += workable_lines(advice.workable, lang)
+        out += workable_lines(advice.workable, lang, f"{lab['limit']}{_colon(lang)}{limit}")
     return out + _measure(advice, lab, lang)
 
 
@@ -219,7 +223,7 @@ def _details(advice: "Advice", index: dict[str, int], lab: dict, lang: str) -> l
     """Everything behind the summary: the remaining reasons, alternatives, engines to avoid, bottleneck, plan."""
     d, out, sep = advice.decision, [], "、" if lang == "zh" else ", "
     reasons = _reasons(advice, index) if d.primary else []
-    longer = reasons[SUMMARY_REASONS:]
+    longer = reasons[_summary_reasons(advice):]
     if longer:
         out += [f"**{lab['more_why']}{_colon(lang).rstrip()}**", *[f"- {r}" for r in longer], ""]
     if d.alternatives:

@@ -25,7 +25,7 @@ PERSONAL_STREAMS = 2
 serves one person; it does not serve a team)."""
 DEVICES_PER_NODE = 8
 """Accelerators one server holds (HGX / OAM baseboards and 8-slot PCIe servers)."""
-MAX_OPTIONS = 4
+MAX_OPTIONS = 3
 
 
 def _ladder(platform: str, fp8: bool, bits: float) -> list[str]:
@@ -203,9 +203,10 @@ def option_line(option: Workable, lang: str) -> str:
     return f"{what}: {engine} — {sep.join(bits)}" if lang != "zh" else f"{what}：{engine} — {sep.join(bits)}"
 
 
-def lines(options: list[Workable], lang: str) -> list[str]:
-    """The options as a short list under a heading (nothing when there are none)."""
+def lines(options: list[Workable], lang: str, limit: str) -> list[str]:
+    """What does not fit, then the options as a short list under it (the limit alone when there are none)."""
     if not options:
-        return []
+        return [f"- {limit}"]
     w = _WORDS["zh" if lang == "zh" else "en"]
-    return [f"- {w['head']}", *[f"  - {option_line(o, lang)}" for o in options]]
+    end = "" if limit.endswith((".", "。")) else ("。" if lang == "zh" else ".")
+    return [f"- {limit}{end} {w['head']}", *[f"  - {option_line(o, lang)}" for o in options]]
