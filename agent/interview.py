@@ -29,8 +29,9 @@ only once both are known (the device's memory is enough), so a vague opening ask
 and serving mode first."""
 
 
-_SHIPS_QUANTIZED = ("mxfp4", "nvfp4", "int4")
-"""Native formats of models released in one quantized format (gpt-oss ships MXFP4 only)."""
+_SHIPS_QUANTIZED = ("mxfp4", "nvfp4", "int4", "fp8")
+"""Native formats of models released in one quantized format (gpt-oss ships MXFP4 only; DeepSeek-V3/R1,
+Kimi K2 and MiniMax M2 ship FP8 weights only): the default is that format, so there is nothing to ask."""
 
 
 def link_question(profile: Any) -> str | None:

@@ -54,11 +54,25 @@ def test_no_nvlink_option_for_cards_that_have_none(text, lang):
     assert any(("InfiniBand" in q["question"]) for q in link)
 
 
-@pytest.mark.parametrize("text", [
-    "gpt-oss-120b on one H100 for our team of 30. Which engine?",
-    "一張 H100 跑 gpt-oss-120b，內部 30 人用，推薦哪個引擎？",
+@pytest.mark.parametrize("text, model", [
+    ("8x H100 SXM, DeepSeek V3, 200 concurrent chat users", "deepseek-v3"),
+    ("八張 H200 跑 DeepSeek-R1，200 人同時聊天", "deepseek-r1"),
 ])
-def test_no_format_question_for_a_model_that_ships_in_one_format(text):
+def test_no_format_question_for_a_model_released_in_fp8_only(text, model):
+    """DeepSeek-V3/R1 ship FP8 weights only: the real rules, asked whether the format would change the
+    decision, are not even consulted."""
+    from agent.api import advise
+    advice = advise(text, knowledge=False)
+    assert advice.profile.summary.model == model
+    assert all("quantization" not in q.fields for q in advice.questions), [q.fields for q in advice.questions]
+    assert advice.estimate.quantization == "fp8"   # planned at the released format
+
+
+@pytest.mark.parametrize("text, model", [
+    ("gpt-oss-120b on one H100 for our team of 30. Which engine?", "gpt-oss-120b"),
+    ("一張 H100 跑 gpt-oss-120b，內部 30 人用，推薦哪個引擎？", "gpt-oss-120b"),
+])
+def test_no_format_question_for_a_model_that_ships_in_one_format(text, model):
     adv = advisor()
     out = adv.turn("t", text)
     asked = []
@@ -66,7 +80,7 @@ def test_no_format_question_for_a_model_that_ships_in_one_format(text):
         asked += out.question["fields"]
         out = adv.turn("t", "I don't know")
     assert "quantization" not in asked
-    assert out.result["profile"]["model"] == "gpt-oss-120b"
+    assert out.result["profile"]["model"] == model
 
 
 @pytest.mark.parametrize("text, reply", [
