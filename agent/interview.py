@@ -56,6 +56,13 @@ def link_question(profile: Any) -> str | None:
     return "interconnect" if several_machines else "interconnect_bridge"
 
 
+def _runs_as_released(spec: Any, hw: Any, devices: int) -> bool:
+    """FP8 weights run as released: the device computes FP8 and all devices together hold the weights
+    (otherwise the user has a format to choose: a smaller one, or one their engine offloads)."""
+    from rules.quant import bits_per_weight
+    return hw.tflops.fp8 is not None and spec.params_b * bits_per_weight("fp8") / 8 < hw.memory_gb * devices
+
+
 def ships_one_format(profile: Any) -> bool:
     """True when the catalog model is released in a single quantized format (nothing to choose)."""
     if profile.model is None:
@@ -63,7 +70,11 @@ def ships_one_format(profile: Any) -> bool:
     from rules import catalog
     from rules.errors import AdvisorError
     try:
-        return catalog.model(profile.model).native_dtype in _SHIPS_QUANTIZED
+        spec = catalog.model(profile.model)
+        if spec.native_dtype == "fp8":   # as released only where the devices compute FP8 and hold the weights
+            return profile.hardware is not None and _runs_as_released(spec, catalog.hardware(profile.hardware),
+                                                                      profile.device_count)
+        return spec.native_dtype in _SHIPS_QUANTIZED
     except AdvisorError:
         return False
 

@@ -153,7 +153,7 @@ _WORDS = {
     "en": {"head": "Workable instead (each planned in full):", "quantize": "quantize to {q} on the same {where}",
            "smaller_model": "{model} at {q} on the same {where}", "larger_device": "{where} at {q}",
            "more_devices": "{where} at {q}", "fits": "fits",
-           "per_stream": "tok/s per stream", "total": "tok/s in total", "holds": "holds {n:,} sequence{s} at {ctx:,} tokens", "ram": "{gb} GB of it in system RAM",
+           "per_stream": "tok/s single-stream", "total": "tok/s in total", "holds": "holds {n:,} sequence{s} at {ctx:,} tokens", "ram": "{gb} GB of it in system RAM",
            "nodes": "{count} × {name} in each of {nodes} nodes"},
     "zh": {"head": "可行的替代方案（每個都完整規劃過）：", "quantize": "在同樣的 {where} 上量化成 {q}",
            "smaller_model": "在同樣的 {where} 上改用 {model}（{q}）", "larger_device": "{where}，{q}",

@@ -55,17 +55,28 @@ def test_no_nvlink_option_for_cards_that_have_none(text, lang):
 
 
 @pytest.mark.parametrize("text, model", [
-    ("8x H100 SXM, DeepSeek V3, 200 concurrent chat users", "deepseek-v3"),
+    ("8x H200 SXM, DeepSeek V3, 200 concurrent chat users", "deepseek-v3"),
     ("八張 H200 跑 DeepSeek-R1，200 人同時聊天", "deepseek-r1"),
 ])
 def test_no_format_question_for_a_model_released_in_fp8_only(text, model):
-    """DeepSeek-V3/R1 ship FP8 weights only: the real rules, asked whether the format would change the
-    decision, are not even consulted."""
+    """DeepSeek-V3/R1 ship FP8 weights only: on devices that compute FP8 and hold them, there is no
+    format to choose."""
     from agent.api import advise
     advice = advise(text, knowledge=False)
     assert advice.profile.summary.model == model
     assert all("quantization" not in q.fields for q in advice.questions), [q.fields for q in advice.questions]
     assert advice.estimate.quantization == "fp8"   # planned at the released format
+
+
+@pytest.mark.parametrize("text", [
+    "8x H100 SXM, DeepSeek V3, 200 concurrent chat users",          # 671 GB of FP8 > 640 GB of HBM
+    "DeepSeek R1 671B 想在一台 512GB 記憶體的伺服器加一張 4090 上跑，一個人用，可以嗎？",
+    "Three Mac Studio M3 Ultra 512GB, DeepSeek V3 for our team",    # no FP8 compute on Apple GPUs
+])
+def test_the_format_is_asked_when_the_released_fp8_cannot_run_as_is(text):
+    from agent.api import advise
+    advice = advise(text, knowledge=False)
+    assert any("quantization" in q.fields for q in advice.questions), [q.fields for q in advice.questions]
 
 
 @pytest.mark.parametrize("text, model", [
