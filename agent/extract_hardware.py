@@ -369,7 +369,10 @@ def _interconnect(text: str, hit_spans: list[tuple[int, int]], count: int | None
 
 _NETWORKS = ("infiniband", "ethernet")
 _BETWEEN_NODES = re.compile(r"\b(?:between|across|among)\s+(?:the\s+|our\s+|two\s+|2\s+)?(?:nodes|servers|machines|hosts|boxes)\b"
-                            r"|\binter[\s-]?node\b|節點(?:之)?間|跨(?:節點|機器?|伺服器)|(?:機器|主機|伺服器|台)之間", _F)
+                            r"|\binter[\s-]?node\b|節點(?:之)?間|跨(?:節點|機器?|伺服器)|(?:機器|主機|伺服器|台)之間"
+                            # the other link is said to be inside each node: the network is the one between
+                            r"|\b(?:in|inside|within)\s+(?:each|every|the)\s+(?:node|server|machine|box)\b|\bbetween\s+them\b"
+                            r"|每台(?:機器|伺服器|節點)?內|節點內", _F)
 
 
 # Devices per machine said outright: "每台 8 張", "各 8 張", "8 per node", "8 GPUs each node"

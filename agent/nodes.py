@@ -100,6 +100,10 @@ def understand(state: AgentState, tools: Tools) -> dict[str, Any]:
     base = {} if kind == "new" else previous
     data = base | {"language": getattr(ext, "language", None) or "en"}
     profile, rejected = und.apply(build_profile(data), values, evidence)
+    for field, answer in (state.get("given") or {}).items():   # a fact filed under its field beats a passing mention
+        given = tools.extract_answer(answer, [field])
+        profile, more = und.apply(profile, *und.extraction_parts(given))
+        rejected += more
     profile, unknown = _unknown_devices(text, profile)
     from agent.cost_volume import with_volume_load
     profile = with_volume_load(text, profile)   # a token volume states the load

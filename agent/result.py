@@ -175,7 +175,10 @@ def _asked_assumptions(state: AgentState, language: str) -> list[str]:
 
 def _not_understood(state: AgentState) -> list[dict[str, str]]:
     """The extractor's unplaced words, plus unknown device words the hardware index found (once each)."""
-    out = [n for n in state.get("not_understood") or [] if isinstance(n, dict)]
+    from agent.extract_unplaced import restated
+    profile = state.get("profile") or {}   # a number the final profile holds was used, whichever mention set it
+    out = [n for n in state.get("not_understood") or [] if isinstance(n, dict)
+           and not (n.get("kind") == "number" and restated(n.get("text") or "", profile))]
     for u in state.get("unknown_devices") or []:
         if not any(u["text"] in n["text"] or n["text"] in u["text"] for n in out):
             out.append({"text": u["text"], "kind": "device"})

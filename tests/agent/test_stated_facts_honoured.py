@@ -49,6 +49,20 @@ def test_a_named_network_between_nodes_is_the_one_planned_over(text):
     assert not re.search(r"assumed Ethernet|假設的乙太網路", a.answer), a.answer
 
 
+@pytest.mark.parametrize("text, answers", [
+    ("How should Llama 3.1 405B in BF16 be split over our two A100 nodes for the analytics group?",
+     {"hardware": "2 nodes, 8x A100 80GB SXM each", "interconnect": "NVLink in each node, 4x 200G InfiniBand between them",
+      "concurrency": "about 30 at once"}),
+    ("Llama 3.1 405B（BF16）要怎麼切到我們兩台 A100 上？",
+     {"hardware": "2 台，每台 8 張 A100 80GB SXM", "interconnect": "每台內部 NVLink，節點之間 4x 200G InfiniBand",
+      "concurrency": "同時約 30 個"}),
+])
+def test_a_network_given_as_an_answer_is_the_one_planned_over(text, answers):
+    a = _advise(text, answers)
+    assert a.plan.search is None or "ethernet" not in str(a.plan.search).lower()
+    assert not re.search(r"assumed Ethernet|假設的乙太網路", a.answer), a.answer
+
+
 # --- lengths the user stated --------------------------------------------------------------------------
 @pytest.mark.parametrize("text, floor", [
     ("One H100 80GB, Qwen2.5 32B, a handful of users, and each conversation can grow to 48K tokens of context. Launch flags?", 48000),
@@ -138,7 +152,9 @@ def test_an_ordinal_is_not_an_unused_number():
 # --- advice gated on the target ---------------------------------------------------------------------
 @pytest.mark.parametrize("text", [
     "On a 64-core AMD EPYC 9554 server with no GPU, llama.cpp runs Llama 3.1 8B at about 7 tok/s. Is that expected?",
+    "On a CPU-only Xeon box, vLLM's CPU backend gives Mistral 7B about 5 tok/s. Is that normal?",
     "我們只有一台 Intel Xeon Platinum 8480+ 的 CPU 伺服器，沒有 GPU，用 llama.cpp 跑 Llama 3.1 8B 只有每秒 6 個 token，這樣正常嗎？",
+    "只有 CPU 的 Xeon 伺服器，用 vLLM 的 CPU 後端跑 Mistral 7B 每秒只有 5 個 token，正常嗎？",
 ])
 def test_a_cpu_target_gets_no_gpu_runtime_advice(text):
     a = _advise(text)
