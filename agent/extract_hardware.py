@@ -198,6 +198,11 @@ _THEIRS = re.compile(r"(?:別(?:家|人|的公司)(?:公司)?|其他人|人家|\
                      r"[^,;.，；。!?？]{0,12}$", _F)
 
 
+# a published setup the user read about: "the official recipe is 'tp 8' on H200", "官方範例是在一台 B200 上"
+_REFERENCE = re.compile(r"(?:\brecipes?\b|\bguides?\b|\btutorials?\b|\bblog\s+posts?\b|\bexamples?\b|\bmodel\s+card\b"
+                        r"|官方(?:說明|範例|文件|建議|教學|的?例子)|範例|教學|網路上)(?:[^,;.，；。!?？]|\.(?=\d)){0,48}$", _F)
+
+
 _EVEN_ONE = re.compile(r"連\s*(?:一|1)?\s*(?:張|片|塊|台)?\s*$")
 _EVEN_NOT = re.compile(r"\s*(?:\d+\s*G[B]?\s*)?(?:都|也)\s*(?:放不下|塞不下|裝不下|不夠|跑不動|跑不起來)")
 _NO_FIT = re.compile(r"(?:doesn't|does\s+not|won't|wouldn't|can't|cannot|don't|do\s+not)\s+(?:even\s+)?fit\s+(?:on\s+|in\s+|into\s+)?"
@@ -210,6 +215,7 @@ def _not_yardsticks(text: str, hits: list[AliasHit]) -> list[AliasHit]:
     out, prev = [], None
     for h in hits:
         if _YARDSTICK.search(text, max(0, h.start - 40), h.start) or _THEIRS.search(text, max(0, h.start - 24), h.start) \
+                or _REFERENCE.search(text, max(0, h.start - 60), h.start) \
                 or (prev and _LISTED.fullmatch(text, prev.end, h.start)):
             prev = h
             continue

@@ -115,6 +115,8 @@ def restated(item: str, profile: dict) -> bool:
             v = held.get(field)
             if isinstance(v, (int, float)) and v and abs(v - q.value) <= (0.03 * v if q.unit in ("tokens", "context") else 0):
                 return True
+            if field == "lora_adapters" and isinstance(v, int) and q.value < v:
+                return True   # today's adapters, when the plan is for the count they grow to
     return False
 
 

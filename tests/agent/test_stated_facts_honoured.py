@@ -110,7 +110,7 @@ def test_a_stated_prompt_length_drives_the_first_token_time(text):
 def test_a_stated_ratio_splits_the_volume(text, share):
     a = _advise(text)
     assert not re.search(r"no input/output split|沒有提供輸入/輸出|未提供輸入與輸出|沒有說明輸入", a.answer), a.answer
-    assert a.volume and abs(a.volume["output_tokens"] / a.volume["total_tokens"] - share) < 0.02, a.volume
+    assert a.volume and abs(a.volume["output_per_month"] / a.volume["tokens_per_month"] - share) < 0.02, a.volume
 
 
 # --- adapters ------------------------------------------------------------------------------------------
