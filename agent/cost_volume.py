@@ -129,8 +129,8 @@ def _api(advice: "Advice", c, zh: bool) -> list[str]:
 def with_volume_load(text: str, profile: "Profile") -> "Profile":
     """A token volume with no stated load sets the load it implies (marked assumed, the rule in words):
     without it the plan would size for a team's default load and contradict the volume's own cost."""
-    if profile.concurrency is not None:
-        return profile
+    if profile.concurrency is not None and "concurrency" not in profile.assumed:   # a stated load stands;
+        return profile                                                            # a default gives way
     from agent.extract_text import normalize
     from agent.extract_volume import volume
     vol = volume(normalize(text).norm)

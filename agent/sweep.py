@@ -71,3 +71,19 @@ def over_prompt(advice: "Advice", lengths: list[int]) -> list[tuple[int, "Estima
         if est is not None:
             out.append((n, est))
     return out
+
+
+def full_window_ttft(advice: "Advice") -> tuple[int, float] | None:
+    """(prompt tokens, TTFT s) of a prompt that fills the context the user stated, when the answer's own
+    TTFT was figured for a prompt under half of it ("32K typical" said, a 1K chat prompt estimated): the
+    time to first token the user will see on their long prompts. One request in flight, so it is prefill
+    time, not queueing."""
+    s, est = advice.profile.summary, advice.estimate
+    if est is None or not s.context_length or "context_length" in s.assumed or s.input_tokens:
+        return None
+    prompt = max(0, s.context_length - est.output_tokens)
+    if prompt < 2 * est.input_tokens:
+        return None
+    long = estimate_at(advice, concurrency=1, input_tokens=prompt, output_tokens=est.output_tokens,
+                       context_length=prompt + est.output_tokens)
+    return (prompt, long.ttft_s) if long is not None and long.fits and long.ttft_s else None

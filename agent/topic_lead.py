@@ -1355,7 +1355,8 @@ _CHOICE = re.compile(r"\bor\b|\bvs\.?(?!\w)|\bversus\b|\bwhich\s+(?:one|is|of|wo
                      r"|\bbetter\b|\bcompar\w*|\bchoose\b|\bpick\b|\binstead\s+of\b|\beither\b|還是|或(?:是|者)?|哪(?:個|一|台|張|種|款)"
                      r"|\bbetween\b|\bwhat\s+about\b|選|比較|划算|差在哪|差別|差異", re.I)
 # Words that ask about each named thing, also in the sentence right after the last one ("... on each?")
-_EACH = re.compile(r"\beach\b|\bwhich\s+(?:one|box|card|gpu|mac|machine|setup|is)\b|各|哪(?:個|台|張|一台|一張)|差在哪", re.I)
+_EACH = re.compile(r"\b(?:on|for|with|of|in)\s+each\b|\beach\s+(?:one|of\s+them|option|box|machine|setup)\b"
+                   r"|\bwhich\s+(?:one|box|card|gpu|mac|machine|setup|is)\b|各(?:自|用|要|跑|需要|適合)|哪(?:個|台|張|一台|一張)|差在哪", re.I)
 # Words that ask to run several models together
 _CO_HOST = re.compile(r"\bboth\b|\btogether\b|\balongside\b|\bco-?host|\bside\s+by\s+side\b|\bsame\s+(?:gpu|card|box|node|machine|server)\b"
                       r"|\bat\s+once\b(?=[^.?!]{0,40}\bmodels?\b)|同時(?:跑|放|載入|服務|部署|開)|一起|共用|都要|兩個都", re.I)

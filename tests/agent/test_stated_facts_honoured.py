@@ -200,3 +200,41 @@ def test_the_device_the_user_confirms_is_the_one_planned(text, answers, hw):
     a = _advise(text, answers)
     assert a.profile.summary.hardware == hw
     assert not re.search(r"options you compared|您比較的選項", a.answer)
+
+
+# --- first-token time for the long prompts the user stated ------------------------------------------
+@pytest.mark.parametrize("text, answers", [
+    ("Which engine for Llama 3.1 70B on 4x H100 SXM for our legal team?",
+     {"context_length": "40K tokens, whole contracts", "concurrency": "10 at once"}),
+    ("4 張 H100 SXM 跑 Llama 3.1 70B 給法務團隊，用哪個引擎？", {"context_length": "40K tokens（整份合約）", "concurrency": "同時 10 個"}),
+])
+def test_the_headline_gives_the_first_token_time_of_the_stated_context(text, answers):
+    a = _advise(text, answers)
+    head = next(line for line in a.answer.splitlines() if "Recommendation" in line or "建議" in line)
+    m = re.search(r"([\d,]+)(?:-token prompt| token 的提示)[:：]\s*(?:約\s*)?~?([\d.]+) s", head)
+    assert m, head
+    assert int(m.group(1).replace(",", "")) >= 39000 and float(m.group(2)) > a.plan.estimate.ttft_s
+
+
+# --- a reasoning model is launched with room to think ---------------------------------------------
+def test_a_reasoning_model_benchmarked_at_short_lengths_keeps_a_long_window():
+    a = _advise("DeepSeek-R1-Distill-Qwen-32B on 4x A100 80GB, benchmark at 1K in / 1K out with 32 concurrent. Launch?")
+    assert _max_len(a) >= 32768, _launch(a)
+
+
+def test_a_stated_window_for_a_reasoning_model_is_kept():
+    a = _advise("DeepSeek-R1-Distill-Qwen-32B on 4x A100 80GB with an 8K context, 16 concurrent. Launch?")
+    assert _max_len(a) < 16384, _launch(a)
+
+
+# --- a token volume sets the load, so the verdicts agree -------------------------------------------
+@pytest.mark.parametrize("text, answers", [
+    ("What does self-hosting Llama 3.3 70B on rented H100s ($2/GPU-hour) really cost per million tokens?",
+     {"workload": "internal helpdesk bot, ~150M tokens/month, 3:1 input:output", "priority": "cost"}),
+    ("租 H100（每張每小時 2 美元）自架 Llama 3.3 70B，每百萬 tokens 的真實成本是多少？",
+     {"workload": "內部客服機器人，每月約 1.5 億 tokens，輸入:輸出 3:1", "priority": "成本"}),
+])
+def test_a_volume_given_as_an_answer_sets_the_load_and_no_replica_verdict_contradicts_it(text, answers):
+    a = _advise(text, answers)
+    assert not re.search(r"over capacity|超出容量", a.answer), a.answer
+    assert not [x for x in a.assumptions if re.match(r"concurrency = \d+ \(default\)|concurrency = \d+$", x)]
