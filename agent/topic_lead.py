@@ -1375,13 +1375,17 @@ def weighed(text: str, kind: str = "device") -> bool:
     """Whether the named devices (or models) are put up as choices: a choice word from the sentence of the
     first mention to the end of the sentence of the last ("2x 3090 or one 5090?", "M1 Pro and M4 Max:
     which one?"). A device named for contrast ("the recipe is for B200, but we own H100") is not."""
+    lines = text.split("\n")
+    if len(lines) > 1:   # facts added on lines of their own (answers) are not weighed against the question's
+        return any(weighed(line, kind) for line in lines)
     spans = _spans(text, kind)
     if len(spans) < 2:
         return False
     start = max((m.end() for m in _SENT_END.finditer(text, 0, spans[0][0])), default=0)
     ends = [m.end() for m in _SENT_END.finditer(text, spans[-1][1])][:2]
     end, after = (ends + [len(text), len(text)])[0], (ends + [len(text), len(text)])[1]
-    return bool(_CHOICE.search(text, start, end) or _EACH.search(text, start, after))
+    # models are often weighed in the question that follows them ("Qwen3-8B and 14B run faster. Which model should I pick?")
+    return bool(_CHOICE.search(text, start, after if kind == "model" else end) or _EACH.search(text, start, after))
 
 
 def co_hosted(text: str) -> bool:
