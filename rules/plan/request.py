@@ -109,7 +109,7 @@ class Request:
 
     def spec(self) -> ModelSpec:
         """The model's architecture facts."""
-        return _spec(self.model, self.hf_config, self.params_b, self.active_params_b)
+        return catalog.named_spec(_spec(self.model, self.hf_config, self.params_b, self.active_params_b), self.model_words)
 
     def hw(self) -> Hardware:
         """The device's catalog entry."""
@@ -193,7 +193,7 @@ def request_from_profile(profile: Profile, decision: Any = None, facts: dict | N
         from rules.facts import derive_facts
         facts, _ = derive_facts(profile)
     hf = _config_key(profile.hf_config) if not profile.model else None
-    spec = _spec(profile.model, hf, profile.params_b, profile.active_params_b)
+    spec = catalog.named_spec(_spec(profile.model, hf, profile.params_b, profile.active_params_b), _model_words(profile))
     ctx = profile.context_length
     if ctx and ctx > spec.max_context:
         raise ProfileError("context_length", f"{ctx} tokens exceeds {spec.id}'s maximum context of {spec.max_context}",

@@ -238,3 +238,21 @@ def test_a_volume_given_as_an_answer_sets_the_load_and_no_replica_verdict_contra
     a = _advise(text, answers)
     assert not re.search(r"over capacity|超出容量", a.answer), a.answer
     assert not [x for x in a.assumptions if re.match(r"concurrency = \d+ \(default\)|concurrency = \d+$", x)]
+
+
+# --- the window of the checkpoint the user named ---------------------------------------------------
+@pytest.mark.parametrize("text", [
+    "Qwen3-Coder-30B-A3B as a local coding agent on a Mac Studio M2 Max 64GB, 64K context, just me. Which engine and how fast?",
+    "Mac Studio M2 Max 64GB 跑 Qwen3-Coder-30B-A3B 當本機 coding agent，上下文 64K，只有我用，用哪個引擎、多快？",
+])
+def test_a_checkpoint_with_its_own_longer_window_is_planned_at_the_stated_context(text):
+    a = _advise(text)
+    assert a.plan is not None and a.plan.estimate is not None, a.tool_notes
+    assert _max_len(a) >= 64000, _launch(a)
+
+
+def test_the_base_checkpoint_keeps_its_own_limit():
+    from rules import catalog
+    spec = catalog.model("qwen3-30b-a3b")
+    assert catalog.named_spec(spec, "Qwen3-30B-A3B").max_context == 40960
+    assert catalog.named_spec(spec, "Qwen3-Coder-30B-A3B").max_context == 262144
