@@ -248,7 +248,7 @@ def test_a_volume_given_as_an_answer_sets_the_load_and_no_replica_verdict_contra
 def test_a_checkpoint_with_its_own_longer_window_is_planned_at_the_stated_context(text):
     a = _advise(text)
     assert a.plan is not None and a.plan.estimate is not None, a.tool_notes
-    assert _max_len(a) >= 64000, _launch(a)
+    assert a.plan.estimate.context_length >= 64000   # (MLX-LM's server has no window flag: the estimate's)
 
 
 def test_the_base_checkpoint_keeps_its_own_limit():
