@@ -84,8 +84,9 @@ def _numbers(text: str, placed: list[tuple[int, int]], names: list[tuple[int, in
     for q in qs:
         if q.kind != "quantity" or overlaps((q.start, q.end), placed + names + prices) or (q.unit, q.value) in said:
             continue
-        if _LINKS_AFTER.match(text, q.end) or _ORDINAL.search(text, max(0, q.start - 2), q.start):
-            continue   # "4x 400G InfiniBand" counts the links named; "第一個字" is a rank, not an amount
+        if _LINKS_AFTER.match(text, q.end) or _ORDINAL.search(text, max(0, q.start - 2), q.start) \
+                or (q.unit == "dev" and _NOT_DEVICES_AFTER.match(text, q.unit_end)):
+            continue   # "4x 400G InfiniBand" counts links, "第一個字" is a rank, "1.5x faster" a ratio, "16x 64GB DDR5" DIMMs
         rate = q.unit == "rate" and _REQUEST_RATE.match(text, q.end + (len(text[q.end:]) - len(text[q.end:].lstrip())))
         if q.unit in _LOAD_UNITS or rate:
             out.append(("number", q.start, q.unit_end))
@@ -96,6 +97,9 @@ def _numbers(text: str, placed: list[tuple[int, int]], names: list[tuple[int, in
 _LINKS_AFTER = re.compile(r"\s*(?:[x×*]\s*)?(?:\d+\s*(?:G|Gb|Gbps|Gb/s|GbE)\b\s*)?(?:InfiniBand|IB\b|RoCE|NICs?\b|HCAs?\b"
                           r"|Ethernet|乙太|網卡)", re.I)
 _ORDINAL = re.compile(r"第\s*$")
+# "Nx" before a comparison or a memory module: a ratio or DIMMs, not devices
+_NOT_DEVICES_AFTER = re.compile(r"\s*(?:faster|slower|better|worse|cheaper|more|less|higher|lower|quicker|speed-?up|倍|快|慢)"
+                                r"|\s*\d+\s*GB\s*(?:DDR\d?|LPDDR\d?|RDIMM|DIMM|RAM|memory|記憶體)", re.I)
 # Which profile fields a quantity of each unit can restate ("2x" after "two RTX 5090s", "100 requests"
 # after "up to 100 concurrent")
 _UNIT_FIELDS = {"dev": ("count", "device_count"), "node": ("nodes",), "people": ("users", "concurrency"),

@@ -137,6 +137,8 @@ def test_one_adapter_is_never_written_as_a_plural_count():
     ("Can one H100 80GB serve Mistral Small 24B to 40 concurrent users?", {"concurrency": "40 requests at the same time"}),
     ("兩台機器、共 16 張 H100，節點間 4x 400G InfiniBand，跑 DeepSeek-V3，同時 20 個請求，該怎麼部署？", {}),
     ("兩台伺服器各 8 張 H100，每台用 8x 200G InfiniBand 互連，跑 DeepSeek-V3 給內部 30 個併發。", {}),
+    ("Our CPU box is a 2-socket Xeon Platinum 8480+ with 16x 32GB DDR5; llama.cpp ran Llama 3.1 8B 2x faster than vLLM. "
+     "Which engine should we keep?", {}),
 ])
 def test_numbers_the_plan_took_are_not_quoted_back(text, answers):
     a = _advise(text, answers)
