@@ -452,6 +452,9 @@ def batch_time(c: "Ctx") -> list[str]:
     eng, est = got
     secs = items / est.requests_per_s
     total = items * (n_in + n_out)
+    # a length is the user's when the job's sentence or the profile (an answer, another line) states it
+    each = each or (s.input_tokens if s.input_tokens and "input_tokens" not in s.assumed else None)
+    out = out or (s.output_tokens if s.output_tokens and "output_tokens" not in s.assumed else None)
     said_each = c.t("" if each else f" (assumed: {n_in:,} tokens in each; give yours)", "" if each else f"（假設每筆輸入 {n_in:,} tokens；請提供實際值）")
     said_out = (c.t(f", {n_out} output tokens for the label (assumed)", f"，標籤輸出約 {n_out} 個 token（假設）") if label else
                 c.t(f", {n_out:,} output tokens each" + ("" if out else " (assumed)"), f"，每筆輸出 {n_out:,} tokens" + ("" if out else "（假設）")))

@@ -258,3 +258,14 @@ def test_the_base_checkpoint_keeps_its_own_limit():
     spec = catalog.model("qwen3-30b-a3b")
     assert catalog.named_spec(spec, "Qwen3-30B-A3B").max_context == 40960
     assert catalog.named_spec(spec, "Qwen3-Coder-30B-A3B").max_context == 262144
+
+
+@pytest.mark.parametrize("text, answers", [
+    ("How long will it take to run Llama 3.1 8B over our corpus on 4x L40S?",
+     {"workload": "offline batch: ~500,000 documents, ~800 tokens in / ~200 tokens out each"}),
+    ("離線批次：用 4 張 L40S 跑 Llama 3.1 8B 處理約 50 萬篇文件要多久？", {"workload": "離線批次，每篇輸入約 800 tokens、輸出約 200 tokens"}),
+])
+def test_a_batch_jobs_stated_lengths_are_not_called_assumed(text, answers):
+    a = _advise(text, answers)
+    line = next((x for x in a.answer.splitlines() if "How long" in x or "要多久" in x), "")
+    assert "800" in line and not re.search(r"assumed|假設", line), line
