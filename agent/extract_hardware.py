@@ -199,8 +199,12 @@ _THEIRS = re.compile(r"(?:別(?:家|人|的公司)(?:公司)?|其他人|人家|\
 
 
 # a published setup the user read about: "the official recipe is 'tp 8' on H200", "官方範例是在一台 B200 上"
-_REFERENCE = re.compile(r"(?:\brecipes?\b|\bguides?\b|\btutorials?\b|\bblog\s+posts?\b|\bexamples?\b|\bmodel\s+card\b"
-                        r"|官方(?:說明|範例|文件|建議|教學|的?例子)|範例|教學|網路上)(?:[^,;.，；。!?？]|\.(?=\d)){0,48}$", _F)
+# (the published setup is the subject: "the recipe is/puts/uses ...", never "I followed a tutorial on my 4090")
+_REFERENCE = re.compile(r"(?:\bofficial\s+(?:recipe|guide|docs?|documentation|example|tutorial|instructions)\b"
+                        r"|\b(?:recipe|guide|tutorial|blog\s+post|example|model\s+card)s?\s+(?:is|are|was|uses?|used|runs?|ran|puts?"
+                        r"|shows?|says|targets?|assumes?)\b"
+                        r"|官方(?:說明|範例|文件|建議|教學|的?例子)|(?:網路上|網上|別人|原廠)的?(?:教學|範例|文章|說明)|範例是|教學(?:是|用))"
+                        r"(?:[^,;.，；。!?？]|\.(?=\d)){0,48}$", _F)
 
 
 _EVEN_ONE = re.compile(r"連\s*(?:一|1)?\s*(?:張|片|塊|台)?\s*$")

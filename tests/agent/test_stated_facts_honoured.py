@@ -269,3 +269,13 @@ def test_a_batch_jobs_stated_lengths_are_not_called_assumed(text, answers):
     a = _advise(text, answers)
     line = next((x for x in a.answer.splitlines() if "How long" in x or "要多久" in x), "")
     assert "800" in line and not re.search(r"assumed|假設", line), line
+
+
+@pytest.mark.parametrize("text, hw", [
+    ("I followed a tutorial on my 2x RTX 3090 for Llama 70B. Which engine?", "rtx3090"),
+    ("照著範例在我的 4090 上跑 Qwen2.5 14B，用哪個引擎？", "rtx4090"),
+    ("We run the official vLLM image on 2x A100 80GB for Llama 3.1 70B.", "a100_80g_sxm"),
+])
+def test_a_guide_the_user_followed_does_not_hide_their_own_device(text, hw):
+    from agent.extract import extract
+    assert extract(text).values.get("hardware") == hw
