@@ -74,16 +74,25 @@ def over_prompt(advice: "Advice", lengths: list[int]) -> list[tuple[int, "Estima
 
 
 def full_window_ttft(advice: "Advice") -> tuple[int, float] | None:
-    """(prompt tokens, TTFT s) of a prompt that fills the context the user stated, when the answer's own
-    TTFT was figured for a prompt under half of it ("32K typical" said, a 1K chat prompt estimated): the
-    time to first token the user will see on their long prompts. One request in flight, so it is prefill
-    time, not queueing."""
+    """(prompt tokens, TTFT s) of one request with the user's own long prompt: a prompt that fills the
+    stated context, when the answer's TTFT was figured for a prompt under half of it ("32K typical" said, a
+    1K chat prompt estimated), or the stated prompt when the answer's TTFT was withheld (over capacity).
+    One request in flight, so it is prefill time, not queueing."""
     s, est = advice.profile.summary, advice.estimate
-    if est is None or not s.context_length or "context_length" in s.assumed or s.input_tokens:
+    if est is None:
         return None
-    prompt = max(0, s.context_length - est.output_tokens)
-    if prompt < 2 * est.input_tokens:
+    said = lambda f: getattr(s, f) and f not in s.assumed   # noqa: E731
+    queued = est.concurrency > 1 and said("input_tokens")   # the answer's TTFT is withheld or includes queueing
+    if queued:
+        prompt = est.input_tokens
+    elif said("context_length") and not s.input_tokens and s.context_length - est.output_tokens >= 2 * est.input_tokens:
+        prompt = s.context_length - est.output_tokens
+    else:
         return None
     long = estimate_at(advice, concurrency=1, input_tokens=prompt, output_tokens=est.output_tokens,
                        context_length=prompt + est.output_tokens)
-    return (prompt, long.ttft_s) if long is not None and long.fits and long.ttft_s else None
+    if long is None or not long.fits or not long.ttft_s:
+        return None
+    if queued and est.ttft_s is not None and est.ttft_s < 1.5 * long.ttft_s:
+        return None   # the load adds little: the answer's own TTFT already says it
+    return prompt, long.ttft_s

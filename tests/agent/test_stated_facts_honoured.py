@@ -213,7 +213,7 @@ def test_the_device_the_user_confirms_is_the_one_planned(text, answers, hw):
 def test_the_headline_gives_the_first_token_time_of_the_stated_context(text, answers):
     a = _advise(text, answers)
     head = next(line for line in a.answer.splitlines() if "Recommendation" in line or "建議" in line)
-    m = re.search(r"([\d,]+)(?:-token prompt| token 的提示)[:：]\s*(?:約\s*)?~?([\d.]+) s", head)
+    m = re.search(r"([\d,]+)(?:-token prompt alone: TTFT| token 提示：首字延遲)\s*(?:約\s*)?~?([\d.]+) s", head)
     assert m, head
     assert int(m.group(1).replace(",", "")) >= 39000 and float(m.group(2)) > a.plan.estimate.ttft_s
 
@@ -279,3 +279,15 @@ def test_a_batch_jobs_stated_lengths_are_not_called_assumed(text, answers):
 def test_a_guide_the_user_followed_does_not_hide_their_own_device(text, hw):
     from agent.extract import extract
     assert extract(text).values.get("hardware") == hw
+
+
+@pytest.mark.parametrize("text, answers", [
+    ("Mistral 7B on one L4 for the claims team: what first-token time will we see?",
+     {"workload": "claims review: prompts of about 12K tokens, short answers", "concurrency": "about 40 at once"}),
+    ("一張 L4 跑 Mistral 7B 給理賠團隊，首字延遲會是多少？",
+     {"workload": "理賠審查：prompt 約 12K tokens，回答很短", "concurrency": "同時約 40 個"}),
+])
+def test_an_overloaded_answer_still_gives_the_first_token_time_of_the_stated_prompt(text, answers):
+    a = _advise(text, answers)
+    head = next(line for line in a.answer.splitlines() if "Recommendation" in line or "建議" in line)
+    assert re.search(r"12,000(?:-token prompt alone: TTFT| token 提示：首字延遲)", head), head
