@@ -64,6 +64,8 @@ class Volume(BaseModel):
     """The user gave a daily figure (converted at 30.4 days a month)."""
     utilisation: float | None = None
     """Share of the time the devices are busy (0-1), when the user gave it."""
+    work_hours_only: bool = False
+    """The user said the traffic comes in business hours only (the devices could be off the rest)."""
     evidence: list[str] = []
 
 
@@ -108,6 +110,11 @@ def volume(text: str) -> Volume | None:
         return None
     out.evidence = evidence
     return out
+
+
+WORK_HOURS = re.compile(r"\b(?:business|office|working|work)\s+hours\b|\b9\s*(?:-|to)\s*5\b|\bweekdays\s+only\b"
+                        r"|上班時間|辦公時間|工作時間|營業時間", _F)
+"""Words that put the traffic in the working day."""
 
 
 def volume_spans(text: str) -> list[tuple[int, int]]:

@@ -217,8 +217,10 @@ def _stated_targets(state: AgentState) -> dict[str, Any]:
     from agent.extract_volume import volume
     from agent.slo_check import stated_slo
     texts = [normalize(t).norm for t in (state.get("transcript") or [state.get("text") or ""]) if t]
+    from agent.extract_volume import WORK_HOURS
     found = [v for v in (volume(t) for t in texts) if v is not None]
-    return {"slo": stated_slo(texts), "volume": found[-1].model_dump() if found else None}
+    vol = found[-1].model_copy(update={"work_hours_only": any(WORK_HOURS.search(t) for t in texts)}) if found else None
+    return {"slo": stated_slo(texts), "volume": vol.model_dump() if vol else None}
 
 
 def _names(advice: Advice) -> dict[str, str]:

@@ -291,3 +291,15 @@ def test_an_overloaded_answer_still_gives_the_first_token_time_of_the_stated_pro
     a = _advise(text, answers)
     head = next(line for line in a.answer.splitlines() if "Recommendation" in line or "建議" in line)
     assert re.search(r"12,000(?:-token prompt alone: TTFT| token 提示：首字延遲)", head), head
+
+
+@pytest.mark.parametrize("text, answers, words", [
+    ("Self-hosting Llama 3.3 70B on rented H100s at $2.20 per GPU-hour: what is our real cost per 1M tokens?",
+     {"workload": "staff assistant, about 100M tokens a month, office hours only", "priority": "cost"}, "business hours"),
+    ("租 H100（每張每小時 2.2 美元）自架 Llama 3.3 70B，每百萬 tokens 多少錢？",
+     {"workload": "員工助理，每月約 1 億 tokens，只在上班時間使用", "priority": "成本"}, "只在上班時間開機"),
+])
+def test_traffic_in_business_hours_gets_its_own_bill(text, answers, words):
+    a = _advise(text, answers)
+    assert words in a.answer, a.answer[:900]
+    assert not [n.text for n in a.not_understood if "1M" in n.text]   # the unit a price is quoted in
