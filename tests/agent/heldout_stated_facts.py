@@ -44,7 +44,7 @@ def test_answers_file_prompt_length_reaches_ttft():
 def test_zh_ratio_3_to_1():
     a = _advise("自架 Qwen2.5 72B，租 H100 每小時 3 美元，每月 1 億 tokens，輸入與輸出 3:1，每百萬 tokens 多少錢？")
     assert not re.search(r"no input/output split|沒有提供輸入", a.answer)
-    assert a.volume and abs(a.volume["output_tokens"] / a.volume["total_tokens"] - 0.25) < 0.02
+    assert a.volume and abs(a.volume["output_per_month"] / a.volume["tokens_per_month"] - 0.25) < 0.02
 
 
 def test_en_adapters_grow():
