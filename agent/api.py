@@ -255,7 +255,10 @@ def advise(text: str, answers: dict[str, Any] | None = None, model: str | None =
     unsaid = unasked_answers(asked, known)
     if unsaid:   # facts the interview never asked for are part of the request: never lose them
         asked.clear()
-        advice = _advice(runner.run({"mode": "chat", "text": "\n".join([text.strip(), *unsaid])}, bundle, reply))
+        # every answer is read as the answer to its field: the rerun may not ask again what the first run asked
+        given = {f: str(v) for f, v in known.items()}
+        advice = _advice(runner.run({"mode": "chat", "text": "\n".join([text.strip(), *unsaid]), "given": given},
+                                    bundle, reply))
     return advice
 
 

@@ -181,6 +181,11 @@ def _headline(advice: "Advice", lab: dict, lang: str) -> str:
                 f"{lab['per_stream']}約 {fmt(est.decode_tokens_per_s)} tok/s"
             if est.ttft_s is not None:
                 speed += f", TTFT {fmt(est.ttft_s)} s" if lang == "en" else f"，首字延遲 {fmt(est.ttft_s)} s"
+            from agent.sweep import full_window_ttft
+            long = full_window_ttft(advice)   # the user's own long prompt, not only the typical short one
+            if long:
+                speed += (f" ({long[0]:,}-token prompt alone: TTFT ~{fmt(long[1])} s)" if lang == "en" else
+                          f"（單一 {long[0]:,} token 提示：首字延遲約 {fmt(long[1])} s）")
             bits.append(speed)
         cap = advice.plan.search.capacity if advice.plan is not None and advice.plan.search is not None else None
         if cap is not None:   # the load is beyond the devices: the replicas it needs, not a queue's TTFT

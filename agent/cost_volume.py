@@ -59,6 +59,12 @@ def volume_lines(advice: "Advice") -> list[str]:
                          f"{'device' if devices == 1 else 'devices'} on all month, {HOURS_PER_MONTH:.0f} h × {price}/h ≈ {_usd(c.monthly_usd)} a month, so about "
                          f"{_usd(c.per_1m_tokens)} per 1M tokens ({_usd(c.per_1m_output)} per 1M output tokens); the "
                          f"devices would be busy about {_pct(c.busy_share)} of the time, and idle hours are paid too.")
+        if vol.get("work_hours_only"):   # the traffic the user described stops after hours: so can the bill
+            day = devices * est.price_usd_per_hour * WORK_HOURS_PER_MONTH
+            lines.append(f"只在上班時間開機（{WORK_HOURS_PER_MONTH:.0f} 小時：22 天 × 10 小時）：每月約 {_usd(day)}，"
+                         f"平均每百萬 tokens 約 {_usd(day / (total / 1e6))}。" if zh else
+                         f"Run only in business hours ({WORK_HOURS_PER_MONTH:.0f} h: 22 days × 10 h), as your traffic is: "
+                         f"about {_usd(day)} a month, {_usd(day / (total / 1e6))} per 1M tokens.")
     elif c.busy_share:
         lines.append(f"在您說的 {_pct(c.busy_share)} 利用率下，每百萬輸出 token 約 {_usd(c.per_1m_output)}（滿載數字 ÷ 利用率）。"
                      if zh else f"At the {_pct(c.busy_share)} utilisation you gave: about {_usd(c.per_1m_output)} per 1M "
@@ -129,8 +135,8 @@ def _api(advice: "Advice", c, zh: bool) -> list[str]:
 def with_volume_load(text: str, profile: "Profile") -> "Profile":
     """A token volume with no stated load sets the load it implies (marked assumed, the rule in words):
     without it the plan would size for a team's default load and contradict the volume's own cost."""
-    if profile.concurrency is not None:
-        return profile
+    if profile.concurrency is not None and "concurrency" not in profile.assumed:   # a stated load stands;
+        return profile                                                            # a default gives way
     from agent.extract_text import normalize
     from agent.extract_volume import volume
     vol = volume(normalize(text).norm)

@@ -452,6 +452,9 @@ def batch_time(c: "Ctx") -> list[str]:
     eng, est = got
     secs = items / est.requests_per_s
     total = items * (n_in + n_out)
+    # a length is the user's when the job's sentence or the profile (an answer, another line) states it
+    each = each or (s.input_tokens if s.input_tokens and "input_tokens" not in s.assumed else None)
+    out = out or (s.output_tokens if s.output_tokens and "output_tokens" not in s.assumed else None)
     said_each = c.t("" if each else f" (assumed: {n_in:,} tokens in each; give yours)", "" if each else f"（假設每筆輸入 {n_in:,} tokens；請提供實際值）")
     said_out = (c.t(f", {n_out} output tokens for the label (assumed)", f"，標籤輸出約 {n_out} 個 token（假設）") if label else
                 c.t(f", {n_out:,} output tokens each" + ("" if out else " (assumed)"), f"，每筆輸出 {n_out:,} tokens" + ("" if out else "（假設）")))
@@ -573,7 +576,14 @@ def _causes(c: "Ctx", engine_id: str | None) -> str:
         items_zh.append("所有層都放在 GPU 上（-ngl 999；載入 log 會寫有幾層上了 GPU）")
         items_en.append("a build for your GPU backend, with flash attention on (-fa on)")
         items_zh.append("針對您的 GPU 後端編譯的版本，並開啟 flash attention（-fa on）")
-    if engine_id in ("vllm", "sglang", "tensorrt-llm"):
+    gpu_graphs = hw.platform in ("nvidia-cuda", "amd-rocm")   # CUDA/HIP graphs exist only on those GPU backends
+    if engine_id in ("vllm", "sglang", "tensorrt-llm") and not gpu_graphs:
+        items_en.append("a current build for this device (older ones fall back to slow kernels)")
+        items_zh.append("針對這個裝置的新版本（舊版會退回較慢的 kernel）")
+    if engine_id == "vllm" and hw.platform in ("x86-cpu", "arm-cpu"):
+        items_en.append("the CPU backend's own settings (VLLM_CPU_OMP_THREADS_BIND to one socket's cores, VLLM_CPU_KVCACHE_SPACE)")
+        items_zh.append("CPU 後端自己的設定（VLLM_CPU_OMP_THREADS_BIND 綁到同一個 socket 的核心、VLLM_CPU_KVCACHE_SPACE）")
+    if engine_id in ("vllm", "sglang", "tensorrt-llm") and gpu_graphs:
         items_en.append("a current build or container for this device (older ones fall back to slow kernels), CUDA graphs on (no --enforce-eager)")
         items_zh.append("針對這個裝置的新版本或容器（舊版會退回較慢的 kernel），並開啟 CUDA graphs（不要加 --enforce-eager）")
     if hw.platform in ("x86-cpu", "arm-cpu"):

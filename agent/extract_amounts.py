@@ -339,6 +339,9 @@ def amounts(text: str, taken: list[tuple[int, int]]) -> list[Finding]:
     for b in bound:
         if b.field not in out:
             out[b.field] = _finding(b)
+    adapters = [b for b in bound if b.field == "lora_adapters"]
+    if len(adapters) > 1:   # "one LoRA today, ~20 customer adapters next quarter": plan for the count it grows to
+        out["lora_adapters"] = _finding(max(adapters, key=lambda b: b.quantity.value))
     if "lora_adapters" not in out:
         listed = _LORA_LIST.search(text) if _LORA_WORD.search(text) else None
         if listed:   # "math, code and chat LoRAs": one adapter per item named

@@ -198,6 +198,15 @@ _THEIRS = re.compile(r"(?:別(?:家|人|的公司)(?:公司)?|其他人|人家|\
                      r"[^,;.，；。!?？]{0,12}$", _F)
 
 
+# a published setup the user read about: "the official recipe is 'tp 8' on H200", "官方範例是在一台 B200 上"
+# (the published setup is the subject: "the recipe is/puts/uses ...", never "I followed a tutorial on my 4090")
+_REFERENCE = re.compile(r"(?:\bofficial\s+(?:recipe|guide|docs?|documentation|example|tutorial|instructions)\b"
+                        r"|\b(?:recipe|guide|tutorial|blog\s+post|example|model\s+card)s?\s+(?:is|are|was|uses?|used|runs?|ran|puts?"
+                        r"|shows?|says|targets?|assumes?)\b"
+                        r"|官方(?:說明|範例|文件|建議|教學|的?例子)|(?:網路上|網上|別人|原廠)的?(?:教學|範例|文章|說明)|範例是|教學(?:是|用))"
+                        r"(?:[^,;.，；。!?？]|\.(?=\d)){0,48}$", _F)
+
+
 _EVEN_ONE = re.compile(r"連\s*(?:一|1)?\s*(?:張|片|塊|台)?\s*$")
 _EVEN_NOT = re.compile(r"\s*(?:\d+\s*G[B]?\s*)?(?:都|也)\s*(?:放不下|塞不下|裝不下|不夠|跑不動|跑不起來)")
 _NO_FIT = re.compile(r"(?:doesn't|does\s+not|won't|wouldn't|can't|cannot|don't|do\s+not)\s+(?:even\s+)?fit\s+(?:on\s+|in\s+|into\s+)?"
@@ -210,6 +219,7 @@ def _not_yardsticks(text: str, hits: list[AliasHit]) -> list[AliasHit]:
     out, prev = [], None
     for h in hits:
         if _YARDSTICK.search(text, max(0, h.start - 40), h.start) or _THEIRS.search(text, max(0, h.start - 24), h.start) \
+                or _REFERENCE.search(text, max(0, h.start - 60), h.start) \
                 or (prev and _LISTED.fullmatch(text, prev.end, h.start)):
             prev = h
             continue
@@ -369,7 +379,10 @@ def _interconnect(text: str, hit_spans: list[tuple[int, int]], count: int | None
 
 _NETWORKS = ("infiniband", "ethernet")
 _BETWEEN_NODES = re.compile(r"\b(?:between|across|among)\s+(?:the\s+|our\s+|two\s+|2\s+)?(?:nodes|servers|machines|hosts|boxes)\b"
-                            r"|\binter[\s-]?node\b|節點(?:之)?間|跨(?:節點|機器?|伺服器)|(?:機器|主機|伺服器|台)之間", _F)
+                            r"|\binter[\s-]?node\b|節點(?:之)?間|跨(?:節點|機器?|伺服器)|(?:機器|主機|伺服器|台)之間"
+                            # the other link is said to be inside each node: the network is the one between
+                            r"|\b(?:in|inside|within)\s+(?:each|every|the)\s+(?:node|server|machine|box)\b|\bbetween\s+them\b"
+                            r"|每台(?:機器|伺服器|節點)?內|節點內", _F)
 
 
 # Devices per machine said outright: "每台 8 張", "各 8 張", "8 per node", "8 GPUs each node"

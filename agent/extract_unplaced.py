@@ -84,10 +84,47 @@ def _numbers(text: str, placed: list[tuple[int, int]], names: list[tuple[int, in
     for q in qs:
         if q.kind != "quantity" or overlaps((q.start, q.end), placed + names + prices) or (q.unit, q.value) in said:
             continue
+        if _LINKS_AFTER.match(text, q.end) or _ORDINAL.search(text, max(0, q.start - 2), q.start) \
+                or (q.unit == "dev" and _NOT_DEVICES_AFTER.match(text, q.unit_end)) \
+                or (q.unit == "tokens" and q.value == 1e6 and _PRICE_NEAR.search(text[max(0, q.start - 20):q.unit_end + 20])):
+            continue   # "4x 400G InfiniBand" counts links, "第一個字" is a rank, "1.5x faster" a ratio, "16x 64GB DDR5" DIMMs
         rate = q.unit == "rate" and _REQUEST_RATE.match(text, q.end + (len(text[q.end:]) - len(text[q.end:].lstrip())))
         if q.unit in _LOAD_UNITS or rate:
             out.append(("number", q.start, q.unit_end))
     return out
+
+
+# A multiplier on a network link ("8x 400G InfiniBand", "4 × 200Gb/s IB NICs") belongs to the link
+_LINKS_AFTER = re.compile(r"\s*(?:[x×*]\s*)?(?:\d+\s*(?:G|Gb|Gbps|Gb/s|GbE)\b\s*)?(?:InfiniBand|IB\b|RoCE|NICs?\b|HCAs?\b"
+                          r"|Ethernet|乙太|網卡)", re.I)
+_ORDINAL = re.compile(r"第\s*$")
+# "cost per 1M tokens", "what does 1M tokens cost": one million tokens is the unit a price is quoted in
+_PRICE_NEAR = re.compile(r"\bcosts?\b|\bprice\w*|\$|\bper\b|\bUSD\b|每|成本|價|費用|多少錢", re.I)
+# "Nx" before a comparison or a memory module: a ratio or DIMMs, not devices
+_NOT_DEVICES_AFTER = re.compile(r"\s*(?:faster|slower|better|worse|cheaper|more|less|higher|lower|quicker|speed-?up|倍|快|慢)"
+                                r"|\s*\d+\s*GB\s*(?:DDR\d?|LPDDR\d?|RDIMM|DIMM|RAM|memory|記憶體)", re.I)
+# Which profile fields a quantity of each unit can restate ("2x" after "two RTX 5090s", "100 requests"
+# after "up to 100 concurrent")
+_UNIT_FIELDS = {"dev": ("count", "device_count"), "node": ("nodes",), "people": ("users", "concurrency"),
+                "org": ("users", "concurrency"), "conc": ("concurrency", "users"), "req": ("concurrency", "users"),
+                "tokens": ("input_tokens", "output_tokens", "context_length"),
+                "context": ("context_length", "input_tokens"), "lora": ("lora_adapters",)}
+
+
+def restated(item: str, profile: dict) -> bool:
+    """Whether an unplaced number's words state a value the final profile holds (so the plan used it):
+    the same unit's field, equal, or within 3% for lengths ("16K" beside 16,384)."""
+    held = dict(profile or {})
+    if held.get("count") is not None:
+        held["device_count"] = (held.get("count") or 1) * (held.get("nodes") or 1)
+    for q in quantities(item):
+        for field in _UNIT_FIELDS.get(q.unit or "", ()):
+            v = held.get(field)
+            if isinstance(v, (int, float)) and v and abs(v - q.value) <= (0.03 * v if q.unit in ("tokens", "context") else 0):
+                return True
+            if field == "lora_adapters" and isinstance(v, int) and q.value < v:
+                return True   # today's adapters, when the plan is for the count they grow to
+    return False
 
 
 @functools.lru_cache(maxsize=16)

@@ -27,6 +27,28 @@ _SPLIT = re.compile(r"(?P<a>" + _NUM.replace("num", "n1").replace("mult", "m1") 
                     r"(?P<w1>input|in|prompt|輸入)(?![a-z])\s*(?:,|、|/|and|與|和|;)?\s*"
                     r"(?P<b>" + _NUM.replace("num", "n2").replace("mult", "m2") + r")\s*(?:tokens?\s*)?"
                     r"(?P<w2>output|out|completion|輸出)(?![a-z])", _F)
+# A split said as a ratio: "3:1 input:output", "a 4:1 input to output ratio", "輸入:輸出 約 4:1", "輸入輸出比 2:1"
+_IO = r"(?P<w1>input|in|prompt|輸入|output|out|completion|輸出)\s*(?::|/|to|與|和|跟|對)?\s*(?:input|in|prompt|輸入|output|out|completion|輸出)"
+_R = r"(?P<r1>\d+(?:\.\d+)?)\s*(?::|：|比|to)\s*(?P<r2>\d+(?:\.\d+)?)"
+_RATIO = re.compile(_IO + r"(?![a-z])\s*(?:ratio|token\s+ratio|比例?)?\s*(?:of|is|=|:|：|約|大約|大概|about|around|roughly|~|為|是)?\s*" + _R
+                    + "|" + _R.replace("r1", "r3").replace("r2", "r4") + r"\s*(?:ratio\s+(?:of\s+)?)?"
+                    + _IO.replace("w1", "w2") + r"(?![a-z])", _F)
+_OUT_FIRST = re.compile(r"output|out|completion|輸出", _F)
+
+
+def _ratio_split(text: str) -> tuple[re.Match, float] | None:
+    """The output share of a stated input:output ratio, with its match."""
+    r = _RATIO.search(text)
+    if not r:
+        return None
+    a, b = float(r.group("r1") or r.group("r3")), float(r.group("r2") or r.group("r4"))
+    if a <= 0 or b <= 0:
+        return None
+    first = r.group("w1") or r.group("w2")
+    out_share = a / (a + b) if _OUT_FIRST.fullmatch(first) else b / (a + b)
+    return r, out_share
+
+
 _UTIL = re.compile(r"(?P<u1>\d+(?:\.\d+)?)\s*%\s*(?:GPU\s+)?(?:utili[sz]ation|utili[sz]ed|busy|duty)"
                    r"|(?:utili[sz]ation|利用率|使用率)\s*(?:of|at|is|:|約|大約|~)?\s*(?P<u2>\d+(?:\.\d+)?)\s*%", _F)
 
@@ -42,6 +64,8 @@ class Volume(BaseModel):
     """The user gave a daily figure (converted at 30.4 days a month)."""
     utilisation: float | None = None
     """Share of the time the devices are busy (0-1), when the user gave it."""
+    work_hours_only: bool = False
+    """The user said the traffic comes in business hours only (the devices could be off the rest)."""
     evidence: list[str] = []
 
 
@@ -71,6 +95,11 @@ def volume(text: str) -> Volume | None:
             if a + b <= total * 1.05:   # a split of the total, not an unrelated pair
                 out.input_per_month, out.output_per_month = a * scale, b * scale
                 evidence.append(s.group(0))
+        ratio = _ratio_split(text) if out.output_per_month is None else None
+        if ratio:
+            out.output_per_month = out.tokens_per_month * ratio[1]
+            out.input_per_month = out.tokens_per_month - out.output_per_month
+            evidence.append(ratio[0].group(0))
     u = _UTIL.search(text or "")
     if u:
         share = float(u.group("u1") or u.group("u2")) / 100
@@ -83,6 +112,11 @@ def volume(text: str) -> Volume | None:
     return out
 
 
+WORK_HOURS = re.compile(r"\b(?:business|office|working|work)\s+hours\b|\b9\s*(?:-|to)\s*5\b|\bweekdays\s+only\b"
+                        r"|上班時間|辦公時間|工作時間|營業時間", _F)
+"""Words that put the traffic in the working day."""
+
+
 def volume_spans(text: str) -> list[tuple[int, int]]:
     """Spans of `text` the volume reader used."""
     spans = []
@@ -92,6 +126,9 @@ def volume_spans(text: str) -> list[tuple[int, int]]:
         s = _SPLIT.search(text, max(0, m.start() - 80), m.end() + 80)
         if s:
             spans.append(s.span())
+        ratio = _ratio_split(text)
+        if ratio:
+            spans.append(ratio[0].span())
     u = _UTIL.search(text)
     if u:
         spans.append(u.span())

@@ -100,9 +100,13 @@ def understand(state: AgentState, tools: Tools) -> dict[str, Any]:
     base = {} if kind == "new" else previous
     data = base | {"language": getattr(ext, "language", None) or "en"}
     profile, rejected = und.apply(build_profile(data), values, evidence)
+    for field, answer in (state.get("given") or {}).items():   # a fact filed under its field beats a passing mention
+        given = tools.extract_answer(answer, [field])
+        profile, more = und.apply(profile, *und.extraction_parts(given))
+        rejected += more
     profile, unknown = _unknown_devices(text, profile)
     from agent.cost_volume import with_volume_load
-    profile = with_volume_load(text, profile)   # a token volume states the load
+    profile = with_volume_load("\n".join([text, *(state.get("given") or {}).values()]), profile)   # a token volume states the load
     now = profile.model_dump(mode="json")
     change = None
     if kind == "new":
@@ -181,11 +185,17 @@ def listen(state: AgentState, tools: Tools, pause: Callable[[dict], Any] = _inte
         else ({}, {}, [], 0, _llm_time(tools))
     profile, rejected = und.apply(profile, values, evidence)
     profile, still_unknown = _unknown_devices(answer, profile) if answer else (profile, [])
+    from agent.cost_volume import with_volume_load
+    loaded = with_volume_load(answer, profile)   # a volume in this answer sets the load a default stood in for
+    earlier = list(state.get("assumptions") or [])
+    if loaded.concurrency != profile.concurrency:
+        earlier = [a for a in earlier if not a.startswith("concurrency = ")]
+    profile = loaded
     profile, assumed = _assume(tools, profile, fields)
     return {
         "profile": profile.model_dump(mode="json"), "questions": [*questions, payload],
         "asked": [*asked, *fields], "transcript": [*(state.get("transcript") or []), answer],
-        "assumptions": [*(state.get("assumptions") or []), *assumed],
+        "assumptions": [*earlier, *assumed],
         "dropped": [*(state.get("dropped") or []), *dropped, *rejected], "llm_calls": calls,
         "llm_time_left": time_left, "not_understood": _still_not_understood(state, profile, _unplaced(ext)),
         "unknown_devices": [] if profile.hardware else [*(state.get("unknown_devices") or []), *still_unknown],

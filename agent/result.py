@@ -175,7 +175,10 @@ def _asked_assumptions(state: AgentState, language: str) -> list[str]:
 
 def _not_understood(state: AgentState) -> list[dict[str, str]]:
     """The extractor's unplaced words, plus unknown device words the hardware index found (once each)."""
-    out = [n for n in state.get("not_understood") or [] if isinstance(n, dict)]
+    from agent.extract_unplaced import restated
+    profile = state.get("profile") or {}   # a number the final profile holds was used, whichever mention set it
+    out = [n for n in state.get("not_understood") or [] if isinstance(n, dict)
+           and not (n.get("kind") == "number" and restated(n.get("text") or "", profile))]
     for u in state.get("unknown_devices") or []:
         if not any(u["text"] in n["text"] or n["text"] in u["text"] for n in out):
             out.append({"text": u["text"], "kind": "device"})
@@ -214,8 +217,10 @@ def _stated_targets(state: AgentState) -> dict[str, Any]:
     from agent.extract_volume import volume
     from agent.slo_check import stated_slo
     texts = [normalize(t).norm for t in (state.get("transcript") or [state.get("text") or ""]) if t]
+    from agent.extract_volume import WORK_HOURS
     found = [v for v in (volume(t) for t in texts) if v is not None]
-    return {"slo": stated_slo(texts), "volume": found[-1].model_dump() if found else None}
+    vol = found[-1].model_copy(update={"work_hours_only": any(WORK_HOURS.search(t) for t in texts)}) if found else None
+    return {"slo": stated_slo(texts), "volume": vol.model_dump() if vol else None}
 
 
 def _names(advice: Advice) -> dict[str, str]:

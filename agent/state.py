@@ -22,6 +22,8 @@ class Citation(TypedDict):
     title: str
     source: str
     text: str
+    given: dict[str, str]
+    """One-shot runs: answers filed under a field no question asked (field id → the user's words)."""
 
 
 class AgentState(TypedDict, total=False):

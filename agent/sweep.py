@@ -71,3 +71,28 @@ def over_prompt(advice: "Advice", lengths: list[int]) -> list[tuple[int, "Estima
         if est is not None:
             out.append((n, est))
     return out
+
+
+def full_window_ttft(advice: "Advice") -> tuple[int, float] | None:
+    """(prompt tokens, TTFT s) of one request with the user's own long prompt: a prompt that fills the
+    stated context, when the answer's TTFT was figured for a prompt under half of it ("32K typical" said, a
+    1K chat prompt estimated), or the stated prompt when the answer's TTFT was withheld (over capacity).
+    One request in flight, so it is prefill time, not queueing."""
+    s, est = advice.profile.summary, advice.estimate
+    if est is None:
+        return None
+    said = lambda f: getattr(s, f) and f not in s.assumed   # noqa: E731
+    queued = est.concurrency > 1 and said("input_tokens")   # the answer's TTFT is withheld or includes queueing
+    if queued:
+        prompt = est.input_tokens
+    elif said("context_length") and not s.input_tokens and s.context_length - est.output_tokens >= 2 * est.input_tokens:
+        prompt = s.context_length - est.output_tokens
+    else:
+        return None
+    long = estimate_at(advice, concurrency=1, input_tokens=prompt, output_tokens=est.output_tokens,
+                       context_length=prompt + est.output_tokens)
+    if long is None or not long.fits or not long.ttft_s:
+        return None
+    if queued and est.ttft_s is not None and est.ttft_s < 1.5 * long.ttft_s:
+        return None   # the load adds little: the answer's own TTFT already says it
+    return prompt, long.ttft_s

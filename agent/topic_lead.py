@@ -228,15 +228,27 @@ def _prefix(c: Ctx) -> list[str]:
 
 
 def _lora(c: Ctx) -> list[str]:
+    if c.lora == 1:   # one adapter: nothing to share, and merging removes the LoRA kernels from every step
+        return [c.t(f"With one adapter, merge it into the base weights{(' of ' + c.model) if c.model else ''} and serve the merged "
+                    "model: the per-layer LoRA kernels disappear, so throughput and latency match the plain model. Unmerged "
+                    "serving costs more the higher the adapter's rank (vLLM sizes its LoRA buffers by --max-lora-rank: set it "
+                    "to the real rank, not higher).",
+                    f"只有一個 adapter 時，把它合併進基礎模型{('（' + c.model + '）') if c.model else ''}的權重再服務：每層的 LoRA kernel "
+                    "就不存在了，吞吐與延遲和原模型相同。不合併時，adapter 的 rank 越高成本越大（vLLM 依 --max-lora-rank 配置 LoRA "
+                    "緩衝區：設成實際的 rank，不要更高）。"),
+                *_support(c, "multi_lora")]
     n = c.t(f"{c.lora} adapters", f"{c.lora} 個 adapter") if c.lora else c.t("many adapters", "多個 adapter")
+    copies = c.t(f"{c.lora} full copies", f"{c.lora} 份完整模型") if c.lora else c.t("a full copy each", "各放一份完整模型")
     return [c.t(f"Multi-LoRA serving loads the base model{(' ' + c.model) if c.model else ''} once and batches requests "
-                f"for different LoRA adapters together, so {n} cost little memory compared with {n.split()[0]} full copies.",
+                f"for different LoRA adapters together, so {n} cost little memory compared with {copies}.",
                 f"Multi-LoRA serving 只載入一次基礎模型{('（' + c.model + '）') if c.model else ''}，把不同 LoRA adapter 的請求"
                 f"放進同一批次，{n}比起各放一份完整模型省下大量記憶體。"),
             c.t("The engine caps how many adapters sit in GPU memory at once (vLLM --max-loras, SGLang "
-                "--max-loras-per-batch); the others wait in CPU memory and are swapped in.",
+                "--max-loras-per-batch); the others wait in CPU memory (vLLM --max-cpu-loras) and are swapped in. "
+                "Set vLLM's --max-lora-rank to the largest real rank: its buffers are sized by it.",
                 "引擎會限制同時放在 GPU 記憶體裡的 adapter 數（vLLM 的 --max-loras、SGLang 的 --max-loras-per-batch），"
-                "其餘留在 CPU 記憶體、需要時換入。"),
+                "其餘留在 CPU 記憶體（vLLM 的 --max-cpu-loras）、需要時換入。vLLM 的 --max-lora-rank 請設成實際最大的 rank："
+                "它的緩衝區依此配置。"),
             *_support(c, "multi_lora"),
             c.t("Benchmark with the real adapter mix: switching and mixed batches add latency.",
                 "用真實的 adapter 分佈做壓測：切換與混合批次會增加延遲。")]
@@ -470,6 +482,19 @@ def _other_estimate(c: Ctx, model_id: str):
         return None
 
 
+_MEMORY_SHARE = {
+    "vllm": ("vLLM --gpu-memory-utilization, e.g. in proportion to the weights", "vLLM 的 --gpu-memory-utilization，例如按權重比例"),
+    "sglang": ("SGLang --mem-fraction-static, e.g. in proportion to the weights", "SGLang 的 --mem-fraction-static，例如按權重比例"),
+}
+"""The flag that caps one server's share of device memory, for the engines that reserve it up front."""
+
+
+def _memory_share(engine: str | None, lang: str) -> str:
+    en, zh = _MEMORY_SHARE.get(engine or "", ("each server's context size caps its KV cache",
+                                             "每個 server 以自己的上下文長度限制 KV cache"))
+    return zh if lang == "zh" else en
+
+
 def _models(c: Ctx) -> list[str]:
     """Two or more models named: the fit and speed of each on the same devices, and of all of them at once."""
     from agent.extract_model import model_names
@@ -507,15 +532,15 @@ def _models(c: Ctx) -> list[str]:
                          f"{fit}{speed}（{by}）。"))
     if len(lines) < 2:
         return []
-    if room is not None:
+    if room is not None and co_hosted(c.advice.question or ""):
         both = total <= room * 0.8   # leave a fifth of the memory for the KV caches of both servers
         lines.append(c.t(f"Both at once: {_fmt(total)} GB of weights against about {_fmt(room)} GB usable, "
                          + ("so they fit together: run one server per model and give each its share of the memory "
-                            "(vLLM --gpu-memory-utilization, e.g. in proportion to the weights), with the rest for KV cache."
+                            f"({_memory_share(c.advice.decision.primary, 'en')}), with the rest for KV cache."
                             if both else "which leaves too little for the KV cache: use a smaller format for one of them, "
                             "or a device per model."),
                          f"兩個同時放：權重共 {_fmt(total)} GB，可用約 {_fmt(room)} GB，"
-                         + ("放得下：每個模型各開一個 server，各分一份記憶體（vLLM 的 --gpu-memory-utilization，例如按權重比例），"
+                         + (f"放得下：每個模型各開一個 server，各分一份記憶體（{_memory_share(c.advice.decision.primary, 'zh')}），"
                             "其餘留給 KV cache。" if both else "KV cache 會不夠：其中一個改用較小的格式，或每個模型各用一張卡。")))
     return lines
 
@@ -1325,6 +1350,49 @@ def _markers(advice: "Advice", pattern: str) -> str:
     return "".join(f"[{n}]" for n in nums[:2])
 
 
+# Words that put named things up as choices ("X or Y", "X vs Y", "which one", 還是, 哪個, 選)
+_CHOICE = re.compile(r"\bor\b|\bvs\.?(?!\w)|\bversus\b|\bwhich\s+(?:one|is|of|would|should|card|gpu|box|mac|model|setup)\b"
+                     r"|\bbetter\b|\bcompar\w*|\bchoose\b|\bpick\b|\binstead\s+of\b|\beither\b|還是|或(?:是|者)?|哪(?:個|一|台|張|種|款)"
+                     r"|\bbetween\b|\bwhat\s+about\b|選|比較|划算|差在哪|差別|差異", re.I)
+# Words that ask about each named thing, also in the sentence right after the last one ("... on each?")
+_EACH = re.compile(r"\b(?:on|for|with|of|in)\s+each\b|\beach\s+(?:one|of\s+them|option|box|machine|setup)\b"
+                   r"|\bwhich\s+(?:one|box|card|gpu|mac|machine|setup|is)\b|各(?:自|用|要|跑|需要|適合)|哪(?:個|台|張|一台|一張)|差在哪", re.I)
+# Words that ask to run several models together
+_CO_HOST = re.compile(r"\bboth\b|\btogether\b|\balongside\b|\bco-?host|\bside\s+by\s+side\b|\bsame\s+(?:gpu|card|box|node|machine|server)\b"
+                      r"|\bat\s+once\b(?=[^.?!]{0,40}\bmodels?\b)|同時(?:跑|放|載入|服務|部署|開)|一起|共用|都要|兩個都", re.I)
+_SENT_END = re.compile(r"[.?!。？！\n]")
+
+
+def _spans(text: str, kind: str) -> list[tuple[int, int]]:
+    if kind == "model":
+        from agent.extract_model import model_names
+        return sorted((n.start, n.end) for n in model_names(text))
+    from agent.extract_aliases import hardware_index
+    return sorted((h.start, h.end) for h in hardware_index().find(text))
+
+
+def weighed(text: str, kind: str = "device") -> bool:
+    """Whether the named devices (or models) are put up as choices: a choice word from the sentence of the
+    first mention to the end of the sentence of the last ("2x 3090 or one 5090?", "M1 Pro and M4 Max:
+    which one?"). A device named for contrast ("the recipe is for B200, but we own H100") is not."""
+    lines = text.split("\n")
+    if len(lines) > 1:   # facts added on lines of their own (answers) are not weighed against the question's
+        return any(weighed(line, kind) for line in lines)
+    spans = _spans(text, kind)
+    if len(spans) < 2:
+        return False
+    start = max((m.end() for m in _SENT_END.finditer(text, 0, spans[0][0])), default=0)
+    ends = [m.end() for m in _SENT_END.finditer(text, spans[-1][1])][:2]
+    end, after = (ends + [len(text), len(text)])[0], (ends + [len(text), len(text)])[1]
+    # models are often weighed in the question that follows them ("Qwen3-8B and 14B run faster. Which model should I pick?")
+    return bool(_CHOICE.search(text, start, after if kind == "model" else end) or _EACH.search(text, start, after))
+
+
+def co_hosted(text: str) -> bool:
+    """Whether the message asks to run several models at the same time ("both on one card", "一起跑")."""
+    return bool(_CO_HOST.search(text))
+
+
 def _several_models(text: str) -> bool:
     from agent.extract_model import model_names
     return len({n.id for n in model_names(text)}) >= 2
@@ -1385,14 +1453,14 @@ def lead(advice: "Advice") -> list[str]:
         raised.add("prefix-caching")
     if _asks_worth(advice.question or "") and advice.profile.summary.hardware:   # "is a used P40 worth buying?"
         raised.add("worth")
-    if advice.profile.summary.compared_hardware or len(_devices(advice)) >= 2:   # "2x L40S or one A100?", "two Macs"
-        raised.add("options")
+    if advice.profile.summary.compared_hardware or (len(_devices(advice)) >= 2 and weighed(advice.question or "")):
+        raised.add("options")   # "2x L40S or one A100?", "an M1 Pro and an M4 Max: which one?"; never a device only mentioned
     raised |= _direct_raised(advice)
     s = advice.profile.summary
     if "options" in raised and not (s.model or s.params_b) and len(_devices(advice)) >= 2:
         raised.discard("model-fit")   # each device's line already names the model that fits it
-    if _several_models(advice.question or ""):   # "Llama 8B and Qwen 32B": each named model gets its answer
-        raised.add("models")
+    if _several_models(advice.question or "") and (weighed(advice.question or "", "model") or co_hosted(advice.question or "")):
+        raised.add("models")   # "Llama 8B or Qwen 32B?", "both on one card": not a model named only for contrast
     if "platform-support" not in raised and compare_asked(advice.question or ""):   # "is MLX faster than llama.cpp?"
         raised.add("engine-compare")
     elif "platform-support" not in raised and verdict_asked(advice.question or ""):   # "is Ollama fine for us?"

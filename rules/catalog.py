@@ -219,10 +219,25 @@ def describe_model(params_b: float, active_params_b: float | None = None, *, lay
         assumptions=notes + ["vocab 128000 assumed"], notes="not a catalog model")
 
 
+def named_spec(spec: ModelSpec, words: str | None) -> ModelSpec:
+    """`spec` with the window of the checkpoint the user's words name, when that checkpoint has its own
+    ("Qwen3-Coder-30B-A3B" takes 262,144 tokens where the entry's base checkpoint takes 40,960)."""
+    if not spec.checkpoint_context or not words:
+        return spec
+    from rules.model_resolve import serving_repo   # lazy: model_resolve reads this module
+    n = spec.checkpoint_context.get(serving_repo(spec, words))
+    return spec.model_copy(update={"max_context": n}) if n else spec
+
+
+def _words(profile) -> str | None:
+    prov = (getattr(profile, "provenance", None) or {}).get("model")
+    return prov.evidence if prov is not None and not prov.assumed else None
+
+
 def spec_for_profile(profile) -> ModelSpec | None:
     """The model a profile names: a catalog id, else its config.json, else a generic spec from its size."""
     if profile.model:
-        return model(profile.model)
+        return named_spec(model(profile.model), _words(profile))
     if profile.hf_config is not None:
         from rules.model_config import load_model_config
         return load_model_config(profile.hf_config)
@@ -241,7 +256,7 @@ def check_profile_against_catalog(profile) -> None:
         if key is None:
             err = UnknownIdError("model", profile.model, list(all_models()))
             raise ProfileError("model", str(err))
-        spec = all_models()[key]
+        spec = named_spec(all_models()[key], _words(profile))
         for field in ("context_length", "input_tokens"):
             value = getattr(profile, field)
             if value is not None and value > spec.max_context:

@@ -185,6 +185,9 @@ class ModelSpec(_Strict):
     chat_repos: list[str] = Field(default_factory=list)
     """The post-trained (instruct/chat) checkpoints a server should load, newest first: `hf_id` is the
     architecture's reference (often the base model); a launch command serves the one the user named."""
+    checkpoint_context: dict[str, int] = Field(default_factory=dict)
+    """Chat checkpoints (of `chat_repos`) whose own window differs from `max_context`, repo → tokens
+    (Qwen3-Coder-30B-A3B-Instruct: 262,144 on the Qwen3-30B-A3B architecture's 40,960)."""
     aliases: list[str] = Field(default_factory=list)
     architecture: Architecture
     params_b: float = Field(gt=0.01, le=5000)

@@ -82,6 +82,8 @@ class Request:
     tpot_target_ms: float | None = None
     """The user's own TPOT target (ms), when stated."""
     load_assumed: bool = False
+    context_stated: bool = False
+    """The user gave the context length: the launch window is theirs, never widened."""
     """The load is a documented default (a share of the users, the serving mode's typical load)."""
     window: int | None = None
     """The context each request may use, as the launch flags set it (the stated one, else a window
@@ -107,7 +109,7 @@ class Request:
 
     def spec(self) -> ModelSpec:
         """The model's architecture facts."""
-        return _spec(self.model, self.hf_config, self.params_b, self.active_params_b)
+        return catalog.named_spec(_spec(self.model, self.hf_config, self.params_b, self.active_params_b), self.model_words)
 
     def hw(self) -> Hardware:
         """The device's catalog entry."""
@@ -191,7 +193,7 @@ def request_from_profile(profile: Profile, decision: Any = None, facts: dict | N
         from rules.facts import derive_facts
         facts, _ = derive_facts(profile)
     hf = _config_key(profile.hf_config) if not profile.model else None
-    spec = _spec(profile.model, hf, profile.params_b, profile.active_params_b)
+    spec = catalog.named_spec(_spec(profile.model, hf, profile.params_b, profile.active_params_b), _model_words(profile))
     ctx = profile.context_length
     if ctx and ctx > spec.max_context:
         raise ProfileError("context_length", f"{ctx} tokens exceeds {spec.id}'s maximum context of {spec.max_context}",
@@ -224,6 +226,6 @@ def request_from_profile(profile: Profile, decision: Any = None, facts: dict | N
         price=profile.device_hour_usd, memory_gb=_card_memory(profile), params_b=profile.params_b,
         active_params_b=profile.active_params_b, hf_config=hf, engines=engines, workload=profile.workload,
         priority=profile.priority,
-        load_assumed=assumed, users=profile.users, fill=fill, shared_prefix=shared, cached_prefix=cached,
+        load_assumed=assumed, context_stated=bool(ctx) and "context_length" not in profile.assumed, users=profile.users, fill=fill, shared_prefix=shared, cached_prefix=cached,
         model_words=_model_words(profile),
         ttft_target_ms=(slo or {}).get("ttft_ms"), tpot_target_ms=(slo or {}).get("tpot_ms"))

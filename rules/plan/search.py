@@ -125,6 +125,11 @@ def _flags(req: Request, chosen: Candidate, ctx: int) -> tuple[dict[str, str], d
             usable.append(e)
     admit = max(req.load, req.users or 0)   # each person may have a request open: the cap admits them all
     window = max(req.window or 0, ctx)
+    from rules.defaults import REASONING_CONTEXT, is_reasoning
+    if is_reasoning(req.model) and not req.context_stated:   # a short cap cuts a reasoning trace off mid-thought,
+        wide = min(REASONING_CONTEXT, req.spec().max_context)   # whatever a benchmark's lengths; only when the
+        if (chosen.figures.max_concurrency or 0) * ctx >= wide:   # KV cache holds one sequence that long
+            window = max(window, wide)
     # engines that give every slot a whole window up front hold fewer slots than the estimate's lengths allow
     slots = max(1, chosen.figures.max_concurrency * ctx // window) if chosen.figures.max_concurrency else None
     from rules import catalog
