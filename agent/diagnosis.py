@@ -1,0 +1,218 @@
+"""The diagnosis answer: "is this normal? / why is it slow?" answered with a verdict first.
+
+    lead(c, engine, measured) -> ["**Is that normal? No, far too slow** — ... Most likely: ...",
+                                  "**Likely causes** ...\n- ...", ...]
+
+The user's figure (agent.measured) is set beside the estimate for their own setup and engine (one request
+unless they measured a total), the ratio gives the verdict (rules.diagnosis.verdict), and the causes that fit
+the setup (rules/catalog/diagnosis.yaml, each with a check, a fix and a source) follow, most specific first.
+A cause that makes the figure the expected one ("FP16 kernels on a Pascal card") turns the verdict to
+"expected for this setup". Everything the user reads is in their language.
+"""
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+from agent.measured import Measured
+from agent.names import display
+from rules import diagnosis
+
+if TYPE_CHECKING:
+    from agent.topic_lead import Ctx
+
+MAX_CAUSES = 3
+GENERIC_BELOW = 50
+"""Causes weighted under this are generic checks (a current build, -ngl): shown only when nothing specific fits."""
+_F = re.I
+
+_TP = re.compile(r"--tensor-parallel-size[\s=]+(\d+)|\btensor[\s-]parallel(?:ism)?(?:\s+size)?\s*(?:=\s*|of\s+)?(\d+)\b"
+                 r"|\bTP\s*=?\s*(\d+)\b|張量平行\s*(\d+)", _F)
+_PP = re.compile(r"--pipeline[-_]parallel[-_]size[\s=]+(\d+)|\bpipeline[\s-]parallel(?:ism)?(?:\s+size)?\s*(?:=\s*|of\s+)?(\d+)\b"
+                 r"|\bPP\s*=?\s*(\d+)\b|管線平行\s*(\d+)", _F)
+_WORDS = {
+    "bnb": re.compile(r"\bbnb\b|bitsandbytes", _F),
+    "eager": re.compile(r"enforce[-_\s]?eager", _F),
+    "wsl": re.compile(r"\bWSL2?\b", _F),
+    "docker": re.compile(r"\bdocker\b|container|容器", _F),
+    "lora": re.compile(r"\bLoRA\b|\badapters?\b", _F),
+    "agent": re.compile(r"\bagents?\b|claude\s+code|open\s*code|\bcline\b|\baider\b|multi-turn|every\s+turn|each\s+turn"
+                        r"|conversation|chat\s+history|每一?輪|多輪|對話歷史", _F),
+    "reload": re.compile(r"loading\s+model|\breload|\bunload|keep_alive|after\s+(?:a\s+)?(?:pause|idle|while)"
+                         r"|隔一陣子|停一段時間|一段時間(?:後|之後)|重新載入|loading model", _F),
+    "nvlink_said": re.compile(r"\bNVLink\b(?![^.,;，；。]{0,12}(?:no|without|沒有|無))", _F),
+}
+_NO_NVLINK = re.compile(r"(?:no|without|沒有|無)\s*NVLink", _F)
+
+
+def _first_int(rx: re.Pattern, text: str) -> int | None:
+    m = rx.search(text)
+    return int(next(g for g in m.groups() if g)) if m else None
+
+
+def facts(c: "Ctx", engine: str | None, kind: str | None, level: str | None, est) -> dict:
+    """What the causes' conditions read: the stated setup, the engine measured, the user's words, the estimate."""
+    from rules import catalog
+    text = c.advice.question or ""
+    s = c.advice.profile.summary
+    hw = catalog.hardware(s.hardware)
+    cc = float(hw.cuda_cc) if hw.cuda_cc else None
+    named = [e for e in _named(text) if e != engine]
+    out = {
+        "engine": engine, "other_engine": named[0] if named else None, "platform": hw.platform,
+        "arch": (hw.arch or "").lower() or None, "hw_class": hw.hw_class, "cuda_cc": cc,
+        "fp16_slow": hw.platform == "nvidia-cuda" and cc is not None and cc < 7.0 and cc != 6.0,
+        "jetson": "jetson" in hw.id, "count": s.count or 1, "nodes": s.nodes or 1,
+        "nvlink": (False if _NO_NVLINK.search(text) else True if _WORDS["nvlink_said"].search(text)
+                   else s.interconnect == "nvlink" or hw.interconnect == "nvlink"),
+        "tp": _first_int(_TP, text), "pp": _first_int(_PP, text), "concurrency": s.concurrency,
+        "shared_prefix": s.shared_prefix, "kind": kind, "level": level,
+        "prompt_tokens": s.input_tokens or s.context_length,
+        "offload": bool(est is not None and engine in ("llama.cpp", "ollama")
+                        and (getattr(est, "offload", None) is not None or not est.fits)),
+    }
+    for key in ("bnb", "eager", "wsl", "docker", "lora", "agent", "reload"):
+        out[key] = bool(_WORDS[key].search(text))
+    out["lora"] = out["lora"] or bool(s.lora_adapters)
+    return out
+
+
+def _named(text: str) -> list[str]:
+    from agent.topic_lead import named_engines
+    return [e for e in named_engines(text, limit=None) if e != "dynamo"]
+
+
+def _estimate(c: "Ctx", engine: str | None, m: Measured | None):
+    """(engine, Estimate) for the user's setup: one request unless they measured a total (None if it cannot run)."""
+    from agent.direct import run_option
+    s = c.advice.profile.summary
+    extra = {} if m is not None and m.kind == "throughput" else {"concurrency": 1}
+    for eng in dict.fromkeys([engine, c.advice.decision.primary]):
+        got = run_option(c, s.hardware, s.count or 1, s.nodes or 1, engine=eng, plan=False, **extra)
+        if got is not None and got[1].decode_tokens_per_s:
+            return got
+    return None
+
+
+def _question(text: str) -> str:
+    """Which verdict question the user asked: normal / wrong (misconfigured, set up wrong) / bug."""
+    if re.search(r"\bbug\b", text, _F):
+        return "bug"
+    if re.search(r"misconfigur|set\s*up\s+wrong|doing\s+(?:\w+\s+)?wrong|something\s+(?:wrong|off|limiting)|設定錯|設錯|"
+                 r"設定有問題|哪裡(?:錯|設錯)|用錯|是不是.{0,8}錯", text, _F):
+        return "wrong"
+    return "normal"
+
+
+_HEADS = {   # (question, verdict) -> (en, zh)
+    ("normal", "expected"): ("Is that normal? Yes, for this setup", "這正常嗎？以這個配置來說是正常的"),
+    ("normal", "normal"): ("Is that normal? Yes", "這正常嗎？正常"),
+    ("normal", "slow"): ("Is that normal? No, it is slow", "這正常嗎？不正常，偏慢"),
+    ("normal", "far"): ("Is that normal? No, far too slow", "這正常嗎？不正常，遠低於預期"),
+    ("wrong", "expected"): ("Is something misconfigured? Not the settings — it is how this setup behaves",
+                            "是設定錯了嗎？不是設定的問題，這個配置本來就是這樣"),
+    ("wrong", "normal"): ("Is something misconfigured? Probably not", "是設定錯了嗎？大概沒有"),
+    ("wrong", "slow"): ("Is something misconfigured? Likely something is", "是設定錯了嗎？很可能有地方不對"),
+    ("wrong", "far"): ("Is something misconfigured? Yes, something is off", "是設定錯了嗎？是，有地方不對"),
+    ("bug", "expected"): ("Bug or misuse? Neither — it is how this setup behaves", "是 bug 還是用錯？都不是，這個配置本來就是這樣"),
+    ("bug", "normal"): ("Bug or misuse? Neither — the figure is in the expected range", "是 bug 還是用錯？都不是，數字在預期範圍內"),
+    ("bug", "slow"): ("Bug or misuse? Most likely the setup", "是 bug 還是用錯？多半是設定的問題"),
+    ("bug", "far"): ("Bug or misuse? The setup — the figure is far too low", "是 bug 還是用錯？是設定的問題，數字遠低於預期"),
+}
+
+
+def _fmt(x: float) -> str:
+    from agent.compose import fmt
+    return fmt(x)
+
+
+def _seen(c: "Ctx", m: Measured) -> str:
+    """The user's figure as they wrote it (12, not 12.0)."""
+    if m.kind == "ttft":
+        return c.t(f"a {m.value:g} s wait before the first token", f"{m.value:g} 秒的首字等待")
+    return f"{m.value:g} tok/s" + (c.t(" in total", "（總計）") if m.kind == "throughput" else "")
+
+
+def _expected(c: "Ctx", m: Measured | None, est) -> tuple[float | None, str]:
+    """The estimate in the measured figure's unit, and how the answer writes it."""
+    kind = m.kind if m is not None else "decode"
+    if kind == "ttft":
+        if not est.ttft_s:
+            return None, ""
+        return est.ttft_s, c.t(f"about {_fmt(est.ttft_s)} s to the first token for a {est.input_tokens:,}-token prompt",
+                               f"{est.input_tokens:,} tokens 的 prompt 首字約 {_fmt(est.ttft_s)} 秒")
+    if kind == "throughput" and est.aggregate_tokens_per_s:
+        return est.aggregate_tokens_per_s, c.t(f"about {_fmt(est.aggregate_tokens_per_s)} tok/s in total at {est.concurrency} concurrent",
+                                               f"{est.concurrency} 個併發時總計約 {_fmt(est.aggregate_tokens_per_s)} tok/s")
+    return est.decode_tokens_per_s, c.t(f"about {_fmt(est.decode_tokens_per_s)} tok/s for one request",
+                                        f"單一請求約 {_fmt(est.decode_tokens_per_s)} tok/s")
+
+
+def _verdict_line(c: "Ctx", engine: str, est, m: Measured | None, found: list[diagnosis.Cause]) -> tuple[str, str | None]:
+    """The opening sentence, and the verdict level it states (None without a figure)."""
+    text = c.advice.question or ""
+    where = c.setup or c.t("this setup", "這個配置")
+    model = c.model or c.t("this model", "這個模型")
+    exp, exp_text = _expected(c, m, est)
+    setup = c.t(f"{model} ({est.quantization}) on {where} with {display(engine)}",
+                f"{model}（{est.quantization}）在 {where} 上用 {display(engine)}")
+    shorts = c.t("; ".join(x.short.en for x in found), "；".join(x.short.zh for x in found))
+    if m is None or exp is None:
+        most = c.t(f" Most likely: {shorts}.", f"最可能的原因：{shorts}。") if found else ""
+        return c.t(f"**Expected here:** {setup}: {exp_text}.{most}", f"**這個配置的預期：**{setup}：{exp_text}。{most}"), None
+    v = diagnosis.verdict(m.kind, m.value, exp)
+    level = v.level
+    explained = level != "normal" and bool(found) and found[0].explains == "expected"
+    key = (_question(text), "expected" if explained else level)
+    head = _HEADS[key][1] if c.lang == "zh" else _HEADS[key][0]
+    seen = _seen(c, m)
+    times = f"{v.ratio:.0f}" if v.ratio >= 10 else f"{v.ratio:.1f}"
+    if explained:
+        x = found[0]
+        body = c.t(f"{seen} is expected for {setup}: {x.cause.en}. Without that limit the estimate is {exp_text}. "
+                   f"Check: {x.check.en}. Fix: {x.fix.en}.",
+                   f"{setup}，{seen} 是預期中的結果：{x.cause.zh}。沒有這個限制時，估計是{exp_text}。"
+                   f"檢查：{x.check.zh}。改法：{x.fix.zh}。")
+    elif level == "normal":
+        worth = c.t(f" Worth checking anyway: {shorts}.", f"仍值得確認：{shorts}。") if found else ""
+        body = c.t(f"for {setup} the estimate is {exp_text}, and your {seen} is in that range.{worth}",
+                   f"{setup}，估計是{exp_text}，您量到的 {seen} 在這個範圍內。{worth}")
+    else:
+        most = c.t(f" Most likely: {shorts}.", f"最可能的原因：{shorts}。") if found else ""
+        if level == "slow":
+            body = c.t(f"for {setup} the estimate is {exp_text}; your {seen} is well below it ({times}× off).{most}",
+                       f"{setup}，估計是{exp_text}；您量到的 {seen} 明顯低於它（約 {times} 倍差距）。{most}")
+        else:
+            body = c.t(f"for {setup} the estimate is {exp_text}; your {seen} is far below it ({times}× off), so something "
+                       f"in the setup is wrong.{most}",
+                       f"{setup}，估計是{exp_text}；您量到的 {seen} 遠低於它（約 {times} 倍差距），配置裡一定有地方不對。{most}")
+    sep = c.t(" — ", "——")
+    return f"**{head}**{sep}{body}", ("expected" if explained else level)
+
+
+def _cause_lines(c: "Ctx", found: list[diagnosis.Cause], level: str | None) -> list[str]:
+    """One line per cause: what happens, how to check it, what to change, and the source."""
+    if not found:
+        return []
+    head = (c.t("**Also worth checking**", "**其他值得確認的地方**") if level in ("normal", "expected") else
+            c.t("**Likely causes, most specific first**", "**可能原因（最相關的在前）**"))
+    items = [c.t(f"- {x.cause.en}. Check: {x.check.en}. Fix: {x.fix.en}. ([source]({x.source}))",
+                 f"- {x.cause.zh}。檢查：{x.check.zh}。改法：{x.fix.zh}。（[來源]({x.source})）") for x in found]
+    return [head + "\n" + "\n".join(items)]
+
+
+def lead(c: "Ctx", engine: str | None, measured: list[Measured]) -> list[str]:
+    """Verdict beside the estimate, then the causes specific to this setup (empty when nothing can be estimated)."""
+    m = next((x for x in measured if x.engine in (None, engine)), measured[0] if measured else None)
+    got = _estimate(c, engine, m)
+    if got is None:
+        return []
+    eng, est = got
+    exp, _ = _expected(c, m, est)
+    level = diagnosis.verdict(m.kind, m.value, exp).level if m is not None and exp else None
+    found = diagnosis.causes(facts(c, engine or eng, m.kind if m else None, level, est))
+    specific = [x for x in found if x.weight >= GENERIC_BELOW]
+    found = (specific or found)[:MAX_CAUSES]
+    line, stated = _verdict_line(c, engine or eng, est, m, found)
+    rest = found[1:] if stated == "expected" else found
+    return [line, *_cause_lines(c, rest, stated)]
