@@ -22,6 +22,8 @@ if TYPE_CHECKING:
     from agent.topic_lead import Ctx
 
 MAX_CAUSES = 3
+FALLBACK_CONTEXT = 8192
+"""The context a speed is estimated at when the stated one does not fit (the figure measured did run)."""
 GENERIC_BELOW = 50
 """Causes weighted under this are generic checks (a current build, -ngl): shown only when nothing specific fits."""
 _F = re.I
@@ -87,10 +89,14 @@ def _estimate(c: "Ctx", engine: str | None, m: Measured | None):
     from agent.direct import run_option
     s = c.advice.profile.summary
     extra = {} if m is not None and m.kind == "throughput" else {"concurrency": 1}
+    said = prompt_tokens(c.advice.question or "")
+    if m is not None and m.kind == "ttft" and said:   # the wait measured is for the prompt the user states
+        extra.update(input_tokens=said, context_length=said + 1024)
     for eng in dict.fromkeys([engine, c.advice.decision.primary]):
-        got = run_option(c, s.hardware, s.count or 1, s.nodes or 1, engine=eng, plan=False, **extra)
-        if got is not None and got[1].decode_tokens_per_s:
-            return got
+        for ctx in ({}, {"context_length": FALLBACK_CONTEXT}):   # a stated long context may not fit; the speed still does
+            got = run_option(c, s.hardware, s.count or 1, s.nodes or 1, engine=eng, plan=False, **{**extra, **ctx})
+            if got is not None and got[1].decode_tokens_per_s:
+                return got
     return None
 
 
@@ -129,7 +135,7 @@ def _fmt(x: float) -> str:
 def _seen(c: "Ctx", m: Measured) -> str:
     """The user's figure as they wrote it (12, not 12.0)."""
     if m.kind == "ttft":
-        return c.t(f"a {m.value:g} s wait before the first token", f"{m.value:g} 秒的首字等待")
+        return c.t(f"{m.value:g} s wait before the first token", f"{m.value:g} 秒的首字等待")
     return f"{m.value:g} tok/s" + (c.t(" in total", "（總計）") if m.kind == "throughput" else "")
 
 
@@ -179,7 +185,12 @@ def _verdict_line(c: "Ctx", engine: str, est, m: Measured | None, found: list[di
                    f"{setup}，估計是{exp_text}，您量到的 {seen} 在這個範圍內。{worth}")
     else:
         most = c.t(f" Most likely: {shorts}.", f"最可能的原因：{shorts}。") if found else ""
-        if level == "slow":
+        if m.kind == "ttft":
+            body = c.t(f"for {setup} the estimate is {exp_text}; your {seen} is {times}× that"
+                       + (", so something in the setup is wrong." if level == "far" else ".") + most,
+                       f"{setup}，估計是{exp_text}；您量到的 {seen} 是它的 {times} 倍"
+                       + ("，配置裡一定有地方不對。" if level == "far" else "。") + most)
+        elif level == "slow":
             body = c.t(f"for {setup} the estimate is {exp_text}; your {seen} is well below it ({times}× off).{most}",
                        f"{setup}，估計是{exp_text}；您量到的 {seen} 明顯低於它（約 {times} 倍差距）。{most}")
         else:
@@ -201,9 +212,33 @@ def _cause_lines(c: "Ctx", found: list[diagnosis.Cause], level: str | None) -> l
     return [head + "\n" + "\n".join(items)]
 
 
+def _complaint(measured: list[Measured], engine: str | None) -> Measured | None:
+    """The figure the user complains about: of their engine's figures of the first kind, the worst
+    ("17.6 tok/s without the adapter, 6.5 with it" -> 6.5; a wait: the longest)."""
+    mine = [x for x in measured if x.engine in (None, engine)] or measured
+    if not mine:
+        return None
+    same = [x for x in mine if x.kind == mine[0].kind]
+    return max(same, key=lambda x: x.value) if mine[0].kind == "ttft" else min(same, key=lambda x: x.value)
+
+
+_PROMPT = re.compile(r"(\d+(?:\.\d+)?)\s*([KkMm])\b[\s-]*(?:-?token|tokens|個?\s*token)|(\d{1,3}(?:,\d{3})+|\d{4,})\s*(?:-?token|tokens)", _F)
+
+
+def prompt_tokens(text: str) -> int | None:
+    """The longest prompt the message states ("~30K tokens", "a 90K-token prompt", "6K-8K tokens")."""
+    sizes = []
+    for m in _PROMPT.finditer(text):
+        if m.group(1):
+            sizes.append(float(m.group(1)) * (1_000_000 if m.group(2).lower() == "m" else 1000))
+        else:
+            sizes.append(float(m.group(3).replace(",", "")))
+    return int(max(sizes)) if sizes else None
+
+
 def lead(c: "Ctx", engine: str | None, measured: list[Measured]) -> list[str]:
     """Verdict beside the estimate, then the causes specific to this setup (empty when nothing can be estimated)."""
-    m = next((x for x in measured if x.engine in (None, engine)), measured[0] if measured else None)
+    m = _complaint(measured, engine)
     got = _estimate(c, engine, m)
     if got is None:
         return []
