@@ -52,19 +52,19 @@ def _first_int(rx: re.Pattern, text: str) -> int | None:
     return int(next(g for g in m.groups() if g)) if m else None
 
 
-def facts(c: "Ctx", engine: str | None, kind: str | None, level: str | None, est) -> dict:
+def facts(c: "Ctx", engine: str | None, kind: str | None, level: str | None, est, hw_id: str, count: int) -> dict:
     """What the causes' conditions read: the stated setup, the engine measured, the user's words, the estimate."""
     from rules import catalog
     text = c.advice.question or ""
     s = c.advice.profile.summary
-    hw = catalog.hardware(s.hardware)
+    hw = catalog.hardware(hw_id)
     cc = float(hw.cuda_cc) if hw.cuda_cc else None
     named = [e for e in _named(text) if e != engine]
     out = {
         "engine": engine, "other_engine": named[0] if named else None, "platform": hw.platform,
         "arch": (hw.arch or "").lower() or None, "hw_class": hw.hw_class, "cuda_cc": cc,
         "fp16_slow": hw.platform == "nvidia-cuda" and cc is not None and cc < 7.0 and cc != 6.0,
-        "jetson": "jetson" in hw.id, "count": s.count or 1, "nodes": s.nodes or 1,
+        "jetson": "jetson" in hw.id, "count": count, "nodes": (s.nodes or 1) if hw_id == s.hardware else 1,
         "nvlink": (False if _NO_NVLINK.search(text) else True if _WORDS["nvlink_said"].search(text)
                    else s.interconnect == "nvlink" or hw.interconnect == "nvlink"),
         "tp": _first_int(_TP, text), "pp": _first_int(_PP, text), "concurrency": s.concurrency,
@@ -84,20 +84,44 @@ def _named(text: str) -> list[str]:
     return [e for e in named_engines(text, limit=None) if e != "dynamo"]
 
 
-def _estimate(c: "Ctx", engine: str | None, m: Measured | None):
-    """(engine, Estimate) for the user's setup: one request unless they measured a total (None if it cannot run)."""
+def _estimate(c: "Ctx", engine: str | None, m: Measured | None, hw_id: str, count: int):
+    """(engine, Estimate, prefill scale) for the user's setup: one request unless they measured a total (None if it
+    cannot run). A wait is estimated for the prompt the user states; a prompt longer than the catalog lets the
+    estimator take is estimated at a shorter one and scaled (prefill time grows about linearly with the prompt)."""
     from agent.direct import run_option
     s = c.advice.profile.summary
     extra = {} if m is not None and m.kind == "throughput" else {"concurrency": 1}
-    said = prompt_tokens(c.advice.question or "")
-    if m is not None and m.kind == "ttft" and said:   # the wait measured is for the prompt the user states
-        extra.update(input_tokens=said, context_length=said + 1024)
+    said = prompt_tokens(c.advice.question or "") if m is not None and m.kind == "ttft" else None
+    prompts = [said, *(p for p in PROMPT_FALLBACKS if said and p < said)] if said else [None]
+    nodes = (s.nodes or 1) if hw_id == s.hardware else 1
     for eng in dict.fromkeys([engine, c.advice.decision.primary]):
-        for ctx in ({}, {"context_length": FALLBACK_CONTEXT}):   # a stated long context may not fit; the speed still does
-            got = run_option(c, s.hardware, s.count or 1, s.nodes or 1, engine=eng, plan=False, **{**extra, **ctx})
-            if got is not None and got[1].decode_tokens_per_s:
-                return got
+        for prompt in prompts:
+            sized = {"input_tokens": prompt, "context_length": prompt + 1024} if prompt else {}
+            for ctx in ({}, {"context_length": FALLBACK_CONTEXT}):   # a stated long context may not fit; the speed still does
+                if prompt and ctx:
+                    continue
+                got = run_option(c, hw_id, count, nodes, engine=eng, plan=False, **{**extra, **sized, **ctx})
+                if got is not None and got[1].decode_tokens_per_s:
+                    return got[0], got[1], (said / prompt if said and prompt else 1.0)
     return None
+
+
+PROMPT_FALLBACKS = (32768, 16384, 8192)
+_SENTENCE_END = re.compile(r"[.?!](?=\s)|[。？！\n]")
+
+
+def _device(c: "Ctx", m: Measured | None) -> tuple[str, int]:
+    """The device the figure was measured on: one named in its own sentence ("my Tesla P40 ... 1.2 tok/s" beside a
+    3090), else the profile's."""
+    from agent.direct import devices
+    s = c.advice.profile.summary
+    if m is not None:
+        text = c.advice.question or ""
+        ends = [b.end() for b in _SENTENCE_END.finditer(text, 0, m.at)]
+        named = devices(text[(ends[-1] if ends else 0):m.at + 1])
+        if named and named[-1][0] != s.hardware:
+            return named[-1][0], named[-1][1] or 1
+    return s.hardware, s.count or 1
 
 
 def _question(text: str) -> str:
@@ -139,14 +163,15 @@ def _seen(c: "Ctx", m: Measured) -> str:
     return f"{m.value:g} tok/s" + (c.t(" in total", "（總計）") if m.kind == "throughput" else "")
 
 
-def _expected(c: "Ctx", m: Measured | None, est) -> tuple[float | None, str]:
+def _expected(c: "Ctx", m: Measured | None, est, scale: float = 1.0) -> tuple[float | None, str]:
     """The estimate in the measured figure's unit, and how the answer writes it."""
     kind = m.kind if m is not None else "decode"
     if kind == "ttft":
         if not est.ttft_s:
             return None, ""
-        return est.ttft_s, c.t(f"about {_fmt(est.ttft_s)} s to the first token for a {est.input_tokens:,}-token prompt",
-                               f"{est.input_tokens:,} tokens 的 prompt 首字約 {_fmt(est.ttft_s)} 秒")
+        ttft, prompt = est.ttft_s * scale, round(est.input_tokens * scale)
+        return ttft, c.t(f"about {_fmt(ttft)} s to the first token for a {prompt:,}-token prompt",
+                         f"{prompt:,} tokens 的 prompt 首字約 {_fmt(ttft)} 秒")
     if kind == "throughput" and est.aggregate_tokens_per_s:
         return est.aggregate_tokens_per_s, c.t(f"about {_fmt(est.aggregate_tokens_per_s)} tok/s in total at {est.concurrency} concurrent",
                                                f"{est.concurrency} 個併發時總計約 {_fmt(est.aggregate_tokens_per_s)} tok/s")
@@ -154,12 +179,12 @@ def _expected(c: "Ctx", m: Measured | None, est) -> tuple[float | None, str]:
                                         f"單一請求約 {_fmt(est.decode_tokens_per_s)} tok/s")
 
 
-def _verdict_line(c: "Ctx", engine: str, est, m: Measured | None, found: list[diagnosis.Cause]) -> tuple[str, str | None]:
+def _verdict_line(c: "Ctx", engine: str, est, m: Measured | None, found: list[diagnosis.Cause], where: str,
+                  scale: float = 1.0) -> tuple[str, str | None]:
     """The opening sentence, and the verdict level it states (None without a figure)."""
     text = c.advice.question or ""
-    where = c.setup or c.t("this setup", "這個配置")
     model = c.model or c.t("this model", "這個模型")
-    exp, exp_text = _expected(c, m, est)
+    exp, exp_text = _expected(c, m, est, scale)
     setup = c.t(f"{model} ({est.quantization}) on {where} with {display(engine)}",
                 f"{model}（{est.quantization}）在 {where} 上用 {display(engine)}")
     shorts = c.t("; ".join(x.short.en for x in found), "；".join(x.short.zh for x in found))
@@ -238,16 +263,21 @@ def prompt_tokens(text: str) -> int | None:
 
 def lead(c: "Ctx", engine: str | None, measured: list[Measured]) -> list[str]:
     """Verdict beside the estimate, then the causes specific to this setup (empty when nothing can be estimated)."""
+    from agent.direct import setup_text
     m = _complaint(measured, engine)
-    got = _estimate(c, engine, m)
+    hw_id, count = _device(c, m)
+    got = _estimate(c, engine, m, hw_id, count)
     if got is None:
         return []
-    eng, est = got
-    exp, _ = _expected(c, m, est)
+    eng, est, scale = got
+    exp, _ = _expected(c, m, est, scale)
     level = diagnosis.verdict(m.kind, m.value, exp).level if m is not None and exp else None
-    found = diagnosis.causes(facts(c, engine or eng, m.kind if m else None, level, est))
+    found = diagnosis.causes(facts(c, engine or eng, m.kind if m else None, level, est, hw_id, count))
     specific = [x for x in found if x.weight >= GENERIC_BELOW]
     found = (specific or found)[:MAX_CAUSES]
-    line, stated = _verdict_line(c, engine or eng, est, m, found)
+    s = c.advice.profile.summary
+    where = (c.setup if hw_id == s.hardware and c.setup else
+             setup_text(c, hw_id, count, (s.nodes or 1) if hw_id == s.hardware else 1))
+    line, stated = _verdict_line(c, engine or eng, est, m, found, where, scale)
     rest = found[1:] if stated == "expected" else found
     return [line, *_cause_lines(c, rest, stated)]

@@ -101,6 +101,14 @@ _ASK = re.compile(
     r"|為什麼.{0,30}(?:慢|這麼久|這麼低)|是\s*bug|bug\s*還是|用錯|本來就這樣|限制住|合理嗎", _F)
 
 
+_COMPLAINT = re.compile(
+    r"\b(?:extremely|very|really|painfully|super|too|so|quite|unusably)\s+slow\b|\bslow\s+with\b|\bdrops?\s+to\b"
+    r"|\bcuts?\b[^.?!]{0,30}\b(?:throughput|speed)|很慢|太慢|變慢|慢很多|慢好幾倍|慢到", _F)
+"""A complaint about a figure the user gives ("my P40 is extremely slow ... 1.2 tokens/s")."""
+
+
 def diagnosis_asked(text: str) -> bool:
-    """The user asks whether what they see is normal, or why it is slow ("這正常嗎？", "why is vLLM so slow?")."""
-    return bool(_ASK.search(text or ""))
+    """The user asks whether what they see is normal, or why it is slow ("這正常嗎？", "why is vLLM so slow?"),
+    or complains about a figure they measured."""
+    text = text or ""
+    return bool(_ASK.search(text)) or bool(_COMPLAINT.search(text) and read(text))
