@@ -44,6 +44,7 @@ _WORDS = {
                          r"|隔一陣子|停一段時間|一段時間(?:後|之後)|重新載入|loading model", _F),
     "nvlink_said": re.compile(r"\bNVLink\b(?![^.,;，；。]{0,12}(?:no|without|沒有|無))", _F),
 }
+_LOW_BIT = re.compile(r"\b(?:int4|awq|gptq|bnb|bitsandbytes|q4\w*|q3\w*|nf4|exl[23]-[2-4](?:\.\d)?|w4a16|4[\s-]?bit)\b", _F)
 _NO_NVLINK = re.compile(r"(?:no|without|沒有|無)\s*NVLink", _F)
 
 
@@ -70,6 +71,7 @@ def facts(c: "Ctx", engine: str | None, kind: str | None, level: str | None, est
         "tp": _first_int(_TP, text), "pp": _first_int(_PP, text), "concurrency": s.concurrency,
         "shared_prefix": s.shared_prefix, "kind": kind, "level": level,
         "prompt_tokens": s.input_tokens or s.context_length,
+        "low_bit": _LOW_BIT.search(f"{s.quantization or ''} {text}") is not None,
         "offload": bool(est is not None and engine in ("llama.cpp", "ollama")
                         and (getattr(est, "offload", None) is not None or not est.fits)),
     }
@@ -91,6 +93,7 @@ def _estimate(c: "Ctx", engine: str | None, m: Measured | None, hw_id: str, coun
     from agent.direct import run_option
     s = c.advice.profile.summary
     extra = {} if m is not None and m.kind == "throughput" else {"concurrency": 1}
+    extra.update(_format_measured(c, engine))
     said = prompt_tokens(c.advice.question or "") if m is not None and m.kind == "ttft" else None
     prompts = [said, *(p for p in PROMPT_FALLBACKS if said and p < said)] if said else [None]
     nodes = (s.nodes or 1) if hw_id == s.hardware else 1
@@ -107,6 +110,27 @@ def _estimate(c: "Ctx", engine: str | None, m: Measured | None, hw_id: str, coun
 
 
 PROMPT_FALLBACKS = (32768, 16384, 8192)
+_LOADS_CHECKPOINT = ("vllm", "sglang", "tensorrt-llm")
+OLLAMA_DEFAULT = "q4_k_m"
+"""The format an Ollama library tag pulls when none is named (the default tags are 4-bit K-quants)."""
+
+
+def _format_measured(c: "Ctx", engine: str | None) -> dict:
+    """The format the user's figure was measured with when they did not state one: a checkpoint server loads the
+    model as published (its native dtype), Ollama its default 4-bit tag; {} leaves the profile's."""
+    from rules import catalog
+    f = c.advice.profile.field("quantization")
+    if f is not None and f.origin == "said":
+        return {}
+    s = c.advice.profile.summary
+    if engine == "ollama":
+        return {"quantization": OLLAMA_DEFAULT}
+    if engine in _LOADS_CHECKPOINT and s.model:
+        try:
+            return {"quantization": catalog.model(s.model).native_dtype}
+        except Exception:   # a model outside the catalog: keep the profile's format
+            return {}
+    return {}
 _SENTENCE_END = re.compile(r"[.?!](?=\s)|[。？！\n]")
 
 
@@ -171,16 +195,16 @@ def _expected(c: "Ctx", m: Measured | None, est, scale: float = 1.0) -> tuple[fl
             return None, ""
         ttft, prompt = est.ttft_s * scale, round(est.input_tokens * scale)
         return ttft, c.t(f"about {_fmt(ttft)} s to the first token for a {prompt:,}-token prompt",
-                         f"{prompt:,} tokens 的 prompt 首字約 {_fmt(ttft)} 秒")
+                         f"在 {prompt:,} tokens 的 prompt 下首字約 {_fmt(ttft)} 秒")
     if kind == "throughput" and est.aggregate_tokens_per_s:
         return est.aggregate_tokens_per_s, c.t(f"about {_fmt(est.aggregate_tokens_per_s)} tok/s in total at {est.concurrency} concurrent",
-                                               f"{est.concurrency} 個併發時總計約 {_fmt(est.aggregate_tokens_per_s)} tok/s")
+                                               f"在 {est.concurrency} 個併發時總計約 {_fmt(est.aggregate_tokens_per_s)} tok/s")
     return est.decode_tokens_per_s, c.t(f"about {_fmt(est.decode_tokens_per_s)} tok/s for one request",
                                         f"單一請求約 {_fmt(est.decode_tokens_per_s)} tok/s")
 
 
 def _verdict_line(c: "Ctx", engine: str, est, m: Measured | None, found: list[diagnosis.Cause], where: str,
-                  scale: float = 1.0) -> tuple[str, str | None]:
+                  scale: float = 1.0, stages: int = 1) -> tuple[str, str | None]:
     """The opening sentence, and the verdict level it states (None without a figure)."""
     text = c.advice.question or ""
     model = c.model or c.t("this model", "這個模型")
@@ -193,7 +217,7 @@ def _verdict_line(c: "Ctx", engine: str, est, m: Measured | None, found: list[di
         return c.t(f"**Expected here:** {setup}: {exp_text}.{most}", f"**這個配置的預期：**{setup}：{exp_text}。{most}"), None
     v = diagnosis.verdict(m.kind, m.value, exp)
     level = v.level
-    explained = level != "normal" and bool(found) and found[0].explains == "expected"
+    explained = level != "normal" and bool(found) and diagnosis.explains(found[0], v.ratio, stages)
     key = (_question(text), "expected" if explained else level)
     head = _HEADS[key][1] if c.lang == "zh" else _HEADS[key][0]
     seen = _seen(c, m)
@@ -202,26 +226,26 @@ def _verdict_line(c: "Ctx", engine: str, est, m: Measured | None, found: list[di
         x = found[0]
         body = c.t(f"{seen} is expected for {setup}: {x.cause.en}. Without that limit the estimate is {exp_text}. "
                    f"Check: {x.check.en}. Fix: {x.fix.en}.",
-                   f"{setup}，{seen} 是預期中的結果：{x.cause.zh}。沒有這個限制時，估計是{exp_text}。"
+                   f"{setup}，{seen} 是預期中的結果：{x.cause.zh}。沒有這個限制時，估計{exp_text}。"
                    f"檢查：{x.check.zh}。改法：{x.fix.zh}。")
     elif level == "normal":
         worth = c.t(f" Worth checking anyway: {shorts}.", f"仍值得確認：{shorts}。") if found else ""
         body = c.t(f"for {setup} the estimate is {exp_text}, and your {seen} is in that range.{worth}",
-                   f"{setup}，估計是{exp_text}，您量到的 {seen} 在這個範圍內。{worth}")
+                   f"{setup}，估計{exp_text}，您量到的 {seen} 在這個範圍內。{worth}")
     else:
         most = c.t(f" Most likely: {shorts}.", f"最可能的原因：{shorts}。") if found else ""
         if m.kind == "ttft":
             body = c.t(f"for {setup} the estimate is {exp_text}; your {seen} is {times}× that"
                        + (", so something in the setup is wrong." if level == "far" else ".") + most,
-                       f"{setup}，估計是{exp_text}；您量到的 {seen} 是它的 {times} 倍"
+                       f"{setup}，估計{exp_text}；您量到的 {seen}是它的 {times} 倍"
                        + ("，配置裡一定有地方不對。" if level == "far" else "。") + most)
         elif level == "slow":
             body = c.t(f"for {setup} the estimate is {exp_text}; your {seen} is well below it ({times}× off).{most}",
-                       f"{setup}，估計是{exp_text}；您量到的 {seen} 明顯低於它（約 {times} 倍差距）。{most}")
+                       f"{setup}，估計{exp_text}；您量到的 {seen} 明顯低於它（約 {times} 倍差距）。{most}")
         else:
             body = c.t(f"for {setup} the estimate is {exp_text}; your {seen} is far below it ({times}× off), so something "
                        f"in the setup is wrong.{most}",
-                       f"{setup}，估計是{exp_text}；您量到的 {seen} 遠低於它（約 {times} 倍差距），配置裡一定有地方不對。{most}")
+                       f"{setup}，估計{exp_text}；您量到的 {seen} 遠低於它（約 {times} 倍差距），配置裡一定有地方不對。{most}")
     sep = c.t(" — ", "——")
     return f"**{head}**{sep}{body}", ("expected" if explained else level)
 
@@ -230,7 +254,8 @@ def _cause_lines(c: "Ctx", found: list[diagnosis.Cause], level: str | None) -> l
     """One line per cause: what happens, how to check it, what to change, and the source."""
     if not found:
         return []
-    head = (c.t("**Also worth checking**", "**其他值得確認的地方**") if level in ("normal", "expected") else
+    head = (c.t("**Also worth checking**", "**其他值得確認的地方**") if level == "normal" else
+            c.t("**Other causes that fit this setup**", "**這個配置的其他可能原因**") if level == "expected" else
             c.t("**Likely causes, most specific first**", "**可能原因（最相關的在前）**"))
     items = [c.t(f"- {x.cause.en}. Check: {x.check.en}. Fix: {x.fix.en}. ([source]({x.source}))",
                  f"- {x.cause.zh}。檢查：{x.check.zh}。改法：{x.fix.zh}。（[來源]({x.source})）") for x in found]
@@ -264,6 +289,7 @@ def prompt_tokens(text: str) -> int | None:
 def lead(c: "Ctx", engine: str | None, measured: list[Measured]) -> list[str]:
     """Verdict beside the estimate, then the causes specific to this setup (empty when nothing can be estimated)."""
     from agent.direct import setup_text
+    s = c.advice.profile.summary
     m = _complaint(measured, engine)
     hw_id, count = _device(c, m)
     got = _estimate(c, engine, m, hw_id, count)
@@ -271,13 +297,31 @@ def lead(c: "Ctx", engine: str | None, measured: list[Measured]) -> list[str]:
         return []
     eng, est, scale = got
     exp, _ = _expected(c, m, est, scale)
-    level = diagnosis.verdict(m.kind, m.value, exp).level if m is not None and exp else None
-    found = diagnosis.causes(facts(c, engine or eng, m.kind if m else None, level, est, hw_id, count))
-    specific = [x for x in found if x.weight >= GENERIC_BELOW]
-    found = (specific or found)[:MAX_CAUSES]
-    s = c.advice.profile.summary
-    where = (c.setup if hw_id == s.hardware and c.setup else
-             setup_text(c, hw_id, count, (s.nodes or 1) if hw_id == s.hardware else 1))
-    line, stated = _verdict_line(c, engine or eng, est, m, found, where, scale)
+    v = diagnosis.verdict(m.kind, m.value, exp) if m is not None and exp else None
+    f = facts(c, engine or eng, m.kind if m else None, v.level if v else None, est, hw_id, count)
+    stages = f["pp"] or count * f["nodes"]   # pipeline parallel: one stage of N works at a time
+    found = diagnosis.causes(f)
+    found = [x for x in found if x.weight >= GENERIC_BELOW] or found
+    if v is not None and v.level != "normal":   # a cause that accounts for the figure leads
+        found.sort(key=lambda x: not diagnosis.explains(x, v.ratio, stages))
+    found = found[:MAX_CAUSES]
+    where = (c.setup if hw_id == s.hardware and c.setup else setup_text(c, hw_id, count, f["nodes"]))
+    line, stated = _verdict_line(c, engine or eng, est, m, found, where, scale, stages)
+    if m is None and (f["agent"] or f["shared_prefix"]):   # a per-turn wait: what a re-prefill costs here
+        line += _reprefill(c, engine or eng, hw_id, count)
     rest = found[1:] if stated == "expected" else found
     return [line, *_cause_lines(c, rest, stated)]
+
+
+def _reprefill(c: "Ctx", engine: str, hw_id: str, count: int) -> str:
+    """The wait before the first token when a stated prompt is prefilled from scratch (no prefix-cache hit)."""
+    said = prompt_tokens(c.advice.question or "") or c.advice.profile.summary.input_tokens
+    if not said:
+        return ""
+    got = _estimate(c, engine, Measured("ttft", 0.0), hw_id, count)
+    if got is None or not got[1].ttft_s:
+        return ""
+    ttft = got[1].ttft_s * got[2]
+    return c.t(f" Prefilled from scratch, a {said:,}-token prompt waits about {_fmt(ttft)} s before the first token on "
+               "every turn; with a prefix-cache hit only the new part of the turn is prefilled.",
+               f"每輪都從頭 prefill 的話，{said:,} tokens 的 prompt 每輪首字前要等約 {_fmt(ttft)} 秒；命中前綴快取時只需 prefill 這一輪新增的部分。")

@@ -529,15 +529,31 @@ def slow_setup(c: "Ctx") -> list[str]:
     if not out:
         return []
     if _FASTER.search(text):
-        others = sorted(((e, x) for e, x in ests.items() if e != theirs and x.decode_tokens_per_s), key=lambda kv: -kv[1].decode_tokens_per_s)[:2]
-        if others:
-            listed = c.t(", ", "、").join(f"{display(e)} {_fmt(x.decode_tokens_per_s)} tok/s" for e, x in others)
-            out.append(c.t(f"**A faster engine?** Other engines here (estimate, per stream): {listed}; at one stream they read the same weights "
-                           "through the same bandwidth, so the big single-user gain is speculative decoding (a small draft model), "
-                           "not a different engine.",
-                           f"**有更快的引擎嗎？**這裡的其他引擎（估計，每條串流）：{listed}；單一串流時它們以同樣的頻寬讀同樣的權重，單人速度的大幅提升要靠"
-                           "推測解碼（小的 draft 模型），而不是換引擎。"))
+        out += _faster(c, ests, theirs, measured[0].kind if measured else "decode")
     return out
+
+
+def _faster(c: "Ctx", ests: dict, theirs: str | None, kind: str) -> list[str]:
+    """"Would another engine be faster?": the other engines' estimates on the same setup, for what was measured."""
+    if kind == "ttft":
+        others = sorted(((e, x) for e, x in ests.items() if e != theirs and x.ttft_s), key=lambda kv: kv[1].ttft_s)[:2]
+        if not others:
+            return []
+        listed = c.t(", ", "、").join(f"{display(e)} {_fmt(x.ttft_s)} s" for e, x in others)
+        return [c.t(f"**A different engine?** Others here (estimate, first token for this prompt): {listed}; they prefill at "
+                    "about the same rate on the same GPU, so fix the cause of the wait first. vLLM and SGLang pay when many "
+                    "users ask at once and prompts share a prefix (prefix caching).",
+                    f"**要換引擎嗎？**這裡的其他引擎（估計，這個 prompt 的首字時間）：{listed}；同一張卡上 prefill 速度差不多，"
+                    "先解決造成等待的原因。vLLM 與 SGLang 的優勢在多人同時使用、prompt 有共同前綴（前綴快取）時。")]
+    others = sorted(((e, x) for e, x in ests.items() if e != theirs and x.decode_tokens_per_s), key=lambda kv: -kv[1].decode_tokens_per_s)[:2]
+    if not others:
+        return []
+    listed = c.t(", ", "、").join(f"{display(e)} {_fmt(x.decode_tokens_per_s)} tok/s" for e, x in others)
+    return [c.t(f"**A faster engine?** Other engines here (estimate, per stream): {listed}; at one stream they read the same weights "
+                "through the same bandwidth, so the big single-user gain is speculative decoding (a small draft model), "
+                "not a different engine.",
+                f"**有更快的引擎嗎？**這裡的其他引擎（估計，每條串流）：{listed}；單一串流時它們以同樣的頻寬讀同樣的權重，單人速度的大幅提升要靠"
+                "推測解碼（小的 draft 模型），而不是換引擎。")]
 
 
 # --- does engine E run on an OS ---------------------------------------------------------------------------

@@ -107,8 +107,14 @@ _COMPLAINT = re.compile(
 """A complaint about a figure the user gives ("my P40 is extremely slow ... 1.2 tokens/s")."""
 
 
+_STATED_SLOW = re.compile(
+    r"(?<!will it )(?<!would it )\b(?:becomes?|gets?|got|is|are|runs?|feels?)\s+(?:\w+\s+)?(?:painfully|extremely|unusably|really|very)\s+slow\b"
+    r"|變得(?:很|非常|超)慢|慢到(?:根本)?(?:沒辦法|不能|無法)", _F)
+"""A slowness the user lives with now, without a figure ("every turn becomes painfully slow", "慢到根本沒辦法用")."""
+
+
 def diagnosis_asked(text: str) -> bool:
     """The user asks whether what they see is normal, or why it is slow ("這正常嗎？", "why is vLLM so slow?"),
     or complains about a figure they measured."""
     text = text or ""
-    return bool(_ASK.search(text)) or bool(_COMPLAINT.search(text) and read(text))
+    return bool(_ASK.search(text)) or bool(_COMPLAINT.search(text) and read(text)) or bool(_STATED_SLOW.search(text))

@@ -23,7 +23,7 @@ Level = Literal["normal", "slow", "far"]
 FACTS = frozenset({
     "engine", "other_engine", "platform", "arch", "hw_class", "cuda_cc", "fp16_slow", "jetson", "nvlink", "count", "nodes",
     "tp", "pp", "concurrency", "bnb", "eager", "wsl", "docker", "lora", "agent", "shared_prefix", "reload",
-    "offload", "kind", "level", "prompt_tokens",
+    "offload", "kind", "level", "prompt_tokens", "low_bit",
 })
 """What a cause's condition may read (agent.diagnosis builds them from the profile and the user's words)."""
 
@@ -70,6 +70,11 @@ class Cause(BaseModel):
     """Higher comes first: the more specific a cause, the higher."""
     explains: Literal["expected", "slow"]
     """expected: with this cause the measured figure is what the setup gives; slow: the setup is off."""
+    slowdown: float = Field(default=1.0, ge=1.0)
+    """For `expected`: how many times below the unhindered estimate this cause can bring the figure; a figure
+    further down is not explained by it (pipeline parallel costs one request at most the device count)."""
+    per_device: bool = False
+    """`slowdown` is per device in the setup (pipeline parallel: one GPU of N works at a time)."""
     when: Condition
     short: Text
     """The cause and its fix in one clause, for the verdict's summary line."""
@@ -95,6 +100,13 @@ def all_causes() -> tuple[Cause, ...]:
 @lru_cache(maxsize=1)
 def _compiled() -> tuple[tuple[Cause, object], ...]:
     return tuple((c, compile_condition(c.when)) for c in all_causes())
+
+
+def explains(cause: Cause, ratio: float, devices: int = 1) -> bool:
+    """The cause accounts for a figure `ratio` times below the estimate (within the normal band)."""
+    if cause.explains != "expected":
+        return False
+    return ratio <= cause.slowdown * (devices if cause.per_device else 1) / NORMAL_WITHIN
 
 
 def causes(facts: dict, limit: int | None = None) -> list[Cause]:
