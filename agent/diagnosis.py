@@ -204,8 +204,9 @@ def _expected(c: "Ctx", m: Measured | None, est, scale: float = 1.0) -> tuple[fl
 
 
 def _verdict_line(c: "Ctx", engine: str, est, m: Measured | None, found: list[diagnosis.Cause], where: str,
-                  scale: float = 1.0, stages: int = 1) -> tuple[str, str | None]:
-    """The opening sentence, and the verdict level it states (None without a figure)."""
+                  scale: float = 1.0, stages: int = 1, own: Measured | None = None) -> tuple[str, str | None]:
+    """The opening sentence, and the verdict level it states (None without a figure). With the user's own faster
+    run (`own`), the drop from it is judged too: a figure normal for the hardware can still be a real drop."""
     text = c.advice.question or ""
     model = c.model or c.t("this model", "這個模型")
     exp, exp_text = _expected(c, m, est, scale)
@@ -216,8 +217,17 @@ def _verdict_line(c: "Ctx", engine: str, est, m: Measured | None, found: list[di
         most = c.t(f" Most likely: {shorts}.", f"最可能的原因：{shorts}。") if found else ""
         return c.t(f"**Expected here:** {setup}: {exp_text}.{most}", f"**這個配置的預期：**{setup}：{exp_text}。{most}"), None
     v = diagnosis.verdict(m.kind, m.value, exp)
+    drop = diagnosis.verdict(m.kind, m.value, own.value) if own is not None else None
+    against = ""
+    if drop is not None:
+        r = f"{drop.ratio:.1f}"
+        against = c.t(f" Against your own run at {own.value:g} tok/s it is {r}× slower: what differs between the two runs "
+                      "is the first suspect.",
+                      f"和您自己 {own.value:g} tok/s 的那次相比慢了 {r} 倍：兩次之間不同的設定就是首要嫌疑。")
+        if v.level == "normal" and drop.level != "normal":
+            v = drop
     level = v.level
-    explained = level != "normal" and bool(found) and diagnosis.explains(found[0], v.ratio, stages)
+    explained = level != "normal" and bool(found) and diagnosis.explains(found[0], v.ratio, stages) and drop is None
     key = (_question(text), "expected" if explained else level)
     head = _HEADS[key][1] if c.lang == "zh" else _HEADS[key][0]
     seen = _seen(c, m)
@@ -246,6 +256,15 @@ def _verdict_line(c: "Ctx", engine: str, est, m: Measured | None, found: list[di
             body = c.t(f"for {setup} the estimate is {exp_text}; your {seen} is far below it ({times}× off), so something "
                        f"in the setup is wrong.{most}",
                        f"{setup}，估計{exp_text}；您量到的 {seen} 遠低於它（約 {times} 倍差距），配置裡一定有地方不對。{most}")
+    if drop is not None and v is drop:   # normal for the hardware, but a real drop from the user's own run
+        most = c.t(f" Most likely: {shorts}.", f"最可能的原因：{shorts}。") if found else ""
+        body = c.t(f"for {setup} the estimate is {exp_text}, and your {seen} would be in that range, but your own run "
+                   f"reached {own.value:g} tok/s, so the {drop.ratio:.1f}× drop is real: what differs between the two runs "
+                   f"is the first suspect.{most}",
+                   f"{setup}，估計{exp_text}，您的 {seen} 單看在範圍內，但您自己的另一次量到 {own.value:g} tok/s，"
+                   f"這 {drop.ratio:.1f} 倍的落差是真的：兩次之間不同的設定就是首要嫌疑。{most}")
+    elif drop is not None and level != "normal" and not explained:
+        body += against
     sep = c.t(" — ", "——")
     return f"**{head}**{sep}{body}", ("expected" if explained else level)
 
@@ -306,11 +325,25 @@ def lead(c: "Ctx", engine: str | None, measured: list[Measured]) -> list[str]:
         found.sort(key=lambda x: not diagnosis.explains(x, v.ratio, stages))
     found = found[:MAX_CAUSES]
     where = (c.setup if hw_id == s.hardware and c.setup else setup_text(c, hw_id, count, f["nodes"]))
-    line, stated = _verdict_line(c, engine or eng, est, m, found, where, scale, stages)
+    line, stated = _verdict_line(c, engine or eng, est, m, found, where, scale, stages, _contrast(measured, m, engine))
     if m is None and (f["agent"] or f["shared_prefix"]):   # a per-turn wait: what a re-prefill costs here
         line += _reprefill(c, engine or eng, hw_id, count)
     rest = found[1:] if stated == "expected" else found
     return [line, *_cause_lines(c, rest, stated)]
+
+
+CONTRAST = 1.3
+"""Two runs of the user's own engine this far apart are a with/without comparison worth naming."""
+
+
+def _contrast(measured: list[Measured], m: Measured | None, engine: str | None) -> Measured | None:
+    """The user's other run of the same engine when the two are far apart ("69 tok/s without the adapter, 35 with
+    it"): the drop between them is the question, and what differs between the runs its first suspect."""
+    if m is None or m.kind == "ttft":
+        return None
+    same = [x for x in measured if x.kind == m.kind and x.engine in (None, engine) and x is not m]
+    other = max(same, key=lambda x: x.value) if same else None
+    return other if other is not None and m.value > 0 and other.value / m.value >= CONTRAST else None
 
 
 def _reprefill(c: "Ctx", engine: str, hw_id: str, count: int) -> str:
