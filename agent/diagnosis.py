@@ -75,10 +75,21 @@ def facts(c: "Ctx", engine: str | None, kind: str | None, level: str | None, est
         "offload": bool(est is not None and engine in ("llama.cpp", "ollama")
                         and (getattr(est, "offload", None) is not None or not est.fits)),
     }
+    out["kv_overflow"] = _kv_overflow(c, engine, hw_id, count)
     for key in ("bnb", "eager", "wsl", "docker", "lora", "agent", "reload"):
         out[key] = bool(_WORDS[key].search(text))
     out["lora"] = out["lora"] or bool(s.lora_adapters)
     return out
+
+
+def _kv_overflow(c: "Ctx", engine: str | None, hw_id: str, count: int) -> bool:
+    """More requests in flight than the KV cache holds at the stated lengths (the estimate's max concurrency)."""
+    from agent.direct import run_option
+    s = c.advice.profile.summary
+    if not s.concurrency or s.concurrency <= 1 or hw_id != s.hardware:
+        return False
+    got = run_option(c, hw_id, count, s.nodes or 1, engine=engine, plan=False)
+    return got is not None and 0 < got[1].max_concurrency < s.concurrency
 
 
 def _named(text: str) -> list[str]:
@@ -92,7 +103,9 @@ def _estimate(c: "Ctx", engine: str | None, m: Measured | None, hw_id: str, coun
     estimator take is estimated at a shorter one and scaled (prefill time grows about linearly with the prompt)."""
     from agent.direct import run_option
     s = c.advice.profile.summary
-    extra = {} if m is not None and m.kind == "throughput" else {"concurrency": 1}
+    extra = ({"concurrency": s.concurrency or THROUGHPUT_CONCURRENCY} if m is not None and m.kind == "throughput"
+             else {"concurrency": 1})
+    extra.update(_lengths(c.advice.question or "") if m is not None and m.kind == "latency" else {})
     extra.update(_format_measured(c, engine))
     said = prompt_tokens(c.advice.question or "") if m is not None and m.kind == "ttft" else None
     prompts = [said, *(p for p in PROMPT_FALLBACKS if said and p < said)] if said else [None]
@@ -110,7 +123,14 @@ def _estimate(c: "Ctx", engine: str | None, m: Measured | None, hw_id: str, coun
 
 
 PROMPT_FALLBACKS = (32768, 16384, 8192)
+THROUGHPUT_CONCURRENCY = 64
+"""A total throughput measured at an unstated load is compared with the estimate at this many requests in flight."""
 _LOADS_CHECKPOINT = ("vllm", "sglang", "tensorrt-llm")
+_NAMED_FORMATS = tuple((re.compile(rx, re.I), fmt) for rx, fmt in (
+    (r"\bGPTQ\b", "gptq-4bit"), (r"\bAWQ\b", "awq"), (r"\bbnb\b|bitsandbytes|\bnf4\b", "int4"),
+    (r"\bFP8\b", "fp8"), (r"\bQ4_K_M\b", "q4_k_m"), (r"\bQ8_0\b", "q8_0"), (r"\bINT8\b|W8A8|W8A16", "int8"),
+    (r"\bINT4\b|W4A16|4-?bit", "int4")))
+"""Formats a message names for the checkpoint it measured, first match wins (the estimator's ids)."""
 OLLAMA_DEFAULT = "q4_k_m"
 """The format an Ollama library tag pulls when none is named (the default tags are 4-bit K-quants)."""
 
@@ -120,8 +140,11 @@ def _format_measured(c: "Ctx", engine: str | None) -> dict:
     model as published (its native dtype), Ollama its default 4-bit tag; {} leaves the profile's."""
     from rules import catalog
     f = c.advice.profile.field("quantization")
-    if f is not None and f.origin == "said":
+    if f is None or f.origin != "assumed":   # stated, implied by the checkpoint's name, or given in a follow-up
         return {}
+    for rx, fmt in _NAMED_FORMATS:   # a format written in the checkpoint's name ("Qwen3-32B GPTQ-Int4")
+        if rx.search(c.advice.question or ""):
+            return {"quantization": fmt}
     s = c.advice.profile.summary
     if engine == "ollama":
         return {"quantization": OLLAMA_DEFAULT}
@@ -132,6 +155,22 @@ def _format_measured(c: "Ctx", engine: str | None) -> dict:
             return {}
     return {}
 _SENTENCE_END = re.compile(r"[.?!](?=\s)|[。？！\n]")
+
+
+_IN_OUT = re.compile(r"(?P<i>\d+(?:\.\d+)?)\s*(?P<ik>[Kk])?[\s-]*tokens?[\s-]*(?:prompt|in(?:put)?)\b[^.?!]{0,30}?"
+                     r"(?P<o>\d+(?:\.\d+)?)\s*(?P<ok>[Kk])?\s*(?:output|out)\b"
+                     r"|(?P<i2>\d+(?:\.\d+)?)\s*(?P<ik2>[Kk])?[\s-]*tokens?\s+prompt\s+with\s+(?P<o2>\d+)\s+output", _F)
+
+
+def _lengths(text: str) -> dict:
+    """The prompt and output lengths a whole-request time was measured at ("a 2K-token prompt with 500 output tokens")."""
+    m = _IN_OUT.search(text)
+    if not m:
+        return {}
+    i, ik, o, ok = (m.group("i"), m.group("ik"), m.group("o"), m.group("ok")) if m.group("i") else \
+        (m.group("i2"), m.group("ik2"), m.group("o2"), None)
+    n_in, n_out = int(float(i) * (1000 if ik else 1)), int(float(o) * (1000 if ok else 1))
+    return {"input_tokens": n_in, "output_tokens": n_out, "context_length": max(2048, n_in + n_out + 256)}
 
 
 def _device(c: "Ctx", m: Measured | None) -> tuple[str, int]:
@@ -184,6 +223,8 @@ def _seen(c: "Ctx", m: Measured) -> str:
     """The user's figure as they wrote it (12, not 12.0)."""
     if m.kind == "ttft":
         return c.t(f"{m.value:g} s wait before the first token", f"{m.value:g} 秒的首字等待")
+    if m.kind == "latency":
+        return c.t(f"{m.value:g} s per request", f"每個請求 {m.value:g} 秒")
     return f"{m.value:g} tok/s" + (c.t(" in total", "（總計）") if m.kind == "throughput" else "")
 
 
@@ -196,6 +237,12 @@ def _expected(c: "Ctx", m: Measured | None, est, scale: float = 1.0) -> tuple[fl
         ttft, prompt = est.ttft_s * scale, round(est.input_tokens * scale)
         return ttft, c.t(f"about {_fmt(ttft)} s to the first token for a {prompt:,}-token prompt",
                          f"在 {prompt:,} tokens 的 prompt 下首字約 {_fmt(ttft)} 秒")
+    if kind == "latency":
+        if not est.tpot_ms:
+            return None, ""
+        total = (est.ttft_s or 0.0) * scale + est.output_tokens * est.tpot_ms / 1000
+        return total, c.t(f"about {_fmt(total)} s for a {est.input_tokens:,}-token prompt and {est.output_tokens:,} output tokens",
+                          f"在 {est.input_tokens:,} tokens 輸入、{est.output_tokens:,} tokens 輸出下每個請求約 {_fmt(total)} 秒")
     if kind == "throughput" and est.aggregate_tokens_per_s:
         return est.aggregate_tokens_per_s, c.t(f"about {_fmt(est.aggregate_tokens_per_s)} tok/s in total at {est.concurrency} concurrent",
                                                f"在 {est.concurrency} 個併發時總計約 {_fmt(est.aggregate_tokens_per_s)} tok/s")
@@ -221,9 +268,10 @@ def _verdict_line(c: "Ctx", engine: str, est, m: Measured | None, found: list[di
     against = ""
     if drop is not None:
         r = f"{drop.ratio:.1f}"
-        against = c.t(f" Against your own run at {own.value:g} tok/s it is {r}× slower: what differs between the two runs "
+        unit = c.t(" s", " 秒") if m.kind in diagnosis.WAITS else " tok/s"
+        against = c.t(f" Against your own run at {own.value:g}{unit} it is {r}× slower: what differs between the two runs "
                       "is the first suspect.",
-                      f"和您自己 {own.value:g} tok/s 的那次相比慢了 {r} 倍：兩次之間不同的設定就是首要嫌疑。")
+                      f"和您自己 {own.value:g}{unit}的那次相比慢了 {r} 倍：兩次之間不同的設定就是首要嫌疑。")
         if v.level == "normal" and drop.level != "normal":
             v = drop
     level = v.level
@@ -244,7 +292,7 @@ def _verdict_line(c: "Ctx", engine: str, est, m: Measured | None, found: list[di
                    f"{setup}，估計{exp_text}，您量到的 {seen} 在這個範圍內。{worth}")
     else:
         most = c.t(f" Most likely: {shorts}.", f"最可能的原因：{shorts}。") if found else ""
-        if m.kind == "ttft":
+        if m.kind in diagnosis.WAITS:
             body = c.t(f"for {setup} the estimate is {exp_text}; your {seen} is {times}× that"
                        + (", so something in the setup is wrong." if level == "far" else ".") + most,
                        f"{setup}，估計{exp_text}；您量到的 {seen}是它的 {times} 倍"
@@ -258,10 +306,11 @@ def _verdict_line(c: "Ctx", engine: str, est, m: Measured | None, found: list[di
                        f"{setup}，估計{exp_text}；您量到的 {seen} 遠低於它（約 {times} 倍差距），配置裡一定有地方不對。{most}")
     if drop is not None and v is drop:   # normal for the hardware, but a real drop from the user's own run
         most = c.t(f" Most likely: {shorts}.", f"最可能的原因：{shorts}。") if found else ""
+        unit = c.t(" s", " 秒") if m.kind in diagnosis.WAITS else " tok/s"
         body = c.t(f"for {setup} the estimate is {exp_text}, and your {seen} would be in that range, but your own run "
-                   f"reached {own.value:g} tok/s, so the {drop.ratio:.1f}× drop is real: what differs between the two runs "
+                   f"took {own.value:g}{unit}, so the {drop.ratio:.1f}× difference is real: what differs between the two runs "
                    f"is the first suspect.{most}",
-                   f"{setup}，估計{exp_text}，您的 {seen} 單看在範圍內，但您自己的另一次量到 {own.value:g} tok/s，"
+                   f"{setup}，估計{exp_text}，您的 {seen} 單看在範圍內，但您自己的另一次是 {own.value:g}{unit}，"
                    f"這 {drop.ratio:.1f} 倍的落差是真的：兩次之間不同的設定就是首要嫌疑。{most}")
     elif drop is not None and level != "normal" and not explained:
         body += against
@@ -288,7 +337,7 @@ def _complaint(measured: list[Measured], engine: str | None) -> Measured | None:
     if not mine:
         return None
     same = [x for x in mine if x.kind == mine[0].kind]
-    return max(same, key=lambda x: x.value) if mine[0].kind == "ttft" else min(same, key=lambda x: x.value)
+    return max(same, key=lambda x: x.value) if mine[0].kind in diagnosis.WAITS else min(same, key=lambda x: x.value)
 
 
 _PROMPT = re.compile(r"(\d+(?:\.\d+)?)\s*([KkMm])\b[\s-]*(?:-?token|tokens|個?\s*token)|(\d{1,3}(?:,\d{3})+|\d{4,})\s*(?:-?token|tokens)", _F)
@@ -339,11 +388,16 @@ CONTRAST = 1.3
 def _contrast(measured: list[Measured], m: Measured | None, engine: str | None) -> Measured | None:
     """The user's other run of the same engine when the two are far apart ("69 tok/s without the adapter, 35 with
     it"): the drop between them is the question, and what differs between the runs its first suspect."""
-    if m is None or m.kind == "ttft":
+    if m is None:
         return None
     same = [x for x in measured if x.kind == m.kind and x.engine in (None, engine) and x is not m]
-    other = max(same, key=lambda x: x.value) if same else None
-    return other if other is not None and m.value > 0 and other.value / m.value >= CONTRAST else None
+    if not same:
+        return None
+    if m.kind in diagnosis.WAITS:   # the best run is the shortest
+        other = min(same, key=lambda x: x.value)
+        return other if other.value > 0 and m.value / other.value >= CONTRAST else None
+    other = max(same, key=lambda x: x.value)
+    return other if m.value > 0 and other.value / m.value >= CONTRAST else None
 
 
 def _reprefill(c: "Ctx", engine: str, hw_id: str, count: int) -> str:

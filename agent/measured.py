@@ -18,7 +18,7 @@ _F = re.I
 _NUM = r"(?P<n>\d+(?:\.\d+)?)"
 _RANGE = rf"{_NUM}(?:\s*[-–~到至]\s*\d+(?:\.\d+)?)?\+?"
 
-_SPEED = re.compile(rf"{_RANGE}\s*(?:tok(?:en)?s?\s*/\s*s(?:ec)?|t/s|tokens?\s+(?:per|a|each)\s+sec\w*|tps)\b", _F)
+_SPEED = re.compile(rf"{_RANGE}\s*(?:(?:output|generation|gen|decode|generated)\s+)?(?:tok(?:en)?s?\s*/\s*s(?:ec)?|t/s|tokens?\s+(?:per|a|each)\s+sec\w*|tps)\b", _F)
 _SPEED_ZH = re.compile(rf"每秒(?:鐘)?\s*(?:大概|大約|約|只有|才|僅)*\s*(?:只有|才|僅)?\s*{_RANGE}\s*(?:多)?\s*個?\s*(?:token|tok|字)", _F)
 
 _UNIT_S = r"(?P<u>s|sec|secs|seconds?|minutes?|mins?|min)\b"
@@ -32,9 +32,17 @@ _WAIT_ZH = re.compile(
     rf"(?P<zn>\d+(?:\.\d+)?|[一二兩三四五六七八九十]+)\s*(?P<more>幾|多)?\s*(?P<zu>秒|分鐘)"
     rf"|(?:要|得|需要)?等(?:到|上|了)?\s*(?:大概|大約|約)?\s*(?P<zn2>\d+(?:\.\d+)?|[一二兩三四五六七八九十]+)\s*(?:幾|多)?\s*(?P<zu2>秒|分鐘)"
     rf"[^。？！]{{0,12}}?(?:才|開始|出字|回答|第一個字)", _F)
+_LATENCY = (
+    re.compile(rf"\b(?:takes?|took|taking|needs?)\s+(?:about\s+|around\s+|roughly\s+|~\s*)?{_RANGE}\s*{_UNIT_S}", _F),
+    re.compile(rf"\b{_RANGE}\s*{_UNIT_S}\s+(?:end[\s-]to[\s-]end|per\s+request|for\s+the\s+whole\s+(?:answer|response))", _F),
+)
+_LATENCY_TOO = re.compile(rf"\b(?:but|and|vs\.?|versus|while|against|compared\s+(?:to|with))\s+(?:about\s+|around\s+|~\s*)?{_RANGE}\s*{_UNIT_S}", _F)
+"""The second run beside a whole-request time ("takes ~32 s through a LoRA but ~16 s on the base model")."""
+"""A whole request's time ("a 2K-token prompt with 500 output tokens takes ~32 s")."""
+_THROUGHPUT_AFTER = re.compile(r"^\s*(?:of\s+)?(?:batch(?:ed)?\s+|total\s+|aggregate\s+|overall\s+|peak\s+)?(?:through-?put|in\s+total)|^\s*(?:總吞吐|吞吐)", _F)
 _THROUGHPUT = re.compile(r"(?:through-?put|總吞吐|吞吐量?|in\s+total|aggregate|total)\s*[^.?!。？！\d]{0,25}$", _F)
 
-_CLAUSE = re.compile(r"[^,;，；。.!?！？]+(?:[.](?=\d)[^,;，；。.!?！？]*)*")
+_CLAUSE = re.compile(r"(?:[^,;，；。.!?！？]|[.](?!\s|$))+")
 _ZH_DIGITS = {"一": 1, "二": 2, "兩": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}
 
 
@@ -42,7 +50,7 @@ _ZH_DIGITS = {"一": 1, "二": 2, "兩": 2, "三": 3, "四": 4, "五": 5, "六":
 class Measured:
     kind: Kind
     value: float
-    """tok/s for decode and throughput, seconds for ttft (the low end of a range)."""
+    """tok/s for decode and throughput, seconds for ttft and latency (the low end of a range)."""
     engine: str | None = None
     at: int = 0
     """Where in the text it was written (keeps the user's order)."""
@@ -74,11 +82,20 @@ def read(text: str) -> list[Measured]:
     found: list[Measured] = []
     for rx in (_SPEED, _SPEED_ZH):
         for m in rx.finditer(text):
-            kind: Kind = "throughput" if _THROUGHPUT.search(text[max(0, m.start() - 40):m.start()]) else "decode"
+            total = (_THROUGHPUT.search(text[max(0, m.start() - 40):m.start()]) or _THROUGHPUT_AFTER.search(text[m.end():m.end() + 30]))
+            kind: Kind = "throughput" if total else "decode"
             found.append(Measured(kind, float(m.group("n")), _engine_at(text, m.start()), m.start()))
     for m in (m for rx in _WAIT_EN for m in rx.finditer(text)):
         scale = 60.0 if m.group("u").lower().startswith("m") else 1.0
         found.append(Measured("ttft", float(m.group("n")) * scale, _engine_at(text, m.start()), m.start()))
+    for m in (m for rx in _LATENCY for m in rx.finditer(text)):
+        if not any(abs(m.start() - f.at) < 30 for f in found if f.kind == "ttft"):
+            scale = 60.0 if m.group("u").lower().startswith("m") else 1.0
+            found.append(Measured("latency", float(m.group("n")) * scale, _engine_at(text, m.start()), m.start()))
+    if any(f.kind == "latency" for f in found):
+        for m in _LATENCY_TOO.finditer(text):
+            scale = 60.0 if m.group("u").lower().startswith("m") else 1.0
+            found.append(Measured("latency", float(m.group("n")) * scale, _engine_at(text, m.start()), m.start()))
     for m in _WAIT_ZH.finditer(text):
         n, unit = (m.group("zn"), m.group("zu")) if m.group("zn") else (m.group("zn2"), m.group("zu2"))
         found.append(Measured("ttft", _zh_number(n) * (60.0 if unit == "分鐘" else 1.0), _engine_at(text, m.start()),
@@ -97,6 +114,9 @@ _ASK = re.compile(
     r"|\bso\s+slow\b|\btoo\s+slow\b|\bslower\s+than\s+(?:it\s+should|expected|I\s+expected)|misconfigur\w*"
     r"|\bset\s*up\s+wrong|\bsomething\s+(?:wrong|limiting|off)\b|\bdoing\s+(?:\w+\s+)?wrong|\bbug\s+or\b|\ba\s+bug\s*\?"
     r"|\bwhat(?:'s|\s+is)\s+wrong\b|\boverhead\s+expected|\bdrop\s+expected"
+    r"|\bis\s+(?:a|an|the|this|that|such\s+a)\s+[^?.]{0,40}?\b(?:normal|expected|typical)\b"
+    r"|\b(?:fewer|lower|less|slower|worse)\b[^.?!]{0,30}\bthan\s+(?:I\s+|we\s+)?(?:expected|it\s+should)"
+    r"|\bgap\s+expected|\bis\s+(?:that|this)\s+gap\b"
     r"|正常嗎|正常的嗎|正常吗|是不是.{0,8}(?:錯|問題)|設定(?:錯|有問題)|設錯|哪裡(?:錯|設錯|有問題)|問題(?:可能)?(?:出)?在哪"
     r"|為什麼.{0,30}(?:慢|這麼久|這麼低)|是\s*bug|bug\s*還是|用錯|本來就這樣|限制住|合理嗎", _F)
 

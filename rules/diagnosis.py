@@ -17,13 +17,15 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from rules.conditions import Condition, compile_condition
 
-Kind = Literal["decode", "ttft", "throughput"]
+Kind = Literal["decode", "ttft", "throughput", "latency"]
+WAITS = ("ttft", "latency")
+"""Kinds measured in seconds, where more is worse."""
 Level = Literal["normal", "slow", "far"]
 
 FACTS = frozenset({
     "engine", "other_engine", "platform", "arch", "hw_class", "cuda_cc", "fp16_slow", "jetson", "nvlink", "count", "nodes",
     "tp", "pp", "concurrency", "bnb", "eager", "wsl", "docker", "lora", "agent", "shared_prefix", "reload",
-    "offload", "kind", "level", "prompt_tokens", "low_bit",
+    "offload", "kind", "level", "prompt_tokens", "low_bit", "kv_overflow",
 })
 """What a cause's condition may read (agent.diagnosis builds them from the profile and the user's words)."""
 
@@ -44,7 +46,7 @@ class Verdict:
 
 def verdict(kind: Kind, seen: float, expected: float) -> Verdict:
     """Normal / slow / far too slow, from the measured figure and the estimate for the same setup."""
-    if kind == "ttft":
+    if kind in WAITS:
         ratio = max(1.0, seen / expected) if expected > 0 else 1.0
         if seen <= expected + TTFT_SLACK_S or ratio <= 1 / NORMAL_WITHIN:
             return Verdict("normal", ratio)
