@@ -76,6 +76,8 @@ def facts(c: "Ctx", engine: str | None, kind: str | None, level: str | None, est
                         and (getattr(est, "offload", None) is not None or not est.fits)),
     }
     out["kv_overflow"] = _kv_overflow(c, engine, hw_id, count)
+    gfx = re.search(r"gfx\w+", hw.arch or "") if hw.platform == "amd-rocm" else None
+    out["rocm_gfx"] = gfx.group(0).lower() if gfx else None
     for key in ("bnb", "eager", "wsl", "docker", "lora", "agent", "reload"):
         out[key] = bool(_WORDS[key].search(text))
     out["lora"] = out["lora"] or bool(s.lora_adapters)
