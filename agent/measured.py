@@ -118,7 +118,8 @@ _ASK = re.compile(
     r"|\b(?:fewer|lower|less|slower|worse)\b[^.?!]{0,30}\bthan\s+(?:I\s+|we\s+)?(?:expected|it\s+should)"
     r"|\bgap\s+expected|\bis\s+(?:that|this)\s+gap\b"
     r"|正常嗎|正常的嗎|正常吗|是不是.{0,8}(?:錯|問題)|設定(?:錯|有問題)|設錯|哪裡(?:錯|設錯|有問題)|問題(?:可能)?(?:出)?在哪"
-    r"|為什麼.{0,30}(?:慢|這麼久|這麼低)|是\s*bug|bug\s*還是|用錯|本來就這樣|限制住|合理嗎", _F)
+    r"|為什麼.{0,30}(?:慢|這麼久|這麼低|衝不高|上不去|拉不高|上不來)|衝不高|上不去|拉不高|是\s*bug|bug\s*還是|用錯|本來就這樣|限制住|合理嗎"
+    r"|\b(?:does\s*n[o']t|won'?t|doesn'?t|can'?t|cannot)\s+(?:scale|go\s+(?:up|higher)|get\s+higher)\b|\bplateaus?\b", _F)
 
 
 _COMPLAINT = re.compile(
