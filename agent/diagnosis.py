@@ -42,6 +42,8 @@ _WORDS = {
                         r"|conversation|chat\s+history|每一?輪|多輪|對話歷史", _F),
     "reload": re.compile(r"loading\s+model|\breload|\bunload|keep_alive|after\s+(?:a\s+)?(?:pause|idle|while)"
                          r"|隔一陣子|停一段時間|一段時間(?:後|之後)|重新載入|loading model", _F),
+    "first": re.compile(r"\bfirst\s+(?:request|call|query|prompt)\b|\bafter\s+(?:a\s+|each\s+|every\s+)?(?:re)?start|"
+                        r"\bcold\s+start|第一個請求|第一次(?:請求|呼叫|提問)|剛啟動|重啟後", _F),
     "nvlink_said": re.compile(r"\bNVLink\b(?![^.,;，；。]{0,12}(?:no|without|沒有|無))", _F),
 }
 _LOW_BIT = re.compile(r"\b(?:int4|awq|gptq|bnb|bitsandbytes|q4\w*|q3\w*|nf4|exl[23]-[2-4](?:\.\d)?|w4a16|4[\s-]?bit)\b", _F)
@@ -78,7 +80,7 @@ def facts(c: "Ctx", engine: str | None, kind: str | None, level: str | None, est
     out["kv_overflow"] = _kv_overflow(c, engine, hw_id, count)
     gfx = re.search(r"gfx\w+", hw.arch or "") if hw.platform == "amd-rocm" else None
     out["rocm_gfx"] = gfx.group(0).lower() if gfx else None
-    for key in ("bnb", "eager", "wsl", "docker", "lora", "agent", "reload"):
+    for key in ("bnb", "eager", "wsl", "docker", "lora", "agent", "reload", "first"):
         out[key] = bool(_WORDS[key].search(text))
     out["lora"] = out["lora"] or bool(s.lora_adapters)
     return out
@@ -88,7 +90,8 @@ def _kv_overflow(c: "Ctx", engine: str | None, hw_id: str, count: int) -> bool:
     """More requests in flight than the KV cache holds at the stated lengths (the estimate's max concurrency)."""
     from agent.direct import run_option
     s = c.advice.profile.summary
-    if not s.concurrency or s.concurrency <= 1 or hw_id != s.hardware:
+    said = c.advice.profile.field("concurrency")
+    if said is None or said.origin == "assumed" or not s.concurrency or s.concurrency <= 1 or hw_id != s.hardware:
         return False
     got = run_option(c, hw_id, count, s.nodes or 1, engine=engine, plan=False)
     return got is not None and 0 < got[1].max_concurrency < s.concurrency
@@ -106,7 +109,7 @@ def _estimate(c: "Ctx", engine: str | None, m: Measured | None, hw_id: str, coun
     from agent.direct import run_option
     s = c.advice.profile.summary
     extra = ({"concurrency": s.concurrency or THROUGHPUT_CONCURRENCY} if m is not None and m.kind == "throughput"
-             else {"concurrency": 1})
+             else {"concurrency": _load(c)})
     extra.update(_lengths(c.advice.question or "") if m is not None and m.kind == "latency" else {})
     extra.update(_format_measured(c, engine))
     said = prompt_tokens(c.advice.question or "") if m is not None and m.kind == "ttft" else None
@@ -173,6 +176,20 @@ def _lengths(text: str) -> dict:
         (m.group("i2"), m.group("ik2"), m.group("o2"), None)
     n_in, n_out = int(float(i) * (1000 if ik else 1)), int(float(o) * (1000 if ok else 1))
     return {"input_tokens": n_in, "output_tokens": n_out, "context_length": max(2048, n_in + n_out + 256)}
+
+
+_ONE_REQUEST = re.compile(r"\b(?:one|single|1|a)\s+(?:request|stream|prompt|user)\b|\bbatch(?:\s+size)?\s*(?:of\s*)?1\b|one\s+at\s+a\s+time"
+                          r"|\bjust\s+me\b|單一請求|單個請求|一個請求|只有我|單流|單人", re.I)
+
+
+def _load(c: "Ctx") -> int:
+    """The requests in flight a per-stream figure was measured at: the stated concurrency when the user ran a
+    load ("50 requests, all sent at once ... ~7 output tok/s"), else one."""
+    said = c.advice.profile.field("concurrency")
+    n = c.advice.profile.summary.concurrency
+    if said is None or said.origin == "assumed" or not n or n <= 1 or _ONE_REQUEST.search(c.advice.question or ""):
+        return 1
+    return n
 
 
 def _device(c: "Ctx", m: Measured | None) -> tuple[str, int]:
@@ -248,6 +265,9 @@ def _expected(c: "Ctx", m: Measured | None, est, scale: float = 1.0) -> tuple[fl
     if kind == "throughput" and est.aggregate_tokens_per_s:
         return est.aggregate_tokens_per_s, c.t(f"about {_fmt(est.aggregate_tokens_per_s)} tok/s in total at {est.concurrency} concurrent",
                                                f"在 {est.concurrency} 個併發時總計約 {_fmt(est.aggregate_tokens_per_s)} tok/s")
+    if est.concurrency > 1:
+        return est.decode_tokens_per_s, c.t(f"about {_fmt(est.decode_tokens_per_s)} tok/s per stream at {est.concurrency} concurrent",
+                                            f"在 {est.concurrency} 個併發時每條串流約 {_fmt(est.decode_tokens_per_s)} tok/s")
     return est.decode_tokens_per_s, c.t(f"about {_fmt(est.decode_tokens_per_s)} tok/s for one request",
                                         f"單一請求約 {_fmt(est.decode_tokens_per_s)} tok/s")
 
