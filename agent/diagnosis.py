@@ -187,7 +187,9 @@ def _load(c: "Ctx") -> int:
     load ("50 requests, all sent at once ... ~7 output tok/s"), else one."""
     said = c.advice.profile.field("concurrency")
     n = c.advice.profile.summary.concurrency
-    if said is None or said.origin == "assumed" or not n or n <= 1 or _ONE_REQUEST.search(c.advice.question or ""):
+    text = c.advice.question or ""
+    in_message = said is not None and bool(said.evidence) and said.evidence in text   # not a load planned later
+    if not in_message or said.origin == "assumed" or not n or n <= 1 or _ONE_REQUEST.search(text):
         return 1
     return n
 
