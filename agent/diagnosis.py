@@ -109,7 +109,7 @@ def _estimate(c: "Ctx", engine: str | None, m: Measured | None, hw_id: str, coun
     from agent.direct import run_option
     s = c.advice.profile.summary
     extra = ({"concurrency": s.concurrency or THROUGHPUT_CONCURRENCY} if m is not None and m.kind == "throughput"
-             else {"concurrency": _load(c)})
+             else {"concurrency": _load(c, m)})
     extra.update(_lengths(c.advice.question or "") if m is not None and m.kind == "latency" else {})
     extra.update(_format_measured(c, engine))
     said = prompt_tokens(c.advice.question or "") if m is not None and m.kind == "ttft" else None
@@ -182,12 +182,14 @@ _ONE_REQUEST = re.compile(r"\b(?:one|single|1|a)\s+(?:request|stream|prompt|user
                           r"|\bjust\s+me\b|單一請求|單個請求|一個請求|只有我|單流|單人", re.I)
 
 
-def _load(c: "Ctx") -> int:
+def _load(c: "Ctx", m: Measured | None) -> int:
     """The requests in flight a per-stream figure was measured at: the stated concurrency when the user ran a
     load ("50 requests, all sent at once ... ~7 output tok/s"), else one."""
     said = c.advice.profile.field("concurrency")
     n = c.advice.profile.summary.concurrency
-    text = c.advice.question or ""
+    whole = c.advice.question or ""
+    at = m.at if m is not None else 0
+    text = whole[whole.rfind("\n", 0, at) + 1:(whole.find("\n", at) + 1 or len(whole) + 1) - 1]   # the figure's message
     in_message = said is not None and bool(said.evidence) and said.evidence in text   # not a load planned later
     if not in_message or said.origin == "assumed" or not n or n <= 1 or _ONE_REQUEST.search(text):
         return 1
