@@ -175,6 +175,14 @@ def test_a_drop_from_the_users_own_run_is_judged_even_when_the_estimate_is_met()
     assert "30 tok/s" in first and "60 tok/s" in first and "merge" in first
 
 
+def test_a_per_stream_figure_under_a_stated_load_is_judged_at_that_load():
+    # sgl-project/sglang#3996 style benchmark: the figure is per stream with many requests in flight
+    lead = _lead("Benchmarking Qwen3-32B-AWQ with vLLM on 4x A100 80GB, tensor parallel 4, with 40 concurrent requests: "
+                 "each stream gets about 9 output tok/s. Is my vLLM setup wrong?")
+    first = lead.split("\n")[0]
+    assert "9 tok/s" in first and "40 concurrent" in first
+
+
 # --- held out ---------------------------------------------------------------------------------------------
 
 HELDOUT = [
