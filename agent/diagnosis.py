@@ -438,3 +438,20 @@ def _reprefill(c: "Ctx", engine: str, hw_id: str, count: int) -> str:
     return c.t(f" Prefilled from scratch, a {said:,}-token prompt waits about {_fmt(ttft)} s before the first token on "
                "every turn; with a prefix-cache hit only the new part of the turn is prefilled.",
                f"每輪都從頭 prefill 的話，{said:,} tokens 的 prompt 每輪首字前要等約 {_fmt(ttft)} 秒；命中前綴快取時只需 prefill 這一輪新增的部分。")
+
+
+def measured_pair(c: "Ctx", a: str, b: str) -> tuple[list[str], str | None]:
+    """Two engines the user ran and measured themselves ("OpenVINO 10-11 tok/s, llama.cpp Vulkan 17-19 tok/s"): the
+    sentence that puts their own figures first, and the engine their measurement favours (None without both)."""
+    from agent.measured import read
+    figures = {m.engine: m for m in read(c.advice.question or "") if m.kind == "decode" and m.engine in (a, b)}
+    if len(figures) < 2 or min(m.value for m in figures.values()) <= 0:
+        return [], None
+    ma, mb = figures[a], figures[b]
+    fast, slow = (ma, mb) if ma.value >= mb.value else (mb, ma)
+    r = f"{fast.value / slow.value:.1f}"
+    return [c.t(f"**Your own measurement:** {display(fast.engine)} {fast.value:g} tok/s against {display(slow.engine)} "
+                f"{slow.value:g} tok/s on this machine ({r}×): a measurement on your own hardware and model outranks the "
+                "estimate below; keep the faster engine for this model.",
+                f"**您自己的量測：**在這台機器上 {display(fast.engine)} {fast.value:g} tok/s、{display(slow.engine)} "
+                f"{slow.value:g} tok/s（{r} 倍）：在自己的硬體與模型上量到的數字比下面的估計更可信；這個模型就用較快的引擎。")], fast.engine

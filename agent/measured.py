@@ -67,14 +67,23 @@ def _zh_number(s: str) -> float:
     return float(_ZH_DIGITS.get(s, 0))
 
 
+_SENTENCE = re.compile(r"[。？！\n]|[.?!](?=\s)")
+
+
 def _engine_at(text: str, pos: int) -> str | None:
-    """The engine named in the clause that holds position `pos`."""
-    from agent.topic_lead import named_engines
+    """The engine named in the clause that holds position `pos`, else the nearest one named before it in the same
+    sentence ("用 OpenVINO 在內顯上跑 X（MoE, int4）只有約 10 tok/s": the comma inside the brackets splits the clause)."""
+    from agent.topic_lead import _ENGINE_RX
     for m in _CLAUSE.finditer(text):
         if m.start() <= pos < m.end():
-            named = [e for e in named_engines(m.group(0), limit=None) if e != "dynamo"]
-            return named[0] if named else None
-    return None
+            named = sorted((hit.start(), e) for e, rx in _ENGINE_RX if e != "dynamo" for hit in [rx.search(m.group(0))] if hit)
+            if named:
+                return named[0][1]
+            break
+    ends = [b.end() for b in _SENTENCE.finditer(text, 0, pos)]
+    start = ends[-1] if ends else 0
+    before = sorted((hit.start(), e) for e, rx in _ENGINE_RX if e != "dynamo" for hit in rx.finditer(text, start, pos))
+    return before[-1][1] if before else None
 
 
 def read(text: str) -> list[Measured]:

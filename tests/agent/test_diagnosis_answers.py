@@ -183,6 +183,14 @@ def test_a_per_stream_figure_under_a_stated_load_is_judged_at_that_load():
     assert "9 tok/s" in first and "40 concurrent" in first
 
 
+def test_two_engines_the_user_measured_outrank_the_estimate_zh():
+    # openvinotoolkit/openvino#36270 style: the user's own figures for both engines come first
+    lead = _lead("我的筆電是 Intel Core Ultra 7 258V，用 OpenVINO 跑 Qwen3-30B-A3B（MoE, int4）只有約 9 tok/s，"
+                 "之前用 llama.cpp 卻有 15 tok/s。OpenVINO 和 llama.cpp 哪個比較適合我？")
+    assert "您自己的量測" in lead and "llama.cpp 15 tok/s" in lead
+    assert english_runs(lead) == []
+
+
 # --- held out ---------------------------------------------------------------------------------------------
 
 HELDOUT = [
