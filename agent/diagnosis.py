@@ -44,6 +44,7 @@ _WORDS = {
                          r"|隔一陣子|停一段時間|一段時間(?:後|之後)|重新載入|loading model", _F),
     "first": re.compile(r"\bfirst\s+(?:request|call|query|prompt)\b|\bafter\s+(?:a\s+|each\s+|every\s+)?(?:re)?start|"
                         r"\bcold\s+start|第一個請求|第一次(?:請求|呼叫|提問)|剛啟動|重啟後", _F),
+    "npu": re.compile(r"\bNPU\b", _F),
     "nvlink_said": re.compile(r"\bNVLink\b(?![^.,;，；。]{0,12}(?:no|without|沒有|無))", _F),
 }
 _LOW_BIT = re.compile(r"\b(?:int4|awq|gptq|bnb|bitsandbytes|q4\w*|q3\w*|nf4|exl[23]-[2-4](?:\.\d)?|w4a16|4[\s-]?bit)\b", _F)
@@ -80,7 +81,7 @@ def facts(c: "Ctx", engine: str | None, kind: str | None, level: str | None, est
     out["kv_overflow"] = _kv_overflow(c, engine, hw_id, count)
     gfx = re.search(r"gfx\w+", hw.arch or "") if hw.platform == "amd-rocm" else None
     out["rocm_gfx"] = gfx.group(0).lower() if gfx else None
-    for key in ("bnb", "eager", "wsl", "docker", "lora", "agent", "reload", "first"):
+    for key in ("bnb", "eager", "wsl", "docker", "lora", "agent", "reload", "first", "npu"):
         out[key] = bool(_WORDS[key].search(text))
     out["lora"] = out["lora"] or bool(s.lora_adapters)
     return out
