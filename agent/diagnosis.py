@@ -110,7 +110,7 @@ def _estimate(c: "Ctx", engine: str | None, m: Measured | None, hw_id: str, coun
     from agent.direct import run_option
     s = c.advice.profile.summary
     extra = ({"concurrency": s.concurrency or THROUGHPUT_CONCURRENCY} if m is not None and m.kind == "throughput"
-             else {"concurrency": _load(c, m)})
+             else {"concurrency": stated_load(c, m)})
     extra.update(_lengths(c.advice.question or "") if m is not None and m.kind == "latency" else {})
     extra.update(_format_measured(c, engine))
     said = prompt_tokens(c.advice.question or "") if m is not None and m.kind == "ttft" else None
@@ -183,7 +183,7 @@ _ONE_REQUEST = re.compile(r"\b(?:one|single|1|a)\s+(?:request|stream|prompt|user
                           r"|\bjust\s+me\b|單一請求|單個請求|一個請求|只有我|單流|單人", re.I)
 
 
-def _load(c: "Ctx", m: Measured | None) -> int:
+def stated_load(c: "Ctx", m: Measured | None) -> int:
     """The requests in flight a per-stream figure was measured at: the stated concurrency when the user ran a
     load ("50 requests, all sent at once ... ~7 output tok/s"), else one."""
     said = c.advice.profile.field("concurrency")

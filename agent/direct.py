@@ -507,7 +507,11 @@ def slow_setup(c: "Ctx") -> list[str]:
         c = c.__class__(**{**c.__dict__, "model": f"{s.params_b:g}B"})
     where = c.setup or _setup(c, s.hardware, s.count or 1)
     out: list[str] = []
-    if not measured and len(named) >= 2 and all(e in ests for e in named[:2]):
+    load = diagnosis.stated_load(c, None)
+    if not measured and len(named) >= 2 and load > 1:   # "vLLM is clearly behind SGLang at 32 concurrent"
+        out += _pair_at_load(c, named[0], named[1], load, where)
+        out += diagnosis.lead(c, theirs, [])[1:]
+    elif not measured and len(named) >= 2 and all(e in ests for e in named[:2]):
         a, b = named[:2]
         ea, eb = ests[a], ests[b]
         out.append(c.t(f"**Is something misconfigured? Not necessarily** — at one stream the estimate itself puts {display(a)} at "
@@ -531,6 +535,25 @@ def slow_setup(c: "Ctx") -> list[str]:
     if _FASTER.search(text):
         out += _faster(c, ests, theirs, measured[0].kind if measured else "decode")
     return out
+
+
+def _pair_at_load(c: "Ctx", a: str, b: str, load: int, where: str) -> list[str]:
+    """Two engines a user benchmarked at a stated load: their estimates at that load, and why a gap between two
+    batching servers on the same hardware usually comes from versions and settings."""
+    s = c.advice.profile.summary
+    got = {e: run_option(c, s.hardware, s.count or 1, s.nodes or 1, engine=e, plan=False, concurrency=load) for e in (a, b)}
+    if any(g is None or not g[1].aggregate_tokens_per_s for g in got.values()):
+        return []
+    ea, eb = got[a][1], got[b][1]
+    gap = abs(ea.aggregate_tokens_per_s / eb.aggregate_tokens_per_s - 1) * 100
+    return [c.t(f"**Is something misconfigured? Not necessarily** — at {load} concurrent on {where} the estimate puts "
+                f"{display(a)} at about {_fmt(ea.aggregate_tokens_per_s)} and {display(b)} at about "
+                f"{_fmt(eb.aggregate_tokens_per_s)} tok/s in total ({_fmt(gap)}% apart): both batch continuously on the same "
+                "hardware, so a large gap usually comes from versions and defaults (memory fraction, CUDA graphs, chunked "
+                "prefill, scheduling); compare them with equal settings before choosing.",
+                f"**是設定錯了嗎？不一定**——在 {where} 上 {load} 個併發時，估計 {display(a)} 總計約 {_fmt(ea.aggregate_tokens_per_s)}、"
+                f"{display(b)} 約 {_fmt(eb.aggregate_tokens_per_s)} tok/s（差 {_fmt(gap)}%）：兩者在同樣的硬體上都做 continuous "
+                "batching，差距大多來自版本與預設值（記憶體比例、CUDA graph、chunked prefill、排程）；請用相同設定比較後再選。")]
 
 
 def _faster(c: "Ctx", ests: dict, theirs: str | None, kind: str) -> list[str]:
