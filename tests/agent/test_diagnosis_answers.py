@@ -191,6 +191,14 @@ def test_two_engines_the_user_measured_outrank_the_estimate_zh():
     assert english_runs(lead) == []
 
 
+def test_two_servers_benchmarked_at_a_load_are_compared_at_that_load_zh():
+    # vllm-project/vllm#14021 style: two batching servers, one benchmark at a stated concurrency
+    lead = _lead("兩張 A100 80GB 用 TP=2 跑 Llama-3.1-70B-Instruct-AWQ，用 64 併發壓測，SGLang 比 vLLM 快很多，"
+                 "是我 vLLM 設定有問題嗎？")
+    assert "64 個併發" in lead and "相同設定" in lead
+    assert english_runs(lead) == []
+
+
 # --- held out ---------------------------------------------------------------------------------------------
 
 HELDOUT = [
