@@ -45,6 +45,8 @@ _WORDS = {
     "first": re.compile(r"\bfirst\s+(?:request|call|query|prompt)\b|\bafter\s+(?:a\s+|each\s+|every\s+)?(?:re)?start|"
                         r"\bcold\s+start|第一個請求|第一次(?:請求|呼叫|提問)|剛啟動|重啟後", _F),
     "npu": re.compile(r"\bNPU\b", _F),
+    "replicas_compared": re.compile(r"(?:\binstances?\b|\breplicas?\b|\bDP\s*=?\s*\d|實例|副本)[^。？?]{0,80}\bTP\s*=?\s*\d"
+                                   r"|\bTP\s*=?\s*\d[^。？?]{0,80}(?:\binstances?\b|\breplicas?\b|\bDP\s*=?\s*\d|實例|副本)", _F),
     "nvlink_said": re.compile(r"\bNVLink\b(?![^.,;，；。]{0,12}(?:no|without|沒有|無))", _F),
 }
 _LOW_BIT = re.compile(r"\b(?:int4|awq|gptq|bnb|bitsandbytes|q4\w*|q3\w*|nf4|exl[23]-[2-4](?:\.\d)?|w4a16|4[\s-]?bit)\b", _F)
@@ -81,7 +83,7 @@ def facts(c: "Ctx", engine: str | None, kind: str | None, level: str | None, est
     out["kv_overflow"] = _kv_overflow(c, engine, hw_id, count)
     gfx = re.search(r"gfx\w+", hw.arch or "") if hw.platform == "amd-rocm" else None
     out["rocm_gfx"] = gfx.group(0).lower() if gfx else None
-    for key in ("bnb", "eager", "wsl", "docker", "lora", "agent", "reload", "first", "npu"):
+    for key in ("bnb", "eager", "wsl", "docker", "lora", "agent", "reload", "first", "npu", "replicas_compared"):
         out[key] = bool(_WORDS[key].search(text))
     out["lora"] = out["lora"] or bool(s.lora_adapters)
     return out
@@ -112,7 +114,7 @@ def _estimate(c: "Ctx", engine: str | None, m: Measured | None, hw_id: str, coun
     extra = ({"concurrency": s.concurrency or THROUGHPUT_CONCURRENCY} if m is not None and m.kind == "throughput"
              else {"concurrency": stated_load(c, m)})
     extra.update(_lengths(c.advice.question or "") if m is not None and m.kind == "latency" else {})
-    extra.update(_format_measured(c, engine))
+    extra.update(_format_measured(c, engine, m))
     said = prompt_tokens(c.advice.question or "") if m is not None and m.kind == "ttft" else None
     prompts = [said, *(p for p in PROMPT_FALLBACKS if said and p < said)] if said else [None]
     nodes = (s.nodes or 1) if hw_id == s.hardware else 1
@@ -132,25 +134,33 @@ PROMPT_FALLBACKS = (32768, 16384, 8192)
 THROUGHPUT_CONCURRENCY = 64
 """A total throughput measured at an unstated load is compared with the estimate at this many requests in flight."""
 _LOADS_CHECKPOINT = ("vllm", "sglang", "tensorrt-llm")
+_SENTENCE_END = re.compile(r"[.?!](?=\s)|[。？！\n]")
 _NAMED_FORMATS = tuple((re.compile(rx, re.I), fmt) for rx, fmt in (
-    (r"\bGPTQ\b", "gptq-4bit"), (r"\bAWQ\b", "awq"), (r"\bbnb\b|bitsandbytes|\bnf4\b", "int4"),
-    (r"\bFP8\b", "fp8"), (r"\bQ4_K_M\b", "q4_k_m"), (r"\bQ8_0\b", "q8_0"), (r"\bINT8\b|W8A8|W8A16", "int8"),
+    (r"\bFP8\b", "fp8"), (r"\bINT8\b|GPTQ-?Int8|W8A8|W8A16|\b8-?bit", "int8"), (r"\bGPTQ\b", "gptq-4bit"),
+    (r"\bAWQ\b", "awq"), (r"\bbnb\b|bitsandbytes|\bnf4\b", "int4"), (r"\bQ4_K_M\b", "q4_k_m"), (r"\bQ8_0\b", "q8_0"),
     (r"\bINT4\b|W4A16|4-?bit", "int4")))
 """Formats a message names for the checkpoint it measured, first match wins (the estimator's ids)."""
 OLLAMA_DEFAULT = "q4_k_m"
 """The format an Ollama library tag pulls when none is named (the default tags are 4-bit K-quants)."""
 
 
-def _format_measured(c: "Ctx", engine: str | None) -> dict:
-    """The format the user's figure was measured with when they did not state one: a checkpoint server loads the
-    model as published (its native dtype), Ollama its default 4-bit tag; {} leaves the profile's."""
+def _format_measured(c: "Ctx", engine: str | None, m: Measured | None = None) -> dict:
+    """The format the user's figure was measured with: one written beside the figure ("換 vLLM 跑 GPTQ-Int8 只有
+    50 tok/s"), else the stated one, else one named anywhere in the message, else what the engine loads when none
+    is named (a checkpoint server: the model's native dtype; Ollama: its default 4-bit tag); {} keeps the profile's."""
     from rules import catalog
+    text = c.advice.question or ""
+    ends = [b.end() for b in _SENTENCE_END.finditer(text, 0, m.at)] if m is not None else []
+    own = text[(ends[-1] if ends else 0):m.at] if m is not None else ""
+    named = next((fmt for rx, fmt in _NAMED_FORMATS if rx.search(own)), None)
+    if named:
+        return {"quantization": named}
     f = c.advice.profile.field("quantization")
     if f is None or f.origin != "assumed":   # stated, implied by the checkpoint's name, or given in a follow-up
         return {}
-    for rx, fmt in _NAMED_FORMATS:   # a format written in the checkpoint's name ("Qwen3-32B GPTQ-Int4")
-        if rx.search(c.advice.question or ""):
-            return {"quantization": fmt}
+    named = next((fmt for rx, fmt in _NAMED_FORMATS if rx.search(text)), None)
+    if named:
+        return {"quantization": named}
     s = c.advice.profile.summary
     if engine == "ollama":
         return {"quantization": OLLAMA_DEFAULT}
@@ -160,7 +170,6 @@ def _format_measured(c: "Ctx", engine: str | None) -> dict:
         except Exception:   # a model outside the catalog: keep the profile's format
             return {}
     return {}
-_SENTENCE_END = re.compile(r"[.?!](?=\s)|[。？！\n]")
 
 
 _IN_OUT = re.compile(r"(?P<i>\d+(?:\.\d+)?)\s*(?P<ik>[Kk])?[\s-]*tokens?[\s-]*(?:prompt|in(?:put)?)\b[^.?!]{0,30}?"

@@ -25,7 +25,7 @@ Level = Literal["normal", "slow", "far"]
 FACTS = frozenset({
     "engine", "other_engine", "platform", "arch", "hw_class", "cuda_cc", "fp16_slow", "jetson", "nvlink", "count", "nodes",
     "tp", "pp", "concurrency", "bnb", "eager", "wsl", "docker", "lora", "agent", "shared_prefix", "reload",
-    "offload", "kind", "level", "prompt_tokens", "low_bit", "kv_overflow", "rocm_gfx", "first", "npu",
+    "offload", "kind", "level", "prompt_tokens", "low_bit", "kv_overflow", "rocm_gfx", "first", "npu", "replicas_compared",
 })
 """What a cause's condition may read (agent.diagnosis builds them from the profile and the user's words)."""
 
