@@ -105,6 +105,8 @@ def test_every_cause_has_a_source_a_check_and_both_languages():
     ({"kind": "ttft", "engine": "ollama", "reload": True}, "ollama-reload"),
     ({"wsl": True, "engine": "vllm"}, "wsl-pinned"),
     ({"kv_overflow": True, "engine": "vllm", "platform": "nvidia-cuda"}, "kv-queue"),
+    ({"replicas_compared": True, "engine": "vllm", "platform": "nvidia-cuda"}, "tp-vs-replicas"),
+    ({"npu": True, "platform": "intel-gpu", "engine": "openvino-genai"}, "npu-low-power"),
 ])
 def test_the_specific_cause_comes_first(facts, first):
     assert diagnosis.causes(facts)[0].id == first
@@ -197,6 +199,13 @@ def test_two_servers_benchmarked_at_a_load_are_compared_at_that_load_zh():
                  "是我 vLLM 設定有問題嗎？")
     assert "64 個併發" in lead and "相同設定" in lead
     assert english_runs(lead) == []
+
+
+def test_the_format_beside_the_figure_is_the_one_estimated_zh():
+    # the profile's format is the first engine's (4-bit); the figure complained about was measured at 8-bit
+    lead = _lead("四張 A100 80GB 用 lmdeploy 跑 Qwen2.5-32B-Instruct-AWQ 大約 60 tok/s；改用 vLLM 跑 INT8 版本只有 35 tok/s，"
+                 "這正常嗎？")
+    assert "（int8）" in lead.split("\n")[0]
 
 
 # --- held out ---------------------------------------------------------------------------------------------
