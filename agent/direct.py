@@ -487,12 +487,16 @@ _FASTER = re.compile(r"\bfaster\s+(?:engine|option|runtime|alternative|way)|\b(?
 
 
 def slow_asked(text: str) -> bool:
-    return bool(_WRONG.search(text))
+    from agent.measured import diagnosis_asked
+    return bool(_WRONG.search(text)) or diagnosis_asked(text)
 
 
 def slow_setup(c: "Ctx") -> list[str]:
-    """"Is my setup wrong?": the estimate for the user's own setup and engine beside the figure they see,
-    the verdict, the usual causes, and the other engines' estimates when a faster one is asked for."""
+    """"Is my setup wrong?": the verdict on the user's figure beside the estimate for their own setup and engine,
+    and the causes specific to that setup (agent.diagnosis); two engines compared without a figure get both
+    estimates; the other engines' estimates follow when a faster one is asked for."""
+    from agent import diagnosis
+    from agent.measured import read
     from agent.topic_lead import _engine_estimates, named_engines
     text = c.advice.question or ""
     s = c.advice.profile.summary
@@ -500,38 +504,17 @@ def slow_setup(c: "Ctx") -> list[str]:
         return []
     ests = _engine_estimates(c)
     named = [e for e in named_engines(text, limit=None) if e != "dynamo"]
-    theirs = named[0] if named else c.advice.decision.primary
-    est = ests.get(theirs) if theirs else None
-    if est is None and theirs:
-        got = run_option(c, s.hardware, s.count or 1, s.nodes or 1, engine=theirs, plan=False)
-        est = got[1] if got else None
-    if est is None or not est.decode_tokens_per_s:
-        return []
-    where = c.setup or _setup(c, s.hardware, s.count or 1)
+    measured = read(text)
+    theirs = (measured[0].engine if measured and measured[0].engine else None) or (named[0] if named else c.advice.decision.primary)
     if not c.model and s.params_b:
         c = c.__class__(**{**c.__dict__, "model": f"{s.params_b:g}B"})
-    speeds = [float(m.group("n")) for m in _SPEED.finditer(text)]
-    seen = speeds[0] if speeds else None
-    exp, bound = est.decode_tokens_per_s, est.decode_tokens_per_s_bound
-    ceiling = c.t(f" (the memory-bandwidth ceiling is {_fmt(bound)} tok/s)", f"（記憶體頻寬上限 {_fmt(bound)} tok/s）") if bound else ""
-    out = []
-    if seen is not None:
-        ok = seen >= 0.7 * exp
-        seen_t = f"{seen:g}"
-        verdict = (c.t(f"**Is your setup wrong? Probably not** — for {c.model or 'this model'} at {est.quantization} on {where} "
-                       f"with {display(theirs)} the estimate is about {_fmt(exp)} tok/s per stream{ceiling}, and your {seen_t} tok/s is "
-                       "in that range; a much higher published figure comes from other conditions (another engine or format, "
-                       "speculative decoding, a short prompt).",
-                       f"**是設定錯了嗎？大概沒有**——{c.model or '這個模型'}（{est.quantization}）在 {where} 上用 {display(theirs)}，"
-                       f"估計每條串流約 {_fmt(exp)} tok/s{ceiling}，您量到的 {seen_t} tok/s 在這個範圍內；公開的高數字通常來自不同條件"
-                       "（別的引擎或格式、推測解碼、很短的提示）。") if ok else
-                   c.t(f"**Is your setup wrong? Likely something is** — for {c.model or 'this model'} at {est.quantization} on {where} "
-                       f"with {display(theirs)} the estimate is about {_fmt(exp)} tok/s per stream{ceiling}; your {seen_t} tok/s "
-                       "is well below it.",
-                       f"**是設定錯了嗎？很可能有地方不對**——{c.model or '這個模型'}（{est.quantization}）在 {where} 上用 {display(theirs)}，"
-                       f"估計每條串流約 {_fmt(exp)} tok/s{ceiling}；您量到的 {seen_t} tok/s 明顯低於它。"))
-        out.append(verdict)
-    elif len(named) >= 2 and all(e in ests for e in named[:2]):
+    where = c.setup or _setup(c, s.hardware, s.count or 1)
+    out: list[str] = []
+    load = diagnosis.stated_load(c, None)
+    if not measured and len(named) >= 2 and load > 1:   # "vLLM is clearly behind SGLang at 32 concurrent"
+        out += _pair_at_load(c, named[0], named[1], load, where)
+        out += diagnosis.lead(c, theirs, [])[1:]
+    elif not measured and len(named) >= 2 and all(e in ests for e in named[:2]):
         a, b = named[:2]
         ea, eb = ests[a], ests[b]
         out.append(c.t(f"**Is something misconfigured? Not necessarily** — at one stream the estimate itself puts {display(a)} at "
@@ -547,51 +530,56 @@ def slow_setup(c: "Ctx") -> list[str]:
                            f"{_fmt(many[1].aggregate_tokens_per_s)} tok/s in total ({_fmt(many[1].decode_tokens_per_s)} per stream).",
                            f"{display(many[0])} 的價值在多個請求同時進來時：32 個併發時估計總計約 {_fmt(many[1].aggregate_tokens_per_s)} tok/s"
                            f"（每條 {_fmt(many[1].decode_tokens_per_s)}）。"))
+        out += diagnosis.lead(c, theirs, [])[1:]   # the causes, without a second "expected" line
     else:
-        out.append(c.t(f"Expected on {where} with {display(theirs)}: about {_fmt(exp)} tok/s per stream{ceiling}.",
-                       f"{where} 上用 {display(theirs)} 的預期：每條串流約 {_fmt(exp)} tok/s{ceiling}。"))
-    out.append(_causes(c, theirs))
+        out += diagnosis.lead(c, theirs, measured)
+    if not out:
+        return []
     if _FASTER.search(text):
-        others = sorted(((e, x) for e, x in ests.items() if e != theirs and x.decode_tokens_per_s), key=lambda kv: -kv[1].decode_tokens_per_s)[:2]
-        if others:
-            listed = c.t(", ", "、").join(f"{display(e)} {_fmt(x.decode_tokens_per_s)} tok/s" for e, x in others)
-            out.append(c.t(f"Other engines here (estimate, per stream): {listed}; at one stream they read the same weights "
-                           "through the same bandwidth, so the big single-user gain is speculative decoding (a small draft model), "
-                           "not a different engine.",
-                           f"這裡的其他引擎（估計，每條串流）：{listed}；單一串流時它們以同樣的頻寬讀同樣的權重，單人速度的大幅提升要靠"
-                           "推測解碼（小的 draft 模型），而不是換引擎。"))
+        out += _faster(c, ests, theirs, measured[0].kind if measured else "decode")
     return out
 
 
-def _causes(c: "Ctx", engine_id: str | None) -> str:
-    """The usual causes of a slow single stream on this platform (knowledge notes: bottlenecks, runtime overhead)."""
-    from rules import catalog
-    hw = catalog.hardware(c.advice.profile.summary.hardware)
-    items_en, items_zh = [], []
-    if "jetson" in hw.id:
-        items_en.append("the power mode (sudo nvpmodel -m 0 for MAXN, then sudo jetson_clocks)")
-        items_zh.append("功耗模式（sudo nvpmodel -m 0 切到 MAXN，再執行 sudo jetson_clocks）")
-    if engine_id in ("llama.cpp", "ollama"):
-        items_en.append("every layer on the GPU (-ngl 999; the load log says how many were offloaded)")
-        items_zh.append("所有層都放在 GPU 上（-ngl 999；載入 log 會寫有幾層上了 GPU）")
-        items_en.append("a build for your GPU backend, with flash attention on (-fa on)")
-        items_zh.append("針對您的 GPU 後端編譯的版本，並開啟 flash attention（-fa on）")
-    gpu_graphs = hw.platform in ("nvidia-cuda", "amd-rocm")   # CUDA/HIP graphs exist only on those GPU backends
-    if engine_id in ("vllm", "sglang", "tensorrt-llm") and not gpu_graphs:
-        items_en.append("a current build for this device (older ones fall back to slow kernels)")
-        items_zh.append("針對這個裝置的新版本（舊版會退回較慢的 kernel）")
-    if engine_id == "vllm" and hw.platform in ("x86-cpu", "arm-cpu"):
-        items_en.append("the CPU backend's own settings (VLLM_CPU_OMP_THREADS_BIND to one socket's cores, VLLM_CPU_KVCACHE_SPACE)")
-        items_zh.append("CPU 後端自己的設定（VLLM_CPU_OMP_THREADS_BIND 綁到同一個 socket 的核心、VLLM_CPU_KVCACHE_SPACE）")
-    if engine_id in ("vllm", "sglang", "tensorrt-llm") and gpu_graphs:
-        items_en.append("a current build or container for this device (older ones fall back to slow kernels), CUDA graphs on (no --enforce-eager)")
-        items_zh.append("針對這個裝置的新版本或容器（舊版會退回較慢的 kernel），並開啟 CUDA graphs（不要加 --enforce-eager）")
-    if hw.platform in ("x86-cpu", "arm-cpu"):
-        items_en.append("threads equal to physical cores and NUMA pinning per socket")
-        items_zh.append("執行緒數等於實體核心數，並依 socket 做 NUMA 綁定")
-    items_en.append("the prompt length (a long prompt lowers tok/s measured end to end)")
-    items_zh.append("提示長度（長提示會拉低端到端量到的 tok/s）")
-    return c.t("Check: " + "; ".join(items_en) + ".", "檢查：" + "；".join(items_zh) + "。")
+def _pair_at_load(c: "Ctx", a: str, b: str, load: int, where: str) -> list[str]:
+    """Two engines a user benchmarked at a stated load: their estimates at that load, and why a gap between two
+    batching servers on the same hardware usually comes from versions and settings."""
+    s = c.advice.profile.summary
+    got = {e: run_option(c, s.hardware, s.count or 1, s.nodes or 1, engine=e, plan=False, concurrency=load) for e in (a, b)}
+    if any(g is None or not g[1].aggregate_tokens_per_s for g in got.values()):
+        return []
+    ea, eb = got[a][1], got[b][1]
+    gap = abs(ea.aggregate_tokens_per_s / eb.aggregate_tokens_per_s - 1) * 100
+    return [c.t(f"**Is something misconfigured? Not necessarily** — at {load} concurrent on {where} the estimate puts "
+                f"{display(a)} at about {_fmt(ea.aggregate_tokens_per_s)} and {display(b)} at about "
+                f"{_fmt(eb.aggregate_tokens_per_s)} tok/s in total ({_fmt(gap)}% apart): both batch continuously on the same "
+                "hardware, so a large gap usually comes from versions and defaults (memory fraction, CUDA graphs, chunked "
+                "prefill, scheduling); compare them with equal settings before choosing.",
+                f"**是設定錯了嗎？不一定**——在 {where} 上 {load} 個併發時，估計 {display(a)} 總計約 {_fmt(ea.aggregate_tokens_per_s)}、"
+                f"{display(b)} 約 {_fmt(eb.aggregate_tokens_per_s)} tok/s（差 {_fmt(gap)}%）：兩者在同樣的硬體上都做 continuous "
+                "batching，差距大多來自版本與預設值（記憶體比例、CUDA graph、chunked prefill、排程）；請用相同設定比較後再選。")]
+
+
+def _faster(c: "Ctx", ests: dict, theirs: str | None, kind: str) -> list[str]:
+    """"Would another engine be faster?": the other engines' estimates on the same setup, for what was measured."""
+    if kind == "ttft":
+        others = sorted(((e, x) for e, x in ests.items() if e != theirs and x.ttft_s), key=lambda kv: kv[1].ttft_s)[:2]
+        if not others:
+            return []
+        listed = c.t(", ", "、").join(f"{display(e)} {_fmt(x.ttft_s)} s" for e, x in others)
+        return [c.t(f"**A different engine?** Others here (estimate, first token for this prompt): {listed}; they prefill at "
+                    "about the same rate on the same GPU, so fix the cause of the wait first. vLLM and SGLang pay when many "
+                    "users ask at once and prompts share a prefix (prefix caching).",
+                    f"**要換引擎嗎？**這裡的其他引擎（估計，這個 prompt 的首字時間）：{listed}；同一張卡上 prefill 速度差不多，"
+                    "先解決造成等待的原因。vLLM 與 SGLang 的優勢在多人同時使用、prompt 有共同前綴（前綴快取）時。")]
+    others = sorted(((e, x) for e, x in ests.items() if e != theirs and x.decode_tokens_per_s), key=lambda kv: -kv[1].decode_tokens_per_s)[:2]
+    if not others:
+        return []
+    listed = c.t(", ", "、").join(f"{display(e)} {_fmt(x.decode_tokens_per_s)} tok/s" for e, x in others)
+    return [c.t(f"**A faster engine?** Other engines here (estimate, per stream): {listed}; at one stream they read the same weights "
+                "through the same bandwidth, so the big single-user gain is speculative decoding (a small draft model), "
+                "not a different engine.",
+                f"**有更快的引擎嗎？**這裡的其他引擎（估計，每條串流）：{listed}；單一串流時它們以同樣的頻寬讀同樣的權重，單人速度的大幅提升要靠"
+                "推測解碼（小的 draft 模型），而不是換引擎。")]
 
 
 # --- does engine E run on an OS ---------------------------------------------------------------------------

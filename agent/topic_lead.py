@@ -995,7 +995,8 @@ def _compare(c: Ctx) -> list[str]:
     a, b = pair
     ests, d = _engine_estimates(c), c.advice.decision
     avoided = {x.engine: x for x in d.avoid}
-    out = []
+    from agent.diagnosis import measured_pair
+    out, measured_faster = measured_pair(c, a, b)   # the user's own figures for both come first and win
     if a in ests and b in ests and ests[a].decode_tokens_per_s and ests[b].decode_tokens_per_s:
         ea, eb = ests[a], ests[b]
         gap = abs(ea.decode_tokens_per_s / eb.decode_tokens_per_s - 1) * 100
@@ -1023,7 +1024,7 @@ def _compare(c: Ctx) -> list[str]:
             r = (avoided[e].reason_zh or avoided[e].reason) if c.lang == "zh" else avoided[e].reason
             out.append(c.t(f"{display(e)} is set aside here: {r.rstrip('.')}.", f"{display(e)} 在這裡不建議：{r.rstrip('。')}。"))
     lead = next((e for e in (d.primary, *d.alternatives) if e in pair), None)
-    if lead:
+    if lead and measured_faster in (None, lead):
         out.append(c.t(f"For this setup {display(lead)} leads; measure both with your own prompt lengths before switching "
                        "(decode tok/s and time to first token).",
                        f"這個配置以 {display(lead)} 為先；換引擎前，用自己的 prompt 長度把兩者都量一次（decode tok/s 與首字延遲）。"))
