@@ -28,7 +28,11 @@ SKIPPED = {"en": "> The language model was skipped: it did not answer within {s}
 
 
 def _profile(state: AgentState) -> Profile:
-    return build_profile(state.get("profile") or {})
+    """The state's profile, validated once per turn while no node has replaced it (nodes write a new
+    dict, never change one)."""
+    from rules import memo
+    data = state.get("profile") or {}
+    return memo.once_per_object("profile", data, lambda: build_profile(data))
 
 
 def _llm_time(tools: Tools) -> float | None:

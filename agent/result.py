@@ -184,8 +184,9 @@ def _not_understood(state: AgentState) -> list[dict[str, str]]:
 
 def build_advice(state: AgentState, answer: str = "", composer: str = "template") -> Advice:
     """The typed Advice of a state that has been through the tools (answer filled by the verify node)."""
+    from agent.nodes import _profile
     from rules.benchspec.spec import BenchSpec
-    profile = build_profile(state.get("profile") or {})
+    profile = _profile(state)
     decision = _decision(state, profile.language)
     decision = decision.model_copy(update={"warnings": [*_unknown_warnings(state, profile.language), *decision.warnings]})
     assumptions = list(dict.fromkeys([*_asked_assumptions(state, profile.language),

@@ -42,6 +42,22 @@ def once(key: Hashable, compute: Callable[[], T]) -> T:
     return value
 
 
+def once_per_object(name: str, obj: object, compute: Callable[[], T]) -> T:
+    """`compute()` once per turn for this very object (its identity, not its value: a state's
+    profile dict is read into the same Profile by every node that never replaced it). The object is
+    held until the turn ends, so its id cannot be taken by another; it must not change meanwhile."""
+    memo = _TURN.get()
+    if memo is None:
+        return compute()
+    key = ("per-object", name, id(obj))
+    found = memo.get(key)
+    if found is not None and found[0] is obj:
+        return found[1]
+    value = compute()
+    memo[key] = (obj, value)
+    return value
+
+
 _MISSING = object()
 
 
