@@ -243,8 +243,8 @@ def estimate(state: AgentState, tools: Tools) -> dict[str, Any]:
         found = (tools.plan(profile, decision, **({"slo": slo} if slo else {}))) if tools.plan is not None else None
         if found is not None:   # the plan is computed once; every surface reads this one
             plan, est, options = found
-            return {"estimate": est.model_dump(mode="json") if est is not None else None,
-                    "plan": plan.model_dump(mode="json"),
+            return {"estimate": as_dict(est),
+                    "plan": as_dict(plan),
                     "options": [{"engine": e, "estimate": o.model_dump(mode="json") | {"formulas": []}}
                                 for e, o in options]}
         layout = decision.get("parallelism") if profile.device_count > 1 else None

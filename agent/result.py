@@ -13,7 +13,8 @@ from agent.compose import markers
 from agent.localize import localized
 from agent.names import display, hardware_name, model_name
 from agent.state import AgentState
-from rules.profile import Profile, build_profile
+from rules import memo
+from rules.profile import Profile
 
 SOURCE_CHARS = 400   # of each chunk shown to the LLM composer
 
@@ -84,7 +85,7 @@ def _searched(search: dict[str, Any], decision: Decision, estimate: dict[str, An
     from rules.plan import Plan as PlanSearch
     from rules.plan.flags import SOURCES, flag_values
     from rules.roofline.result import Estimate
-    found = PlanSearch.model_validate(search)
+    found = memo.typed(PlanSearch, search)
     why = found.why.get(language) or found.why["en"]
     layout = Layout(**found.chosen.layout.parallelism(), reason=why[0], rule="planner")
     runner = None
@@ -97,7 +98,7 @@ def _searched(search: dict[str, Any], decision: Decision, estimate: dict[str, An
     alts = [PlanOption(engine=o["engine"], layout=layout, estimate=Estimate.model_validate(o["estimate"]))
             for o in options if o.get("estimate")]
     return Plan(engine=found.engine or decision.primary, layout=layout,
-                estimate=Estimate.model_validate(estimate) if estimate else None, runner_up=runner,
+                estimate=memo.typed(Estimate, estimate) if estimate else None, runner_up=runner,
                 alternatives=alts, launch=launch, basis="planner", search=found)
 
 
@@ -107,7 +108,7 @@ def _plan(decision: Decision, estimate: dict[str, Any] | None, options: list[dic
     if search:
         return _searched(search, decision, estimate, options, language)
     from rules.roofline.result import Estimate
-    est = Estimate.model_validate(estimate) if estimate else None
+    est = memo.typed(Estimate, estimate) if estimate else None
     advised = decision.parallelism
     layout = advised
     if est is not None:
@@ -198,7 +199,7 @@ def build_advice(state: AgentState, answer: str = "", composer: str = "template"
         decision=decision, plan=_plan(decision, state.get("estimate"), state.get("options") or [],
                                       state.get("plan"), profile.language),
         sizing=state.get("sizing"),
-        benchmark=BenchSpec.model_validate(bench) if bench else None,
+        benchmark=memo.typed(BenchSpec, bench) if bench else None,
         questions=[Question(**q) for q in state.get("questions") or []], assumptions=assumptions,
         citations=[Citation(**c) for c in state.get("citations") or []],
         not_understood=_not_understood(state),

@@ -58,6 +58,26 @@ def once_per_object(name: str, obj: object, compute: Callable[[], T]) -> T:
     return value
 
 
+def dumped(data: T, model: object) -> T:
+    """Note that `data` is `model`'s dump, for `typed` later in this turn; returns `data`."""
+    memo = _TURN.get()
+    if memo is not None and isinstance(data, dict):
+        memo[("dumped", id(data))] = (data, model)
+    return data
+
+
+def typed(cls: type, data: Mapping):
+    """`cls.model_validate(data)`, or, when `data` is this very dict that `dumped` noted in this turn
+    as the dump of a `cls`, that object (a tool result dumped into the state and read back by a later
+    node: validating the dump again gives what was dumped). The dict must not have been changed since;
+    the object is shared, so it must be treated as read-only (as every tool result is)."""
+    memo = _TURN.get()
+    found = memo.get(("dumped", id(data))) if memo is not None else None
+    if found is not None and found[0] is data and type(found[1]) is cls:
+        return found[1]
+    return cls.model_validate(data)
+
+
 _MISSING = object()
 
 
