@@ -245,14 +245,20 @@ def estimate(state: AgentState, tools: Tools) -> dict[str, Any]:
             plan, est, options = found
             return {"estimate": as_dict(est),
                     "plan": as_dict(plan),
-                    "options": [{"engine": e, "estimate": o.model_dump(mode="json") | {"formulas": []}}
-                                for e, o in options]}
+                    "options": [{"engine": e, "estimate": _without_formulas(o)} for e, o in options]}
         layout = decision.get("parallelism") if profile.device_count > 1 else None
         est = as_dict(tools.estimate(profile, engine=decision.get("primary"), parallelism=layout))
     except AdvisorError as exc:
         return {"estimate": None, "plan": None, "options": [],
                 "tool_notes": [*(state.get("tool_notes") or []), exc.message(state.get("language"))]}
     return {"estimate": est, "plan": None, "options": _alternatives(tools, profile, decision, layout)}
+
+
+def _without_formulas(est: Any) -> dict[str, Any]:
+    """An alternative engine's estimate for the alternatives table: the primary's carries the
+    arithmetic. Read back typed by `build_advice` in the same turn (a copy: the planner's is cached)."""
+    from rules import memo
+    return memo.dumped(est.model_dump(mode="json") | {"formulas": []}, est.model_copy(update={"formulas": []}))
 
 
 def _alternatives(tools: Tools, profile: Profile, decision: dict[str, Any], layout: Any) -> list[dict[str, Any]]:

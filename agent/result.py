@@ -95,7 +95,7 @@ def _searched(search: dict[str, Any], decision: Decision, estimate: dict[str, An
                             why=why[1] if len(why) > 1 else "")
     launch = [LaunchCommand(engine=e, command=cmd, flags=flag_values(cmd), source=SOURCES.get(e, ""))
               for e, cmd in found.flags.items()]
-    alts = [PlanOption(engine=o["engine"], layout=layout, estimate=Estimate.model_validate(o["estimate"]))
+    alts = [PlanOption(engine=o["engine"], layout=layout, estimate=memo.typed(Estimate, o["estimate"]))
             for o in options if o.get("estimate")]
     return Plan(engine=found.engine or decision.primary, layout=layout,
                 estimate=memo.typed(Estimate, estimate) if estimate else None, runner_up=runner,
@@ -117,7 +117,7 @@ def _plan(decision: Decision, estimate: dict[str, Any] | None, options: list[dic
         layout = advised if same else _layout({**used, "reason": "", "rule": None})
     if layout is None and est is None:
         return None
-    alts = [PlanOption(engine=o["engine"], layout=layout, estimate=Estimate.model_validate(o["estimate"]))
+    alts = [PlanOption(engine=o["engine"], layout=layout, estimate=memo.typed(Estimate, o["estimate"]))
             for o in options if layout is not None and o.get("estimate")]
     return Plan(engine=(est.engine if est else None) or decision.primary, layout=layout, estimate=est, alternatives=alts)
 
