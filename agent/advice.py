@@ -374,7 +374,13 @@ class Advice(_Strict):
 
     def dump(self) -> dict[str, Any]:
         """Plain JSON-able form for graph state and checkpoints."""
-        data = self.model_dump(mode="json")
+        from rules import memo
+        spec = memo.dump_of(self.benchmark) if self.benchmark is not None else None
+        if spec is None:
+            data = self.model_dump(mode="json")
+        else:   # the plan node dumped this very spec in this turn: that dict, not a second walk of ~17 KB
+            rest = self.model_dump(mode="json", exclude={"benchmark"})
+            data = {name: spec if name == "benchmark" else rest[name] for name in type(self).model_fields}
         _JUST_DUMPED.put(data, self)
         return data
 

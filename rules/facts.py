@@ -383,7 +383,8 @@ def _derive_facts(profile: Profile) -> tuple[dict[str, Any], list[str]]:
     stated_load = p.concurrency if "concurrency" not in p.assumed else None
     f["audience"], f["audience_zh"] = display.audience(f["serving_mode"], p.users, stated_load, f["load"],
                                                        batch=p.workload == "batch" and "workload" not in p.assumed)
-    return Facts.model_validate(f).model_dump(), notes
+    # Facts holds plain values only (no nested models): its fields as validated are its dump
+    return dict(Facts.model_validate(f).__dict__), notes
 
 
 def fill(text: str, facts: dict[str, Any], lang: str = "en") -> str:

@@ -63,7 +63,16 @@ def dumped(data: T, model: object) -> T:
     memo = _TURN.get()
     if memo is not None and isinstance(data, dict):
         memo[("dumped", id(data))] = (data, model)
+        memo[("dump-of", id(model))] = (model, data)
     return data
+
+
+def dump_of(model: object) -> dict | None:
+    """The dict `dumped` noted for this very object in this turn (None if none): a dump of something
+    that holds it can reuse that dict instead of walking the object again."""
+    memo = _TURN.get()
+    found = memo.get(("dump-of", id(model))) if memo is not None else None
+    return found[1] if found is not None and found[0] is model else None
 
 
 def typed(cls: type, data: Mapping):
