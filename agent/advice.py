@@ -60,6 +60,32 @@ class _Handoff:
 _JUST_DUMPED = _Handoff()
 
 
+def _dump_reusing(model: BaseModel, parts: dict[str, Any]) -> dict[str, Any]:
+    """`model.model_dump(mode="json")`, where a part named in `parts` (a field, or {field: {...}} one
+    level down) that was dumped earlier in this turn (`rules.memo.dumped`: the spec the plan node
+    put in the state, the planner's result the estimate node put there) is that very dict instead
+    of a second walk of the same object. The same dict, keys in the same order."""
+    from rules import memo
+    reused: dict[str, Any] = {}
+    nested: dict[str, dict[str, Any]] = {}
+    for name, inner in parts.items():
+        value = getattr(model, name, None)
+        if value is None:
+            continue
+        if inner is None:
+            found = memo.dump_of(value)
+            if found is not None:
+                reused[name] = found
+        else:
+            nested[name] = inner
+    if not reused and not nested:
+        return model.model_dump(mode="json")
+    data = model.model_dump(mode="json", exclude=set(reused) | set(nested))
+    for name, inner in nested.items():
+        reused[name] = _dump_reusing(getattr(model, name), inner)
+    return {name: reused[name] if name in reused else data[name] for name in type(model).model_fields}
+
+
 class _Strict(BaseModel):
     model_config = ConfigDict(defer_build=True, extra="forbid")
 
@@ -397,7 +423,7 @@ class Advice(_Strict):
 
     def dump(self) -> dict[str, Any]:
         """Plain JSON-able form for graph state and checkpoints."""
-        data = self.model_dump(mode="json")
+        data = _dump_reusing(self, {"benchmark": None, "plan": {"search": None}})
         _JUST_DUMPED.put(data, self)
         return data
 

@@ -124,8 +124,10 @@ class Advisor:
                 notice = notice_of(tid) if notice_of else None
                 inp = Command(resume=text) if self._paused(tid) else {"mode": "chat", "text": text}
                 # Checkpoint when the run stops (answer or question), not after every node: a killed
-                # process loses at most the turn in flight, and a warm turn stays fast.
-                out = self.graph.invoke(inp, config, durability="exit")
+                # process loses at most the turn in flight, and a warm turn stays fast. The turn reads
+                # only the answer (and the question, which langgraph returns as its interrupt), so only
+                # that channel is read out after each step, not a copy of the whole state.
+                out = self.graph.invoke(inp, config, durability="exit", output_keys=["advice"])
         except sqlite3.Error as exc:
             from agent.store import StoreUnavailable
             where = getattr(self.store, "home", "the data directory")

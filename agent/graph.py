@@ -11,16 +11,16 @@ state this size, which was a quarter of a turn with one step per node.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Executor, Future
 from contextlib import contextmanager
 from functools import partial
-from typing import Any
+from typing import Any, TypedDict
 
 from langgraph.graph import END, START, StateGraph
 
 from agent import nodes, runner
 from agent.routes import next_node
-from agent.state import AgentState
+from agent.state import AgentState, Question
 from agent.tools import Tools
 from rules import memo
 
@@ -55,28 +55,51 @@ def listen(state: AgentState, tools: Tools) -> dict[str, Any]:
         return _finished(update | runner.walk(state, tools, next_node(PAUSE, state), stop=PAUSE))
 
 
-def route(state: AgentState) -> str:
+class Routing(TypedDict, total=False):
+    """The two keys `route` reads. langgraph reads a conditional edge's input by its annotation: this
+    narrow view, not a copy of the whole state (~30 channels) after every step."""
+
+    pending: Question | None
+    interview_done: bool
+
+
+def route(state: Routing) -> str:
     """After a step: the interview chose a question (listen asks it), or the request is answered."""
     return PAUSE if state.get("pending") and not state.get("interview_done") else END
 
 
+class _InPlace(Executor):
+    """An executor that runs each task at once, in the calling thread, and hands back its finished
+    future (the result, or the exception the task raised)."""
+
+    def submit(self, fn, /, *args, **kwargs):   # noqa: ANN001 - Executor's signature
+        done: Future = Future()
+        try:
+            done.set_result(fn(*args, **kwargs))
+        except BaseException as exc:   # kept in the future, as a pool thread would keep it
+            done.set_exception(exc)
+        return done
+
+
+_IN_PLACE = _InPlace()
+
+
 @contextmanager
-def _shared_pool(config: Any = None) -> Iterator[ThreadPoolExecutor]:
-    """The threads langgraph writes checkpoints on. langgraph opens a new thread pool for every
-    run and joins it at the end: one thread started and joined per turn (~0.6 ms of a ~9 ms turn).
-    Its BackgroundExecutor still waits for its own tasks before a run returns, so sharing one
-    long-lived pool changes when threads start, not what is written or when."""
-    yield _POOL
+def _in_place(config: Any = None) -> Iterator[Executor]:
+    """Where langgraph runs what it hands to "the background" during a run: the checkpoint and
+    pending-write saves (every step of this graph is one node, run in the caller's thread anyway).
+    langgraph waits for those saves before a run returns, and a save waits for the one before, so
+    running each as it is handed over writes the same rows in the same order; what it saves is a
+    thread handoff per save (~0.1 ms of a ~9 ms answer turn), and before that a thread started and
+    joined per run when langgraph opened its own pool."""
+    yield _IN_PLACE
 
 
-_POOL = ThreadPoolExecutor(max_workers=32, thread_name_prefix="langgraph-background")
-
-
-def _reuse_threads() -> None:
-    """Point langgraph's per-run executor at the shared pool (left as is if langgraph moved it)."""
+def _saves_in_place() -> None:
+    """Point langgraph's per-run executor at `_in_place` (left as is if langgraph moved it)."""
     from langgraph.pregel import _executor
     if callable(getattr(_executor, "get_executor_for_config", None)):
-        _executor.get_executor_for_config = _shared_pool
+        _executor.get_executor_for_config = _in_place
 
 
 def _remember_saver_signature() -> None:
@@ -101,7 +124,7 @@ def _remember_saver_signature() -> None:
 
 def build_graph(tools: Tools, checkpointer: Any = None):
     """The compiled graph, its nodes bound to `tools`."""
-    _reuse_threads()
+    _saves_in_place()
     _remember_saver_signature()
     g = StateGraph(AgentState)
     g.add_node("advance", partial(advance, tools=tools))

@@ -28,7 +28,11 @@ SKIPPED = {"en": "> The language model was skipped: it did not answer within {s}
 
 
 def _profile(state: AgentState) -> Profile:
-    return build_profile(state.get("profile") or {})
+    """The state's profile, validated once per turn while no node has replaced it (nodes write a new
+    dict, never change one)."""
+    from rules import memo
+    data = state.get("profile") or {}
+    return memo.once_per_object("profile", data, lambda: build_profile(data))
 
 
 def _llm_time(tools: Tools) -> float | None:
@@ -255,16 +259,22 @@ def _estimate(state: AgentState, tools: Tools) -> dict[str, Any]:
             plan, est, options = found
             from agent.workable import workable_options
             workable = [w.model_dump(mode="json") for w in workable_options(tools, profile, est)]
-            return {"estimate": est.model_dump(mode="json") if est is not None else None, "workable": workable,
-                    "plan": plan.model_dump(mode="json"),
-                    "options": [{"engine": e, "estimate": o.model_dump(mode="json") | {"formulas": []}}
-                                for e, o in options]}
+            return {"estimate": as_dict(est), "workable": workable,
+                    "plan": as_dict(plan),
+                    "options": [{"engine": e, "estimate": _without_formulas(o)} for e, o in options]}
         layout = decision.get("parallelism") if profile.device_count > 1 else None
         est = as_dict(tools.estimate(profile, engine=decision.get("primary"), parallelism=layout))
     except AdvisorError as exc:
         return {"estimate": None, "plan": None, "options": [],
                 "tool_notes": [*(state.get("tool_notes") or []), exc.message(state.get("language"))]}
     return {"estimate": est, "plan": None, "options": _alternatives(tools, profile, decision, layout)}
+
+
+def _without_formulas(est: Any) -> dict[str, Any]:
+    """An alternative engine's estimate for the alternatives table: the primary's carries the
+    arithmetic. Read back typed by `build_advice` in the same turn (a copy: the planner's is cached)."""
+    from rules import memo
+    return memo.dumped(est.model_dump(mode="json") | {"formulas": []}, est.model_copy(update={"formulas": []}))
 
 
 def _alternatives(tools: Tools, profile: Profile, decision: dict[str, Any], layout: Any) -> list[dict[str, Any]]:

@@ -13,7 +13,8 @@ from agent.compose import markers
 from agent.localize import localized
 from agent.names import display, hardware_name, model_name
 from agent.state import AgentState
-from rules.profile import Profile, build_profile
+from rules import memo
+from rules.profile import Profile
 
 SOURCE_CHARS = 400   # of each chunk shown to the LLM composer
 
@@ -84,7 +85,7 @@ def _searched(search: dict[str, Any], decision: Decision, estimate: dict[str, An
     from rules.plan import Plan as PlanSearch
     from rules.plan.flags import SOURCES, flag_values
     from rules.roofline.result import Estimate
-    found = PlanSearch.model_validate(search)
+    found = memo.typed(PlanSearch, search)
     why = found.why.get(language) or found.why["en"]
     layout = Layout(**found.chosen.layout.parallelism(), reason=why[0], rule="planner")
     runner = None
@@ -94,10 +95,10 @@ def _searched(search: dict[str, Any], decision: Decision, estimate: dict[str, An
                             why=why[1] if len(why) > 1 else "")
     launch = [LaunchCommand(engine=e, command=cmd, flags=flag_values(cmd), source=SOURCES.get(e, ""))
               for e, cmd in found.flags.items()]
-    alts = [PlanOption(engine=o["engine"], layout=layout, estimate=Estimate.model_validate(o["estimate"]))
+    alts = [PlanOption(engine=o["engine"], layout=layout, estimate=memo.typed(Estimate, o["estimate"]))
             for o in options if o.get("estimate")]
     return Plan(engine=found.engine or decision.primary, layout=layout,
-                estimate=Estimate.model_validate(estimate) if estimate else None, runner_up=runner,
+                estimate=memo.typed(Estimate, estimate) if estimate else None, runner_up=runner,
                 alternatives=alts, launch=launch, basis="planner", search=found)
 
 
@@ -107,7 +108,7 @@ def _plan(decision: Decision, estimate: dict[str, Any] | None, options: list[dic
     if search:
         return _searched(search, decision, estimate, options, language)
     from rules.roofline.result import Estimate
-    est = Estimate.model_validate(estimate) if estimate else None
+    est = memo.typed(Estimate, estimate) if estimate else None
     advised = decision.parallelism
     layout = advised
     if est is not None:
@@ -116,7 +117,7 @@ def _plan(decision: Decision, estimate: dict[str, Any] | None, options: list[dic
         layout = advised if same else _layout({**used, "reason": "", "rule": None})
     if layout is None and est is None:
         return None
-    alts = [PlanOption(engine=o["engine"], layout=layout, estimate=Estimate.model_validate(o["estimate"]))
+    alts = [PlanOption(engine=o["engine"], layout=layout, estimate=memo.typed(Estimate, o["estimate"]))
             for o in options if layout is not None and o.get("estimate")]
     return Plan(engine=(est.engine if est else None) or decision.primary, layout=layout, estimate=est, alternatives=alts)
 
@@ -187,8 +188,9 @@ def _not_understood(state: AgentState) -> list[dict[str, str]]:
 
 def build_advice(state: AgentState, answer: str = "", composer: str = "template") -> Advice:
     """The typed Advice of a state that has been through the tools (answer filled by the verify node)."""
+    from agent.nodes import _profile
     from rules.benchspec.spec import BenchSpec
-    profile = build_profile(state.get("profile") or {})
+    profile = _profile(state)
     decision = _decision(state, profile.language)
     decision = decision.model_copy(update={"warnings": [*_unknown_warnings(state, profile.language), *decision.warnings]})
     assumptions = list(dict.fromkeys([*_asked_assumptions(state, profile.language),
@@ -200,7 +202,7 @@ def build_advice(state: AgentState, answer: str = "", composer: str = "template"
         decision=decision, plan=_plan(decision, state.get("estimate"), state.get("options") or [],
                                       state.get("plan"), profile.language),
         sizing=state.get("sizing"),
-        benchmark=BenchSpec.model_validate(bench) if bench else None,
+        benchmark=memo.typed(BenchSpec, bench) if bench else None,
         questions=[Question(**q) for q in state.get("questions") or []], assumptions=assumptions,
         citations=[Citation(**c) for c in state.get("citations") or []],
         not_understood=_not_understood(state), workable=list(state.get("workable") or []),

@@ -68,7 +68,8 @@ def as_dict(obj: Any) -> Any:
     if obj is None or isinstance(obj, (str, int, float, bool)):
         return obj
     if isinstance(obj, BaseModel):   # mode="json" is already plain JSON: no second walk
-        return obj.model_dump(mode="json")
+        from rules import memo
+        return memo.dumped(obj.model_dump(mode="json"), obj)   # a later node may read it back typed
     if hasattr(obj, "model_dump"):   # a model_dump() without pydantic's options (e.g. a dataclass hit)
         return as_dict(obj.model_dump())
     if dataclasses.is_dataclass(obj) and not isinstance(obj, type):

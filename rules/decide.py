@@ -59,7 +59,8 @@ class _Tally:
 
     def add_avoid(self, engine: str, reason: str, rule_id: str, reason_zh: str = "") -> None:
         """Exclude an engine; the first reason given is kept."""
-        self.avoid.setdefault(engine, Avoid(engine=engine, reason=reason, rule=rule_id, reason_zh=reason_zh or reason))
+        if engine not in self.avoid:
+            self.avoid[engine] = Avoid(engine=engine, reason=reason, rule=rule_id, reason_zh=reason_zh or reason)
 
     def warn(self, text: str, text_zh: str = "") -> None:
         """Add a warning once (English, and its zh-Hant twin)."""

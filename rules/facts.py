@@ -353,7 +353,9 @@ def derive_facts(profile: Profile) -> tuple[dict[str, Any], list[str]]:
     """The facts dict for the rules and the assumption lines behind inferred facts (derived once per
     turn for a profile: the rule engine and the planner both ask; each caller gets its own copy)."""
     from rules import memo
-    facts, notes = memo.once(("derive_facts", profile.model_dump_json()), lambda: _derive_facts(profile))
+    # by the object first (a turn's nodes share the state's Profile), then by value (a probe's copy)
+    facts, notes = memo.once_per_object("derive_facts", profile, lambda: memo.once(
+        ("derive_facts", profile.model_dump_json()), lambda: _derive_facts(profile)))
     return dict(facts), list(notes)
 
 
@@ -381,7 +383,8 @@ def _derive_facts(profile: Profile) -> tuple[dict[str, Any], list[str]]:
     stated_load = p.concurrency if "concurrency" not in p.assumed else None
     f["audience"], f["audience_zh"] = display.audience(f["serving_mode"], p.users, stated_load, f["load"],
                                                        batch=p.workload == "batch" and "workload" not in p.assumed)
-    return Facts.model_validate(f).model_dump(), notes
+    # Facts holds plain values only (no nested models): its fields as validated are its dump
+    return dict(Facts.model_validate(f).__dict__), notes
 
 
 def fill(text: str, facts: dict[str, Any], lang: str = "en") -> str:

@@ -42,6 +42,51 @@ def once(key: Hashable, compute: Callable[[], T]) -> T:
     return value
 
 
+def once_per_object(name: str, obj: object, compute: Callable[[], T]) -> T:
+    """`compute()` once per turn for this very object (its identity, not its value: a state's
+    profile dict is read into the same Profile by every node that never replaced it). The object is
+    held until the turn ends, so its id cannot be taken by another; it must not change meanwhile."""
+    memo = _TURN.get()
+    if memo is None:
+        return compute()
+    key = ("per-object", name, id(obj))
+    found = memo.get(key)
+    if found is not None and found[0] is obj:
+        return found[1]
+    value = compute()
+    memo[key] = (obj, value)
+    return value
+
+
+def dumped(data: T, model: object) -> T:
+    """Note that `data` is `model`'s dump, for `typed` later in this turn; returns `data`."""
+    memo = _TURN.get()
+    if memo is not None and isinstance(data, dict):
+        memo[("dumped", id(data))] = (data, model)
+        memo[("dump-of", id(model))] = (model, data)
+    return data
+
+
+def dump_of(model: object) -> dict | None:
+    """The dict `dumped` noted for this very object in this turn (None if none): a dump of something
+    that holds it can reuse that dict instead of walking the object again."""
+    memo = _TURN.get()
+    found = memo.get(("dump-of", id(model))) if memo is not None else None
+    return found[1] if found is not None and found[0] is model else None
+
+
+def typed(cls: type, data: Mapping):
+    """`cls.model_validate(data)`, or, when `data` is this very dict that `dumped` noted in this turn
+    as the dump of a `cls`, that object (a tool result dumped into the state and read back by a later
+    node: validating the dump again gives what was dumped). The dict must not have been changed since;
+    the object is shared, so it must be treated as read-only (as every tool result is)."""
+    memo = _TURN.get()
+    found = memo.get(("dumped", id(data))) if memo is not None else None
+    if found is not None and found[0] is data and type(found[1]) is cls:
+        return found[1]
+    return cls.model_validate(data)
+
+
 _MISSING = object()
 
 

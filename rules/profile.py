@@ -118,10 +118,12 @@ class Profile(BaseModel):
     def with_value(self, field: str, value: Any, evidence: str | None = None,
                    assumed: bool = False, note: str | None = None, note_zh: str | None = None) -> "Profile":
         """A copy with `field` set and its provenance recorded (validated)."""
-        data = self.model_dump()
+        # The fields as they are (not a dump): the copy is validated all the same, and the other
+        # fields' nested values (provenance entries, compared options) are already valid models.
+        data = dict(self.__dict__)
         data[field] = value
-        data["provenance"] = {**data["provenance"], field: {"evidence": evidence, "assumed": assumed, "note": note,
-                                                            "note_zh": note_zh}}
+        data["provenance"] = {**self.provenance, field: {"evidence": evidence, "assumed": assumed, "note": note,
+                                                         "note_zh": note_zh}}
         return build_profile(data)
 
     @property

@@ -65,7 +65,7 @@ def gemm_flops(model: ModelSpec, tokens: float, sampled: float) -> float:
 
 def compute_tflops(hw: Hardware, quant: str, engine: str | None) -> float | None:
     """Dense TFLOPS GEMMs on these weights run at (FP8/FP4 where engine and device have them)."""
-    tf = hw.tflops.model_dump()
+    tf = hw.tflops.__dict__   # read only: a frozen model of plain numbers (its dump, without the copy)
     return tf.get(compute_dtype(quant, tf, engine)) or tf.get("fp16")
 
 

@@ -87,7 +87,7 @@ def prefill_flops(model: ModelSpec, tokens: int, depth: int = 0) -> Figure:
 
 def device_tflops(hw: Hardware, quant: str, engine: str | None) -> tuple[float, str]:
     """Dense TFLOPS of the dtype prefill GEMMs run in on this device (MissingFactError if unknown)."""
-    tf = hw.tflops.model_dump()
+    tf = hw.tflops.__dict__   # read only: a frozen model of plain numbers (its dump, without the copy)
     dtype = compute_dtype(quant, tf, engine)
     value = tf.get(dtype) or tf.get("fp16")
     if not value:
