@@ -91,9 +91,10 @@ def _engine_on_device(text: str, names: list[tuple[int, int]]) -> bool:
     return False
 
 
-# "with TP 2", "tensor-parallel-size 8", "tp=2": a parallel size stated as a setting in a sentence that asks
-# nothing about it is the situation, not the parallelism topic ("is TP=8 a bad idea?" still raises it).
-_SETTING = re.compile(r"[\s_-]*(?:size)?\s*[=:]?\s*\d", _F)
+# "with TP 2", "tensor-parallel-size 8", "tp=2", "tp16": a parallel size stated as a setting is a layout that
+# splits the model (the forum sets' convention: tp/pp/multi-card splitting that is part of the stated setup is
+# the topic); a size of 1 ("TP=1", "tensor-parallel 1 each") splits nothing and raises it only when asked about.
+_SETTING = re.compile(r"[\s_-]*(?:size)?\s*[=:]?\s*(?P<n>\d+)", _F)
 _SENTENCE = re.compile(r"(?:[^.?!。？！\n]|\.(?!\s|$))+(?:[.?!。？！]|$)", _F)
 
 
@@ -114,7 +115,9 @@ def _raised(topic: str, rx: re.Pattern, text: str) -> bool:
     for m in rx.finditer(text):
         sentence = next((s for s in _SENTENCE.finditer(text) if s.start() <= m.start() < s.end()), None)
         asked = sentence is not None and _QUESTION.search(sentence.group(0)) and not sentence.group(0).rstrip().endswith(".")
-        if not _SETTING.match(text, m.end()) or asked:
+        setting = _SETTING.match(text, m.end())
+        sized = any(k.fullmatch(m.group(0)) for k in _KINDS)   # "tp 2", not "用雙卡 910B"
+        if not setting or asked or (sized and int(setting.group("n")) > 1):
             return True
     return False
 
