@@ -149,7 +149,7 @@ def _topics(norm: str, values: dict[str, Any]) -> list[str]:
     and system memory). An hourly price with a cost priority alone is not cost per token (the dev set's
     convention)."""
     found = set(extract_topics.topics(norm))
-    if extract_topics.offload_by_fit(norm, values):
+    if extract_topics.offload_by_fit(norm, values) or extract_topics.offload_by_layers(norm, values):
         found.add("offload")
     return sorted(found)
 

@@ -391,9 +391,10 @@ _BENCH_ASKED = re.compile("|".join(lexicon.BENCHMARK_CUES), _F)
 # one request. Set against batching or concurrency anywhere in the message ("40 tok/s for a single request and 1000 when batching",
 # "單條請求 1.5 秒，一做併發就暴增") it is a yardstick, not the user's load.
 _SINGLE = re.compile(r"\b(?:a|one|just\s+one)\s+single\s+(?:request|query|prompt|stream|sequence)\b|\bsingle[\s-](?:request|stream|sequence)\b(?!\s+(?:speed|latency|performance))"
-                     r"|\bat\s+batch\s+(?:size\s+)?1\b(?![\d.-])|\b(?:one|1)\s+(?:request|prompt|query)\s+at\s+a\s+time\b"
+                     r"|\bat\s+batch\s+(?:size\s+)?1\b(?!\d|\.\d|-)|\b(?:one|1)\s+(?:request|prompt|query)\s+at\s+a\s+time\b"
                      r"|(?:只|僅)\s*(?:打|發|送|跑|丟|有)?\s*(?:一|1)\s*(?:個|條|筆)\s*(?:請求|request)|(?:打|發|送)\s*(?:一|1)\s*(?:個|條|筆)\s*請求"
                      r"|單(?:個|條|筆)\s*(?:請求|request)", _F)
+_BATCH_ONE = re.compile(r"\bbatch(?:\s+size)?\s*(?:of\s+)?1\b(?!\d|\.\d|-)", _F)
 _AGAINST_BATCH = re.compile(r"batch|aggregate|saturat|concurren|併發|並發|整批|批次", _F)
 
 
@@ -401,7 +402,8 @@ def _single_request(text: str) -> tuple[int, int] | None:
     for m in _SINGLE.finditer(text):
         if negated(text, m.start()) or re.search(r"\bnot\s+(?:a\s+)?$", text[max(0, m.start() - 6):m.start()], _F):
             continue
-        if _AGAINST_BATCH.search(text[:m.start()] + " " * (m.end() - m.start()) + text[m.end():]):
+        rest = text[:m.start()] + " " * (m.end() - m.start()) + text[m.end():]
+        if _AGAINST_BATCH.search(_BATCH_ONE.sub(" ", rest)):   # "at batch 1" elsewhere is the same load, not a contrast
             continue
         return m.start(), m.end()
     return None

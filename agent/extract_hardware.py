@@ -461,6 +461,8 @@ _FORM_COUNT = re.compile(r"(?:\b(?:count|qty|quantity|number\s+of\s+(?:GPUs|card
                          r"|數量|張數|卡數|GPU\s*數量?)\s*[:：=]?\s*(?P<num>\d{1,4})\b(?!\s*(?:people|users|人|個人))", _F)
 # Devices named by a launch command: "CUDA_VISIBLE_DEVICES=0,1,2,3" (four), "--tensor-parallel-size 4",
 # "tp=8", "8-way tensor parallel" (times a pipeline size when one is given).
+# "num_gpus 給 2", "--num-gpus 4", "--n-gpu 4": the engine is told how many cards to use
+_NUM_GPUS = re.compile(r"\b(?:--?)?n(?:um)?[_-]?gpus?\s*(?:[=:]|給|設(?:成|為)?|set\s+to|to|\s)\s*(?P<n>\d{1,3})\b", _F)
 _VISIBLE = re.compile(r"CUDA_VISIBLE_DEVICES\s*=\s*[\"']?(?P<ids>\d+(?:\s*,\s*\d+)*)", _F)
 _TP = re.compile(r"(?:--?tensor[-_]parallel[-_]size|--?tp(?:[-_]size)?)(?:\s*=\s*|\s+)(?P<n>\d{1,3})\b|\bTP\s*=\s*(?P<n2>\d{1,3})\b"
                  r"|\b(?P<n3>\d{1,3})[\s-]way\s+tensor[\s-]parallel", _F)
@@ -584,7 +586,7 @@ def _mixed(text: str, hits: list[AliasHit], device: AliasHit, out: list[Finding]
 # Chinese sentence, by its memory written right beside it ("4090 24G 用 vLLM", "T4（16G）上", "24G 的 4090"): one card.
 # A bare name ("A100s", "H100 上跑", "my 3090") says nothing of how many, and an Apple or other SoC machine is left
 # to the interview (the curated set's convention: a device named without a number states no count).
-_MINE = re.compile(rf"(?:(?:顯)?卡是\s*|GPU\s*是\s*)(?:(?:{_STATE}|{_BRAND})[\s-]*)*$", _F)
+_MINE = re.compile(rf"(?:(?:顯)?卡是\s*|GPU\s*是\s*|(?:一|單)台(?:機器|雲主機|主機|伺服器)?\s*(?:配|裝|插|搭載?)(?:有|了|著)?\s*)(?:(?:{_STATE}|{_BRAND})[\s-]*)*$", _F)
 _MEM_BESIDE = re.compile(r"[\s-]*[(\[]?\s*\d{1,3}\s?(?:GB|G)(?![A-Za-z0-9/])(?!\s*(?:each|apiece|per|x\b|[x×*]))", re.I)
 _CJK = re.compile(r"[\u4e00-\u9fff]")
 _MEM_BEFORE = re.compile(r"(?<![\d.])\d{1,3}\s?(?:GB|G)\s*(?:的\s*)$", re.I)
@@ -638,7 +640,10 @@ def find(text: str) -> list[Finding]:
             if n and n <= 1024 and not negated_adjacent(text, m.start()) and not overlaps(_number_span(m), hit_spans):
                 out.append(Finding("nodes", n, m.start(), m.end()))
                 break
-    if "count" not in fields and _COUNT_GATE.search(text) and not (device and hardware_class(device.id) == "cpu"):
+    gpus = _NUM_GPUS.search(text) if "count" not in fields else None
+    if gpus:   # the engine told how many cards to use beats a symptom ("num_gpus 給 2 … 只有一張卡在用")
+        out.append(Finding("count", int(gpus.group("n")), gpus.start(), gpus.end()))
+    elif "count" not in fields and _COUNT_GATE.search(text) and not (device and hardware_class(device.id) == "cpu"):
         for m in _GENERIC_COUNT.finditer(text):
             n = 2 if m.group("two") else 1 if m.group("one") else parse_int(m.group("num") or m.group("num2") or m.group("num3"))
             if n and n <= 1024 and not overlaps(m.span(), taken) and not negated_adjacent(text, m.start()) \

@@ -320,6 +320,8 @@ def _exl_id(name: str, bpw_text: str) -> str:
 def _is_kv(text: str, m: re.Match) -> bool:
     """A dtype said of the KV cache ("FP8 KV cache", "KV cache in q8_0")."""
     head = clause_before(text, m.start(), 40)
+    if text[max(0, m.start() - 1):m.start()] == "-" and re.match(r"-KV\b", text[m.end():m.end() + 4], re.I):
+        return False   # "Llama-3.3-70B-Instruct-FP8-KV": a checkpoint with FP8 weights (and an FP8 KV cache)
     return bool(_KV_AFTER.match(clause_after(text, m.end(), 14)) or _KV_BEFORE.search(head) or _KV_CHANGE.search(head)
                 or _KV_PAREN.search(text, max(0, m.start() - 32), m.start()))
 

@@ -33,7 +33,8 @@ UNITS: tuple[tuple[str, str], ...] = (
              r"|(?:-?way\s+|max(?:imum)?\s+|peak\s+|target\s+)?concurrency\b|-?users?\s+concurrency\b|CCU\b|in[\s-]flight\b|(?:live|open)\s+(?:requests?|sessions?|streams?|connections?|chats?)\b)"),
     ("org", r"(?:家|間)(?:\s*(?:客戶|公司|企業|廠商))?(?![人裡])|(?:different\s+)?(?:customers|clients|tenants|companies|departments|teams)\b"
             r"|(?:個|位)?\s*(?:客戶|部門|租戶)"),
-    ("people", r"(?:(?:internal|active|daily|monthly|total|registered|end|business|sales|different)[\s-]+)*"
+    # "a 40-engineer fintech", "12-person team": a hyphenated head count
+    ("people", r"-(?:engineer|developer|employee|person|seat|member|user)(?=\s+[a-z])|(?:(?:internal|active|daily|monthly|total|registered|end|business|sales|different)[\s-]+)*"
                r"(?:(?:member|person|people|man|strong)\s+(?:team|group|company|org(?:anization)?|department|firm|startup|lab)\b"
                r"|users?|people|persons?|employees|staff|engineers|developers|analysts|seats|members|researchers"
                r"|students|reps|representatives|salespeople|colleagues|coworkers|testers|lawyers|doctors|agents|customer|client)\b"

@@ -131,6 +131,21 @@ _UNREAD_QUANT = re.compile(r"(?<![A-Za-z0-9])I?Q[1-8](?:_?[A-Z0-9]+)*(?![A-Za-z0
 _HYBRID_ENGINE = re.compile(r"\bktransformers\b", re.I)
 
 
+# llama.cpp's GPU layer count ("-ngl 8", "--n-gpu-layers 20", "n_gpu_layers=30"): fewer than the model has leaves
+# the rest of the layers in system memory
+_NGL = re.compile(r"(?:(?<![\w-])-ngl|--n-gpu-layers|\bn_gpu_layers|\bnum_gpu)\s*[= ]\s*(?P<n>\d{1,3})\b", re.I)
+
+
+def offload_by_layers(text: str, values: dict) -> bool:
+    """A GPU layer count below the named model's layer count: part of the model runs from system RAM."""
+    m = _NGL.search(text)
+    if not m or not values.get("model"):
+        return False
+    from rules import catalog
+    layers = getattr(catalog.model(values["model"]), "layers", None)
+    return bool(layers) and int(m.group("n")) < layers
+
+
 def offload_by_fit(text: str, values: dict) -> bool:
     """KTransformers run on a GPU the user names; or a model far bigger than the stated GPUs, with a large system memory stated beside them ("一張 4090、
     記憶體 502G 跑 DeepSeek-R1 Q4_K_M"): the weights can only run split between GPU and system RAM."""

@@ -105,6 +105,9 @@ _SYMPTOM = re.compile(r"\b(?:has|have|had|shows?|showed|sees?|seeing|gets?|getti
                       r"(?:very\s+|really\s+|super\s+|extremely\s+|terribly\s+|much\s+|a\s+lot\s+)?(?:high|higher|long|longer|bad|worse|huge|terrible|poor|awful)\s+$", _F)
 
 
+_RANKED = re.compile(r"\b(?:first|most|main|top|priority|critical|important|matters?|key)\b|最|優先|重要|第一|首要|關鍵", _F)
+
+
 def priorities(text: str, stance: bool = True) -> list[Finding]:
     """priority (the first stated) and priorities (all stated, in the user's order).
 
@@ -127,7 +130,7 @@ def priorities(text: str, stance: bool = True) -> list[Finding]:
     # privacy is where the data may go; stated beside a latency, cost or throughput goal it is a constraint, and
     # the goal is what the user ranks ("資料不能出內網……回應一定要在 200ms 以內，即時性是第一優先")
     goals = [h for h in hits if h[2] in ("latency", "cost", "throughput")]
-    ranked = hits and (_STANCE.search(clause_after(text, hits[0][1], 24)) or _STANCE.search(clause_before(text, hits[0][0], 24)))
+    ranked = hits and (_RANKED.search(clause_after(text, hits[0][1], 24)) or _RANKED.search(clause_before(text, hits[0][0], 24)))
     if goals and hits[0][2] == "privacy" and not ranked:   # "Privacy first, then cost" keeps its order
         hits = goals + [h for h in hits if h not in goals]
     order = list(dict.fromkeys(v for _, _, v in hits))

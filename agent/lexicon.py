@@ -339,7 +339,7 @@ TOPICS = {
                 r"(?:GPU|顯卡|CPU)\s*(?:加|\+|和|與|跟)\s*(?:GPU|顯卡|CPU)\s*(?:的)?\s*混合推[理論]", r"異構推[理論]",
                 r"\b(?:model|layers|weights|experts)\b[^.?!]{0,24}\b(?:sits?|lives?|resides?|stays?|is|are)\s+in\s+(?:the\s+)?(?:system|host|CPU)\s+(?:RAM|memory)\b"],
     "kv-quantization": [r"\bKV[\s-]*cache[\s-]*(?:dtype|quant\w*|precision|compression|in\s+(?:FP8|INT8|INT4|Q8|Q4))",
-                        r"\b(?:FP8|INT8|INT4|q8_0|q4_0|quantized|quantize[sd]?|\d-bit)\s+(?:the\s+)?KV(?:[\s-]*cache)?\b",
+                        r"\b(?:FP8|INT8|INT4|q8_0|q4_0|quantized|quantize[sd]?|\d-bit)(?:\s+(?:the\s+)?|-)KV(?:[\s-]*cache)?\b",
                         r"\bquantiz\w*\s+(?:the\s+)?KV\b",
                         # engine settings for the cache's dtype: "fp8_e4m3 KV cache", LMDeploy "quant-policy 8",
                         # TabbyAPI / ExLlama "cache_mode Q4"
@@ -399,13 +399,13 @@ TOPICS = {
                             rf"(?:要不要|該不該|需不需要|是否(?:要|該)?|值不值得)\s*(?:做|進行|用|上|改用)?\s*(?:量化(?:成|到|為)?\s*)?(?:{_FORMAT}(?!\s*KV)|量化(?!\s*KV))"],
 }
 PLATFORMS = (r"\b(?:ROCm|AMD|Apple\s+Silicon|Metal|macOS|Mac|Intel|Arc|XPU|oneAPI|SYCL|Vulkan|Windows|WSL|ARM|aarch64|Jetson"
-             r"|Ascend|NPUs?|TPUs?|Pascal|Volta|Turing|Ampere|Hopper|Blackwell|APUs?|Strix|Gaudi|HPU|Tenstorrent|P100|P40|V100|T4"
+             r"|Ascend|NPUs?|TPUs?|Inferentia\d?|Trainium\d?|Neuron|Pascal|Volta|Turing|Ampere|Hopper|Blackwell|APUs?|Strix|Gaudi|HPU|Tenstorrent|P100|P40|V100|T4"
              r"|MI\d{2,3}X?|CPU[\s-]only|compute\s+capability|sm_?\d{2,3})\b|老架構|舊架構|舊顯卡|蘋果|昇騰")
 SUPPORT_CUES = (r"\bsupport(?:s|ed|ing)?\b|\bcompatib|\bavailable\s+(?:on|for)\b|\binstall(?:ed|ing)?\b(?!\s+is)|\bbuild\b|\bbuilt\b"
                 r"|支援|支持|相容|兼容|能不能跑|可以跑|跑得動|能跑|跑在|能用|可以用"
                 r"|(?:可以|能|能不能|可不可以)\s*在[^。？?]{0,24}(?:跑|執行|運行|使用|安裝|推理|推論|部署)"
                 r"|(?:可以|能|能不能|可不可以)\s*(?:部署|放|裝|跑)\s*(?:到|在)")
-RUN_ON = r"\b(?:run|runs|running|work|works|use|used)\b[^.?!。？]{0,30}?\b(?:on|with)\b|\b(?:can|could|does|do|will|is)\b[^.?!。？]{0,24}\buse\b"
+RUN_ON = r"\b(?:run|runs|running|work|works|working|use)\b[^.?!。？]{0,30}?\b(?:on|with)\b|\b(?:can|could|does|do|will|is)\b[^.?!。？]{0,24}\buse\b"
 
 # A message in a thread that already has a profile either amends it ("what if we use AWQ
 # instead?") or describes a new situation ("now 2×H100, Qwen3 32B, just me").

@@ -217,3 +217,77 @@ def test_machines_from_nodes(text, nodes):
 
 def test_processes_per_node_are_not_nodes():
     assert read("torchrun --nproc_per_node 8 example.py on 8x A100").values.get("nodes") in (None, 1)
+
+
+# ---------------------------------------------------------------- further classes from the same sets
+@pytest.mark.parametrize("text, link", [
+    ("Qwen3 32B on 4x L40S over PCI-E, offline batch.", "pcie"),
+    ("Two MI100s on PCIe 4.0 with vLLM.", "pcie"),
+])
+def test_a_link_after_the_name_is_the_interconnect(text, link):
+    assert read(text).values.get("interconnect") == link
+
+
+@pytest.mark.parametrize("text", [
+    "Does SGLang support multi-LoRA on Trainium2?",
+    "We need DeepSeek V3 working with vLLM on our 8x MI300X box - is there a way?",
+    "vLLM 能不能在 Inferentia2 上跑 Llama 3 8B？",
+])
+def test_support_on_a_platform_is_asked(text):
+    assert "platform-support" in read(text).topics
+
+
+def test_a_second_hand_card_is_not_a_support_question():
+    assert "platform-support" not in read("Building a used RTX 3090 pair with vLLM for a 70B AWQ - is 25 tok/s realistic?").topics
+
+
+@pytest.mark.parametrize("text, n", [
+    ("We're a 25-engineer startup looking at a self-hosted Copilot.", 25),
+    ("A 12-person team shares one L40S.", 12),
+])
+def test_a_hyphenated_head_count_is_users(text, n):
+    assert read(text).values.get("users") == n
+
+
+@pytest.mark.parametrize("text, priority", [
+    ("For a high-volume private chatbot, is self-hosting on rented H100s cheaper than APIs?", "cost"),
+    ("Privacy first, then cost.", "privacy"),
+    ("隱私最重要，其次是成本。", "privacy"),
+])
+def test_privacy_yields_unless_ranked(text, priority):
+    assert read(text).values.get("priority") == priority
+
+
+@pytest.mark.parametrize("text, n", [
+    ("Langchain-Chatchat 設 num_gpus 給 2 跑 chatglm3-6b，只有一張卡在用。", 2),
+    ("xinference launch with --n-gpu 4 for Qwen2 72B", 4),
+    ("想租一台配 RTX 4090 的雲主機跑 14B 模型。", 1),
+])
+def test_the_engine_or_the_machine_says_how_many_cards(text, n):
+    assert read(text).values.get("count") == n
+
+
+@pytest.mark.parametrize("text", [
+    "My M3 Max streams at 60 tok/s at batch 1. It's just me, one prompt at a time.",
+    "llama.cpp on a 4090: 120 tok/s with one request at a time at batch 1.",
+])
+def test_batch_one_is_the_same_single_load(text):
+    assert read(text).values.get("concurrency") == 1
+
+
+@pytest.mark.parametrize("text", [
+    "amd/Llama-3.3-70B-Instruct-FP8-KV on 8x MI355X with TP=8.",
+    "跑 amd/Llama-3.1-8B-Instruct-FP8-KV，單張 MI300X。",
+])
+def test_an_fp8_kv_checkpoint_has_fp8_weights_and_an_fp8_cache(text):
+    ex = read(text)
+    assert ex.values.get("quantization") == "fp8" and "kv-quantization" in ex.topics
+
+
+@pytest.mark.parametrize("text, offload", [
+    ("DeepSeek-R1 Q2 via llama-server -ngl 8 on eight 24GB GPUs.", True),
+    ("DeepSeek-R1 用 llama.cpp，--n-gpu-layers 20，其餘放記憶體。", True),
+    ("Llama 3.1 8B with -ngl 99 on a 4090.", False),
+])
+def test_fewer_gpu_layers_than_the_model_has_is_offload(text, offload):
+    assert ("offload" in read(text).topics) is offload
