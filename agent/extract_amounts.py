@@ -346,8 +346,10 @@ def amounts(text: str, taken: list[tuple[int, int]]) -> list[Finding]:
     # one A100 at $2.00/hr") is not the device's price
     prices = [b for b in bound if b.field == "device_hour_usd"]
     if len(prices) > 1:
-        bound = [b for b in bound if b.field != "device_hour_usd" or not _HOSTED.search(text, *_clause(text, b.quantity.start, b.quantity.end))] \
-            or bound
+        def hosted(b: Bound) -> bool:   # the words since the previous price (or the clause start) name a hosted service
+            left = max([_clause(text, b.quantity.start, b.quantity.end)[0]] + [p.quantity.unit_end for p in prices if p.quantity.unit_end <= b.quantity.start])
+            return bool(_HOSTED.search(text, left, b.quantity.start))
+        bound = [b for b in bound if b.field != "device_hour_usd" or not hosted(b)] or bound
     for b in bound:
         if b.field not in out:
             out[b.field] = _finding(b)
@@ -394,12 +396,15 @@ _SINGLE = re.compile(r"\b(?:a|one|just\s+one)\s+single\s+(?:request|query|prompt
                      r"|\bat\s+batch\s+(?:size\s+)?1\b(?!\d|\.\d|-)|\b(?:one|1)\s+(?:request|prompt|query)\s+at\s+a\s+time\b"
                      r"|(?:只|僅)\s*(?:打|發|送|跑|丟|有)?\s*(?:一|1)\s*(?:個|條|筆)\s*(?:請求|request)|(?:打|發|送)\s*(?:一|1)\s*(?:個|條|筆)\s*請求"
                      r"|單(?:個|條|筆)\s*(?:請求|request)", _F)
+_SERVED = re.compile(r"\s+(?:gets?|is|are|being)\s+(?:\w+\s+)?(?:served|processed|handled|answered)\b|\s*(?:才|會)?(?:被)?(?:處理|服務)", _F)
 _BATCH_ONE = re.compile(r"\bbatch(?:\s+size)?\s*(?:of\s+)?1\b(?!\d|\.\d|-)", _F)
 _AGAINST_BATCH = re.compile(r"batch|aggregate|saturat|concurren|併發|並發|整批|批次", _F)
 
 
 def _single_request(text: str) -> tuple[int, int] | None:
     for m in _SINGLE.finditer(text):
+        if _SERVED.match(text, m.end()):   # "only one request at a time gets served; others wait": a symptom, not the load
+            continue
         if negated(text, m.start()) or re.search(r"\bnot\s+(?:a\s+)?$", text[max(0, m.start() - 6):m.start()], _F):
             continue
         rest = text[:m.start()] + " " * (m.end() - m.start()) + text[m.end():]

@@ -47,13 +47,13 @@ _NODES = re.compile(
     rf"|(?:共|總共|一共|合計)\s*(?P<num6>{COUNT})\s*台|(?P<num7>{COUNT})\s*台(?=\s*(?:[)）,，。;；]|$))"   # "（每台 8 張，共 2 台）"
     rf"|(?P<one>單機|单机|單節點|单节点|單台(?:機器|伺服器|主機)?)", _F)
 _GENERIC_COUNT = re.compile(
-    rf"(?P<num>{COUNT})\s*(?:張|片|塊|个|個|[x×*])?\s*(?:\d+\s?[GT]B?\s*(?:的\s*)?)?(?:(?:graphics|video|GPU)\s+)?(?:GPUs?|cards?|顯卡|卡|accelerators?)(?![A-Za-z])"
+    rf"(?P<num>{COUNT})\s*(?:張|片|塊|个|個|[x×*])?\s*(?:\d+\s?[GT]B?\s*(?:的\s*)?)?(?:(?:graphics|video|GPU)\s+)?(?:GPUs?|[HNTX]PUs|cards?|顯卡|卡|accelerators?)(?![A-Za-z])"
     rf"|(?P<num2>{COUNT})-(?:GPU|card)\b|(?P<two>雙卡|双卡)|(?P<one>單卡|单卡)"
     rf"|(?:每|per\s+)(?:台|個節點|節點|node|server|machine)\s*(?:有|放|裝|with)?\s*(?P<num3>{COUNT})\s*(?:張|片|卡|GPUs?)", _F)
 # "一張卡一小時 2 美金": the card of a unit price, not a device count.
 _PER_HOUR = re.compile(r"\s*(?:一|每|per|an?)?\s*(?:小時|(?:hours?|hr)\b)", _F)
 _NODE_GATE = re.compile(rf"{_NODE_WORD}|台|單機|单机|單節點|单节点", _F)
-_COUNT_GATE = re.compile(r"GPU|card|卡|張|片|accelerator", _F)
+_COUNT_GATE = re.compile(r"GPU|[HNTX]PUs|card|卡|張|片|accelerator", _F)
 _MEMORY = re.compile(
     r"(?P<num>\d+(?:\.\d+)?)\s?(?P<unit>TB|GB|T|G)(?![A-Za-z/])(?!\s*/\s*s)\s*(?:of\s+)?"
     r"(?P<word>unified\s+memory|VRAM|RAM|memory|HBM|GPUs?|cards?|統一記憶體|記憶體|顯存|內存|顯卡|卡|版本?)?", _F)

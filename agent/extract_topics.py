@@ -107,12 +107,17 @@ _KINDS = [re.compile(p, _F) for p in (
     r"(?:(?<![A-Za-z])|(?<=\dx))DP(?![A-Za-z])|data[\s_-]*(?:parallel|並行)|資料並行|數據並行")]
 
 
+_RATHER_THAN = re.compile(r"(?:\bthan|\binstead\s+of|\bwithout|\bnot|不用|不要|而不是)\s*$", _F)
+
+
 def _raised(topic: str, rx: re.Pattern, text: str) -> bool:
     if topic != "parallelism":
         return bool(rx.search(text))
     if sum(bool(k.search(text)) for k in _KINDS) >= 2:
         return True
     for m in rx.finditer(text):
+        if _RATHER_THAN.search(text, max(0, m.start() - 16), m.start()):   # "rather than splitting one model across both"
+            continue
         sentence = next((s for s in _SENTENCE.finditer(text) if s.start() <= m.start() < s.end()), None)
         asked = sentence is not None and _QUESTION.search(sentence.group(0)) and not sentence.group(0).rstrip().endswith(".")
         setting = _SETTING.match(text, m.end())

@@ -78,6 +78,8 @@ AUDIENCE = {
              r"(?:業務|研發|客服|行銷)?(?:同仁|同事|人員)", r"業務", r"員工", r"工程師", r"全公司", r"[\u4e00-\u9fff]{0,2}部門", r"內部"],
 }
 
+_SETUP_NOUN = (r"(?!\s+(?:[\w-]+\s+)?(?:deployments?|assistants?|chatbots?|agents?|servers?|clusters?|setups?|instances?|LLMs?"
+               r"|models?|inference|hosting|solutions?|installs?|installations?|copilots?)\b)")
 # What the user optimises for (the article's tenth question). PRIORITY phrases state a priority by
 # themselves; PRIORITY_TOPIC words ("latency", "成本") count only next to a STANCE cue.
 PRIORITY = {
@@ -119,7 +121,8 @@ PRIORITY = {
              r"\bbeat(?:s|ing)?\b[^?!]{0,40}\bper\s+(?:1\s*)?(?:million|M)\s+tokens\b",
              r"\b(?:renting|rental|buying|owning)\b[^.?!]{0,20}\bworth\s+it\b", r"\bworth\s+(?:renting|buying)\b",
              r"\b(?:get|bring|push|drive)\s+(?:that|it|this|the\s+(?:cost|price))\s+(?:down\s+)?(?:under|below)\s+\$"],
-    "privacy": [r"\bprivacy\b", r"\bprivate\b", r"隱私", r"地端", r"\bon[\s-]?prem(?:ise|ises)?\b", r"\bair[\s-]?gapped\b",
+    # "keep it private", "fully on-prem" state it; "a private coding agent", "an on-prem assistant" only describe the setup
+    "privacy": [r"\bprivacy\b", rf"\bprivate\b{_SETUP_NOUN}", r"隱私", r"地端", rf"\bon[\s-]?prem(?:ise|ises)?\b{_SETUP_NOUN}", r"\bair[\s-]?gapped\b",
                 r"資料不(?:能|可以|得)(?:外流|出去|離開|上雲)", r"\bdata\s+(?:can(?:no|')t|must\s+not|never)\s+leave\b",
                 r"\bsensitive\s+data\b", r"敏感資料", r"機敏", r"\bcompliance\b", r"合規", r"\bGDPR\b", r"\bHIPAA\b",
                 r"\bnothing\s+(?:may|can|must|should|is\s+allowed\s+to)\s+leave\b",
@@ -142,8 +145,8 @@ STANCE = (r"\bonly\b|\bcounts\b|只(?!有|是|能)(?:看|要|在乎|在意)?|\bk
           r"\bmatters?\b|\bcare\b|\bimportant\b|\bpriorit|\bcritical\b|\bkey\b|\bfocus|\boptimi[sz]|\bminimi[sz]|\bmaximi[sz]"
           r"|\bfirst\b(?![\s-]*tokens?)|\bmost\b|\bmain\b|\btop\b|\bconcern|\bsensitive\b|\b(?:low|high)(?:er|est)?\b(?!\s+(?:concurrency|load|traffic|batch|QPS|request\s+rates?))"
           # a bound is a stance only when it bounds a figure ("latency under 200 ms", not "for less than one A100")
-          r"|(?:\bunder\b|\bbelow\b|<|\bwithin\b|\bless\s+than\b)(?=\s*[~$]?\s*\d)|\bbound\b|\bsecond(?:ary)?\b|\beverything\b|\ball\s+that\s+matters\b|\bthen\b|\bas\s+well\b"
-          r"|重要|優先|在意|重視|在乎|要低|要高|最|敏感|考量|控制|降低|壓低|提高|拉高|省|主要|關鍵|以內|之內|低於|小於|為主|其次|次要"
+          r"|(?:\bunder\b|\bbelow\b|<|\bwithin\b|\bless\s+than\b)(?=\s*[~$]?\s*\d)|\bbound\b|\bsecond(?:ary)?\b|\beverything\b|\babove\s+all\b|\bforemost\b|\ball\s+that\s+matters\b|\bthen\b|\bas\s+well\b"
+          r"|重要|優先|在意|重視|在乎|要低|要高|最|敏感|考量|控制|降低|壓低|壓到|降到|提高|拉高|省|主要|關鍵|以內|之內|低於|小於|為主|其次|次要"
           r"|越(?:低|快|高|多|少|便宜)越好|才是|太高|\btoo\s+high\b|(?:秒|毫秒|ms)\s*內")
 
 # Interconnect words. NVLink negated ("no NVLink") means the cards talk over PCIe.
@@ -377,14 +380,15 @@ TOPICS = {
                     # "spread over multiple GPUs", "won't split it across both cards", "one model across multiple machines"
                     r"(?:多|雙|双)卡\s*(?:推[理論]|部署|載入|加載|一起|並行|同時|跑|運行|執行)", r"(?:支援|支持|用|讓它|讓模型)\s*(?:多|雙|双)卡",
                     r"(?:多|雙|双)卡\s*(?:嗎|呢)", r"只(?:有)?(?:跑|用|在)(?:在)?其中一張|只有一張卡在(?:用|跑|動)",
-                    r"\b(?:split|spread|shard|distribute|splitting|spreading|sharding|distributing|split\s+up)\s+(?:it\s+|the\s+model\s+|inference\s+)?"
-                    r"(?:across|over|between|onto)\s+(?:both|two|multiple|several|all|many|the|my|our|\d+|a\s+cluster\s+of)\b",
+                    r"\b(?:split|spread|shard|distribute|splitting|spreading|sharding|distributing|split\s+up)\s+(?:it\s+|the\s+model\s+|inference\s+|(?:[\w.-]+\s+){1,4}?)?"
+                    r"(?:across|over|between|onto)\s+(?:both|two|three|four|five|six|seven|eight|multiple|several|all|many|the|my|our|\d+|a\s+cluster\s+of)\b(?:\s+[\w-]+)?",
                     r"\b(?:one|a\s+single|the\s+same)\s+model\s+(?:across|over)\s+(?:multiple|several|many|two|both)\s+(?:machines|nodes|cards|GPUs)\b",
                     r"\bmulti[\s-]?(?:GPU|card)\s+(?:inference|serving|deployment|loading)\b", r"跨節點(?:做|的)?\s*(?:推[理論]|部署|並行)", r"\b(?:distributed|multi[\s-]node|cross[\s-]node)\s+(?:inference|serving)\b",
                     # the loader spreading layers over the cards (transformers' device_map), several cards put to work together
                     # ("四卡一起量化", "三卡一起跑"), a launcher's processes per node, every GPU wanted in use, "works up to 10 GPUs"
                     r"\bdevice[_\s-]?map\b\s*(?:[=:]|設成?|設為|設定?為?|用|set\s+to|to)?\s*[\"']?(?:auto|balanced(?:_low_0)?|sequential)\b",
-                    r"(?:多|雙|双|[二兩两三四五六七八九十]|\d{1,2})\s*(?:張|片)?\s*卡\s*一起", r"--?nproc[_-]per[_-]node\s*[= ]?\s*(?:[2-9]|\d{2})\b",
+                    r"(?:多|雙|双|[二兩两三四五六七八九十]|\d{1,2})\s*(?:張|片)?\s*卡\s*一起",
+                    r"(?:吃滿|用滿|用上|跑滿|利用)\s*(?:所有|全部|每一?張|\d{1,2}|[二兩两三四五六七八])\s*(?:張)?\s*(?:卡|GPU|顯卡)", r"--?nproc[_-]per[_-]node\s*[= ]?\s*(?:[2-9]|\d{2})\b",
                     r"\b(?:use|using|uses|utili[sz]e)\s+(?:every|each|all)\s+(?:of\s+)?(?:the\s+|my\s+|our\s+|\d+\s+)?(?:GPUs?|cards)\b",
                     r"\b(?:only\s+)?uses?\s+(?:just\s+)?one\s+of\s+(?:my|the|our)\s+(?:\d+|two|four|eight)\s+(?:GPUs|cards)\b",
                     r"\b(?:works|scales|runs)\s+(?:fine\s+)?(?:up\s+)?to\s+\d+\s+(?:GPUs|cards)\b"],

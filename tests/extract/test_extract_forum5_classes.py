@@ -291,3 +291,34 @@ def test_an_fp8_kv_checkpoint_has_fp8_weights_and_an_fp8_cache(text):
 ])
 def test_fewer_gpu_layers_than_the_model_has_is_offload(text, offload):
     assert ("offload" in read(text).topics) is offload
+
+
+@pytest.mark.parametrize("text, n", [("Gaudi 2 with optimum-habana: 8 HPUs serving Llama 2 70B.", 8),
+                                     ("昇騰機器 16 NPUs 跑 DeepSeek-V3", 16)])
+def test_accelerator_words_count_devices(text, n):
+    assert read(text).values.get("count") == n
+
+
+@pytest.mark.parametrize("text, price", [
+    ("A hosted Llama 70B endpoint costs $8/hr while one H100 is $2.5/hr on RunPod.", 2.5),
+    ("API 代管一小時 9 美元，而一張 L40S 一小時 1.2 美元。", 1.2),
+])
+def test_the_hosted_price_in_the_same_clause_is_not_the_devices(text, price):
+    assert read(text).values.get("device_hour_usd") == pytest.approx(price)
+
+
+@pytest.mark.parametrize("text, priority", [
+    ("We need throughput above all: 10M documents overnight on 8x L40S.", "throughput"),
+    ("DeepSeek-V3 的成本能不能壓到每百萬 token 1 美元以下？", "cost"),
+])
+def test_more_ways_to_rank_a_goal(text, priority):
+    assert read(text).values.get("priority") == priority
+
+
+@pytest.mark.parametrize("text, raised", [
+    ("I split Llama 3 70B across three 3090s with llama.cpp.", True),
+    ("把 Qwen2.5 72B 拆到四張卡上跑，有什麼設定能讓一個實例吃滿 4 卡？", True),
+    ("I'd rather run two replicas than splitting one model across both cards.", False),
+])
+def test_one_model_over_several_cards(text, raised):
+    assert ("parallelism" in read(text).topics) is raised
