@@ -462,7 +462,7 @@ _FORM_COUNT = re.compile(r"(?:\b(?:count|qty|quantity|number\s+of\s+(?:GPUs|card
 # Devices named by a launch command: "CUDA_VISIBLE_DEVICES=0,1,2,3" (four), "--tensor-parallel-size 4",
 # "tp=8", "8-way tensor parallel" (times a pipeline size when one is given).
 # "num_gpus 給 2", "--num-gpus 4", "--n-gpu 4": the engine is told how many cards to use
-_NUM_GPUS = re.compile(r"\b(?:--?)?n(?:um)?[_-]?gpus?\s*(?:[=:]|給|設(?:成|為)?|set\s+to|to|\s)\s*(?P<n>\d{1,3})\b", _F)
+_NUM_GPUS = re.compile(r"(?:\bnum[_-]gpus|(?<![\w-])(?:--?)?n[_-]gpus?)\s*(?:[=:]|給|設(?:成|為)?|set\s+to|to|\s)\s*(?P<n>\d{1,3})\b", _F)   # not Ollama's num_gpu (layers)
 _VISIBLE = re.compile(r"CUDA_VISIBLE_DEVICES\s*=\s*[\"']?(?P<ids>\d+(?:\s*,\s*\d+)*)", _F)
 _TP = re.compile(r"(?:--?tensor[-_]parallel[-_]size|--?tp(?:[-_]size)?)(?:\s*=\s*|\s+)(?P<n>\d{1,3})\b|\bTP\s*=\s*(?P<n2>\d{1,3})\b"
                  r"|\b(?P<n3>\d{1,3})[\s-]way\s+tensor[\s-]parallel", _F)
