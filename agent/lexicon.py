@@ -86,12 +86,14 @@ PRIORITY = {
     "latency": [r"\blow(?:er|est)?[\s-]latency\b(?![\s-]+(?:configs?|setups?|modes?|groups?|presets?|profiles?|recipes?|variants?))",
                 # a response time required: "回應一定要在 200ms 以內"; latency wanted lower: "get that latency down"
                 r"(?:回應|回覆|回答|延遲|首字)[^，。,；;]{0,10}?(?:要|需要|必須|得)[^，。,；;]{0,6}?\d+(?:\.\d+)?\s*(?:ms|毫秒|秒)\s*(?:以內|之內|內)",
+                r"(?:希望|要求|必須|一定要|需要)[^，。,；;]{0,12}?\d+(?:\.\d+)?\s*(?:ms|毫秒|秒)\s*(?:以內|之內|內)\s*(?:就)?\s*(?:回應|回覆|回答|回來|出結果|完成|出字|出來)",
                 r"\b(?:get|bring|push|drive|cut)\s+(?:that|the|this|our|my)?\s*(?:latency|TTFT|time[\s-]to[\s-]first[\s-]token)\s+down\b",
                 r"\b(?:reduce|lower|minimi[sz]e|cut)\s+(?:the\s+|our\s+|my\s+)?(?:latency|TTFT)\b", r"\blatency[\s-](?:sensitive|critical|bound|SLOs?|SLAs?|targets?|budget)\b",
                 r"低延遲(?!\s*(?:那|的)?\s*(?:組|配置|設定|模式|版))", r"延遲敏感", r"\bresponsive(?:ness)?\b", r"\breal[\s-]?time\b", r"即時", r"快速回應",
                 r"回應要快", r"\bsnappy\b", r"\bfast\s+(?:responses|replies|first\s+token)\b",
                 # a response time wanted: "壓到一秒以內回應", "respond within a second", "keep short requests fast"
                 r"(?:秒|毫秒|ms)\s*(?:以內|之內|內)\s*(?:就)?\s*(?:回應|回覆|回答|出結果|完成)",
+                r"\b(?:replies|responses|answers|(?:the\s+)?first\s+tokens?|TTFT)\s+(?:must|should|need\s+to|needs\s+to|has\s+to|have\s+to)\s+(?:come\s+back|arrive|start|appear|return|be\s+back|land)\s+(?:with)?in\s+(?:a|one|\d+(?:\.\d+)?)\s*(?:seconds?|secs?|s|ms|milliseconds?)\b",
                 r"\b(?:respond|reply|answer)(?:s|ing)?\s+(?:with)?in\s+(?:a|one|\d+(?:\.\d+)?)\s*(?:seconds?|secs?|s|ms|milliseconds?)\b",
                 r"\bkeep\s+(?:\w+\s+){0,3}?(?:fast|snappy|responsive|quick)\b(?!\s+enough)"],
     "throughput": [r"\bhigh(?:er|est)?[\s-]throughput\b", r"\bsqueez(?:e|ing)\s+(?:out\s+)?(?:more|extra|the\s+most|every\s+bit\s+of)\s+(?:throughput|tok(?:en)?s?)",
@@ -337,7 +339,7 @@ TOPICS = {
                 r"\bVRAM\b[^.?!]{0,20}\b(?:plus|and|\+)\b[^.?!]{0,20}\b(?:system|host|CPU)\s+(?:RAM|memory)\b",
                 r"\b(?:only\s+)?(?:part|some|most|half)\s+of\s+the\s+(?:layers|weights|model)\b[^.?!]{0,20}\b(?:on|in)\s+(?:the\s+)?(?:GPU|VRAM)",
                 r"(?:記憶體|內存|内存|RAM)\s*(?:加|\+|和|與|跟)\s*\d+(?:\.\d+)?\s*(?:G|GB)?\s*(?:的)?\s*(?:顯存|顯示記憶體|VRAM)", r"\b(?:n-)?cpu[\s-]moe\b", r"\bexperts?\b[^.?!。？]{0,30}\b(?:CPU|system\s+RAM|host\s+RAM|RAM|system\s+memory)\b",
-                r"\bspill(?:s|ing)?\s+(?:over\s+)?to\b", r"\bthe\s+rest\s+(?:of\s+(?:it|them|the\s+\w+)\s+)?(?:in|on|to|into)\s+(?:the\s+)?(?:system|host|CPU)\s+(?:RAM|memory)\b", r"\bhost[\s-]RAM\b", r"卸載到", r"放到\s*CPU", r"放到\s*(?:系統)?記憶體", r"CPU\s*offload",
+                r"\bspill(?:s|ing)?\s+(?:over\s+)?to\b", r"\bthe\s+rest\s+(?:of\s+(?:it|them|the\s+\w+)\s+)?(?:in|on|to|into)\s+(?:the\s+)?(?:system|host|CPU)\s+(?:RAM|memory)\b", r"\bhost[\s-]RAM\b", r"卸載到", r"放到\s*CPU", r"(?:層|權重|專家)[^，。,；;]{0,6}?(?:跑|放|留|卸載)(?:在|到)\s*(?:CPU|記憶體|內存|系統記憶體)", r"放到\s*(?:系統)?記憶體", r"CPU\s*offload",
                 # the model split between GPU and CPU memory: "顯卡加 CPU 混合推理", "most of the model sits in system RAM"
                 r"(?:GPU|顯卡|CPU)\s*(?:加|\+|和|與|跟)\s*(?:GPU|顯卡|CPU)\s*(?:的)?\s*混合推[理論]", r"異構推[理論]",
                 r"\b(?:model|layers|weights|experts)\b[^.?!]{0,24}\b(?:sits?|lives?|resides?|stays?|is|are)\s+in\s+(?:the\s+)?(?:system|host|CPU)\s+(?:RAM|memory)\b"],
@@ -383,7 +385,8 @@ TOPICS = {
                     r"\b(?:split|spread|shard|distribute|splitting|spreading|sharding|distributing|split\s+up)\s+(?:it\s+|the\s+model\s+|inference\s+|(?:[\w.-]+\s+){1,4}?)?"
                     r"(?:across|over|between|onto)\s+(?:both|two|three|four|five|six|seven|eight|multiple|several|all|many|the|my|our|\d+|a\s+cluster\s+of)\b(?:\s+[\w-]+)?",
                     r"\b(?:one|a\s+single|the\s+same)\s+model\s+(?:across|over)\s+(?:multiple|several|many|two|both)\s+(?:machines|nodes|cards|GPUs)\b",
-                    r"\bmulti[\s-]?(?:GPU|card)\s+(?:inference|serving|deployment|loading)\b", r"跨節點(?:做|的)?\s*(?:推[理論]|部署|並行)", r"\b(?:distributed|multi[\s-]node|cross[\s-]node)\s+(?:inference|serving)\b",
+                    r"\bmulti[\s-]?(?:GPU|card)\s+(?:inference|serving|deployment|loading)\b", r"跨(?:節點|機器?|伺服器|主機|台)(?:做|的)?\s*(?:推[理論]|部署|並行|跑|運行|執行)",
+                    r"(?:分散|拆|切)(?:在|到|成)\s*(?:多|兩|二|三|四|五|六|七|八|\d{1,2})\s*(?:台|張|片|個節點|節點|卡|顆)", r"\b(?:distributed|multi[\s-]node|cross[\s-]node)\s+(?:inference|serving)\b",
                     # the loader spreading layers over the cards (transformers' device_map), several cards put to work together
                     # ("四卡一起量化", "三卡一起跑"), a launcher's processes per node, every GPU wanted in use, "works up to 10 GPUs"
                     r"\bdevice[_\s-]?map\b\s*(?:[=:]|設成?|設為|設定?為?|用|set\s+to|to)?\s*[\"']?(?:auto|balanced(?:_low_0)?|sequential)\b",

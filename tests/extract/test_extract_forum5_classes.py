@@ -322,3 +322,22 @@ def test_more_ways_to_rank_a_goal(text, priority):
 ])
 def test_one_model_over_several_cards(text, raised):
     assert ("parallelism" in read(text).topics) is raised
+
+
+@pytest.mark.parametrize("text, topic", [
+    ("公司有兩台 8 卡 A800 伺服器，想跨機跑 DeepSeek-V3。", "parallelism"),
+    ("用 ray 把 Llama 3.1 405B 分散在三台上。", "parallelism"),
+    ("4090 顯存不夠，部分層跑在 CPU 上，只有 3 token/s。", "offload"),
+    ("Only some of the layers stay on the GPU; most of the model sits in system RAM.", "offload"),
+])
+def test_zh_layout_words(text, topic):
+    assert topic in read(text).topics
+
+
+def test_cards_grouped_into_nodes_is_no_split():
+    assert "parallelism" not in read("我們有 16 張 A40，分成兩個節點，二十個同仁。").topics
+
+
+@pytest.mark.parametrize("text", ["希望每個回答都在 1 秒內回來，四張 L40S 夠嗎？", "Replies must come back within 800 ms on our L4."])
+def test_a_wished_response_time_is_latency(text):
+    assert read(text).values.get("priority") == "latency"
