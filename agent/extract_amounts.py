@@ -393,6 +393,7 @@ _BENCH_ASKED = re.compile("|".join(lexicon.BENCHMARK_CUES), _F)
 # one request. Set against batching or concurrency anywhere in the message ("40 tok/s for a single request and 1000 when batching",
 # "單條請求 1.5 秒，一做併發就暴增") it is a yardstick, not the user's load.
 _SINGLE = re.compile(r"\b(?:a|one|just\s+one)\s+single\s+(?:request|query|prompt|stream|sequence)\b|\bsingle[\s-](?:request|stream|sequence)\b(?!\s+(?:speed|latency|performance))"
+                     r"|\b(?:send|sent|sending|fire|fired|firing|run|ran|running|issue[sd]?)\s+(?:the\s+|my\s+|our\s+)?(?:requests|prompts|queries)\s+(?:sequentially|serially|one\s+by\s+one|one\s+after\s+(?:another|the\s+other))\b"
                      r"|\bat\s+batch\s+(?:size\s+)?1\b(?!\d|\.\d|-)|\b(?:one|1)\s+(?:request|prompt|query)\s+at\s+a\s+time\b"
                      r"|(?:只|僅)\s*(?:打|發|送|跑|丟|有)?\s*(?:一|1)\s*(?:個|條|筆)\s*(?:請求|request)|(?:打|發|送)\s*(?:一|1)\s*(?:個|條|筆)\s*請求"
                      r"|單(?:個|條|筆)\s*(?:請求|request)", _F)

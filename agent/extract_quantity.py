@@ -30,7 +30,7 @@ UNITS: tuple[tuple[str, str], ...] = (
     ("lora", r"(?:個|組|套|份)?\s*(?:(?:(?!(?:users?|people|persons?|employees|staff|and|or|with|for|of|per|each|a|an|the|one|two|three|single|GPUs?|cards?)\b)"
              r"[A-Za-z][\w-]*|[\u4e00-\u9fff]{1,4})\s*){0,2}?(?:LoRAs?|adapters?)(?![A-Za-z])"),
     ("conc", r"(?:個|路|條|多)?\s*(?:併發|並發|並行|併行|(?:max(?:imum)?\s+)?concurrent(?:ly)?\b|simultaneous(?:ly)?\b|in\s+parallel\b|parallel\b|同時"
-             r"|(?:-?way\s+|max(?:imum)?\s+|peak\s+|target\s+)?concurrency\b|-?users?\s+concurrency\b|CCU\b|in[\s-]flight\b|(?:live|open)\s+(?:requests?|sessions?|streams?|connections?|chats?)\b)"),
+             r"|(?:-?way\s+|max(?:imum)?\s+|peak\s+|target\s+)?concurrency\b|virtual\s+users?\b|VUs?\b|-?users?\s+concurrency\b|CCU\b|in[\s-]flight\b|(?:live|open)\s+(?:requests?|sessions?|streams?|connections?|chats?)\b)"),
     ("org", r"(?:家|間)(?:\s*(?:客戶|公司|企業|廠商))?(?![人裡])|(?:different\s+)?(?:customers|clients|tenants|companies|departments|teams)\b"
             r"|(?:個|位)?\s*(?:客戶|部門|租戶)"),
     # "a 40-engineer fintech", "12-person team": a hyphenated head count

@@ -103,10 +103,13 @@ PRIORITY = {
                    r"\bmax(?:imum|imi[sz]e)?\s+(?:(?:aggregate|total|overall)\s+)?(?:tokens?\s*/\s*s|tok/s|tokens?\s+per\s+second)\b",
                    # how many it serves at once is what counts: "what matters is how many requests it serves at once"
                    r"\b(?:what\s+matters|all\s+that\s+matters|what\s+counts|(?:i|we)\s+(?:only\s+)?care\s+about)\s+(?:is\s+)?how\s+many\s+(?:requests|users|people|streams|sessions)",
+                   r"\b(?:i|we)\s+(?:only\s+|mostly\s+)?care\s+about\s+(?:(?:aggregate|total|overall)\s+)?(?:tokens?\s+per\s+second|tok/s|requests\s+per\s+second)",
+                   r"\bmaximi[sz](?:e|es|ing)\s+(?:the\s+)?(?:number\s+of\s+)?(?:requests|users|sessions|streams)\s+per\s+(?:GPU|card|node|server)",
                    r"(?:重點|在乎|在意|看重)(?:的)?(?:是|在)?\s*(?:能)?同時(?:服務|處理|撐|接)(?:得了)?多少"],
     "cost": [r"\bcheap(?:er|est|ly)?\b", r"\bbudget\b", r"便宜", r"省錢", r"預算", r"\bTCO\b",
              r"\bcost[\s-](?:effective|efficient|sensitive|conscious)\b", r"\blow(?:er)?[\s-]cost\b", r"低成本",
-             r"\bkeep\s+costs?\s+down\b", r"\b(?:minimi[sz]e|reduce|cut)\s+(?:the\s+)?costs?\b", r"降低成本", r"省成本",
+             r"\bkeep\s+costs?\s+down\b", r"\b(?:minimi[sz]e|reduce|cut|lower|halve)\s+(?:the\s+|our\s+|my\s+)?(?:\w+\s+)?(?:costs?|bill|spend(?:ing)?)\b",
+             r"\b(?:most\s+)?economical\b", r"經濟實惠", r"\bcan'?t\s+justify\b[^.?!]{0,30}\bprices?\b", r"降低成本", r"省成本",
              r"經費(?:不多|有限|很少|很緊|不足)", r"\bmoney\s+is\s+tight\b", r"\btight\s+budget\b",
              r"\bkeep\s+the\s+(?:bill|spend|costs?)\s+(?:low|down)\b", r"\baffordab(?:le|ility)\b", r"\blowest\s+(?:possible\s+)?cost\b",
              r"\b(?:don'?t|do\s+not|without)\s+(?:want\s+to\s+)?(?:pay(?:ing)?|spend(?:ing)?)\s+(?:too|so)\s+much\b", r"\boverpay",
@@ -141,14 +144,14 @@ PRIORITY_TOPIC = {
     "latency": [r"\blatency\b", r"延遲", r"\bTTFT\b", r"\bp9[59]\b", r"回應速度", r"反應速度", r"\btime[\s-]to[\s-]first[\s-]token\b", r"首字",
                 r"(?<!dev\s)(?<!development\s)\bspeed\b", r"(?<!開發)速度"],
     "throughput": [r"\bthroughput\b", r"吞吐量?", r"\bQPS\b"],
-    "cost": [r"\bcosts?\b", r"成本", r"花費", r"\bspend\b"],
+    "cost": [r"\bcosts?\b", r"成本", r"花費", r"\bspend\b", r"\bmoney\b", r"費用", r"開銷", r"(?<![價值])錢"],
 }
 STANCE = (r"\bonly\b|\bcounts\b|只(?!有|是|能)(?:看|要|在乎|在意)?|\bking\b|\bpush\b|\bboost\b|\bmaximum\b|\bkeep\s+\w+\s+(?:low|down|high|up)\b|重點|看重|主要看|為重|第一|"
           r"\bmatters?\b|\bcare\b|\bimportant\b|\bpriorit|\bcritical\b|\bkey\b|\bfocus|\boptimi[sz]|\bminimi[sz]|\bmaximi[sz]"
           r"|\bfirst\b(?![\s-]*tokens?)|\bmost\b|\bmain\b|\btop\b|\bconcern|\bsensitive\b|\b(?:low|high)(?:er|est)?\b(?!\s+(?:concurrency|load|traffic|batch|QPS|request\s+rates?))"
           # a bound is a stance only when it bounds a figure ("latency under 200 ms", not "for less than one A100")
           r"|(?:\bunder\b|\bbelow\b|<|\bwithin\b|\bless\s+than\b)(?=\s*[~$]?\s*\d)|\bbound\b|\bsecond(?:ary)?\b|\beverything\b|\babove\s+all\b|\bforemost\b|\ball\s+that\s+matters\b|\bthen\b|\bas\s+well\b"
-          r"|重要|優先|在意|重視|在乎|要低|要高|最|敏感|考量|控制|降低|壓低|壓到|降到|提高|拉高|省|主要|關鍵|以內|之內|低於|小於|為主|其次|次要"
+          r"|重要|優先|在意|重視|在乎|要低|要高|最|敏感|考量|控制|降低|壓低|壓到|降到|砍|減半|省|提高|拉高|省|主要|關鍵|以內|之內|低於|小於|為主|其次|次要"
           r"|越(?:低|快|高|多|少|便宜)越好|才是|太高|\btoo\s+high\b|(?:秒|毫秒|ms)\s*內")
 
 # Interconnect words. NVLink negated ("no NVLink") means the cards talk over PCIe.

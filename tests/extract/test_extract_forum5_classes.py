@@ -341,3 +341,29 @@ def test_cards_grouped_into_nodes_is_no_split():
 @pytest.mark.parametrize("text", ["希望每個回答都在 1 秒內回來，四張 L40S 夠嗎？", "Replies must come back within 800 ms on our L4."])
 def test_a_wished_response_time_is_latency(text):
     assert read(text).values.get("priority") == "latency"
+
+
+@pytest.mark.parametrize("text, priority", [
+    ("Money matters more than speed for us; two 3090s or a 4090?", "cost"),
+    ("錢比速度重要，兩張 3090 還是一張 4090？", "cost"),
+    ("We'd like to cut our inference bill in half on 4x A10G.", "cost"),
+    ("想把推理費用砍半，四張 A10 跑 Qwen 14B。", "cost"),
+    ("We can't justify H100 prices; what's the most economical way to serve an 8B?", "cost"),
+    ("We only care about tokens per second across the whole batch on 8x A100.", "throughput"),
+    ("Maximizing requests per GPU is the goal on our 4x L40S.", "throughput"),
+])
+def test_goals_said_in_other_words(text, priority):
+    assert read(text).values.get("priority") == priority
+
+
+@pytest.mark.parametrize("text", ["每月的雲端費用大約 2000 美元，四張 L4。", "The box cost $30k and holds 8x L40S."])
+def test_a_price_stated_is_no_goal(text):
+    assert "priority" not in read(text).values
+
+
+@pytest.mark.parametrize("text, n", [
+    ("In my test I sent requests sequentially to Llama 3 8B on an A10G.", 1),
+    ("Our load test runs 48 virtual users against 2x L40S.", 48),
+])
+def test_load_said_as_a_test_setup(text, n):
+    assert read(text).values.get("concurrency") == n
