@@ -136,8 +136,9 @@ def _unknown_device_count(norm: str, found: list[Finding]) -> list[Finding]:
 
 def _findings(norm: str) -> list[Finding]:
     hardware = extract_hardware.find(norm)
-    # "昇騰 910B": a size inside a device's name is not a model's size
-    found = hardware + extract_model.find(norm, [(f.start, f.end) for f in hardware if f.field == "hardware"])
+    # "昇騰 910B": a size inside a device's name is not a model's size (the user's device or any other named)
+    names = [(h.start, h.end) for h in extract_hardware.hardware_index().find(norm)]
+    found = hardware + extract_model.find(norm, [(f.start, f.end) for f in hardware if f.field == "hardware"] + names)
     found += _unknown_device_count(norm, found)
     taken = [(f.start, f.end) for f in found if f.field in ("hardware", "model", "count", "nodes", "memory_gb", "params_b")]
     return found + extract_workload.find(norm, taken)
@@ -148,7 +149,7 @@ def _topics(norm: str, values: dict[str, Any]) -> list[str]:
     and system memory). An hourly price with a cost priority alone is not cost per token (the dev set's
     convention)."""
     found = set(extract_topics.topics(norm))
-    if extract_topics.offload_by_fit(norm, values):
+    if extract_topics.offload_by_fit(norm, values) or extract_topics.offload_by_layers(norm, values):
         found.add("offload")
     return sorted(found)
 

@@ -146,6 +146,7 @@ _MEMORY_AFTER = re.compile(r"(?P<pkg>\s*(?:PCIe|SXM\d?))?\s*[(\[]?\s*(?P<gb>\d{1
 _NAME_TAIL = re.compile(r"\.(?:\d{0,2}x?large|metal)\b|(?<=SXM)\d\b", re.I)
 # A name never runs across a sentence or into a bracket; a bare "server" is not a device named.
 _PHRASE_BREAK = re.compile(r"[.?!;。？！；](?:\s|$)|[,，、]|\s(?:and|or|with)\s", re.I)
+_LINK_AFTER = re.compile(r"\s+(?:on|over|via|through|linked\s+by)\s+(?:PCI[\s-]?e?|NV[\s-]?Link|Infini[\s-]?Band)", re.I)
 _MULTIPLIER = re.compile(r"\s+[x×*]\s*\d+\s*$|\s*[×*]\s*\d+\s*$", re.I)
 _RACK_WORD = re.compile(r"NVL\d{2,3}", re.I)
 _GENERIC_WORDS = re.compile(r"(?:(?:inference|model|api|web|the|a|an|our|which)\s+)*(?:servers?|伺服器|服務器|主機)"
@@ -156,6 +157,10 @@ def _one_phrase(text: str, hit: AliasHit) -> AliasHit | None:
     """The hit cut at a sentence or list break ("Intel server, CPU only" → "Intel server") when its first
     part still names a device; None for a generic word ("inference server") or nothing left."""
     name = text[hit.start:hit.end]
+    link = _LINK_AFTER.search(name)
+    if link:   # "8xL40S over PCI-E", "MI50s on PCIe 4.0": the link is stated, not part of the name (the variant read stays)
+        hit = AliasHit(hit.id, hit.start, hit.start + link.start(), hit.family)
+        name = text[hit.start:hit.end]
     brk = _PHRASE_BREAK.search(name.rstrip(".?!;。？！；")) or _MULTIPLIER.search(name)   # "Gaudi x 2" is two Gaudis
     if brk:
         from rules import catalog

@@ -11,13 +11,15 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from agent.extract_base import Finding, overlaps
+from agent import lexicon
+from agent.extract_base import Finding, negated, overlaps
 from agent.extract_quantity import Quantity, quantities
 
 _F = re.I | re.ASCII
 # Engine settings that set the window: max-model-len (vLLM), model-max-len, max_seq_len (TensorRT-LLM,
 # GPUStack), session-len (LMDeploy), max-context-length, n_ctx / ctx-size (llama.cpp).
-CTX = (r"(?:max[-_\s]?(?:model|seq|sequence|context)[-_\s]?len(?:gth)?|model[-_\s]?max[-_\s]?len(?:gth)?|session[-_\s]?len(?:gth)?"
+# TGI's max-total-tokens (not its per-batch budget, max-batch-total-tokens) and llama.cpp's short -c flag too.
+CTX = (r"(?:(?<!batch[-_\s])max[-_\s]?total[-_\s]?tokens|(?<![\w-])-c(?=\s+(?:\d|$))|max[-_\s]?(?:model|seq|sequence|context)[-_\s]?len(?:gth)?|model[-_\s]?max[-_\s]?len(?:gth)?|session[-_\s]?len(?:gth)?"
        r"|n_ctx|ctx[-_]size|context(?:[\s-]+(?:window|length|size|len))?|ctx"
        r"|上下文(?:長度|窗口|窗格)?|context\s*長度)")
 # What a prompt carries is its input: retrieved documents, code context, tool output, chat history
@@ -67,8 +69,12 @@ _CONC_BEFORE = re.compile(r"(?:同時(?:在線|上線|使用)?|同一(?:時間|�
 _CONC_AFTER = re.compile(r"[^,;，；。/(（\d]{0,24}?(?:at\s+once|at\s+(?:the\s+same|a)\s+time|concurrent(?:ly)?|simultaneous(?:ly)?|in\s+parallel|batched\s+together"
                          r"|in[\s-]flight|at\s+any\s+(?:one\s+|given\s+)?(?:moment|time)|at\s+(?:the\s+)?peak|in\s+(?:a|one|each)\s+batch|per\s+batch"
                          r"|同時|在線|在用|online)", _F)
-_CONC_NEXT = re.compile(r"\s*(?:of\s+(?:them|those|these|us)\s+)?(?:at\s+once|at\s+the\s+same\s+time|at\s+a\s+time|concurrently|simultaneously"
+_CONC_NEXT = re.compile(r"\s*(?:of\s+(?:them|those|these|us)\s+|(?:prompts|queries|questions|jobs|requests)\s+)?(?:at\s+once|at\s+the\s+same\s+time|at\s+a\s+time|concurrently|simultaneously"
                         r"|in\s+parallel|at\s+(?:the\s+)?peak)", _F)
+# "how many LoRA adapters one TGI instance can hold": a number before the noun it counts is that noun's count,
+# not a value for the keyword before it
+_OWN_NOUN = re.compile(r"\s+(?:(?-i:[A-Z])[\w.-]*\s+)?(?:instances?|servers?|nodes?|GPUs?|cards?|machines?|engines?|models?|replicas?|processes)\b", _F)
+_RUNNING = re.compile(r"\s+(?:running|active|outstanding)\b(?!\s+(?:through|on|in|per|a\b))", _F)
 _EXPLICIT = re.compile(r"併發|並發|並行|併行|concurren|simultaneous|parallel|at\s+once|same\s+time|in[\s-]flight|at\s+any\s+(?:one\s+|given\s+)?(?:moment|time)"
                        r"|同時(?!在線|上線)|同一(?:時間|時刻)|一次", _F)
 _ONLINE = re.compile(r"在線|線上|online|logged\s+in", _F)
@@ -226,8 +232,8 @@ def _unit_field(text: str, q: Quantity, items: dict[int, Quantity]) -> tuple[str
         return "users", True
     if unit == "conc":
         return "concurrency", True
-    if unit == "req":
-        return ("concurrency", True) if _concurrent(text, q) else (None, True)
+    if unit == "req":   # "~28 requests running", "40 requests in flight"
+        return ("concurrency", True) if _concurrent(text, q) or _RUNNING.match(text, q.unit_end) else (None, True)
     if unit == "lora":
         distributive = _DISTRIBUTIVE.match(text, q.unit_end) or re.match(r"\s*(?:各|per|for\s+each)", text[q.unit_end:], _F)
         return (None, True) if (q.value <= 1 and (distributive or items)) else ("lora_adapters", True)
@@ -306,8 +312,8 @@ def bind(text: str, taken: list[tuple[int, int]]) -> list[Bound]:
             out.append(Bound("concurrency", q))   # one adapter per request of a batch: the batch runs at once
         by_unit = field is not None
         if field is None and q.unit is None and not _MEASURE.match(text, q.end) and not _TIMES_DEVICE.match(text, q.end):
-            field = _keyword_after(text, q) or ("concurrency" if _CONC_NEXT.match(text, q.end) else None) \
-                or _keyword_before(text, q, qs)
+            field = ("concurrency" if _CONC_NEXT.match(text, q.end) else None) or _keyword_after(text, q) \
+                or (None if _OWN_NOUN.match(text, q.end) else _keyword_before(text, q, qs))
             if field == "users" and _ALL_AT_ONCE.match(text, _clause(text, q.start, q.end)[1]):
                 field = "concurrency"   # "team of 20, all at once"
             if field == "concurrency":
@@ -336,6 +342,14 @@ def amounts(text: str, taken: list[tuple[int, int]]) -> list[Finding]:
         online = next((b for b in conc if b is not best and not b.explicit and _ONLINE.search(text, *_clause(text, b.quantity.start, b.quantity.unit_end))), None)
         if online:
             out["users"] = Finding("users", int(online.quantity.value), online.quantity.start, online.quantity.unit_end)
+    # the hourly price of a hosted endpoint or API set beside a device's ("a hosted endpoint costs $11.40/hr, versus
+    # one A100 at $2.00/hr") is not the device's price
+    prices = [b for b in bound if b.field == "device_hour_usd"]
+    if len(prices) > 1:
+        def hosted(b: Bound) -> bool:   # the words since the previous price (or the clause start) name a hosted service
+            left = max([_clause(text, b.quantity.start, b.quantity.end)[0]] + [p.quantity.unit_end for p in prices if p.quantity.unit_end <= b.quantity.start])
+            return bool(_HOSTED.search(text, left, b.quantity.start))
+        bound = [b for b in bound if b.field != "device_hour_usd" or not hosted(b)] or bound
     for b in bound:
         if b.field not in out:
             out[b.field] = _finding(b)
@@ -347,6 +361,17 @@ def amounts(text: str, taken: list[tuple[int, int]]) -> list[Finding]:
         if listed:   # "math, code and chat LoRAs": one adapter per item named
             n = len(re.split(r"\s*,\s*(?:and\s+|&\s*)?|\s+(?:and|&)\s+", listed.group("items").strip()))
             out["lora_adapters"] = Finding("lora_adapters", n, listed.start(), listed.end())
+    listed = _CONC_LIST.search(text)
+    # "concurrency 8, 16, 32 and 64", "low concurrency such as 1 or 4": a run reported is sized for the top of the
+    # sweep; levels a benchmark plan is asked for start from the first (the plan covers the rest)
+    if listed and not _BENCH_ASKED.search(text):
+        top = max(int(n) for n in re.findall(r"\d+", listed.group("list")))
+        if top >= 1 and ("concurrency" not in out or out["concurrency"].value < top):
+            out["concurrency"] = Finding("concurrency", top, listed.start("list"), listed.end("list"))
+    if "concurrency" not in out:
+        single = _single_request(text)
+        if single:
+            out["concurrency"] = Finding("concurrency", 1, *single)
     if "users" in out and "concurrency" not in out:
         share = _share_at_once(text, taken)
         if share is not None:
@@ -358,6 +383,39 @@ def amounts(text: str, taken: list[tuple[int, int]]) -> list[Finding]:
 _LORA_LIST = re.compile(r"(?<![\w-])(?P<items>(?:[A-Za-z][\w-]*\s*,\s*)+[A-Za-z][\w-]*,?\s+(?:and|&)\s+[A-Za-z][\w-]*)\s+(?:LoRAs|LoRA\s+adapters|adapters)\b", _F)
 _SHARE_CUE = re.compile(r"concurren|simultaneous|at\s+once|at\s+the\s+same\s+time|at\s+any\s+(?:one\s+)?time|at\s+peak|active|online"
                         r"|同時|併發|並發|在線", _F)
+
+
+_HOSTED = re.compile(r"\b(?:hosted|managed|serverless)\b|\bendpoints?\b|\bAPIs?\b|託管|代管|雲端服務|API", _F)
+_CONC_LIST = re.compile(r"(?:\bconcurrency|\bconcurrent\s+requests|併發數?|並發數?)(?:\s+(?:levels?|of|at|such\s+as|like|from|sweep|values?|values\s+of))*"
+                        r"\s*[:=]?\s*(?P<list>{n}(?:\s*(?:,\s*(?:and\s+|or\s+)?|、|/|\s(?:or|and|to|up\s+to)\s)\s*{n})+)".format(
+                            n=r"\d{1,5}(?!\d|\.\d|[kK]\b|\s*(?:in|out|tokens?|ms|s|GB|%)(?![A-Za-z]))"), _F)
+_BENCH_ASKED = re.compile("|".join(lexicon.BENCHMARK_CUES), _F)
+
+
+# "with a single request", "只打一個請求", "單個請求 8 token/s", "at batch 1": the load the figure was measured at is
+# one request. Set against batching or concurrency anywhere in the message ("40 tok/s for a single request and 1000 when batching",
+# "單條請求 1.5 秒，一做併發就暴增") it is a yardstick, not the user's load.
+_SINGLE = re.compile(r"\b(?:a|one|just\s+one)\s+single\s+(?:request|query|prompt|stream|sequence)\b|\bsingle[\s-](?:request|stream|sequence)\b(?!\s+(?:speed|latency|performance))"
+                     r"|\b(?:send|sent|sending|fire|fired|firing|run|ran|running|issue[sd]?)\s+(?:the\s+|my\s+|our\s+)?(?:requests|prompts|queries)\s+(?:sequentially|serially|one\s+by\s+one|one\s+after\s+(?:another|the\s+other))\b"
+                     r"|\bat\s+batch\s+(?:size\s+)?1\b(?!\d|\.\d|-)|\b(?:one|1)\s+(?:request|prompt|query)\s+at\s+a\s+time\b"
+                     r"|(?:只|僅)\s*(?:打|發|送|跑|丟|有)?\s*(?:一|1)\s*(?:個|條|筆)\s*(?:請求|request)|(?:打|發|送)\s*(?:一|1)\s*(?:個|條|筆)\s*請求"
+                     r"|單(?:個|條|筆)\s*(?:請求|request)", _F)
+_SERVED = re.compile(r"\s+(?:gets?|is|are|being)\s+(?:\w+\s+)?(?:served|processed|handled|answered)\b|\s*(?:才|會)?(?:被)?(?:處理|服務)", _F)
+_BATCH_ONE = re.compile(r"\bbatch(?:\s+size)?\s*(?:of\s+)?1\b(?!\d|\.\d|-)", _F)
+_AGAINST_BATCH = re.compile(r"batch|aggregate|saturat|concurren|併發|並發|整批|批次", _F)
+
+
+def _single_request(text: str) -> tuple[int, int] | None:
+    for m in _SINGLE.finditer(text):
+        if _SERVED.match(text, m.end()):   # "only one request at a time gets served; others wait": a symptom, not the load
+            continue
+        if negated(text, m.start()) or re.search(r"\bnot\s+(?:a\s+)?$", text[max(0, m.start() - 6):m.start()], _F):
+            continue
+        rest = text[:m.start()] + " " * (m.end() - m.start()) + text[m.end():]
+        if _AGAINST_BATCH.search(_BATCH_ONE.sub(" ", rest)):   # "at batch 1" elsewhere is the same load, not a contrast
+            continue
+        return m.start(), m.end()
+    return None
 
 
 def _share_at_once(text: str, taken: list[tuple[int, int]]) -> Quantity | None:

@@ -20,7 +20,7 @@ _PER_DEVICE = set("x×X*張片塊块卡顆颗枚個个")
 _PER_DEVICE_WORD = re.compile(r"-?\s*(?:way|cards?|GPUs?|pcs?|pieces|units)\b", re.I)   # a multiplier or card classifier: devices, not machines
 _BRAND = r"(?:NVIDIA|GeForce|AMD|Radeon|Instinct|Apple|Intel|Mac\s*Studios?(?:\s+with)?|Mac\s*Pros?|Mac\s*minis?|MacBook\s*Pros?|Macs?|的|of|the)"
 # The state of the cards between their count and their name: "two used 3090s", "兩張二手 3090".
-_STATE = r"(?:laptop|notebook|mobile|desktop|筆電(?:版|的)?|used|second[\s-]?hand|brand[\s-]new|new|refurb(?:ished)?|old(?:er)?|spare|identical|matching|rented|leased|cloud|二手|全新|舊的?|閒置的?|租(?:來|用)?的)"
+_STATE = r"(?:RunPod|Vast(?:\.ai)?|Lambda|CoreWeave|Paperspace|AWS|GCP|Azure|on[\s-]demand|spot|laptop|notebook|mobile|desktop|筆電(?:版|的)?|used|second[\s-]?hand|brand[\s-]new|new|refurb(?:ished)?|old(?:er)?|spare|identical|matching|rented|leased|cloud|二手|全新|舊的?|閒置的?|租(?:來|用)?的)"
 # A count written before the device name: "8×", "8 x ", "4 張 ", "two ", "a single ", "an ".
 _PREFIX = re.compile(rf"(?:(?P<num>{COUNT})\s*(?P<cls>{_CLS})?|(?P<one>\ban?\b|[單单]\s*{_CLS})|(?P<two>雙路|双路|\bdual[\s-]socket|雙(?!\s*(?:路|卡|機|台))|双(?!\s*(?:路|卡|机|台)))|(?P<sock>{COUNT})[\s-]*sockets?\b|(?P<sock2>[二兩两三四八2-8])\s*路)"
                      rf"[\s-]*(?:{_STATE}[\s-]*)*(?:\d{{1,3}}\s?(?:GB|G)\s+)?(?:{_BRAND}[\s-]*)*$", _F)   # "two 24GB 4090s"
@@ -31,7 +31,7 @@ _SUFFIX = re.compile(rf"(?:\s*(?:Ti|SUPER)\b)?(?:\s*[(\[]\s*\d+\s?[GT]B?\s*[)\]]
 _GRID = re.compile(r"(?:s\b)?\s*(?:(?:nodes?|servers?|machines?|hosts?|boxes|伺服器|機器|主機)\s*)?[(（]\s*(?P<m>\d{1,3})\s*[x×*]\s*(?P<n>\d{1,2})\s*[x×*]\s*\d{2,3}\s*(?:GB|G)\b", re.I)
 _NODE_WORD = r"(?:nodes?|servers?(?![\s-]+Edition)|machines?|hosts?|boxes|workstations?|節點|伺服器|機器|主機|電腦|工作站)"
 _DUAL = re.compile(r"dual\b|雙|双|\w+[\s-]*sockets?\b|[二兩两三四八2-8]\s*路", re.I)   # sockets of one machine
-_AFTER_IS_NODE = re.compile(rf"(?:s|'s)?\s*{_NODE_WORD}", _F)
+_AFTER_IS_NODE = re.compile(rf"(?:s|'s)?\s*(?:GPU\s+)?{_NODE_WORD}(?!\.\w)", _F)   # "16 H100 GPU nodes"
 # "one 8x H100 node", "two 8-GPU servers", "an 8×H200 box": machines (lead) of `per` devices each.
 _NODE_PHRASE = re.compile(
     rf"(?:(?P<num>{COUNT})|(?P<one>\ban?\b))(?:[\s-]+|\s*[x×]\s*)(?P<per>{COUNT})\s*(?:[x×X*]|-?\s*GPUs?\b|卡|張)"
@@ -40,19 +40,20 @@ _RACK = re.compile(r"\s*(?:[\w-]*?\s*)?NVL(?P<n>\d{2,3})\b(?!\s?(?:GB|G|TB)\b)",
 _MACHINE_CLS = re.compile(rf"台|{_NODE_WORD}", _F)
 _DGX = re.compile(r"\b[DH]GX[\s-]*$", _F)
 _NODES = re.compile(
-    rf"(?P<num>{COUNT})[\s-]*(?:個|台)?\s*{_NODE_WORD}(?![A-Za-z])"
+    rf"(?P<num>{COUNT})[\s-]*(?:個|台)?\s*{_NODE_WORD}(?![A-Za-z])(?!\.\w)"   # not a file ("8 server.py")
+    rf"|--?n[_-]?nodes?\s*[= ]\s*(?P<num8>\d{{1,4}})\b"   # a launcher's machine count ("--nnodes 16")
     rf"|(?P<num2>{COUNT})\s*台(?=\s*[(,]?\s*(?:各|每台)?\s*(?:有|裝|放|插|配)?\s*(?:{COUNT})\s*(?:卡|張|[x×]))"
     rf"|(?<=卡)\s*(?P<num5>{COUNT})\s*台|(?:across|over)\s+(?P<num3>{COUNT})\s+{_NODE_WORD}|{_NODE_WORD}\s*(?P<num4>{COUNT})\s*台"
     rf"|(?:共|總共|一共|合計)\s*(?P<num6>{COUNT})\s*台|(?P<num7>{COUNT})\s*台(?=\s*(?:[)）,，。;；]|$))"   # "（每台 8 張，共 2 台）"
     rf"|(?P<one>單機|单机|單節點|单节点|單台(?:機器|伺服器|主機)?)", _F)
 _GENERIC_COUNT = re.compile(
-    rf"(?P<num>{COUNT})\s*(?:張|片|塊|个|個|[x×*])?\s*(?:\d+\s?[GT]B?\s*(?:的\s*)?)?(?:(?:graphics|video|GPU)\s+)?(?:GPUs?|cards?|顯卡|卡|accelerators?)(?![A-Za-z])"
+    rf"(?P<num>{COUNT})\s*(?:張|片|塊|个|個|[x×*])?\s*(?:\d+\s?[GT]B?\s*(?:的\s*)?)?(?:(?:graphics|video|GPU)\s+)?(?:GPUs?|[HNTX]PUs|cards?|顯卡|卡|accelerators?)(?![A-Za-z])"
     rf"|(?P<num2>{COUNT})-(?:GPU|card)\b|(?P<two>雙卡|双卡)|(?P<one>單卡|单卡)"
     rf"|(?:每|per\s+)(?:台|個節點|節點|node|server|machine)\s*(?:有|放|裝|with)?\s*(?P<num3>{COUNT})\s*(?:張|片|卡|GPUs?)", _F)
 # "一張卡一小時 2 美金": the card of a unit price, not a device count.
 _PER_HOUR = re.compile(r"\s*(?:一|每|per|an?)?\s*(?:小時|(?:hours?|hr)\b)", _F)
 _NODE_GATE = re.compile(rf"{_NODE_WORD}|台|單機|单机|單節點|单节点", _F)
-_COUNT_GATE = re.compile(r"GPU|card|卡|張|片|accelerator", _F)
+_COUNT_GATE = re.compile(r"GPU|[HNTX]PUs|card|卡|張|片|accelerator", _F)
 _MEMORY = re.compile(
     r"(?P<num>\d+(?:\.\d+)?)\s?(?P<unit>TB|GB|T|G)(?![A-Za-z/])(?!\s*/\s*s)\s*(?:of\s+)?"
     r"(?P<word>unified\s+memory|VRAM|RAM|memory|HBM|GPUs?|cards?|統一記憶體|記憶體|顯存|內存|顯卡|卡|版本?)?", _F)
@@ -184,12 +185,13 @@ def _machines_before(text: str, start: int, end: int) -> list[Finding]:
 # (a switch with no time word, "換成 1 張 A100 反而還可以", is a trial, not the setup).
 _ARTICLE_ONLY = re.compile(r"an?\s", _F)
 _SWITCHED_TO = re.compile(r"(?:之後|後來|現在|目前|接著|\bnow\b|\bthen\b|\blater\b|\bsince\s+then\b)\s*(?:we\s+|I\s+|又|就)?"
-                          r"(?:改用|改成|換成|換到|換用|改為|switch(?:ed|ing)?\s+(?:over\s+)?to|mov(?:ed|ing)\s+to|migrat(?:ed|ing)\s+to)"
+                          r"(?:改用|改成|換成|換到|換用|改為|改(?=\s*(?:\d|[一二兩三四五六七八九十]))|switch(?:ed|ing)?\s+(?:over\s+)?to|mov(?:ed|ing)\s+to|migrat(?:ed|ing)\s+to)"
                           r"[^,;.，；。]{0,10}$", _F)
 
 
-_YARDSTICK = re.compile(rf"\b(?:slower|faster|cheaper|pricier|worse|better|quicker|more|less)\s+(?:\w+\s+)?than\s+(?:on\s+|with\s+|in\s+)?"
-                        rf"(?:an?\s+|the\s+|my\s+|our\s+)?(?:{_BRAND}[\s-]*)*$", _F)
+_YARDSTICK = re.compile(rf"(?:\b(?:slower|faster|cheaper|pricier|worse|better|quicker|more|less)\s+(?:\w+\s+)?than|\bworth\s+it\s+over"
+                        rf"|\b(?:upgrad\w*|step(?:ping)?\s+up|switch\w*|mov\w*)\s+(?:from\s+)?(?:\w+\s+){{0,2}}?over|\binstead\s+of|\brather\s+than|\bcompared\s+(?:to|with))"
+                        rf"\s+(?:on\s+|with\s+|in\s+)?(?:an?\s+|the\s+|my\s+|our\s+)?(?:{_BRAND}[\s-]*)*$", _F)
 _LISTED = re.compile(r"\s*(?:,|/|\bor\b|\band\b|或|和|跟)\s*(?:on\s+|an?\s+|the\s+)?$", _F)
 
 
@@ -232,6 +234,27 @@ def _not_yardsticks(text: str, hits: list[AliasHit]) -> list[AliasHit]:
 _NOT_THE_CPU = re.compile(r"\s*(?:RAM|memory|DRAM|記憶體|內存|Arc\b|Radeon\b|Instinct\b|Gaudi\b)", _F)
 
 
+# A device the user says they want to rent or buy ("想租一台配 RTX 4090 的雲主機") beats ones only listed before it
+# ("H100、A100 動輒幾十萬"); in a contrast the device the complaint is about is theirs ("3090 三十秒做完，昇騰 910B 卻要六分鐘").
+_WANTED = re.compile(r"(?:想|打算|準備|計畫|決定)\s*(?:要)?\s*(?:租|買|用|換|改用)[^，。,；;、]{0,8}$"
+                     r"|\b(?:want|plan(?:ning)?|going|decided|looking)\s+to\s+(?:rent|buy|get|use)\s+(?:[\w-]+\s+){0,3}$", _F)
+_CONTRAST = re.compile(r"\s*(?:卻|却|偏偏)")
+# an engine named after a platform ("TGI Gaudi", "tgi-gaudi", "vllm-ascend") names the software, not the device
+_ENGINE_PREFIX = re.compile(r"\b(?:TGI|vLLM|optimum|SGLang|lmdeploy)[\s-]+$", _F)
+
+
+def _plural_of(text: str, hit: AliasHit) -> AliasHit:
+    """"2 V100s", "four V100s": a lowercase s after the model number is a plural, not the S variant (V100S),
+    unless an article makes it one device ("a V100s")."""
+    name = text[hit.start:hit.end]
+    # only a name written with capitals and a small final s ("V100s"); all-lowercase "v100s" may be either
+    if not re.search(r"\ds$", name) or not re.search(r"[A-Z]", name) or re.search(r"\b(?:an?|one|single)\s+$", text[max(0, hit.start - 8):hit.start], re.I):
+        return hit
+    from rules import catalog
+    base = catalog.resolve_hardware(name[:-1])
+    return AliasHit(base, hit.start, hit.end, hit.family) if base and base != hit.id else hit
+
+
 def _pick(text: str, hits: list[AliasHit]) -> AliasHit | None:
     """The user's device: the first one given with a count, else the first accelerator, else the first."""
     live = [h for h in hits if not negated_adjacent(text, h.start) and not _NOT_THE_CPU.match(text, h.end)
@@ -254,6 +277,8 @@ def _pick(text: str, hits: list[AliasHit]) -> AliasHit | None:
     live = [h for h in live if h not in unfit]
     switched = [h for h in live if _SWITCHED_TO.search(text, max(0, h.start - 24), h.start)]
     live = switched or live   # "先用 A800 × 2，之後改用 A100 × 4": the device switched to is the current one
+    live = [h for h in live if _WANTED.search(text, max(0, h.start - 24), h.start)] \
+        or [h for h in live if _CONTRAST.match(text, h.end)] or live
     counted = [h for h in live if _count_before(text, h) or _count_after(text, h) or _DGX.search(text[:h.start])]
     # the same device named again with a number beats an article ("a g6.12xlarge with 4 × NVIDIA L4", "a P40 … 10 P40s")
     if counted and _ARTICLE_ONLY.match(text, (_count_before(text, counted[0]) or (0, -1))[1]):
@@ -423,7 +448,7 @@ def _node_count(m: re.Match) -> int | None:
     groups = m.re.groupindex
     if "one" in groups and m.group("one"):
         return 1
-    return parse_int(next((m.group(g) for g in ("num", "num2", "num3", "num4", "num5", "num6", "num7") if g in groups and m.group(g)), ""))
+    return parse_int(next((m.group(g) for g in ("num", "num2", "num3", "num4", "num5", "num6", "num7", "num8") if g in groups and m.group(g)), ""))
 
 
 def _outside(rx: re.Pattern, text: str, names: list[tuple[int, int]]):
@@ -449,6 +474,8 @@ _FORM_COUNT = re.compile(r"(?:\b(?:count|qty|quantity|number\s+of\s+(?:GPUs|card
                          r"|數量|張數|卡數|GPU\s*數量?)\s*[:：=]?\s*(?P<num>\d{1,4})\b(?!\s*(?:people|users|人|個人))", _F)
 # Devices named by a launch command: "CUDA_VISIBLE_DEVICES=0,1,2,3" (four), "--tensor-parallel-size 4",
 # "tp=8", "8-way tensor parallel" (times a pipeline size when one is given).
+# "num_gpus 給 2", "--num-gpus 4", "--n-gpu 4": the engine is told how many cards to use
+_NUM_GPUS = re.compile(r"(?:\bnum[_-]gpus|(?<![\w-])(?:--?)?n[_-]gpus?)\s*(?:[=:]|給|設(?:成|為)?|set\s+to|to|\s)\s*(?P<n>\d{1,3})\b", _F)   # not Ollama's num_gpu (layers)
 _VISIBLE = re.compile(r"CUDA_VISIBLE_DEVICES\s*=\s*[\"']?(?P<ids>\d+(?:\s*,\s*\d+)*)", _F)
 _TP = re.compile(r"(?:--?tensor[-_]parallel[-_]size|--?tp(?:[-_]size)?)(?:\s*=\s*|\s+)(?P<n>\d{1,3})\b|\bTP\s*=\s*(?P<n2>\d{1,3})\b"
                  r"|\b(?P<n3>\d{1,3})[\s-]way\s+tensor[\s-]parallel", _F)
@@ -547,7 +574,7 @@ def _one_more(text: str, out: list[Finding]) -> None:
 
 
 # Two different devices in one machine: "an RTX 5090 plus an RTX 3090 Ti", "一張 RTX 5000 Ada 32G 加一張 V100"
-_PLUS = re.compile(r"^(?:\s*\d{1,3}\s?(?:GB|G)\b)?\s*(?:,\s*)?(?:plus|\+|together\s+with|along\s+with|加(?:上)?|搭配?|配)\s*$", _F)
+_PLUS = re.compile(r"^(?:\s*\d{1,3}\s?(?:GB|G)\b)?\s*(?:,\s*)?(?:plus|\+|together\s+with|along\s+with|加(?:上)?|搭配?|配|and(?=\s+an?\s))\s*(?:an?\s+)?$", _F)
 
 
 def _mixed(text: str, hits: list[AliasHit], device: AliasHit, out: list[Finding]) -> None:
@@ -568,9 +595,47 @@ def _mixed(text: str, hits: list[AliasHit], device: AliasHit, out: list[Finding]
     out[:] = [f for f in out if f.field != "count"] + [Finding("count", total, group[0][1], group[-1][2])]
 
 
+# One card named as the user's own with no number, made singular by "卡是" / "顯卡是" ("卡是 A10（24Gb）") or, in a
+# Chinese sentence, by its memory written right beside it ("4090 24G 用 vLLM", "T4（16G）上", "24G 的 4090"): one card.
+# A bare name ("A100s", "H100 上跑", "my 3090") says nothing of how many, and an Apple or other SoC machine is left
+# to the interview (the curated set's convention: a device named without a number states no count).
+_MINE = re.compile(rf"(?:(?:顯)?卡是\s*|GPU\s*是\s*|(?:一|單)台(?:機器|雲主機|主機|伺服器)?\s*(?:配|裝|插|搭載?)(?:有|了|著)?\s*)(?:(?:{_STATE}|{_BRAND})[\s-]*)*$", _F)
+_MEM_BESIDE = re.compile(r"[\s-]*[(\[]?\s*\d{1,3}\s?(?:GB|G)(?![A-Za-z0-9/])(?!\s*(?:each|apiece|per|x\b|[x×*]))", re.I)
+_CJK = re.compile(r"[\u4e00-\u9fff]")
+_MEM_BEFORE = re.compile(r"(?<![\d.])\d{1,3}\s?(?:GB|G)\s*(?:的\s*)$", re.I)
+
+
+def _one_named(text: str, device: AliasHit) -> list[Finding]:
+    if hardware_class(device.id) in ("apple", "edge", "cpu") or re.search(r"\ds$", text[device.start:device.end]) \
+            or re.match(r"s\b", text[device.end:device.end + 2]):
+        return []
+    mine = _MINE.search(text, max(0, device.start - 40), device.start)
+    # English marks number on the noun ("a 4090", "4090s"), so a bare "RTX 4090 24GB" names a variant and commits to
+    # no count; Chinese marks it only with a measure word, so a bare card with its memory in a Chinese sentence is one
+    beside = _CJK.search(text) and (_MEM_BESIDE.match(text, device.end) or _MEM_BEFORE.search(text, max(0, device.start - 10), device.start))
+    if (mine and mine.end() == device.start) or (beside and (beside.end() == device.start or beside.start() == device.end)):
+        return [Finding("count", 1, device.start, device.end)]
+    return []
+
+
+# "cut from four H100s to two", "從 8 張 A100 減到 4 張": the count after the change is the setup now
+_CUT_TO = re.compile(rf"(?:\bfrom|從)\s*(?P<a>{COUNT})\s*(?:張|片|x\s*|×\s*)?\s*(?P<dev>[^\s,;.，；。]+?)(?:s\b)?\s*"
+                     rf"(?:(?:down\s+)?to|(?:減|降|砍|縮)(?:到|成|為)|改成)\s*(?P<b>{COUNT})(?!\w|\.\d)", _F)
+
+
+def _cut_to(text: str, device: AliasHit | None, out: list[Finding]) -> None:
+    m = _CUT_TO.search(text)
+    if not device or not m or not (m.start("dev") <= device.start < m.end("dev") + 2):
+        return
+    n = parse_int(m.group("b"))
+    if n and n <= 1024:
+        out[:] = [f for f in out if f.field != "count"] + [Finding("count", n, m.start("b"), m.end("b"))]
+
+
 def find(text: str) -> list[Finding]:
     """All hardware findings in `text` (already normalised to half-width)."""
-    hits = hardware_index().find(text)
+    hits = [_plural_of(text, h) for h in hardware_index().find(text)
+            if re.search(r"\d", text[h.start:h.end]) or not _ENGINE_PREFIX.search(text, max(0, h.start - 12), h.start)]
     device = _pick(text, hits)
     out = _device(text, device) if device else []
     compared = _compared(text, hits, device) if device and len(hits) > 1 else None
@@ -588,7 +653,10 @@ def find(text: str) -> list[Finding]:
             if n and n <= 1024 and not negated_adjacent(text, m.start()) and not overlaps(_number_span(m), hit_spans):
                 out.append(Finding("nodes", n, m.start(), m.end()))
                 break
-    if "count" not in fields and _COUNT_GATE.search(text) and not (device and hardware_class(device.id) == "cpu"):
+    gpus = _NUM_GPUS.search(text) if "count" not in fields else None
+    if gpus:   # the engine told how many cards to use beats a symptom ("num_gpus 給 2 … 只有一張卡在用")
+        out.append(Finding("count", int(gpus.group("n")), gpus.start(), gpus.end()))
+    elif "count" not in fields and _COUNT_GATE.search(text) and not (device and hardware_class(device.id) == "cpu"):
         for m in _GENERIC_COUNT.finditer(text):
             n = 2 if m.group("two") else 1 if m.group("one") else parse_int(m.group("num") or m.group("num2") or m.group("num3"))
             if n and n <= 1024 and not overlaps(m.span(), taken) and not negated_adjacent(text, m.start()) \
@@ -598,6 +666,9 @@ def find(text: str) -> list[Finding]:
     if not any(f.field == "count" for f in out):
         form = _FORM_COUNT.search(text)
         out += [Finding("count", int(form.group("num")), form.start(), form.end())] if form and device else _launch_count(text)
+    if device and not any(f.field in ("count", "nodes") for f in out):
+        out += _one_named(text, device)
+    _cut_to(text, device, out)
     _per_node(text, out)
     _replicas(text, out)
     _one_more(text, out)

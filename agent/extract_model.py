@@ -14,7 +14,7 @@ from rules import model_resolve
 
 _F = re.I | re.ASCII
 _SIZE = re.compile(
-    r"(?<![\w.$])(?P<p>\d+(?:\.\d+)?)\s?(?:B(?![A-Za-z0-9/])|billion\b)(?!\s*(?:tokens?|params?\s+active|active))"
+    r"(?<![A-Za-z0-9.$])(?P<p>\d+(?:\.\d+)?)\s?(?:B(?![A-Za-z0-9/])|billion\b)(?!\s*(?:tokens?|params?\s+active|active))"
     r"(?:[\s-]*A(?P<a>\d+(?:\.\d+)?)B(?![A-Za-z0-9]))?", _F)
 _ACTIVE = re.compile(
     r"(?P<a>\d+(?:\.\d+)?)\s?B\s+(?:params?\s+)?active\b|\bactive(?:\s+param(?:eter)?s?)?\s*(?:of\s+)?~?(?P<b>\d+(?:\.\d+)?)\s?B\b"
@@ -122,6 +122,13 @@ def _settle(text: str, start: int, end: int, ident: str | None, trusted: bool) -
         if wider and wider != ident and _names_word(wider, word):
             (start, end), ident = span, wider
     tail = _GLUED_TAIL.match(text, end)
+    spaced = _SPACED_SIZE.match(text, end)
+    if ident and spaced and _size_disagrees(ident, spaced):
+        # "Qwen 3.6 27B": the family is known but not at the size written after it, so the size stays a size
+        return _Name(None, start, end)
+    if ident and _CLASS.match(text, tail.end() if tail and _TAIL_SIZE.search(tail.group(0)) else end):
+        # "a Llama-70B-class model": a size class, not that model
+        return _Name(None, start, end)
     if ident and _size_disagrees(ident, tail):
         # "deepseekr1-qwen2.5-32b": the name goes on with a size the model does not have, so the whole
         # glued name is another model (kept as a span without an id, so no model inside it is read)
@@ -129,6 +136,8 @@ def _settle(text: str, start: int, end: int, ident: str | None, trusted: bool) -
     return _Name(ident, start, end) if ident else None
 
 
+_SPACED_SIZE = re.compile(r"\s+\d+(?:\.\d+)?\s?[bB](?![A-Za-z0-9])")
+_CLASS = re.compile(r"[\s-]*(?:class|sized?|級|等級)\b", re.I)
 _GLUED_TAIL = re.compile(r"(?:[-_](?:[A-Za-z0-9]+\.)*[A-Za-z0-9]+)+")
 _TAIL_SIZE = re.compile(r"(?<![A-Za-z0-9.])(\d+(?:\.\d+)?)b(?![A-Za-z0-9])", re.I)
 
@@ -311,6 +320,8 @@ def _exl_id(name: str, bpw_text: str) -> str:
 def _is_kv(text: str, m: re.Match) -> bool:
     """A dtype said of the KV cache ("FP8 KV cache", "KV cache in q8_0")."""
     head = clause_before(text, m.start(), 40)
+    if text[max(0, m.start() - 1):m.start()] == "-" and re.match(r"-KV\b", text[m.end():m.end() + 4], re.I):
+        return False   # "Llama-3.3-70B-Instruct-FP8-KV": a checkpoint with FP8 weights (and an FP8 KV cache)
     return bool(_KV_AFTER.match(clause_after(text, m.end(), 14)) or _KV_BEFORE.search(head) or _KV_CHANGE.search(head)
                 or _KV_PAREN.search(text, max(0, m.start() - 32), m.start()))
 

@@ -29,11 +29,12 @@ UNITS: tuple[tuple[str, str], ...] = (
     # "30 LoRAs", "20 customer adapters", "20 組客製 LoRA", "50 個不同的 LoRA": up to two modifiers
     ("lora", r"(?:個|組|套|份)?\s*(?:(?:(?!(?:users?|people|persons?|employees|staff|and|or|with|for|of|per(?!-)|each|a|an|the|one|two|three|single|GPUs?|cards?)\b)"
              r"[A-Za-z][\w-]*|[\u4e00-\u9fff]{1,4})\s*){0,2}?(?:LoRAs?|adapters?)(?![A-Za-z])"),
-    ("conc", r"(?:個|路|條|多)?\s*(?:併發|並發|並行|併行|concurrent(?:ly)?\b|simultaneous(?:ly)?\b|in\s+parallel\b|parallel\b|同時"
-             r"|(?:-?way\s+|max(?:imum)?\s+|peak\s+|target\s+)?concurrency\b|-?users?\s+concurrency\b|CCU\b|in[\s-]flight\b|(?:live|open)\s+(?:requests?|sessions?|streams?|connections?|chats?)\b)"),
+    ("conc", r"(?:個|路|條|多)?\s*(?:併發|並發|並行|併行|(?:max(?:imum)?\s+)?concurrent(?:ly)?\b|simultaneous(?:ly)?\b|in\s+parallel\b|parallel\b|同時"
+             r"|(?:-?way\s+|max(?:imum)?\s+|peak\s+|target\s+)?concurrency\b|virtual\s+users?\b|VUs?\b|-?users?\s+concurrency\b|CCU\b|in[\s-]flight\b|(?:live|open)\s+(?:requests?|sessions?|streams?|connections?|chats?)\b)"),
     ("org", r"(?:家|間)(?:\s*(?:客戶|公司|企業|廠商))?(?![人裡])|(?:different\s+)?(?:customers|clients|tenants|companies|departments|teams)\b"
             r"|(?:個|位)?\s*(?:客戶|部門|租戶)"),
-    ("people", r"(?:(?:internal|active|daily|monthly|total|registered|end|business|sales|different)[\s-]+)*"
+    # "a 40-engineer fintech", "12-person team": a hyphenated head count
+    ("people", r"-(?:engineer|developer|employee|person|seat|member|user)(?=\s+[a-z])|(?:(?:internal|active|daily|monthly|total|registered|end|business|sales|different)[\s-]+)*"
                r"(?:(?:member|person|people|man|strong)\s+(?:team|group|company|org(?:anization)?|department|firm|startup|lab)\b"
                r"|users?|people|persons?|employees|staff|engineers|developers|analysts|seats|members|researchers"
                r"|students|reps|representatives|salespeople|colleagues|coworkers|testers|lawyers|doctors|agents|customer|client)\b"

@@ -91,9 +91,10 @@ def _engine_on_device(text: str, names: list[tuple[int, int]]) -> bool:
     return False
 
 
-# "with TP 2", "tensor-parallel-size 8", "tp=2": a parallel size stated as a setting in a sentence that asks
-# nothing about it is the situation, not the parallelism topic ("is TP=8 a bad idea?" still raises it).
-_SETTING = re.compile(r"[\s_-]*(?:size)?\s*[=:]?\s*\d", _F)
+# "with TP 2", "tensor-parallel-size 8", "tp=2", "tp16": a parallel size stated as a setting is a layout that
+# splits the model (the forum sets' convention: tp/pp/multi-card splitting that is part of the stated setup is
+# the topic); a size of 1 ("TP=1", "tensor-parallel 1 each") splits nothing and raises it only when asked about.
+_SETTING = re.compile(r"[\s_-]*(?:size)?\s*[=:]?\s*(?P<n>\d+)", _F)
 _SENTENCE = re.compile(r"(?:[^.?!。？！\n]|\.(?!\s|$))+(?:[.?!。？！]|$)", _F)
 
 
@@ -106,15 +107,22 @@ _KINDS = [re.compile(p, _F) for p in (
     r"(?:(?<![A-Za-z])|(?<=\dx))DP(?![A-Za-z])|data[\s_-]*(?:parallel|並行)|資料並行|數據並行")]
 
 
+_RATHER_THAN = re.compile(r"(?:\bthan|\binstead\s+of|\bwithout|\bnot|不用|不要|而不是)\s*$", _F)
+
+
 def _raised(topic: str, rx: re.Pattern, text: str) -> bool:
     if topic != "parallelism":
         return bool(rx.search(text))
     if sum(bool(k.search(text)) for k in _KINDS) >= 2:
         return True
     for m in rx.finditer(text):
+        if _RATHER_THAN.search(text, max(0, m.start() - 16), m.start()):   # "rather than splitting one model across both"
+            continue
         sentence = next((s for s in _SENTENCE.finditer(text) if s.start() <= m.start() < s.end()), None)
         asked = sentence is not None and _QUESTION.search(sentence.group(0)) and not sentence.group(0).rstrip().endswith(".")
-        if not _SETTING.match(text, m.end()) or asked:
+        setting = _SETTING.match(text, m.end())
+        sized = any(k.fullmatch(m.group(0)) for k in _KINDS)   # "tp 2", not "用雙卡 910B"
+        if not setting or asked or (sized and int(setting.group("n")) > 1):
             return True
     return False
 
@@ -126,6 +134,21 @@ _HOST_RAM = re.compile(r"(?P<a>\d+(?:\.\d+)?)\s*(?P<ua>T|G|TB|GB)\s*(?:的\s*|of
 
 _UNREAD_QUANT = re.compile(r"(?<![A-Za-z0-9])I?Q[1-8](?:_?[A-Z0-9]+)*(?![A-Za-z0-9])|\bbpw\b|\b[1-3][\s-]?bits?\b", re.I)
 _HYBRID_ENGINE = re.compile(r"\bktransformers\b", re.I)
+
+
+# llama.cpp's GPU layer count ("-ngl 8", "--n-gpu-layers 20", "n_gpu_layers=30"): fewer than the model has leaves
+# the rest of the layers in system memory
+_NGL = re.compile(r"(?:(?<![\w-])-ngl|--n-gpu-layers|\bn_gpu_layers|\bnum_gpu)\s*[= ]\s*(?P<n>\d{1,3})\b", re.I)
+
+
+def offload_by_layers(text: str, values: dict) -> bool:
+    """A GPU layer count below the named model's layer count: part of the model runs from system RAM."""
+    m = _NGL.search(text)
+    if not m or not values.get("model"):
+        return False
+    from rules import catalog
+    layers = getattr(catalog.model(values["model"]), "layers", None)
+    return bool(layers) and int(m.group("n")) < layers
 
 
 def offload_by_fit(text: str, values: dict) -> bool:

@@ -72,8 +72,16 @@ def _retarget(text: str, taken: list[tuple[int, int]], out: list[Finding],
 
 
 # "速度只有 80 token/s", "吞吐只有每秒兩個多 token", "throughput is only 700 tok/s": a figure measured, not a priority
-_MEASURED = re.compile(r"\s*(?:(?:is|was|were|are)\s+)?(?:only|just|大概|大約|約|平均|只有|僅有?|才|只)\s*(?:到|有|剩)?\s*(?:每秒|~|about\s+)?\s*"
+_MEASURED = re.compile(r"\s*(?:(?:is|was|were|are)\s+)?(?:only|just|about|around|roughly|大概|大約|約|平均|只有|僅有?|才|只|~)\s*(?:到|有|剩)?\s*(?:每秒|~|about\s+)?\s*"
                        r"(?:\d|[一二兩三四五六七八九十幾])", _F)
+# "only ~140 t/s throughput", "its maximum throughput": a figure or a property named before the word, not a goal
+_MEASURED_BEFORE = re.compile(r"(?:\d[\d.,]*\s*[kK]?\s*(?:t/s|tok/s|tokens?\s*/\s*s|tps|ms|s|sec|seconds?|%)\s*(?:of\s+)?(?:(?:output|total|aggregate|decode)\s+)?"
+                              r"|\b(?:its|their|the\s+model's)\s+(?:max(?:imum)?|peak|top)\s+"
+                              # a figure taken at a load: "2 並發首字 1.5 秒內回來"
+                              r"|\d+\s*(?:並發|併發)\s*(?:時|下|的)?\s*)$", _F)
+# "vLLM shows higher latency than TGI", "throughput under load is lower than without it": a comparison of measurements
+_COMPARED = re.compile(r"[^.?!。？！]{0,60}?\b(?:(?:is|are|was|were|gets?|got|shows?|showed|has|have|had)\s+(?:\w+\s+){0,2}?)?(?:lower|higher|longer|shorter|worse|better|slower|faster)\s+than\b"
+                       r"|[\s-]+(?:improvements?|regressions?|gains?|boost|win|configs?|setups?|modes?|presets?|profiles?|recipes?)\b", _F)
 
 
 # A priority waved away ("I don't much care about latency", "per-request speed and TTFT don't matter",
@@ -94,7 +102,10 @@ def _dismissed(text: str, m: re.Match) -> bool:
 
 # "the first request has a very high TTFT": a symptom reported, not a goal stated
 _SYMPTOM = re.compile(r"\b(?:has|have|had|shows?|showed|sees?|seeing|gets?|getting|got|suffers?\s+from)\s+(?:an?\s+)?"
-                      r"(?:very\s+|really\s+|super\s+|extremely\s+|terribly\s+)?(?:high|long|bad|huge|terrible|poor|awful)\s+$", _F)
+                      r"(?:very\s+|really\s+|super\s+|extremely\s+|terribly\s+|much\s+|a\s+lot\s+)?(?:high|higher|long|longer|bad|worse|huge|terrible|poor|awful)\s+$", _F)
+
+
+_RANKED = re.compile(r"\b(?:first|most|main|top|priority|critical|important|matters?|key)\b|最|優先|重要|第一|首要|關鍵", _F)
 
 
 def priorities(text: str, stance: bool = True) -> list[Finding]:
@@ -108,13 +119,20 @@ def priorities(text: str, stance: bool = True) -> list[Finding]:
             if _dismissed(text, m):
                 continue
             topic = (value, rx) in _TOPIC
-            if topic and stance and (_MEASURED.match(text, m.end()) or _SYMPTOM.search(text, max(0, m.start() - 40), m.start()) or not (
+            if topic and stance and (_MEASURED.match(text, m.end()) or _SYMPTOM.search(text, max(0, m.start() - 40), m.start())
+                                     or _MEASURED_BEFORE.search(text, max(0, m.start() - 30), m.start()) or _COMPARED.match(text, m.end()) or not (
                     _STANCE.search(clause_before(text, m.start(), 24)) or _STANCE.search(clause_after(text, m.end(), 36))
                     or _ELLIPSIS.match(text, m.end()))):
                 continue
             if not negated(text, m.start(), m.end(), post=True):
                 hits.append((m.start(), m.end(), value))
     hits.sort()
+    # privacy is where the data may go; stated beside a latency, cost or throughput goal it is a constraint, and
+    # the goal is what the user ranks ("資料不能出內網……回應一定要在 200ms 以內，即時性是第一優先")
+    goals = [h for h in hits if h[2] in ("latency", "cost", "throughput")]
+    ranked = hits and (_RANKED.search(clause_after(text, hits[0][1], 24)) or _RANKED.search(clause_before(text, hits[0][0], 24)))
+    if goals and hits[0][2] == "privacy" and not ranked:   # "Privacy first, then cost" keeps its order
+        hits = goals + [h for h in hits if h not in goals]
     order = list(dict.fromkeys(v for _, _, v in hits))
     if not order:
         return []

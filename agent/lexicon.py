@@ -78,36 +78,56 @@ AUDIENCE = {
              r"(?:業務|研發|客服|行銷)?(?:同仁|同事|人員)", r"業務", r"員工", r"工程師", r"全公司", r"[\u4e00-\u9fff]{0,2}部門", r"內部"],
 }
 
+_SETUP_NOUN = (r"(?!\s+(?:[\w-]+\s+)?(?:deployments?|assistants?|chatbots?|agents?|servers?|clusters?|setups?|instances?|LLMs?"
+               r"|models?|inference|hosting|solutions?|installs?|installations?|copilots?)\b)")
 # What the user optimises for (the article's tenth question). PRIORITY phrases state a priority by
 # themselves; PRIORITY_TOPIC words ("latency", "成本") count only next to a STANCE cue.
 PRIORITY = {
-    "latency": [r"\blow(?:er|est)?[\s-]latency\b", r"\blatency[\s-](?:sensitive|critical|bound|SLOs?|SLAs?|targets?|budget)\b",
-                r"低延遲", r"延遲敏感", r"\bresponsive(?:ness)?\b", r"\breal[\s-]?time\b", r"即時", r"快速回應",
+    "latency": [r"\blow(?:er|est)?[\s-]latency\b(?![\s-]+(?:configs?|setups?|modes?|groups?|presets?|profiles?|recipes?|variants?))",
+                # a response time required: "回應一定要在 200ms 以內"; latency wanted lower: "get that latency down"
+                r"(?:回應|回覆|回答|延遲|首字)[^，。,；;]{0,10}?(?:要|需要|必須|得)[^，。,；;]{0,6}?\d+(?:\.\d+)?\s*(?:ms|毫秒|秒)\s*(?:以內|之內|內)",
+                r"(?:希望|要求|必須|一定要|需要)[^，。,；;]{0,12}?\d+(?:\.\d+)?\s*(?:ms|毫秒|秒)\s*(?:以內|之內|內)\s*(?:就)?\s*(?:回應|回覆|回答|回來|出結果|完成|出字|出來)",
+                r"\b(?:get|bring|push|drive|cut)\s+(?:that|the|this|our|my)?\s*(?:latency|TTFT|time[\s-]to[\s-]first[\s-]token)\s+down\b",
+                r"\b(?:reduce|lower|minimi[sz]e|cut)\s+(?:the\s+|our\s+|my\s+)?(?:latency|TTFT)\b", r"\blatency[\s-](?:sensitive|critical|bound|SLOs?|SLAs?|targets?|budget)\b",
+                r"低延遲(?!\s*(?:那|的)?\s*(?:組|配置|設定|模式|版))", r"延遲敏感", r"\bresponsive(?:ness)?\b", r"\breal[\s-]?time\b", r"即時", r"快速回應",
                 r"回應要快", r"\bsnappy\b", r"\bfast\s+(?:responses|replies|first\s+token)\b",
                 # a response time wanted: "壓到一秒以內回應", "respond within a second", "keep short requests fast"
                 r"(?:秒|毫秒|ms)\s*(?:以內|之內|內)\s*(?:就)?\s*(?:回應|回覆|回答|出結果|完成)",
+                r"\b(?:replies|responses|answers|(?:the\s+)?first\s+tokens?|TTFT)\s+(?:must|should|need\s+to|needs\s+to|has\s+to|have\s+to)\s+(?:come\s+back|arrive|start|appear|return|be\s+back|land)\s+(?:with)?in\s+(?:a|one|\d+(?:\.\d+)?)\s*(?:seconds?|secs?|s|ms|milliseconds?)\b",
                 r"\b(?:respond|reply|answer)(?:s|ing)?\s+(?:with)?in\s+(?:a|one|\d+(?:\.\d+)?)\s*(?:seconds?|secs?|s|ms|milliseconds?)\b",
-                r"\bkeep\s+(?:\w+\s+){0,3}?(?:fast|snappy|responsive|quick)\b"],
-    "throughput": [r"\bhigh(?:er|est)?[\s-]throughput\b", r"\bmaximi[sz]e\s+(?:the\s+)?throughput\b",
+                r"\bkeep\s+(?:\w+\s+){0,3}?(?:fast|snappy|responsive|quick)\b(?!\s+enough)"],
+    "throughput": [r"\bhigh(?:er|est)?[\s-]throughput\b", r"\bsqueez(?:e|ing)\s+(?:out\s+)?(?:more|extra|the\s+most|every\s+bit\s+of)\s+(?:throughput|tok(?:en)?s?)",
+                   r"\btrad(?:e|ing)\s+(?:off\s+)?(?:some|a\s+bit\s+of|a\s+little)?\s*latency\s+for\b", r"(?:犧牲|換)\s*(?:一點|一些)?\s*延遲\s*(?:換|來換|換取)",
+                   r"榨(?:出|乾)?\s*(?:更多|最多)?\s*(?:的)?\s*吞吐", r"\bmaximi[sz]e\s+(?:the\s+)?throughput\b",
                    r"\bthroughput[\s-](?:oriented|first|bound)\b", r"高吞吐", r"吞吐量?優先", r"\btokens?\s+per\s+dollar\b",
                    r"\bmax(?:imum|imi[sz]e)?\s+(?:(?:aggregate|total|overall)\s+)?(?:tokens?\s*/\s*s|tok/s|tokens?\s+per\s+second)\b",
                    # how many it serves at once is what counts: "what matters is how many requests it serves at once"
                    r"\b(?:what\s+matters|all\s+that\s+matters|what\s+counts|(?:i|we)\s+(?:only\s+)?care\s+about)\s+(?:is\s+)?how\s+many\s+(?:requests|users|people|streams|sessions)",
+                   r"\b(?:i|we)\s+(?:only\s+|mostly\s+)?care\s+about\s+(?:(?:aggregate|total|overall)\s+)?(?:tokens?\s+per\s+second|tok/s|requests\s+per\s+second)",
+                   r"\bmaximi[sz](?:e|es|ing)\s+(?:the\s+)?(?:number\s+of\s+)?(?:requests|users|sessions|streams)\s+per\s+(?:GPU|card|node|server)",
                    r"(?:重點|在乎|在意|看重)(?:的)?(?:是|在)?\s*(?:能)?同時(?:服務|處理|撐|接)(?:得了)?多少"],
     "cost": [r"\bcheap(?:er|est|ly)?\b", r"\bbudget\b", r"便宜", r"省錢", r"預算", r"\bTCO\b",
              r"\bcost[\s-](?:effective|efficient|sensitive|conscious)\b", r"\blow(?:er)?[\s-]cost\b", r"低成本",
-             r"\bkeep\s+costs?\s+down\b", r"\b(?:minimi[sz]e|reduce|cut)\s+(?:the\s+)?costs?\b", r"降低成本", r"省成本",
+             r"\bkeep\s+costs?\s+down\b", r"\b(?:minimi[sz]e|reduce|cut|lower|halve)\s+(?:the\s+|our\s+|my\s+)?(?:\w+\s+)?(?:costs?|bill|spend(?:ing)?)\b",
+             r"\b(?:most\s+)?economical\b", r"經濟實惠", r"\bcan'?t\s+justify\b[^.?!]{0,30}\bprices?\b", r"降低成本", r"省成本",
              r"經費(?:不多|有限|很少|很緊|不足)", r"\bmoney\s+is\s+tight\b", r"\btight\s+budget\b",
              r"\bkeep\s+the\s+(?:bill|spend|costs?)\s+(?:low|down)\b", r"\baffordab(?:le|ility)\b", r"\blowest\s+(?:possible\s+)?cost\b",
              r"\b(?:don'?t|do\s+not|without)\s+(?:want\s+to\s+)?(?:pay(?:ing)?|spend(?:ing)?)\s+(?:too|so)\s+much\b", r"\boverpay",
              r"不想花太多", r"不要花太多",
+             # money saved or not wasted as the goal: "save money", "性價比", "不會多花冤枉錢", "能不能回本", "不會太燒錢"
+             r"\bsav(?:e|es|ing)\s+(?:us\s+|some\s+|a\s+lot\s+of\s+)?money\b", r"性價比|\bCP\s*值", r"(?:不(?:會|要|想|用)?\s*)?(?:多)?(?:花)?\s*冤枉錢", r"回本",
+             r"(?:不(?:會|要|想|能)?\s*(?:太|那麼|這麼)?\s*)?燒錢", r"\bbudget\b", r"\btoo\s+(?:expensive|pricey|costly)\b", r"太貴",
+             r"\b(?:runs?|goes|going)\s+into\s+the\s+(?:hundreds|tens)\s+of\s+thousands\b",
+             r"\bself[\s-]?host\w*\b[^.?!]{0,40}\b(?:worth\s+it|cheaper)\b", r"\bcheaper\s+than\s+(?:\w+\s+){0,2}APIs?\b",
+             r"\bbeat(?:s|ing)?\s+(?:an?\s+|the\s+)?(?:\w+\s+)?APIs?\s+on\s+(?:cost|price)\b",
              # self-hosting weighed against renting or an API's price: "哪一種比較划算", "instead of paying per-token
              # API prices", "does that beat $0.10 per million tokens", "is renting even worth it", "get that under $0.55"
              r"划算|劃算", r"\binstead\s+of\s+paying\b", r"\bbeats?\s+paying\b",
-             r"\bbeats?\b[^?!]{0,40}\bper\s+(?:1\s*)?(?:million|M)\s+tokens\b",
+             r"\bbeat(?:s|ing)?\b[^?!]{0,40}\bper\s+(?:1\s*)?(?:million|M)\s+tokens\b",
              r"\b(?:renting|rental|buying|owning)\b[^.?!]{0,20}\bworth\s+it\b", r"\bworth\s+(?:renting|buying)\b",
              r"\b(?:get|bring|push|drive)\s+(?:that|it|this|the\s+(?:cost|price))\s+(?:down\s+)?(?:under|below)\s+\$"],
-    "privacy": [r"\bprivacy\b", r"\bprivate\b", r"隱私", r"地端", r"\bon[\s-]?prem(?:ise|ises)?\b", r"\bair[\s-]?gapped\b",
+    # "keep it private", "fully on-prem" state it; "a private coding agent", "an on-prem assistant" only describe the setup
+    "privacy": [r"\bprivacy\b", rf"\bprivate\b{_SETUP_NOUN}", r"隱私", r"地端", rf"\bon[\s-]?prem(?:ise|ises)?\b{_SETUP_NOUN}", r"\bair[\s-]?gapped\b",
                 r"資料不(?:能|可以|得)(?:外流|出去|離開|上雲)", r"\bdata\s+(?:can(?:no|')t|must\s+not|never)\s+leave\b",
                 r"\bsensitive\s+data\b", r"敏感資料", r"機敏", r"\bcompliance\b", r"合規", r"\bGDPR\b", r"\bHIPAA\b",
                 r"\bnothing\s+(?:may|can|must|should|is\s+allowed\s+to)\s+leave\b",
@@ -124,14 +144,14 @@ PRIORITY_TOPIC = {
     "latency": [r"\blatency\b", r"延遲", r"\bTTFT\b", r"\bp9[59]\b", r"回應速度", r"反應速度", r"\btime[\s-]to[\s-]first[\s-]token\b", r"首字",
                 r"(?<!dev\s)(?<!development\s)\bspeed\b", r"(?<!開發)速度"],
     "throughput": [r"\bthroughput\b", r"吞吐量?", r"\bQPS\b"],
-    "cost": [r"\bcosts?\b", r"成本", r"花費", r"\bspend\b"],
+    "cost": [r"\bcosts?\b", r"成本", r"花費", r"\bspend\b", r"\bmoney\b", r"費用", r"開銷", r"(?<![價值])錢"],
 }
 STANCE = (r"\bonly\b|\bcounts\b|只(?!有|是|能)(?:看|要|在乎|在意)?|\bking\b|\bpush\b|\bboost\b|\bmaximum\b|\bkeep\s+\w+\s+(?:low|down|high|up)\b|重點|看重|主要看|為重|第一|"
           r"\bmatters?\b|\bcare\b|\bimportant\b|\bpriorit|\bcritical\b|\bkey\b|\bfocus|\boptimi[sz]|\bminimi[sz]|\bmaximi[sz]"
-          r"|\bfirst\b|\bmost\b|\bmain\b|\btop\b|\bconcern|\bsensitive\b|\blow(?:er|est)?\b|\bhigh(?:er|est)?\b"
+          r"|\bfirst\b(?![\s-]*tokens?)|\bmost\b|\bmain\b|\btop\b|\bconcern|\bsensitive\b|\b(?:low|high)(?:er|est)?\b(?!\s+(?:concurrency|load|traffic|batch|QPS|request\s+rates?))"
           # a bound is a stance only when it bounds a figure ("latency under 200 ms", not "for less than one A100")
-          r"|(?:\bunder\b|\bbelow\b|<|\bwithin\b|\bless\s+than\b)(?=\s*[~$]?\s*\d)|\bbound\b|\bsecond(?:ary)?\b|\beverything\b|\ball\s+that\s+matters\b|\bthen\b|\bas\s+well\b"
-          r"|重要|優先|在意|重視|在乎|要低|要高|最|敏感|考量|控制|降低|壓低|提高|拉高|省|主要|關鍵|以內|之內|低於|小於|為主|其次|次要"
+          r"|(?:\bunder\b|\bbelow\b|<|\bwithin\b|\bless\s+than\b)(?=\s*[~$]?\s*\d)|\bbound\b|\bsecond(?:ary)?\b|\beverything\b|\babove\s+all\b|\bforemost\b|\ball\s+that\s+matters\b|\bthen\b|\bas\s+well\b"
+          r"|重要|優先|在意|重視|在乎|要低|要高|最|敏感|考量|控制|降低|壓低|壓到|降到|砍|減半|省|提高|拉高|省|主要|關鍵|以內|之內|低於|小於|為主|其次|次要"
           r"|越(?:低|快|高|多|少|便宜)越好|才是|太高|\btoo\s+high\b|(?:秒|毫秒|ms)\s*內")
 
 # Interconnect words. NVLink negated ("no NVLink") means the cards talk over PCIe.
@@ -322,12 +342,12 @@ TOPICS = {
                 r"\bVRAM\b[^.?!]{0,20}\b(?:plus|and|\+)\b[^.?!]{0,20}\b(?:system|host|CPU)\s+(?:RAM|memory)\b",
                 r"\b(?:only\s+)?(?:part|some|most|half)\s+of\s+the\s+(?:layers|weights|model)\b[^.?!]{0,20}\b(?:on|in)\s+(?:the\s+)?(?:GPU|VRAM)",
                 r"(?:記憶體|內存|内存|RAM)\s*(?:加|\+|和|與|跟)\s*\d+(?:\.\d+)?\s*(?:G|GB)?\s*(?:的)?\s*(?:顯存|顯示記憶體|VRAM)", r"\b(?:n-)?cpu[\s-]moe\b", r"\bexperts?\b[^.?!。？]{0,30}\b(?:CPU|system\s+RAM|host\s+RAM|RAM|system\s+memory)\b",
-                r"\bspill(?:s|ing)?\s+(?:over\s+)?to\b", r"\bhost[\s-]RAM\b", r"卸載到", r"放到\s*CPU", r"放到\s*(?:系統)?記憶體", r"CPU\s*offload",
+                r"\bspill(?:s|ing)?\s+(?:over\s+)?to\b", r"\bthe\s+rest\s+(?:of\s+(?:it|them|the\s+\w+)\s+)?(?:in|on|to|into)\s+(?:the\s+)?(?:system|host|CPU)\s+(?:RAM|memory)\b", r"\bhost[\s-]RAM\b", r"卸載到", r"放到\s*CPU", r"(?:層|權重|專家)[^，。,；;]{0,6}?(?:跑|放|留|卸載)(?:在|到)\s*(?:CPU|記憶體|內存|系統記憶體)", r"放到\s*(?:系統)?記憶體", r"CPU\s*offload",
                 # the model split between GPU and CPU memory: "顯卡加 CPU 混合推理", "most of the model sits in system RAM"
                 r"(?:GPU|顯卡|CPU)\s*(?:加|\+|和|與|跟)\s*(?:GPU|顯卡|CPU)\s*(?:的)?\s*混合推[理論]", r"異構推[理論]",
                 r"\b(?:model|layers|weights|experts)\b[^.?!]{0,24}\b(?:sits?|lives?|resides?|stays?|is|are)\s+in\s+(?:the\s+)?(?:system|host|CPU)\s+(?:RAM|memory)\b"],
     "kv-quantization": [r"\bKV[\s-]*cache[\s-]*(?:dtype|quant\w*|precision|compression|in\s+(?:FP8|INT8|INT4|Q8|Q4))",
-                        r"\b(?:FP8|INT8|INT4|q8_0|q4_0|quantized|quantize[sd]?|\d-bit)\s+(?:the\s+)?KV(?:[\s-]*cache)?\b",
+                        r"\b(?:FP8|INT8|INT4|q8_0|q4_0|quantized|quantize[sd]?|\d-bit)(?:\s+(?:the\s+)?|-)KV(?:[\s-]*cache)?\b",
                         r"\bquantiz\w*\s+(?:the\s+)?KV\b",
                         # engine settings for the cache's dtype: "fp8_e4m3 KV cache", LMDeploy "quant-policy 8",
                         # TabbyAPI / ExLlama "cache_mode Q4"
@@ -343,7 +363,11 @@ TOPICS = {
     "tool-calling": [r"\b(?:function|tool)[\s-]?call(?:ing|s)?\b", r"\btool[\s_-]choice\b", r"\btool[\s-]call[\s-]parser\b",
                      r"工具呼叫", r"函式呼叫", r"函數呼叫", r"工具調用"],
     "flash-attention": [r"(?<![\w-])-fa\b", r"--flash-attn\b", r"\bflash[\s-]?attention\b(?=[^.?!。？]{0,40}(?:flag|option|on|off|llama|-fa))"],
-    "cost-per-token": [r"\bcheaper\s+than\s+(?:\w+\s+){0,3}APIs?\b", r"\bself[\s-]?host\w*\b[^.?!]{0,60}\b(?:cheaper|cost|worth)",
+    # self-hosting weighed against a per-token price (an API, $/1M); hourly prices alone are not the topic
+    "cost-per-token": [r"\bcheaper\s+than\s+(?:\w+\s+){0,3}APIs?\b",
+                       r"\bself[\s-]?host\w*\b[^.?!]{0,60}\b(?:cheaper|cost|worth)(?=[\s\S]*?(?:\bAPIs?\b|\bper\s+(?:1\s*)?(?:M|million)\b|/\s*(?:1\s*)?M(?:tok)?\b|\bper[\s-]token))",
+                       r"(?:\bAPIs?\b|\bper\s+(?:1\s*)?(?:M|million)\b|/\s*(?:1\s*)?M(?:tok)?\b|\bper[\s-]token)[\s\S]*?\bself[\s-]?host\w*\b[^.?!]{0,60}\b(?:cheaper|cost|worth)",
+                       r"\b(?:cheap|cheaper|cheapest|expensive|pricier)\s+per\s+(?:output\s+)?(?:token|1\s*M\b|million)", r"每\s*(?:一)?個?\s*tokens?\s*(?:的\s*)?(?:比較|最|更|會)?\s*(?:便宜|貴|省|划算)",
                        r"\bAPIs?\b[^.?!]{0,30}\b(?:vs\.?|versus|or)\s+self[\s-]?host", r"比\s*API\s*(?:還)?便宜", r"自架[^。？?]{0,20}(?:划算|便宜|成本)",
                        r"(?:cost|price|\$)\s*(?:per|/)\s*(?:1\s*)?(?:M|million)\s*(?:(?:output|input|generated|prompt)\s+)?(?:tokens?|tok)\b",
                        r"\$\s*/\s*(?:1\s*)?M(?:tok)?\b", r"\bper\s+(?:1\s*)?(?:million|M)\s+(?:(?:output|input|generated|prompt)\s+)?tokens?\b", r"\bcost\s+per\s+(?:output\s+)?token\b", r"\btokens?\s+per\s+dollar\b",
@@ -353,7 +377,7 @@ TOPICS = {
                        r"(?:百萬|一百萬)\s*(?:個\s*)?tokens?[^。？?]{0,10}(?:多少錢|成本|價格|費用)",
                        r"\bper[\s-]token\s+(?:API\s+)?(?:prices?|pricing|costs?|rates?|fees?|billing)\b",
                        r"\bpay(?:ing)?\b[^.?!]{0,30}\b(?:a|per)\s+month\s+to\s+(?:an?\s+)?(?:API|GPT|OpenAI|Claude|Sonnet|Gemini)"],
-    "parallelism": [r"\bTP\b(?!S)", r"\bPP\b", r"\btensor[\s_-]*parallel", r"\bpipeline[\s_-]*parallel", r"\bexpert[\s_-]*parallel",
+    "parallelism": [r"(?<![A-Za-z])TP(?![A-Za-z])(?!-[A-Za-z])", r"(?<![A-Za-z])PP(?![A-Za-z])(?!-[A-Za-z])", r"\btensor[\s_-]*parallel", r"\bpipeline[\s_-]*parallel", r"\bexpert[\s_-]*parallel",
                     r"\bdata[\s_-]*parallel", r"張量並行", r"流水線並行", r"管線並行", r"專家並行", r"資料並行", r"數據並行",
                     r"(?:做|怎麼|如何|策略|方式)\s*並行", r"並行(?:策略|方式)", r"多卡還是單卡", r"單卡還是多卡", r"\btp[-_]size\b",
                     r"分散式推[理論]", r"(?:tensor|pipeline|expert|data)\s*並行",
@@ -361,10 +385,19 @@ TOPICS = {
                     # "spread over multiple GPUs", "won't split it across both cards", "one model across multiple machines"
                     r"(?:多|雙|双)卡\s*(?:推[理論]|部署|載入|加載|一起|並行|同時|跑|運行|執行)", r"(?:支援|支持|用|讓它|讓模型)\s*(?:多|雙|双)卡",
                     r"(?:多|雙|双)卡\s*(?:嗎|呢)", r"只(?:有)?(?:跑|用|在)(?:在)?其中一張|只有一張卡在(?:用|跑|動)",
-                    r"\b(?:split|spread|shard|distribute|splitting|spreading|sharding|distributing|split\s+up)\s+(?:it\s+|the\s+model\s+|inference\s+)?"
-                    r"(?:across|over|between|onto)\s+(?:both|two|multiple|several|all|many|the|my|our|\d+|a\s+cluster\s+of)\b",
+                    r"\b(?:split|spread|shard|distribute|splitting|spreading|sharding|distributing|split\s+up)\s+(?:it\s+|the\s+model\s+|inference\s+|(?:[\w.-]+\s+){1,4}?)?"
+                    r"(?:across|over|between|onto)\s+(?:both|two|three|four|five|six|seven|eight|multiple|several|all|many|the|my|our|\d+|a\s+cluster\s+of)\b(?:\s+[\w-]+)?",
                     r"\b(?:one|a\s+single|the\s+same)\s+model\s+(?:across|over)\s+(?:multiple|several|many|two|both)\s+(?:machines|nodes|cards|GPUs)\b",
-                    r"\bmulti[\s-]?(?:GPU|card)\s+(?:inference|serving|deployment|loading)\b", r"跨節點(?:做|的)?\s*(?:推[理論]|部署|並行)", r"\b(?:distributed|multi[\s-]node|cross[\s-]node)\s+(?:inference|serving)\b"],
+                    r"\bmulti[\s-]?(?:GPU|card)\s+(?:inference|serving|deployment|loading)\b", r"跨(?:節點|機器?|伺服器|主機|台)(?:做|的)?\s*(?:推[理論]|部署|並行|跑|運行|執行)",
+                    r"(?:分散|拆|切)(?:在|到|成)\s*(?:多|兩|二|三|四|五|六|七|八|\d{1,2})\s*(?:台|張|片|個節點|節點|卡|顆)", r"\b(?:distributed|multi[\s-]node|cross[\s-]node)\s+(?:inference|serving)\b",
+                    # the loader spreading layers over the cards (transformers' device_map), several cards put to work together
+                    # ("四卡一起量化", "三卡一起跑"), a launcher's processes per node, every GPU wanted in use, "works up to 10 GPUs"
+                    r"\bdevice[_\s-]?map\b\s*(?:[=:]|設成?|設為|設定?為?|用|set\s+to|to)?\s*[\"']?(?:auto|balanced(?:_low_0)?|sequential)\b",
+                    r"(?:多|雙|双|[二兩两三四五六七八九十]|\d{1,2})\s*(?:張|片)?\s*卡\s*一起",
+                    r"(?:吃滿|用滿|用上|跑滿|利用)\s*(?:所有|全部|每一?張|\d{1,2}|[二兩两三四五六七八])\s*(?:張)?\s*(?:卡|GPU|顯卡)", r"--?nproc[_-]per[_-]node\s*[= ]?\s*(?:[2-9]|\d{2})\b",
+                    r"\b(?:use|using|uses|utili[sz]e)\s+(?:every|each|all)\s+(?:of\s+)?(?:the\s+|my\s+|our\s+|\d+\s+)?(?:GPUs?|cards)\b",
+                    r"\b(?:only\s+)?uses?\s+(?:just\s+)?one\s+of\s+(?:my|the|our)\s+(?:\d+|two|four|eight)\s+(?:GPUs|cards)\b",
+                    r"\b(?:works|scales|runs)\s+(?:fine\s+)?(?:up\s+)?to\s+\d+\s+(?:GPUs|cards)\b"],
     "platform-support": [],   # needs a platform and a support cue in one sentence: see agent/extract_topics.py
     "quantization-format": [r"\bquant(?:ization)?\s+formats?\b", r"\b(?:which|what)\s+quant(?:ization|s)?\b(?!\s+(?:of|is))", r"量化格式",
                             r"(?:哪種|哪個|哪一種|什麼)\s*量化", r"量化\s*(?:要)?選哪",
@@ -376,13 +409,13 @@ TOPICS = {
                             rf"(?:要不要|該不該|需不需要|是否(?:要|該)?|值不值得)\s*(?:做|進行|用|上|改用)?\s*(?:量化(?:成|到|為)?\s*)?(?:{_FORMAT}(?!\s*KV)|量化(?!\s*KV))"],
 }
 PLATFORMS = (r"\b(?:ROCm|AMD|Apple\s+Silicon|Metal|macOS|Mac|Intel|Arc|XPU|oneAPI|SYCL|Vulkan|Windows|WSL|ARM|aarch64|Jetson"
-             r"|Ascend|NPUs?|TPUs?|Pascal|Volta|Turing|Ampere|Hopper|Blackwell|APUs?|Strix|Gaudi|HPU|Tenstorrent|P100|P40|V100|T4"
+             r"|Ascend|NPUs?|TPUs?|Inferentia\d?|Trainium\d?|Neuron|Pascal|Volta|Turing|Ampere|Hopper|Blackwell|APUs?|Strix|Gaudi|HPU|Tenstorrent|P100|P40|V100|T4"
              r"|MI\d{2,3}X?|CPU[\s-]only|compute\s+capability|sm_?\d{2,3})\b|老架構|舊架構|舊顯卡|蘋果|昇騰")
 SUPPORT_CUES = (r"\bsupport(?:s|ed|ing)?\b|\bcompatib|\bavailable\s+(?:on|for)\b|\binstall(?:ed|ing)?\b(?!\s+is)|\bbuild\b|\bbuilt\b"
                 r"|支援|支持|相容|兼容|能不能跑|可以跑|跑得動|能跑|跑在|能用|可以用"
                 r"|(?:可以|能|能不能|可不可以)\s*在[^。？?]{0,24}(?:跑|執行|運行|使用|安裝|推理|推論|部署)"
                 r"|(?:可以|能|能不能|可不可以)\s*(?:部署|放|裝|跑)\s*(?:到|在)")
-RUN_ON = r"\b(?:run|runs|running|work|works|use|used)\b[^.?!。？]{0,30}?\b(?:on|with)\b|\b(?:can|could|does|do|will|is)\b[^.?!。？]{0,24}\buse\b"
+RUN_ON = r"\b(?:run|runs|running|work|works|working|use)\b[^.?!。？]{0,30}?\b(?:on|with)\b|\b(?:can|could|does|do|will|is)\b[^.?!。？]{0,24}\buse\b"
 
 # A message in a thread that already has a profile either amends it ("what if we use AWQ
 # instead?") or describes a new situation ("now 2×H100, Qwen3 32B, just me").

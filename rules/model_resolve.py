@@ -291,6 +291,10 @@ def find(text: str) -> list[Match]:
         if not head or not (set(head) & anchors or any(z in m.group(0) for z in _CJK_FAMILY)):
             continue
         hit = _longest(text, m.start())
+        # "能跑千問 72B": a Chinese family word glued to the words before it starts the name itself
+        cjk = [m.start() + i for z in _CJK_FAMILY for i in [m.group(0).find(z)] if i > 0]
+        if not hit and cjk:
+            hit = _longest(text, min(cjk))
         if hit:
             out.append(hit)
     return out

@@ -141,7 +141,7 @@ def test_spreading_a_model_over_cards_is_parallelism(text):
 
 
 @pytest.mark.parametrize("text", [
-    "Llama-3.3-70B on 8 H200s with TP 8 and max-num-seqs 256.",
+    "Llama-3.3-70B on one H200 with TP 1 and max-num-seqs 256.",   # a size of 1 splits nothing (forum5 convention)
     "兩張 4090 跑 Qwen3 32B，速度只有 20 tok/s。",
     "Two RTX 3090s serving Qwen3 8B to ten people.",
 ])

@@ -310,13 +310,16 @@ def test_replicas_that_agree_with_the_count_are_not_quoted_back():
     assert not ex.not_understood
 
 
+# The forum4/forum5 conventions (settled for issue 14): a tp/pp size above 1 that is part of the stated setup is the
+# parallelism topic; a size of 1 splits nothing and raises it only when asked about.
 @pytest.mark.parametrize("text, raised", [
-    ("Dual R9700, Qwen3.6-27B FP8 with TP 2 and max-model-len 131072.", False),
-    ("DeepSeek-V3.2 on 8xH20 with tensor-parallel-size 8 gives only 30 tokens/s. Is something wrong?", False),
-    ("兩張 4090，用 tp=2 跑 Llama 3 8B。", False),
+    ("Dual R9700, Qwen3.6-27B FP8 with TP 2 and max-model-len 131072.", True),
+    ("DeepSeek-V3.2 on 8xH20 with tensor-parallel-size 8 gives only 30 tokens/s. Is something wrong?", True),
+    ("兩張 4090，用 tp=2 跑 Llama 3 8B。", True),
+    ("gpt-oss-20b on one H100 with TP=1 at concurrency 4.", False), ("單卡 tp 1 跑 Qwen3 8B。", False),
     ("Is TP=8 a bad idea without NVLink?", True), ("TP 4 or PP 4 for 70B?", True), ("要用 TP 還是 PP？", True),
 ])
-def test_a_parallel_size_stated_as_a_setting_is_not_the_parallelism_topic(text, raised):
+def test_a_parallel_size_above_one_in_the_setup_is_the_parallelism_topic(text, raised):
     assert ("parallelism" in extract(text).topics) is raised
 
 
