@@ -538,6 +538,10 @@ def _option_estimate(c: Ctx, hw_id: str, count: int, memory_gb: float | None = N
     try:
         p = apply_defaults(build_profile({k: v for k, v in data.items() if v is not None}))
         dec = decide(p)
+        if dec.primary is None and data["quantization"]:   # no engine runs the user's format on this device
+            data["quantization"] = None                       # (EXL2 on a P40): the device's own engine and format
+            p = apply_defaults(build_profile({k: v for k, v in data.items() if v is not None}))
+            dec = decide(p)
         found = plan_for_profile(p, dec.model_dump(mode="json"))
     except (AdvisorError, ValueError):
         return None
