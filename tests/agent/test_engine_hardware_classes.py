@@ -126,3 +126,13 @@ def test_held_out(text, kind):
         assert r["profile"]["hardware"] is None and r["not_understood"]
     else:
         assert r["estimate"]["kv_bytes_per_token"] >= 800_000
+
+
+# --- one person on two cards: replicas serve nobody else ----------------------------------------------
+@pytest.mark.parametrize("text", [
+    "Only I use this box: 2x RTX 4090 on PCIe, Qwen2.5 32B AWQ, one chat at a time. Best layout for speed?",
+    "只有我一個人用，兩張 RTX 3090（PCIe），跑 Qwen2.5 14B AWQ，一次一個對話，怎麼配置最快？",
+])
+def test_one_request_at_a_time_is_never_planned_as_replicas(text):
+    r = ask(text)
+    assert r["parallelism"]["strategy"] != "dp", r["parallelism"]
