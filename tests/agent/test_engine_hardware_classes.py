@@ -136,3 +136,14 @@ def test_held_out(text, kind):
 def test_one_request_at_a_time_is_never_planned_as_replicas(text):
     r = ask(text)
     assert r["parallelism"]["strategy"] != "dp", r["parallelism"]
+
+
+# --- several people at 80K+ context: paged KV (vLLM/SGLang), not a slot-split local server -------------
+@pytest.mark.parametrize("text", [
+    "Five of us will share Llama 3.3 70B with the full 128K context window, usually 2-3 at once; hardware not bought yet.",
+    "我們 5 個人要共用 Llama 3.1 70B，要用滿 128K context，同時大約 3 個人；硬體還沒買。",
+])
+def test_a_few_people_at_very_long_context_get_a_paged_kv_server(text):
+    r = ask(text)
+    assert r["primary"] in ("vllm", "sglang"), (r["primary"], r["rules"])
+    assert "ollama" not in [r["primary"], *r["alternatives"]]
