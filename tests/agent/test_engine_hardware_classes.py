@@ -147,3 +147,13 @@ def test_a_few_people_at_very_long_context_get_a_paged_kv_server(text):
     r = ask(text)
     assert r["primary"] in ("vllm", "sglang"), (r["primary"], r["rules"])
     assert "ollama" not in [r["primary"], *r["alternatives"]]
+
+
+# --- a script over tens of thousands of items is a batch job, not one person chatting -----------------
+@pytest.mark.parametrize("text", [
+    "A Python script needs to label about 80,000 product reviews with Llama 3.1 8B on one RTX 4090, sentiment only.",
+    "要用一張 RTX 4090 跑 Qwen2.5 7B，把 3 萬筆客服工單逐筆分類，目前一次送一筆，該用什麼引擎？",
+])
+def test_labelling_tens_of_thousands_of_items_is_a_batch_job(text):
+    r = ask(text)
+    assert r["primary"] in ("vllm", "sglang"), (r["primary"], r["profile"])
