@@ -133,6 +133,10 @@ class Facts(BaseModel):
     usable_total_gb: float | None = None
     """Memory the weights may take over all devices (usable minus the runtime reserve)."""
     kv_bytes_per_token: float | None = None
+    shape_guessed: bool = False
+    """The model is not in the catalog and came with no config.json: its shape (and KV cache) is a guess."""
+    kv_bytes_per_token_mha: float | None = None
+    """For a guessed shape: the KV bytes per token if the model used full multi-head attention (the worst case)."""
     kv_gb: float | None = None
     """KV cache for `load` sequences at the context length (BF16 unless a KV dtype is set)."""
     kv_capacity: int | None = None
@@ -265,6 +269,9 @@ def _model_facts(p: Profile, spec) -> dict[str, Any]:
         out["active_params_b"] = p.active_params_b or spec.active_params_b
         out["architecture"] = p.architecture or spec.architecture
         out["kv_bytes_per_token"] = memory.kv_bytes_per_token(spec, p.kv_cache_dtype).value
+        if spec.id == "custom" and p.hf_config is None:   # describe_model(): GQA with 8 KV heads assumed
+            out["shape_guessed"] = True
+            out["kv_bytes_per_token_mha"] = out["kv_bytes_per_token"] * spec.q_heads / spec.kv_heads
     out["is_moe"] = out["architecture"] == "moe" if out["architecture"] else None
     return out
 

@@ -157,3 +157,22 @@ def test_a_few_people_at_very_long_context_get_a_paged_kv_server(text):
 def test_labelling_tens_of_thousands_of_items_is_a_batch_job(text):
     r = ask(text)
     assert r["primary"] in ("vllm", "sglang"), (r["primary"], r["profile"])
+
+
+# --- a model the catalog does not know: its KV shape is said to be a guess, with the MHA worst case ----
+@pytest.mark.parametrize("text,word", [
+    ("We run Baichuan2-13B-Chat on one A100 80GB for 20 users with 2,000-token prompts. How many fit at once?",
+     "multi-head"),
+    ("用一張 A100 80GB 跑 Baichuan2-13B-Chat 給 20 個人用，prompt 約 2,000 tokens，同時能撐幾個？", "多頭"),
+])
+def test_an_unknown_models_kv_shape_is_a_stated_guess_with_its_worst_case(text, word):
+    r = ask(text)
+    assert r["profile"]["model"] is None
+    note = [w for w in r["warnings"] if word in w]
+    assert note and any(ch.isdigit() for ch in note[0]), r["warnings"]
+    assert "custom" not in note[0]
+
+
+def test_a_catalog_model_gets_no_shape_guess_warning():
+    r = ask("We run Llama 3.1 8B on one A100 80GB for 20 users with 2,000-token prompts. How many fit at once?")
+    assert not [w for w in r["warnings"] if "multi-head" in w]
