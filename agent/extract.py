@@ -20,6 +20,7 @@ from agent import extract_hardware, extract_intent, extract_model, extract_topic
 from agent.extract_base import Finding, overlaps
 from agent.extract_quantity import quantities
 from agent.extract_text import Text, normalize
+from rules import catalog
 from rules.errors import InputError, ProfileError
 from rules.ids import Intent, Language
 from rules.profile import build_profile
@@ -154,17 +155,37 @@ def _topics(norm: str, values: dict[str, Any]) -> list[str]:
     return sorted(found)
 
 
+_HOST_RAM = re.compile(r"ram|ddr|記憶體|内存|內存|system memory|host memory", re.I)
+
+
+def _host_is_not_the_device(values: dict[str, Any], evidence: dict[str, str], spans: dict[str, tuple[int, int]],
+                            unplaced_kinds: list[str]) -> None:
+    """An accelerator the catalog does not know, named beside a CPU it does know ("an R9700 in a Xeon host"):
+    the CPU is only the host, so it is not the device to plan for; the unknown card is asked about instead.
+    The host's RAM goes with it (it is not the card's memory)."""
+    hw = values.get("hardware")
+    if "device" not in unplaced_kinds or not hw or catalog.hardware(hw).platform not in ("x86-cpu", "arm-cpu"):
+        return
+    host_count = evidence.get("hardware", "") in evidence.get("count", "")   # "a Xeon", "2 EPYC sockets"
+    drop = ["hardware"] + (["count"] if host_count else []) \
+        + (["memory_gb"] if _HOST_RAM.search(evidence.get("memory_gb", "")) else [])
+    for field in drop:
+        values.pop(field, None), evidence.pop(field, None), spans.pop(field, None)
+
+
 def _read(text: str) -> tuple[Text, Extraction, dict[str, tuple[int, int]]]:
     if not isinstance(text, str):
         raise InputError("the message must be text")
     t = normalize(text)
     values, evidence, spans = _assemble(t, _findings(t.norm))
+    unplaced = extract_unplaced.unplaced(t.norm, list(spans.values()))
+    _host_is_not_the_device(values, evidence, spans, [k for k, _, _ in unplaced])
     ex = Extraction(
         intent=extract_intent.intent(t.norm), values=values, evidence=evidence,
         language="zh" if _CJK.search(text) else "en",
         dont_know=bool(extract_intent.dont_know(t.norm)), injection=bool(extract_intent.injection(t.norm)),
         topics=_topics(t.norm, values),
-        not_understood=[Unplaced(text=t.quote(a, b), kind=k) for k, a, b in extract_unplaced.unplaced(t.norm, list(spans.values()))],
+        not_understood=[Unplaced(text=t.quote(a, b), kind=k) for k, a, b in unplaced],
     )
     return t, ex, spans
 

@@ -11,7 +11,13 @@ WORKLOAD = {
     "agent": [r"\bagent(?:s|ic)?\b", r"代理人?", r"智能體", r"\bclaude[\s-]?code\b", r"\bcodex\b"],
     "batch": [r"\bbatch(?:es)?\b(?!\s*size)(?![\s-]*(?:ing|ed)\b)", r"\boffline\s+(?:inference|processing|jobs?|batch)",
               r"\bovernight\b", r"\bnightly\s+jobs?\b", r"\bbulk\b", r"離線批次", r"批次", r"批量", r"離線處理",
-              r"離線推論"],
+              r"離線推論",
+              # a job over a stated pile of items ("label about 80,000 reviews", "把 3 萬筆工單分類")
+              r"\b(?:classif(?:y|ies|ying)|label(?:s|ling|ing)?|tag(?:s|ging)?|scor(?:e|es|ing)|translat(?:e|es|ing)|"
+              r"process(?:es|ing)?|extract(?:s|ing)?\s+\w+\s+from)\s+(?:~|about\s+|around\s+|roughly\s+|some\s+)?"
+              r"\d[\d,.]*\s*(?:k|K|M|thousand|million)?\s+(?:[\w-]+\s+){0,2}?(?:tickets|documents|docs|items|records|rows|"
+              r"emails|reviews|files|pages|messages|transcripts|products|articles)\b",
+              r"\d+(?:\.\d+)?\s*[萬千]\s*(?:筆|份|篇|封|則|條)"],
     "rag": [r"\bRAG\b", r"\bretrieval\b", r"\bretrieved\b", r"知識庫", r"檢索", r"\bknowledge\s+base\b",
             r"\bdocument\s+(?:q&a|qa|question)", r"\bsearch\s+over\s+(?:our\s+)?docs"],
     "summarization": [r"\bsummar(?:y|ies|i[sz]e[sd]?|i[sz]ing|i[sz]ation)\b", r"摘要", r"總結", r"\btl;?dr\b"],

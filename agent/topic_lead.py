@@ -563,6 +563,10 @@ def _option_estimate(c: Ctx, hw_id: str, count: int, memory_gb: float | None = N
     try:
         p = apply_defaults(build_profile({k: v for k, v in data.items() if v is not None}))
         dec = decide(p)
+        if dec.primary is None and data["quantization"]:   # no engine runs the user's format on this device
+            data["quantization"] = None                       # (EXL2 on a P40): the device's own engine and format
+            p = apply_defaults(build_profile({k: v for k, v in data.items() if v is not None}))
+            dec = decide(p)
         found = plan_for_profile(p, dec.model_dump(mode="json"))
     except (AdvisorError, ValueError):
         return None
@@ -963,7 +967,24 @@ def _engine_verdict(c: Ctx) -> list[str]:
         elif prim:
             out.append(c.t(f"**{name}: not the first choice here** — {prim} is.{because}",
                            f"**{name}：不是這裡的首選**——首選是 {prim}。{because}"))
+        if out:
+            out[-1] += _not_on_other_devices(c, e)
     return out
+
+
+def _not_on_other_devices(c: Ctx, engine_id: str) -> str:
+    """The other devices the user named on which the engine cannot run well (ExLlamaV2 on a P40 beside a 3090):
+    the verdict above is for the recommended device only, so say where it does not hold (engine catalog)."""
+    from rules import catalog, engines
+    from rules.facts import SLOW_FP16_CC
+    notes = []
+    for hw_id, _ in option_list(c)[1:]:
+        hw = catalog.hardware(hw_id)
+        cc = float(hw.cuda_cc) if hw.cuda_cc else None
+        v = engines.verdict(engine_id, hw, slow_fp16=cc in SLOW_FP16_CC if cc is not None else False)
+        if not v.ok:
+            notes.append(c.t(f" Not on the {hw.name}: {v.en.rstrip('.')}.", f"但不適用於 {hw.name}：{v.zh.rstrip('。')}。"))
+    return "".join(notes)
 
 
 _COMPARE_CUE = re.compile(r"\b(?:faster|slower|quicker|better|worse|vs\.?|versus|compared?|comparison|or)\b|比較|還是|哪個快|比.{0,12}快", re.I)

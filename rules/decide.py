@@ -94,7 +94,11 @@ _SHARED_MODES = ("team", "production", "fleet")
 
 def likely_platforms(facts: dict[str, Any] | None = None) -> tuple[str, ...]:
     """The platforms an unnamed machine probably is, from what the user said about the workload."""
-    return SERVER_PLATFORMS if (facts or {}).get("serving_mode") in _SHARED_MODES else PORTABLE_PLATFORMS
+    f = facts or {}
+    # several people each holding 80K+ tokens need paged KV on GPU memory (the article's FAQ on long-context
+    # agents): that machine is a GPU server too, whatever the headcount
+    shared_long = bool(f.get("very_long_context")) and (f.get("load") or 0) >= 2
+    return SERVER_PLATFORMS if f.get("serving_mode") in _SHARED_MODES or shared_long else PORTABLE_PLATFORMS
 
 
 def hardware_specific_engines(platforms: tuple[str, ...] = PORTABLE_PLATFORMS) -> list[str]:

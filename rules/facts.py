@@ -74,6 +74,9 @@ class Facts(BaseModel):
     """The devices in words ("2× NVIDIA H100 SXM"), for the rule texts; `setup_zh` is its zh-Hant twin."""
     setup_zh: str | None = None
     unified_memory: bool | None = None
+    local_engines: str = "llama.cpp, MLX-LM, ExLlamaV2"
+    """The article's personal-use engines that run on this hardware (all three when it is not known)."""
+    local_engines_zh: str = "llama.cpp、MLX-LM、ExLlamaV2"
     """CPU and GPU share one memory pool (Apple silicon, DGX Spark, Jetson, Strix Halo)."""
     slow_fp16: bool | None = None
     """FP16 math runs at a small fraction of FP32 on this GPU (see SLOW_FP16_CC)."""
@@ -130,6 +133,10 @@ class Facts(BaseModel):
     usable_total_gb: float | None = None
     """Memory the weights may take over all devices (usable minus the runtime reserve)."""
     kv_bytes_per_token: float | None = None
+    shape_guessed: bool = False
+    """The model is not in the catalog and came with no config.json: its shape (and KV cache) is a guess."""
+    kv_bytes_per_token_mha: float | None = None
+    """For a guessed shape: the KV bytes per token if the model used full multi-head attention (the worst case)."""
     kv_gb: float | None = None
     """KV cache for `load` sequences at the context length (BF16 unless a KV dtype is set)."""
     kv_capacity: int | None = None
@@ -203,8 +210,22 @@ def _hardware_facts(p: Profile, notes: list[str]) -> dict[str, Any]:
                                                   hw.name_zh)
     out.update(hardware_name=hw.name, hardware_name_zh=display.local_name(hw, "zh"), unified_memory=unified,
                slow_fp16=cc in SLOW_FP16_CC if cc is not None else (False if hw.platform != "nvidia-cuda" else None))
+    names = _local_engines(hw, out["slow_fp16"])
+    out["local_engines"], out["local_engines_zh"] = ", ".join(names), "、".join(names)
     out.update(_link_facts(p, hw, notes))
     return out
+
+
+_LOCAL_ENGINES = ("llama.cpp", "mlx-lm", "exllamav2")
+"""The source article's picks for one person on their own machine (decision list 3)."""
+
+
+def _local_engines(hw, slow_fp16: bool | None) -> list[str]:
+    """The personal-use engines this device runs (engine catalog verdicts): a Mac never hears ExLlamaV2,
+    a P40 never hears an FP16-kernel engine."""
+    from rules import engines   # lazy: engines loads its catalog on first use
+    names = [engines.engine(e).name for e in _LOCAL_ENGINES if engines.verdict(e, hw, bool(slow_fp16)).ok]
+    return names or ["llama.cpp"]
 
 
 def _link_facts(p: Profile, hw, notes: list[str]) -> dict[str, Any]:
@@ -248,6 +269,9 @@ def _model_facts(p: Profile, spec) -> dict[str, Any]:
         out["active_params_b"] = p.active_params_b or spec.active_params_b
         out["architecture"] = p.architecture or spec.architecture
         out["kv_bytes_per_token"] = memory.kv_bytes_per_token(spec, p.kv_cache_dtype).value
+        if spec.id == "custom" and p.hf_config is None:   # describe_model(): GQA with 8 KV heads assumed
+            out["shape_guessed"] = True
+            out["kv_bytes_per_token_mha"] = out["kv_bytes_per_token"] * spec.q_heads / spec.kv_heads
     out["is_moe"] = out["architecture"] == "moe" if out["architecture"] else None
     return out
 

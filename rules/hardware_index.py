@@ -394,6 +394,11 @@ class _Qualifiers:
     form_at: int | None = None
 
 
+def _record_counter(toks: list[Token], k: int) -> bool:
+    """筆 alone is the counter for records ("3 萬筆工單"); only 筆電 / 筆記型 name a laptop."""
+    return toks[k].text == "筆" and (k + 1 >= len(toks) or toks[k + 1].text not in ("電", "記"))
+
+
 def _qualifiers(toks: list[Token], first: int, last: int, stop: int) -> _Qualifiers:
     """Memory, package and core count written right after (or, for memory, right before) a name."""
     q = _Qualifiers()
@@ -408,7 +413,7 @@ def _qualifiers(toks: list[Token], first: int, last: int, stop: int) -> _Qualifi
                 q.memory, q.memory_at = mem[0], (k, mem[1] - 1)
             k = mem[1]
             continue
-        if t.text in FORM_WORDS and q.form is None:
+        if t.text in FORM_WORDS and q.form is None and not _record_counter(toks, k):
             q.form, q.form_at = FORM_WORDS[t.text], k
         elif t.kind == "d" and k + 1 < len(toks) and toks[k + 1].text in CORE_WORDS:
             cores.add(int(float(t.text)))

@@ -218,7 +218,7 @@ def _search(req: Request) -> tuple[Plan, Estimate | None]:
     pool = [c for c in scored if c.tier == tier and c.rejected is None] if tier is not None else []
     split_runner = None
     if pool and legality.replicas_first(topo.fast, req.hw().platform, req.priority, pool,
-                                        copy_has_room(req, pool[0].quantization)):
+                                        copy_has_room(req, pool[0].quantization), req.load):
         split_runner = ranking.ranked([c for c in pool if c.layout.replica_devices > 1], req.objective)[0]
         pool = [c for c in pool if c.layout.replica_devices == 1]
     if pool and legality.one_copy_over_sockets(req.hw().platform, pool):

@@ -168,7 +168,8 @@ def _kv_split(spec: ModelSpec, layout: Layout, attention_dp: bool = False) -> in
 def _comm_s(s: Setup, batch: int) -> tuple[float, list[str]]:
     """Communication seconds per decode step for the layout."""
     spec, lay, hw = s.spec, s.layout, s.hw
-    tp_comm = comm.row_split_step_s if s.runtime.family == "local" else comm.tp_step_s
+    row_split = s.runtime.family == "local" and not s.runtime.tp_all_reduce   # llama.cpp -sm row, not a TP all-reduce
+    tp_comm = comm.row_split_step_s if row_split else comm.tp_step_s
     parts = [tp_comm(spec.hidden, spec.layers, batch, lay.tp, hw, s.interconnect),
              comm.pp_step_s(spec.hidden, batch, lay.pp, hw, s.interconnect)]
     if lay.ep > 1 and spec.architecture == "moe":  # attention sharded over the EP group, experts all-to-all

@@ -35,6 +35,9 @@ class Runtime:
     mixed: bool
     """Prompt tokens ride in the same forward pass as decodes (else prefill batches run separately)."""
     source: str
+    tp_all_reduce: bool = False
+    """A local-family engine whose tensor parallelism all-reduces each layer's output on the GPUs
+    (ExLlamaV2/V3), instead of llama.cpp's host-synchronised row split (calibration.LOCAL_ROW_SPLIT_SYNC_S)."""
 
     def seq_cap(self, hw: Hardware) -> int | None:
         """The scheduler's sequence limit on this device."""
@@ -80,9 +83,11 @@ _PROFILES = {
     "mlx-lm": Runtime("mlx-lm", "local", "slot", _one(None), _one(2048), True,
                       "mlx_lm.server: prompt processed in 2048-token chunks (prefill_step_size)"),
     "exllamav2": Runtime("exllamav2", "local", "mean", _one(None), _one(2048), True,
-                         "ExLlamaV2 dynamic generator: paged cache, 2048-token prefill chunks"),
+                         "ExLlamaV2 dynamic generator: paged cache, 2048-token prefill chunks; tensor-parallel "
+                         "loading splits each layer over the GPUs (README: tensor-parallel inference)", True),
     "exllamav3": Runtime("exllamav3", "local", "mean", _one(None), _one(2048), True,
-                         "ExLlamaV3 generator: paged cache, chunked prefill"),
+                         "ExLlamaV3 generator: paged cache, chunked prefill; tensor and expert parallelism on "
+                         "consumer GPUs (README)", True),
     "openvino-genai": Runtime("openvino-genai", "local", "mean", _one(256), _one(256), True,
                               "OpenVINO GenAI continuous-batching pipeline: SchedulerConfig max_num_seqs 256, "
                               "max_num_batched_tokens 256, paged KV blocks"),

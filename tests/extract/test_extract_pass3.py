@@ -194,7 +194,9 @@ def test_dual_and_twin_count_devices_known_or_not(text, count):
 
 
 def test_an_unknown_product_code_with_letters_and_four_digits_is_quoted_back():
-    assert [u.text for u in extract("Dual R9700 for coding").not_understood] == ["R9700"]
+    # (the R9700 of the first version is a catalog device now; R9900 is no product)
+    assert [u.text for u in extract("Dual R9900 for coding").not_understood] == ["R9900"]
+    assert extract("Dual R9700 for coding").values["hardware"] == "r9700"
     assert not extract("DeepSeek R1 on 8x H100").not_understood   # "R1" is a model, not a device
 
 

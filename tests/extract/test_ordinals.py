@@ -21,7 +21,8 @@ def test_amounts_beside_an_ordinal_are_still_read():
 
 def test_a_model_outside_the_catalog_is_launched_by_its_own_name_not_custom():
     from agent.api import advise
-    advice = advise("8x RTX 4090 (PCIe, no NVLink) serving Qwen-14B-Chat to 300 staff, 30-50 requests at once")
+    # (Qwen-14B-Chat, the first example, is a catalog model now; Baichuan2-13B-Chat is not)
+    advice = advise("8x RTX 4090 (PCIe, no NVLink) serving Baichuan2-13B-Chat to 300 staff, 30-50 requests at once")
     lines = [c for c in advice.answer.splitlines() if "vllm serve" in c]
     assert lines and not any("serve custom" in c for c in lines), lines
     assert all("checkpoint>" in c for c in lines), lines   # a placeholder the reader fills in
