@@ -189,7 +189,7 @@ _SWITCHED_TO = re.compile(r"(?:之後|後來|現在|目前|接著|\bnow\b|\bthen
                           r"[^,;.，；。]{0,10}$", _F)
 
 
-_YARDSTICK = re.compile(rf"(?:\b(?:slower|faster|cheaper|pricier|worse|better|quicker|more|less)\s+(?:\w+\s+)?than|\bworth\s+it\s+over"
+_YARDSTICK = re.compile(rf"(?:比起|相比(?:於)?|相較(?:於)?|\b(?:slower|faster|cheaper|pricier|worse|better|quicker|more|less)\s+(?:\w+\s+)?than|\bworth\s+it\s+over"
                         rf"|\b(?:upgrad\w*|step(?:ping)?\s+up|switch\w*|mov\w*)\s+(?:from\s+)?(?:\w+\s+){{0,2}}?over|\binstead\s+of|\brather\s+than|\bcompared\s+(?:to|with))"
                         rf"\s+(?:on\s+|with\s+|in\s+)?(?:an?\s+|the\s+|my\s+|our\s+)?(?:{_BRAND}[\s-]*)*$", _F)
 _LISTED = re.compile(r"\s*(?:,|/|\bor\b|\band\b|或|和|跟)\s*(?:on\s+|an?\s+|the\s+)?$", _F)
@@ -243,6 +243,9 @@ _CONTRAST = re.compile(r"\s*(?:卻|却|偏偏)")
 _ENGINE_PREFIX = re.compile(r"\b(?:TGI|vLLM|optimum|SGLang|lmdeploy)[\s-]+$", _F)
 
 
+_POSSESSED = re.compile(rf"(?:\bmy|\bour|我的|我們的|我們|我這(?:張|台|邊的?))\s*(?:(?:{_STATE}|{_BRAND}|\d+\s*x|\d+\s*[×*]|[一二兩三四五六七八]\s*張|\d+\s*張)[\s-]*)*$", _F)
+
+
 def _plural_of(text: str, hit: AliasHit) -> AliasHit:
     """"2 V100s", "four V100s": a lowercase s after the model number is a plural, not the S variant (V100S),
     unless an article makes it one device ("a V100s")."""
@@ -261,8 +264,12 @@ def _pick(text: str, hits: list[AliasHit]) -> AliasHit | None:
             or hardware_class(h.id) != "cpu"]
     current = [h for h in live if not FORMER.search(text, max(0, h.start - 40), h.start)]
     live = current or live   # "we used to run 2x 4090, now 8x H100": the setup left behind is not the device
-    # "2.5 times slower than a Mac Studio M3 Ultra": a device named only as the yardstick is not the user's
-    live = _not_yardsticks(text, live)
+    # "the 4090 is faster than my 3090", "比起 H20，我們的 L20 慢很多": the device the user calls theirs is theirs
+    # "2.5 times slower than a Mac Studio M3 Ultra": a device named only as the yardstick is not the user's, unless
+    # the user calls it theirs ("the 4090 is faster than my 3090")
+    kept = _not_yardsticks(text, live)
+    rescued = [h for h in live if h not in kept and _POSSESSED.search(text, max(0, h.start - 40), h.start)]
+    live = rescued or kept
     if not live:
         return None   # every device named is a yardstick: the user's own is not said
     if not live:

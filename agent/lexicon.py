@@ -383,7 +383,7 @@ TOPICS = {
                        r"(?:百萬|一百萬)\s*(?:個\s*)?tokens?[^。？?]{0,10}(?:多少錢|成本|價格|費用)",
                        r"\bper[\s-]token\s+(?:API\s+)?(?:prices?|pricing|costs?|rates?|fees?|billing)\b",
                        r"\bpay(?:ing)?\b[^.?!]{0,30}\b(?:a|per)\s+month\s+to\s+(?:an?\s+)?(?:API|GPT|OpenAI|Claude|Sonnet|Gemini)"],
-    "parallelism": [r"(?<![A-Za-z])TP(?![A-Za-z])(?!-[A-Za-z])", r"(?<![A-Za-z])PP(?![A-Za-z])(?!-[A-Za-z])", r"\btensor[\s_-]*parallel", r"\bpipeline[\s_-]*parallel", r"\bexpert[\s_-]*parallel",
+    "parallelism": [r"(?<![A-Za-z])TP(?![A-Za-z])(?!-[A-Za-z])", r"(?<![A-Za-z])EP(?![A-Za-z])(?!-[A-Za-z])", r"(?<![A-Za-z])PP(?![A-Za-z])(?!-[A-Za-z])", r"\btensor[\s_-]*parallel", r"\bpipeline[\s_-]*parallel", r"\bexpert[\s_-]*parallel",
                     r"\bdata[\s_-]*parallel", r"張量並行", r"流水線並行", r"管線並行", r"專家並行", r"資料並行", r"數據並行",
                     r"(?:做|怎麼|如何|策略|方式)\s*並行", r"並行(?:策略|方式)", r"多卡還是單卡", r"單卡還是多卡", r"\btp[-_]size\b",
                     r"分散式推[理論]", r"(?:tensor|pipeline|expert|data)\s*並行",

@@ -367,3 +367,16 @@ def test_a_price_stated_is_no_goal(text):
 ])
 def test_load_said_as_a_test_setup(text, n):
     assert read(text).values.get("concurrency") == n
+
+
+@pytest.mark.parametrize("text, hw", [
+    ("The 4090 is faster than my 3090 on Llama 3 8B.", "rtx3090"),
+    ("比起 H20，我們的 L20 慢很多，跑 Qwen2.5 32B。", "l20"),
+])
+def test_the_device_called_mine_is_the_users(text, hw):
+    assert read(text).values.get("hardware") == hw
+
+
+@pytest.mark.parametrize("text", ["Qwen3-235B-A22B on 8x H20 with EP.", "DeepSeek-V3 在 16 張 H800 上開 EP 16。"])
+def test_expert_parallel_in_the_setup_is_parallelism(text):
+    assert "parallelism" in read(text).topics
