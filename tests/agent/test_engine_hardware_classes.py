@@ -176,3 +176,14 @@ def test_an_unknown_models_kv_shape_is_a_stated_guess_with_its_worst_case(text, 
 def test_a_catalog_model_gets_no_shape_guess_warning():
     r = ask("We run Llama 3.1 8B on one A100 80GB for 20 users with 2,000-token prompts. How many fit at once?")
     assert not [w for w in r["warnings"] if "multi-head" in w]
+
+
+# --- a Pascal card's reasons: no "the single-card picks are ExLlamaV2 and vLLM" -------------------------
+@pytest.mark.parametrize("text", [
+    "I have a single Tesla P40 and want Llama 3.2 3B just for me; which engine?",
+    "我只有一張 Tesla P40，想自己跑 Qwen2.5 7B，用哪個引擎？",
+])
+def test_a_pascal_card_is_not_told_the_single_rtx_picks(text):
+    r = ask(text)
+    assert r["primary"] in ("llama.cpp", "ollama")
+    assert "hw-single-rtx" not in r["rules"] and "hw-nvidia-pascal" in r["rules"]
