@@ -19,8 +19,9 @@ def stated_slo(texts: list[str]) -> dict[str, Any] | None:
     """The targets the user's words state (None when they state none)."""
     found: dict[str, float] = {}
     evidence: dict[str, str] = {}
-    for text in texts:
-        values, said = latency_targets(text or "")
+    from rules import memo
+    for text in texts:   # read once per turn per text (the estimate node and the Advice both ask)
+        values, said = memo.once(("latency-targets", text or ""), lambda t=text or "": latency_targets(t))
         for key, value in values.items():   # a later reply restating a target amends it
             found[key], evidence[key] = value, said[key]
     return {**found, "evidence": evidence} if found else None
