@@ -414,7 +414,7 @@ _CUE_GAP = re.compile(r"(?P<gap>[^,;，；。/(（\d]{0,24}?)\s*" + _CONC_AFTER.
 
 _TOGETHER = re.compile(r"[^,;，；。/(（\d]{0,48}?(?:\bat\s+once|\bat\s+the\s+same\s+time|\bsimultaneously|\bconcurrently|同時)", _F)
 # "just me", "only me", "只有我自己", "我自己用", "就我一個人": the user alone is one user
-_JUST_ME = re.compile(r"\b(?:just|only)\s+(?:me|myself)\b(?!\s+and\b)|\bnobody\s+(?:else\s+)?but\s+me\b"
+_JUST_ME = re.compile(r"\b(?:just|only)\s+(?:me|myself)\b(?!\s*(?:,|and)\s+(?:my\s+|our\s+|a\s+|the\s+|\d+\s+|two\s+|three\s+)?(?:team|colleagues?|co-?workers?|friends?|wife|husband|partner|family|kids|students|users|people))|\bnobody\s+(?:else\s+)?but\s+me\b"
                       r"|只有我(?:自己|一個人?)?(?:在)?(?:用|使用)?|就我(?:自己|一個人)|我自己(?:一個人)?(?:在)?(?:用|使用)(?!\s*(?:的|來|過))", _F)
 
 

@@ -69,6 +69,7 @@ def test_a_bare_count_at_once_is_the_concurrency_only(text):
     "It's just me using it, Qwen3 8B on a 4090.",
     "Only me: a personal coding assistant on my 3090.",
     "Nobody else, only me, so load is tiny.",
+    "Just me and my old 3090, want to try a 32B model.",
     "只有我自己用，跑 Qwen3 8B。",
     "我自己用而已，4090 跑 14B 模型。",
     "就我一個人在用這台 Mac Studio M2 Ultra。",
@@ -81,6 +82,7 @@ def test_just_me_is_one_user(text):
     "I need an engine for Qwen3 8B for my team of 20.",
     "我自己架了一台伺服器給 30 個同事用。",
     "Let me know which engine fits 100 users.",
+    "It's just me and my team of 8 on one L40S.",
 ])
 def test_me_in_other_senses_is_not_one_user(text):
     assert read(text).values.get("users") != 1
