@@ -607,6 +607,7 @@ def _mixed(text: str, hits: list[AliasHit], device: AliasHit, out: list[Finding]
 # A device the user calls theirs in the singular ("my 3090", "my MacBook Pro M4 Max", "我的 4090", "我這張 4090") is one
 # too. A bare name ("A100s", "H100 上跑", "on H100", "我們的 A100": Chinese marks no plural) says nothing of how many
 # and is left to the interview (the settled convention: a device named with no sign of how many states no count).
+_THIS_ONE = re.compile(r"\s*(?:的\s*)?(?:這|这|那)\s*(?:一\s*)?(?:台|張|张|片|塊|块)", _F)
 _MY_ONE = re.compile(rf"(?:\bmy|\bour|我的|我這(?:張|台|片|塊))\s*(?:(?:{_STATE}|{_BRAND})[\s-]*)*$", _F)
 _MINE = re.compile(rf"(?:(?:顯)?卡是\s*|GPU\s*是\s*|(?:一|單)台(?:機器|雲主機|主機|伺服器)?\s*(?:配|裝|插|搭載?)(?:有|了|著)?\s*)(?:(?:{_STATE}|{_BRAND})[\s-]*)*$", _F)
 _MEM_BESIDE = re.compile(r"[\s-]*[(\[]?\s*\d{1,3}\s?(?:GB|G)(?![A-Za-z0-9/])(?!\s*(?:each|apiece|per|x\b|[x×*]))", re.I)
@@ -621,6 +622,9 @@ def _one_named(text: str, device: AliasHit) -> list[Finding]:
     mine = _MY_ONE.search(text, max(0, device.start - 40), device.start)
     if mine and mine.end() == device.start:
         return [Finding("count", 1, mine.start(), device.end)]
+    this = _THIS_ONE.match(text, device.end)
+    if this:   # "M3 Ultra 這台機器": a demonstrative with its measure word points at one
+        return [Finding("count", 1, device.start, this.end())]
     if hardware_class(device.id) in ("apple", "edge"):
         return []
     mine = _MINE.search(text, max(0, device.start - 40), device.start)

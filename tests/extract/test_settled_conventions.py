@@ -29,6 +29,8 @@ def read(text: str):
     ("我這張 4090 用 Ollama 跑 Gemma 3 27B。", "rtx4090"),
     ("一台 Mac Studio M2 Ultra 能跑 Llama 3 70B 嗎？", "m2_ultra"),
     ("單張 L40S 跑 8B 模型夠嗎？", "l40s"),
+    ("M2 Ultra 這台機器能跑 Llama 3 70B 嗎？", "m2_ultra"),
+    ("想知道 L40S 這張卡跑 Qwen3 32B 夠不夠。", "l40s"),
 ])
 def test_a_single_device_in_the_singular_is_one(text, hw):
     v = read(text).values
