@@ -12,7 +12,7 @@ import re
 from dataclasses import dataclass
 
 from agent import lexicon
-from agent.extract_base import Finding, negated, overlaps
+from agent.extract_base import Finding, negated, negated_adjacent, overlaps
 from agent.extract_quantity import Quantity, quantities
 
 _F = re.I | re.ASCII
@@ -368,6 +368,19 @@ def amounts(text: str, taken: list[tuple[int, int]]) -> list[Finding]:
         top = max(int(n) for n in re.findall(r"\d+", listed.group("list")))
         if top >= 1 and ("concurrency" not in out or out["concurrency"].value < top):
             out["concurrency"] = Finding("concurrency", top, listed.start("list"), listed.end("list"))
+    if "users" not in out and "concurrency" in out:
+        people = _people_doing(text, conc)
+        if people:   # "two users hit the URL at the same time": the people are the users as well as the concurrency
+            out["users"] = Finding("users", int(round(people.value)), people.start, people.unit_end)
+    if "users" in out and "concurrency" not in out:
+        u = out["users"]
+        _, right = _clause(text, u.start, u.end)
+        if _TOGETHER.match(text[:right], u.end):   # "two users will be chatting with it at the same time"
+            out["concurrency"] = Finding("concurrency", u.value, u.start, u.end)
+    if "users" not in out:
+        me = _JUST_ME.search(text)
+        if me and not negated_adjacent(text, me.start()):
+            out["users"] = Finding("users", 1, me.start(), me.end())
     if "concurrency" not in out:
         single = _single_request(text)
         if single:
@@ -378,6 +391,31 @@ def amounts(text: str, taken: list[tuple[int, int]]) -> list[Finding]:
             n = max(1, round(out["users"].value * share.value / 100))
             out["concurrency"] = Finding("concurrency", n, share.start, share.unit_end)
     return sorted(out.values(), key=lambda f: f.start)
+
+
+def _people_doing(text: str, conc: list[Bound]) -> Quantity | None:
+    """People who are the subject of something done at the same time ("two users asking at the same time",
+    "兩個使用者會同時用"): users as well as concurrency. A bare count of people at once ("64 users at the same
+    time", "64 人同時使用", "20 concurrent users") or people online stays the concurrency only."""
+    q = next((b.quantity for b in conc if b.quantity.unit == "people"), None)
+    if q is None:
+        return None
+    left, right = _clause(text, q.start, q.end)
+    cue = _CONC_AFTER.match(text[:right], q.unit_end)
+    if not cue or _CONC_BEFORE.search(text, left, q.start) or _ONLINE.search(text, left, right):
+        return None
+    gap = _CUE_GAP.match(text, q.unit_end, cue.end())
+    return q if gap and re.search(r"[A-Za-z\u4e00-\u9fff]", gap.group("gap")) else None
+
+
+# _CONC_AFTER with the words before its cue captured ("asking" in "two users asking at the same time")
+_CUE_GAP = re.compile(r"(?P<gap>[^,;，；。/(（\d]{0,24}?)\s*" + _CONC_AFTER.pattern.split("}?", 1)[1], _F)
+
+
+_TOGETHER = re.compile(r"[^,;，；。/(（\d]{0,48}?(?:\bat\s+once|\bat\s+the\s+same\s+time|\bsimultaneously|\bconcurrently|同時)", _F)
+# "just me", "only me", "只有我自己", "我自己用", "就我一個人": the user alone is one user
+_JUST_ME = re.compile(r"\b(?:just|only)\s+(?:me|myself)\b(?!\s*(?:,|and)\s+(?:my\s+|our\s+|a\s+|the\s+|\d+\s+|two\s+|three\s+)?(?:team|colleagues?|co-?workers?|friends?|wife|husband|partner|family|kids|students|users|people))|\bnobody\s+(?:else\s+)?but\s+me\b"
+                      r"|只有我(?:自己|一個人?)?(?:在)?(?:用|使用)?|就我(?:自己|一個人)|我自己(?:一個人)?(?:在)?(?:用|使用)(?!\s*(?:的|來|過))", _F)
 
 
 _LORA_LIST = re.compile(r"(?<![\w-])(?P<items>(?:[A-Za-z][\w-]*\s*,\s*)+[A-Za-z][\w-]*,?\s+(?:and|&)\s+[A-Za-z][\w-]*)\s+(?:LoRAs|LoRA\s+adapters|adapters)\b", _F)

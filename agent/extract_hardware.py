@@ -604,8 +604,11 @@ def _mixed(text: str, hits: list[AliasHit], device: AliasHit, out: list[Finding]
 
 # One card named as the user's own with no number, made singular by "卡是" / "顯卡是" ("卡是 A10（24Gb）") or, in a
 # Chinese sentence, by its memory written right beside it ("4090 24G 用 vLLM", "T4（16G）上", "24G 的 4090"): one card.
-# A bare name ("A100s", "H100 上跑", "my 3090") says nothing of how many, and an Apple or other SoC machine is left
-# to the interview (the curated set's convention: a device named without a number states no count).
+# A device the user calls theirs in the singular ("my 3090", "my MacBook Pro M4 Max", "我的 4090", "我這張 4090") is one
+# too. A bare name ("A100s", "H100 上跑", "on H100", "我們的 A100": Chinese marks no plural) says nothing of how many
+# and is left to the interview (the settled convention: a device named with no sign of how many states no count).
+_THIS_ONE = re.compile(r"\s*(?:的\s*)?(?:這|这|那)\s*(?:一\s*)?(?:台|張|张|片|塊|块)", _F)
+_MY_ONE = re.compile(rf"(?:\bmy|\bour|我的|我這(?:張|台|片|塊))\s*(?:(?:{_STATE}|{_BRAND})[\s-]*)*$", _F)
 _MINE = re.compile(rf"(?:(?:顯)?卡是\s*|GPU\s*是\s*|(?:一|單)台(?:機器|雲主機|主機|伺服器)?\s*(?:配|裝|插|搭載?)(?:有|了|著)?\s*)(?:(?:{_STATE}|{_BRAND})[\s-]*)*$", _F)
 _MEM_BESIDE = re.compile(r"[\s-]*[(\[]?\s*\d{1,3}\s?(?:GB|G)(?![A-Za-z0-9/])(?!\s*(?:each|apiece|per|x\b|[x×*]))", re.I)
 _CJK = re.compile(r"[\u4e00-\u9fff]")
@@ -613,8 +616,16 @@ _MEM_BEFORE = re.compile(r"(?<![\d.])\d{1,3}\s?(?:GB|G)\s*(?:的\s*)$", re.I)
 
 
 def _one_named(text: str, device: AliasHit) -> list[Finding]:
-    if hardware_class(device.id) in ("apple", "edge", "cpu") or re.search(r"\ds$", text[device.start:device.end]) \
+    if hardware_class(device.id) == "cpu" or re.search(r"\ds$", text[device.start:device.end]) \
             or re.match(r"s\b", text[device.end:device.end + 2]):
+        return []
+    mine = _MY_ONE.search(text, max(0, device.start - 40), device.start)
+    if mine and mine.end() == device.start:
+        return [Finding("count", 1, mine.start(), device.end)]
+    this = _THIS_ONE.match(text, device.end)
+    if this:   # "M3 Ultra 這台機器": a demonstrative with its measure word points at one
+        return [Finding("count", 1, device.start, this.end())]
+    if hardware_class(device.id) in ("apple", "edge"):
         return []
     mine = _MINE.search(text, max(0, device.start - 40), device.start)
     # English marks number on the noun ("a 4090", "4090s"), so a bare "RTX 4090 24GB" names a variant and commits to

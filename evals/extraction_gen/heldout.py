@@ -66,7 +66,7 @@ def _device_phrase(rng, lang) -> Clause:
     name = _name(rng, dev.names)
     if dev.hw_class in ("apple", "edge") or dev.id.startswith("dgx_spark"):
         forms = ([(f"an {name} machine", 1), (f"{name} box", None)] if lang == "en"
-                 else [(f"{name} 一台", 1), (f"{name} 這台機器", None)])
+                 else [(f"{name} 一台", 1), (f"{name} 這台機器", 1)])   # "這台": one machine (the settled convention)
         text, n = _pick(rng, forms)
         return Clause(text, {"hardware": dev.id} | ({"count": n} if n else {}))
     if dev.hw_class == "cpu":

@@ -20,7 +20,7 @@ ANSWERS = [
     ("none", ["quantization"], {"quantization": "bf16"}),
     ("cost", ["priority"], {"priority": "cost"}),
     ("速度", ["priority"], {"priority": "latency"}),
-    ("just me", ["serving_mode"], {"serving_mode": "personal"}),
+    ("just me", ["serving_mode"], {"serving_mode": "personal", "users": 1}),   # "just me": one user (settled convention)
 ]
 
 

@@ -247,7 +247,7 @@ def test_someone_elses_device_and_cpu_sockets_are_not_the_gpus(text, hw, count):
 @pytest.mark.parametrize("text, hw, count", [
     ("Llama 3 70B in FP16 doesn't fit one H100, so it's 2x H100 at $2.99/hr each", "h100_sxm", 2),
     ("每個模型 90GB，連一張 A100 都放不下", None, None),
-    ("Llama 70B doesn't fit on my 4090", "rtx4090", None),
+    ("Llama 70B doesn't fit on my 4090", "rtx4090", 1),   # "my 4090": one device (the settled convention)
 ])
 def test_a_device_the_model_would_not_fit_gives_way(text, hw, count):
     v = read(text)
