@@ -12,6 +12,7 @@ from agent import lexicon
 from agent.extract_aliases import AliasHit, hardware_class, hardware_index
 from agent.extract_base import FORMER, Finding, negated, negated_adjacent, negation_cue, overlaps
 from agent.extract_numbers import COUNT, parse_int
+from agent.extract_quantity import product_number
 from rules.errors import ProfileError
 
 _F = re.I | re.ASCII
@@ -184,6 +185,8 @@ def _machines_before(text: str, start: int, end: int) -> list[Finding]:
 # "先用 A800 × 2，之後改用 A100 × 4", "then we switched to 4x L40S": the device switched to later is the current one
 # (a switch with no time word, "換成 1 張 A100 反而還可以", is a trial, not the setup).
 _ARTICLE_ONLY = re.compile(r"an?\s", _F)
+# "thinking of replacing them with two R9700 cards": the device replacing the current one is the one asked about
+_REPLACED_WITH = re.compile(r"\breplac(?:e|ing)\s+(?:it|them|this|that|these|those|(?:the|my|our)\s+[\w-]+)\s+with\s+[^,;.]{0,28}$", _F)
 _SWITCHED_TO = re.compile(r"(?:之後|後來|現在|目前|接著|\bnow\b|\bthen\b|\blater\b|\bsince\s+then\b)\s*(?:we\s+|I\s+|又|就)?"
                           r"(?:改用|改成|換成|換到|換用|改為|改(?=\s*(?:\d|[一二兩三四五六七八九十]))|switch(?:ed|ing)?\s+(?:over\s+)?to|mov(?:ed|ing)\s+to|migrat(?:ed|ing)\s+to)"
                           r"[^,;.，；。]{0,10}$", _F)
@@ -282,7 +285,8 @@ def _pick(text: str, hits: list[AliasHit]) -> AliasHit | None:
     unfit = [h for h in live if _NO_FIT.search(text, max(0, h.start - 30), h.start)
              and any(o.id == h.id and o.start > h.end for o in live)]
     live = [h for h in live if h not in unfit]
-    switched = [h for h in live if _SWITCHED_TO.search(text, max(0, h.start - 24), h.start)]
+    switched = [h for h in live if _SWITCHED_TO.search(text, max(0, h.start - 24), h.start)
+                or _REPLACED_WITH.search(text, max(0, h.start - 48), h.start)]
     live = switched or live   # "先用 A800 × 2，之後改用 A100 × 4": the device switched to is the current one
     live = [h for h in live if _WANTED.search(text, max(0, h.start - 24), h.start)] \
         or [h for h in live if _CONTRAST.match(text, h.end)] or live
@@ -428,6 +432,9 @@ _TOTAL_BEFORE = re.compile(r"(?:總共|一共|合計|共計|共|\btotal(?:\s+of)
 _TOTAL_AFTER = re.compile(r"\s*(?:(?:GPUs?|cards?|devices?|NPUs?|張|卡|片)\s*)?(?:in\s+total|total|combined|altogether|in\s+all)\b", _F)
 
 
+_SIZE_SPEC = re.compile(r"^(?:s\b)?\s*\d+(?:\.\d+)?\s*(?:GB|G)\b", re.I)   # "10x P40 24GB in 3 servers": the card's size
+
+
 def _per_node(text: str, out: list[Finding]) -> None:
     """A total split over nodes ("16 張 A100，分兩個節點", "16x H100 (2 nodes)", "16 H100 on 2 servers",
     "16 張 H100（每台 8 張，共 2 台）") becomes devices per node, in place."""
@@ -445,9 +452,14 @@ def _per_node(text: str, out: list[Finding]) -> None:
             and (_TOTAL_BEFORE.search(text, nodes.end, count.start) or _TOTAL_AFTER.match(text, count.end)):
         out[out.index(count)] = Finding("count", count.value // nodes.value, count.start, count.end)
         return
-    if count and nodes and nodes.start >= count.end and count.value % nodes.value == 0 \
-            and _SPLIT.match(text[count.end:nodes.end]) and not _EACH.match(text, nodes.end):
-        out[out.index(count)] = Finding("count", count.value // nodes.value, count.start, count.end)
+    between = _SIZE_SPEC.sub("", text[count.end:nodes.end], count=1) if count and nodes and nodes.start >= count.end else None
+    if between is not None and _SPLIT.match(between) and not _EACH.match(text, nodes.end):
+        if count.value % nodes.value == 0:
+            out[out.index(count)] = Finding("count", count.value // nodes.value, count.start, count.end)
+        elif count.value > nodes.value:
+            # "10 P40s in 3 servers (4+4+2)": machines of unequal size; the profile holds equal machines, so
+            # keep the total the user owns rather than multiply it by the machine count (30)
+            out.remove(nodes)
 
 
 def _node_count(m: re.Match) -> int | None:
@@ -668,7 +680,8 @@ def find(text: str) -> list[Finding]:
         for m in [*_outside(_NODE_PHRASE, text, names)][:1] + [*_outside(_NODES, text, names)]:
             n = _node_count(m)
             # a number inside a product name is not a machine count ("Xeon 6 server")
-            if n and n <= 1024 and not negated_adjacent(text, m.start()) and not overlaps(_number_span(m), hit_spans):
+            if n and n <= 1024 and not negated_adjacent(text, m.start()) and not overlaps(_number_span(m), hit_spans) \
+                    and not product_number(text, _number_span(m)[0]):   # "Atlas 800 servers": a model, not 800 machines
                 out.append(Finding("nodes", n, m.start(), m.end()))
                 break
     gpus = _NUM_GPUS.search(text) if "count" not in fields else None

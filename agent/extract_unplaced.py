@@ -15,7 +15,7 @@ import re
 
 from agent import lexicon
 from agent.extract_base import overlaps
-from agent.extract_quantity import quantities
+from agent.extract_quantity import product_number, quantities
 
 _F = re.I | re.ASCII
 # Product codes: one or two letters then 2-4 digits ("P40", "A800", "MI250X", "H20", "910B" below),
@@ -84,7 +84,7 @@ def _numbers(text: str, placed: list[tuple[int, int]], names: list[tuple[int, in
     for q in qs:
         if q.kind != "quantity" or overlaps((q.start, q.end), placed + names + prices) or (q.unit, q.value) in said:
             continue
-        if _LINKS_AFTER.match(text, q.end) or _ORDINAL.search(text, max(0, q.start - 2), q.start) \
+        if _LINKS_AFTER.match(text, q.end) or _ORDINAL.search(text, max(0, q.start - 2), q.start) or _host_model(text, q) \
                 or (q.unit == "dev" and _NOT_DEVICES_AFTER.match(text, q.unit_end)) \
                 or (q.unit == "tokens" and q.value == 1e6 and _PRICE_NEAR.search(text[max(0, q.start - 20):q.unit_end + 20])):
             continue   # "4x 400G InfiniBand" counts links, "第一個字" is a rank, "1.5x faster" a ratio, "16x 64GB DDR5" DIMMs
@@ -92,6 +92,15 @@ def _numbers(text: str, placed: list[tuple[int, int]], names: list[tuple[int, in
         if q.unit in _LOAD_UNITS or rate:
             out.append(("number", q.start, q.unit_end))
     return out
+
+
+# "Ryzen 9 7950X", "Core i9 14900K", "Xeon 6": the host's CPU model next to the GPU, not an unplaced device count
+_CPU_BEFORE = re.compile(r"\b(?:Ryzen|Core|Threadripper|Xeon|EPYC|Intel|AMD|i[3579])\b[\w\s-]{0,12}$", re.I)
+
+
+def _host_model(text: str, q) -> bool:
+    glued = text[q.end:q.end + 1].isalpha()   # "7950X", "14900K" (a count is "8x H100", a space before the device)
+    return product_number(text, q.start) or bool(glued and _CPU_BEFORE.search(text, max(0, q.start - 24), q.start))
 
 
 # A multiplier on a network link ("8x 400G InfiniBand", "4 × 200Gb/s IB NICs") belongs to the link
