@@ -40,7 +40,10 @@ _NODE_PHRASE = re.compile(
 _RACK = re.compile(r"\s*(?:[\w-]*?\s*)?NVL(?P<n>\d{2,3})\b(?!\s?(?:GB|G|TB)\b)", _F)
 _MACHINE_CLS = re.compile(rf"台|{_NODE_WORD}", _F)
 _DGX = re.compile(r"\b[DH]GX[\s-]*$", _F)
+# A server model: the machine itself ("Atlas 800", "PowerEdge XE9680"), so a number before it counts machines
+_SERVER_NAME = r"(?:Atlas\s*-?\s*[89]\d\d[A-Z]?(?:\s*[A-Z]\d)?|(?:PowerEdge|ProLiant|ThinkSystem|SuperServer)\s*-?\s*[A-Z]*\d+[A-Za-z\d-]*)(?![A-Za-z\d])"
 _NODES = re.compile(
+    rf"(?P<num9>{COUNT})\s*(?:個|台)?\s*{_SERVER_NAME}|"
     rf"(?P<num>{COUNT})[\s-]*(?:個|台)?\s*{_NODE_WORD}(?![A-Za-z])(?!\.\w)"   # not a file ("8 server.py")
     rf"|--?n[_-]?nodes?\s*[= ]\s*(?P<num8>\d{{1,4}})\b"   # a launcher's machine count ("--nnodes 16")
     rf"|(?P<num2>{COUNT})\s*台(?=\s*[(,]?\s*(?:各|每台)?\s*(?:有|裝|放|插|配)?\s*(?:{COUNT})\s*(?:卡|張|[x×]))"
@@ -53,7 +56,7 @@ _GENERIC_COUNT = re.compile(
     rf"|(?:每|per\s+)(?:台|個節點|節點|node|server|machine)\s*(?:有|放|裝|with)?\s*(?P<num3>{COUNT})\s*(?:張|片|卡|GPUs?)", _F)
 # "一張卡一小時 2 美金": the card of a unit price, not a device count.
 _PER_HOUR = re.compile(r"\s*(?:一|每|per|an?)?\s*(?:小時|(?:hours?|hr)\b)", _F)
-_NODE_GATE = re.compile(rf"{_NODE_WORD}|台|單機|单机|單節點|单节点", _F)
+_NODE_GATE = re.compile(rf"{_NODE_WORD}|{_SERVER_NAME}|台|單機|单机|單節點|单节点", _F)
 _COUNT_GATE = re.compile(r"GPU|[HNTX]PUs|card|卡|張|片|accelerator", _F)
 _MEMORY = re.compile(
     r"(?P<num>\d+(?:\.\d+)?)\s?(?P<unit>TB|GB|T|G)(?![A-Za-z/])(?!\s*/\s*s)\s*(?:of\s+)?"
@@ -467,7 +470,7 @@ def _node_count(m: re.Match) -> int | None:
     groups = m.re.groupindex
     if "one" in groups and m.group("one"):
         return 1
-    return parse_int(next((m.group(g) for g in ("num", "num2", "num3", "num4", "num5", "num6", "num7", "num8") if g in groups and m.group(g)), ""))
+    return parse_int(next((m.group(g) for g in ("num", "num2", "num3", "num4", "num5", "num6", "num7", "num8", "num9") if g in groups and m.group(g)), ""))
 
 
 def _outside(rx: re.Pattern, text: str, names: list[tuple[int, int]]):
@@ -484,7 +487,7 @@ def _outside(rx: re.Pattern, text: str, names: list[tuple[int, int]]):
 
 def _number_span(m: re.Match) -> tuple[int, int]:
     """Where the machine count of a _NODES / _NODE_PHRASE match was written."""
-    return next((m.span(g) for g in ("one", "num", "num2", "num3", "num4", "num5", "num6", "num7") if g in m.re.groupindex and m.group(g)),
+    return next((m.span(g) for g in ("one", "num", "num2", "num3", "num4", "num5", "num6", "num7", "num9") if g in m.re.groupindex and m.group(g)),
                 m.span())
 
 

@@ -33,6 +33,9 @@ _DEVICE = re.compile(
 _NOT_DEVICE = re.compile(
     r"^(?:Q\d+(?:_\w+)?|FP\d+|BF16|INT\d+|W\d+A\d+|EXL\d|MXFP4|NVFP4|A\d+B|V\d+|R\d{1,2}|M\d|TP\d+|PP\d+|EP\d+|DP\d+|H\d|L\d"
     r"|SM\d+|GB\d+|TB\d+|MB\d+|GPU\d*|CPU\d*|PCIe\d*|DDR\d+|HBM\d*e?|NV\w+|FA\d|ISL\d*|OSL\d*|P(?:50|90|95|99|999)|T\d{4}|E\d{3,4}|S\d{1,2})$", re.I)
+# Server models: the machine, not an accelerator ("Atlas 800 伺服器", "PowerEdge XE9680", "ProLiant DL380")
+_SERVER = re.compile(r"Atlas\s*-?\s*[89]\d\d[A-Z]?", re.I)
+_SERVER_LINE = re.compile(r"\b(?:PowerEdge|ProLiant|ThinkSystem|SuperServer|UCS)\s*-?\s*$", re.I)
 _DEVICE_CUE = re.compile(r"\s*(?:推理|NPU|卡|cards?\b|accelerators?\b)", re.I)
 _MODEL = re.compile(lexicon.MODEL_NAME, re.I)
 _SIZE = re.compile(r"\d+(?:\.\d+)?\s?[BbMm]\b")
@@ -46,8 +49,9 @@ def _devices(text: str, placed: list[tuple[int, int]], names: list[tuple[int, in
     for m in _DEVICE.finditer(text):
         word = m.group(0).strip()
         size = _SIZE.fullmatch(word) and not _DEVICE_CUE.match(text, m.end())
-        if _NOT_DEVICE.match(re.sub(r"\s+|s$", "", word)) or size or overlaps(m.span(), names):
-            continue
+        if _NOT_DEVICE.match(re.sub(r"\s+|s$", "", word)) or size or overlaps(m.span(), names) \
+                or _SERVER.fullmatch(word) or _SERVER_LINE.search(text, max(0, m.start() - 14), m.start()):
+            continue   # a server model ("Atlas 800", "PowerEdge XE9680") is the machine the devices sit in
         out.append(("device", m.start(), m.end()))
     return out
 

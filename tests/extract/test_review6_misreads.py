@@ -68,3 +68,18 @@ def test_the_device_being_bought_beats_the_one_being_replaced(text, hw):
 ])
 def test_hosts_and_lengths_are_not_unused_numbers(text):
     assert extract(text).not_understood == [], extract(text).not_understood
+
+
+@pytest.mark.parametrize("text, nodes", [
+    ("We have three PowerEdge XE9680 servers, 8x H100 in each.", 3),
+    ("兩台 Atlas 800，每台 8 張 910B2，跑 DeepSeek 蒸餾 32B。", 2),
+])
+def test_a_number_before_a_server_model_counts_machines(text, nodes):
+    ex = extract(text)
+    assert (ex.values.get("nodes"), ex.values.get("count")) == (nodes, 8), ex.values
+    assert ex.not_understood == [], ex.not_understood   # the server model is the machine, not an unknown device
+
+
+@pytest.mark.parametrize("text", ["8 張 910B2 跑 Qwen2.5 32B", "four 910B3 NPUs for Llama 3 70B"])
+def test_ascend_910b_variants_by_their_bare_number(text):
+    assert extract(text).values.get("hardware") == "ascend_910b"
