@@ -438,6 +438,18 @@ _TOTAL_AFTER = re.compile(r"\s*(?:(?:GPUs?|cards?|devices?|NPUs?|張|卡|片)\s*
 _SIZE_SPEC = re.compile(r"^(?:s\b)?\s*\d+(?:\.\d+)?\s*(?:GB|G)\b", re.I)   # "10x P40 24GB in 3 servers": the card's size
 
 
+def _split_words(text: str, count: Finding, nodes: Finding) -> str:
+    """The words between the device total and its machines ("10x P40 24GB | in 3 servers"). When the total is
+    restated right before the machines ("ten P40s ... 10x Tesla P40 24GB in 3 servers"), from the restatement."""
+    start = count.end
+    again = [m for m in re.finditer(rf"(?<![\d.,]){int(count.value)}\s*(?:[x×]|張|cards?\b|GPUs?\b)", text[count.end:nodes.start], re.I)]
+    if again:
+        tail = count.end + again[-1].end()
+        ends = [tail + m.end() for m in re.finditer(r"[\w-]+(?=\s)", text[tail:min(nodes.start, tail + 32)])]
+        start = next((e for e in ends if _SPLIT.match(_SIZE_SPEC.sub("", text[e:nodes.end], count=1))), start)
+    return _SIZE_SPEC.sub("", text[start:nodes.end], count=1)
+
+
 def _per_node(text: str, out: list[Finding]) -> None:
     """A total split over nodes ("16 張 A100，分兩個節點", "16x H100 (2 nodes)", "16 H100 on 2 servers",
     "16 張 H100（每台 8 張，共 2 台）") becomes devices per node, in place."""
@@ -455,7 +467,7 @@ def _per_node(text: str, out: list[Finding]) -> None:
             and (_TOTAL_BEFORE.search(text, nodes.end, count.start) or _TOTAL_AFTER.match(text, count.end)):
         out[out.index(count)] = Finding("count", count.value // nodes.value, count.start, count.end)
         return
-    between = _SIZE_SPEC.sub("", text[count.end:nodes.end], count=1) if count and nodes and nodes.start >= count.end else None
+    between = _split_words(text, count, nodes) if count and nodes and nodes.start >= count.end else None
     if between is not None and _SPLIT.match(between) and not _EACH.match(text, nodes.end):
         if count.value % nodes.value == 0:
             out[out.index(count)] = Finding("count", count.value // nodes.value, count.start, count.end)

@@ -48,6 +48,9 @@ def test_a_k_number_of_people_stays_people(text):
 @pytest.mark.parametrize("text, total", [
     ("We own 7 Tesla P40 cards spread over 2 servers (4+3).", 7),
     ("我們有 10 張 P40，分在 3 台伺服器（4、4、2）。", 10),
+    # the total said first in words, then restated with its machines (a question, then its follow-up answer)
+    ("We picked up seven Tesla P40s for a chatbot.\n7x Tesla P40 24GB in 2 servers (4+3), PCIe only", 7),
+    ("我們買了十張 P40 要跑內部聊天。\n10 張 P40 分在 3 台伺服器（4、4、2）", 10),
 ])
 def test_a_total_split_unevenly_over_machines_keeps_its_total(text, total):
     v = extract(text).values
