@@ -90,6 +90,14 @@ _WORD_ONE = re.compile(r"(?<![零〇一二兩两三四五六七八九十百千�
 
 # "one after another", "one by one", "one at a time": an order of turns, not a count of one
 _IDIOM_ONE = re.compile(r"one\s+(?:after\s+(?:another|the\s+other)|by\s+one|at\s+a\s+time)\b", re.I)
+# "一個一個慢慢加", "一張一張試": a doubled "one + measure word" says one at a time, a manner, not an amount
+_DOUBLED_ONE = re.compile(r"一\s*(?P<m>[個个張台步條筆次批])\s*一\s*(?P=m)")
+
+
+def _doubled_one(text: str, start: int) -> bool:
+    """Whether the "一" at `start` is either half of "一個一個"."""
+    return bool(_DOUBLED_ONE.match(text, start) or _DOUBLED_ONE.match(text, max(0, start - 2)) and text[start - 2:start - 1] == "一"
+                or _DOUBLED_ONE.match(text, max(0, start - 3)) and text[start - 3:start - 2] == "一")
 
 
 @dataclass(frozen=True)
@@ -236,7 +244,7 @@ def _quantities(text: str) -> tuple[Quantity, ...]:
             b, vb = None, None             # "128K - 8": two numbers and a dash; read the second on its own
         end = m.end() if b else m.end("a")
         pos = end
-        if va is None or (not b and (_WORD_ONE.match(text, m.start()) or _IDIOM_ONE.match(text, m.start()))):
+        if va is None or (not b and (_WORD_ONE.match(text, m.start()) or _IDIOM_ONE.match(text, m.start()) or _doubled_one(text, m.start()))):
             continue
         value = vb if vb is not None else va
         low = _scaled_low(a, b, va) if b else None

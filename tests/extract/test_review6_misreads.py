@@ -86,3 +86,11 @@ def test_a_number_before_a_server_model_counts_machines(text, nodes):
 @pytest.mark.parametrize("text", ["8 張 910B2 跑 Qwen2.5 32B", "four 910B3 NPUs for Llama 3 70B"])
 def test_ascend_910b_variants_by_their_bare_number(text):
     assert extract(text).values.get("hardware") == "ascend_910b"
+
+
+@pytest.mark.parametrize("text", [
+    "排隊時，同時處理的請求也是一個一個慢慢增加。\n全公司 120 人，尖峰同時 20-40 個請求",
+    "我們把卡一張一張加上去測；尖峰同時 40 個請求，全公司 120 人",
+])
+def test_a_doubled_one_is_a_manner_not_one_request(text):
+    assert extract(text).values.get("concurrency") == 40
