@@ -214,6 +214,10 @@ def per_item_lora(text: str, qs: list[Quantity]) -> dict[int, Quantity]:
     return out
 
 
+_NOW_AND_THEN = re.compile(r"(?:\boccasionally|\bsometimes|\bat\s+times|\bnow\s+and\s+then|偶爾|有時(?:候)?)\s*"
+                           r"(?:(?:up\s+to|get|have|send|run|see|with)\s+|(?:會\s*)?(?:有|來|送)\s*)?$", _F)
+
+
 def _unit_field(text: str, q: Quantity, items: dict[int, Quantity]) -> tuple[str | None, bool]:
     """The field a quantity's own unit names (and, for concurrency, whether it was said outright)."""
     if q.start in items:
@@ -233,7 +237,9 @@ def _unit_field(text: str, q: Quantity, items: dict[int, Quantity]) -> tuple[str
     if unit == "conc":
         return "concurrency", True
     if unit == "req":   # "~28 requests running", "40 requests in flight"
-        return ("concurrency", True) if _concurrent(text, q) or _RUNNING.match(text, q.unit_end) else (None, True)
+        left, _ = _clause(text, q.start, q.end)
+        peak = _NOW_AND_THEN.search(text, left, q.start)   # "just me, occasionally 2 requests": the peak at once
+        return ("concurrency", True) if _concurrent(text, q) or _RUNNING.match(text, q.unit_end) or peak else (None, True)
     if unit == "lora":
         distributive = _DISTRIBUTIVE.match(text, q.unit_end) or re.match(r"\s*(?:各|per|for\s+each)", text[q.unit_end:], _F)
         return (None, True) if (q.value <= 1 and (distributive or items)) else ("lora_adapters", True)

@@ -89,6 +89,8 @@ def _numbers(text: str, placed: list[tuple[int, int]], names: list[tuple[int, in
         if q.kind != "quantity" or overlaps((q.start, q.end), placed + names + prices) or (q.unit, q.value) in said:
             continue
         if _LINKS_AFTER.match(text, q.end) or _ORDINAL.search(text, max(0, q.start - 2), q.start) or _host_model(text, q) \
+                or _SETTING_BEFORE.search(text, max(0, q.start - 24), q.start) \
+                or (q.unit == "dev" and _MACHINE_AFTER.match(text, q.unit_end)) \
                 or (q.unit == "dev" and _NOT_DEVICES_AFTER.match(text, q.unit_end)) \
                 or (q.unit == "tokens" and q.value == 1e6 and _PRICE_NEAR.search(text[max(0, q.start - 20):q.unit_end + 20])):
             continue   # "4x 400G InfiniBand" counts links, "第一個字" is a rank, "1.5x faster" a ratio, "16x 64GB DDR5" DIMMs
@@ -105,6 +107,12 @@ _CPU_BEFORE = re.compile(r"\b(?:Ryzen|Core|Threadripper|Xeon|EPYC|Intel|AMD|i[35
 def _host_model(text: str, q) -> bool:
     glued = text[q.end:q.end + 1].isalpha()   # "7950X", "14900K" (a count is "8x H100", a space before the device)
     return product_number(text, q.start) or bool(glued and _CPU_BEFORE.search(text, max(0, q.start - 24), q.start))
+
+
+# An engine limit the user set ("max 256 sequences", "max_num_seqs 256"): a setting, not their load
+_SETTING_BEFORE = re.compile(r"(?:\bmax(?:imum)?|max[-_\s]?num[-_\s]?seqs|--[\w-]+|上限|最多)\s*[=:：]?\s*$", re.I)
+# "an 8-card server", "8 卡的機器": the size of the machine the devices sit in, not how many the plan uses
+_MACHINE_AFTER = re.compile(r"\s*(?:的\s*)?(?:servers?|nodes?|box(?:es)?|machines?|hosts?|chassis)\b|\s*(?:的\s*)?(?:伺服器|機器|主機|節點)", re.I)
 
 
 # A multiplier on a network link ("8x 400G InfiniBand", "4 × 200Gb/s IB NICs") belongs to the link

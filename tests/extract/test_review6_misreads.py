@@ -94,3 +94,20 @@ def test_ascend_910b_variants_by_their_bare_number(text):
 ])
 def test_a_doubled_one_is_a_manner_not_one_request(text):
     assert extract(text).values.get("concurrency") == 40
+
+
+@pytest.mark.parametrize("text, conc", [
+    ("only me, now and then 3 requests", 3),
+    ("就我一個人，有時候會有 2 個請求", 2),
+])
+def test_a_sometimes_peak_of_requests_is_the_concurrency(text, conc):
+    ex = extract(text)
+    assert ex.values.get("concurrency") == conc and ex.not_understood == [], (ex.values, ex.not_understood)
+
+
+@pytest.mark.parametrize("text", [
+    "One Gaudi 2 card out of a 4-card server serves Llama 3 8B; vLLM runs with max 128 sequences.",
+    "一張 L40S，放在 4 卡的伺服器裡；vLLM 設 max_num_seqs 128，跑 Qwen2.5 7B。",
+])
+def test_a_machine_size_and_an_engine_limit_are_not_unused_numbers(text):
+    assert extract(text).not_understood == [], extract(text).not_understood
