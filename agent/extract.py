@@ -18,7 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from agent import extract_hardware, extract_intent, extract_model, extract_topics, extract_unplaced, extract_workload
 from agent.extract_base import Finding, overlaps
-from agent.extract_quantity import quantities
+from agent.extract_quantity import k_length, quantities
 from agent.extract_text import Text, normalize
 from rules import catalog
 from rules.errors import InputError, ProfileError
@@ -198,7 +198,8 @@ def extract(text: str) -> Extraction:
 def _bare_number(norm: str, taken: list[tuple[int, int]], field: str) -> tuple[float, int, int] | None:
     """The first number not already used whose unit fits `field` ("about 50"; "50-100" gives its upper end)."""
     for q in quantities(norm):
-        if q.kind == "quantity" and not overlaps((q.start, q.end), taken) and q.unit in (None, *_REPLY_UNITS[field]):
+        if q.kind == "quantity" and not overlaps((q.start, q.end), taken) and q.unit in (None, *_REPLY_UNITS[field]) \
+                and not (field in ("concurrency", "users", "count", "nodes", "lora_adapters") and k_length(norm, q)):
             return q.value, q.start, q.unit_end
     return None
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from agent import lexicon
 from agent.extract_base import Finding, negated, negated_adjacent, overlaps
-from agent.extract_quantity import Quantity, quantities
+from agent.extract_quantity import Quantity, k_length, quantities
 
 _F = re.I | re.ASCII
 # Engine settings that set the window: max-model-len (vLLM), model-max-len, max_seq_len (TensorRT-LLM,
@@ -214,6 +214,10 @@ def per_item_lora(text: str, qs: list[Quantity]) -> dict[int, Quantity]:
     return out
 
 
+_NOW_AND_THEN = re.compile(r"(?:\boccasionally|\bsometimes|\bat\s+times|\bnow\s+and\s+then|偶爾|有時(?:候)?)\s*"
+                           r"(?:(?:up\s+to|get|have|send|run|see|with)\s+|(?:會\s*)?(?:有|來|送)\s*)?$", _F)
+
+
 def _unit_field(text: str, q: Quantity, items: dict[int, Quantity]) -> tuple[str | None, bool]:
     """The field a quantity's own unit names (and, for concurrency, whether it was said outright)."""
     if q.start in items:
@@ -233,7 +237,9 @@ def _unit_field(text: str, q: Quantity, items: dict[int, Quantity]) -> tuple[str
     if unit == "conc":
         return "concurrency", True
     if unit == "req":   # "~28 requests running", "40 requests in flight"
-        return ("concurrency", True) if _concurrent(text, q) or _RUNNING.match(text, q.unit_end) else (None, True)
+        left, _ = _clause(text, q.start, q.end)
+        peak = _NOW_AND_THEN.search(text, left, q.start)   # "just me, occasionally 2 requests": the peak at once
+        return ("concurrency", True) if _concurrent(text, q) or _RUNNING.match(text, q.unit_end) or peak else (None, True)
     if unit == "lora":
         distributive = _DISTRIBUTIVE.match(text, q.unit_end) or re.match(r"\s*(?:各|per|for\s+each)", text[q.unit_end:], _F)
         return (None, True) if (q.value <= 1 and (distributive or items)) else ("lora_adapters", True)
@@ -259,11 +265,13 @@ def _volume(text: str, q: Quantity, qs: list[Quantity]) -> bool:
     return bool(before) or split
 
 
-def _fits(field: str, q: Quantity, by_unit: bool) -> bool:
+def _fits(field: str, q: Quantity, by_unit: bool, text: str = "") -> bool:
     if field in LENGTHS:
         return q.value >= _MIN[field] or q.suffixed or (by_unit and q.unit in ("tokens", "context"))
     if field == "device_hour_usd":
         return 0 < q.value <= 10_000
+    if field in ("concurrency", "users", "lora_adapters") and k_length(text, q):
+        return False   # "2-4 concurrent requests 32K": the 32K is the context, not 32,000 requests
     return q.value >= 1 and float(q.value).is_integer()
 
 
@@ -321,7 +329,7 @@ def bind(text: str, taken: list[tuple[int, int]]) -> list[Bound]:
                 explicit = bool(_EXPLICIT.search(text, left, q.end)) or bool(_ALL_AT_ONCE.match(text, _clause(text, q.start, q.end)[1]))
         if field in ("input_tokens", "output_tokens") and _volume(text, q, free):
             continue
-        if field and _fits(field, q, by_unit):
+        if field and _fits(field, q, by_unit, text):
             out.append(Bound(field, q, explicit))
     return out
 

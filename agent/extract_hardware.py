@@ -12,6 +12,7 @@ from agent import lexicon
 from agent.extract_aliases import AliasHit, hardware_class, hardware_index
 from agent.extract_base import FORMER, Finding, negated, negated_adjacent, negation_cue, overlaps
 from agent.extract_numbers import COUNT, parse_int
+from agent.extract_quantity import product_number
 from rules.errors import ProfileError
 
 _F = re.I | re.ASCII
@@ -39,7 +40,10 @@ _NODE_PHRASE = re.compile(
 _RACK = re.compile(r"\s*(?:[\w-]*?\s*)?NVL(?P<n>\d{2,3})\b(?!\s?(?:GB|G|TB)\b)", _F)
 _MACHINE_CLS = re.compile(rf"台|{_NODE_WORD}", _F)
 _DGX = re.compile(r"\b[DH]GX[\s-]*$", _F)
+# A server model: the machine itself ("Atlas 800", "PowerEdge XE9680"), so a number before it counts machines
+_SERVER_NAME = r"(?:Atlas\s*-?\s*[89]\d\d[A-Z]?(?:\s*[A-Z]\d)?|(?:PowerEdge|ProLiant|ThinkSystem|SuperServer)\s*-?\s*[A-Z]*\d+[A-Za-z\d-]*)(?![A-Za-z\d])"
 _NODES = re.compile(
+    rf"(?P<num9>{COUNT})\s*(?:個|台)?\s*{_SERVER_NAME}|"
     rf"(?P<num>{COUNT})[\s-]*(?:個|台)?\s*{_NODE_WORD}(?![A-Za-z])(?!\.\w)"   # not a file ("8 server.py")
     rf"|--?n[_-]?nodes?\s*[= ]\s*(?P<num8>\d{{1,4}})\b"   # a launcher's machine count ("--nnodes 16")
     rf"|(?P<num2>{COUNT})\s*台(?=\s*[(,]?\s*(?:各|每台)?\s*(?:有|裝|放|插|配)?\s*(?:{COUNT})\s*(?:卡|張|[x×]))"
@@ -52,7 +56,7 @@ _GENERIC_COUNT = re.compile(
     rf"|(?:每|per\s+)(?:台|個節點|節點|node|server|machine)\s*(?:有|放|裝|with)?\s*(?P<num3>{COUNT})\s*(?:張|片|卡|GPUs?)", _F)
 # "一張卡一小時 2 美金": the card of a unit price, not a device count.
 _PER_HOUR = re.compile(r"\s*(?:一|每|per|an?)?\s*(?:小時|(?:hours?|hr)\b)", _F)
-_NODE_GATE = re.compile(rf"{_NODE_WORD}|台|單機|单机|單節點|单节点", _F)
+_NODE_GATE = re.compile(rf"{_NODE_WORD}|{_SERVER_NAME}|台|單機|单机|單節點|单节点", _F)
 _COUNT_GATE = re.compile(r"GPU|[HNTX]PUs|card|卡|張|片|accelerator", _F)
 _MEMORY = re.compile(
     r"(?P<num>\d+(?:\.\d+)?)\s?(?P<unit>TB|GB|T|G)(?![A-Za-z/])(?!\s*/\s*s)\s*(?:of\s+)?"
@@ -184,6 +188,8 @@ def _machines_before(text: str, start: int, end: int) -> list[Finding]:
 # "先用 A800 × 2，之後改用 A100 × 4", "then we switched to 4x L40S": the device switched to later is the current one
 # (a switch with no time word, "換成 1 張 A100 反而還可以", is a trial, not the setup).
 _ARTICLE_ONLY = re.compile(r"an?\s", _F)
+# "thinking of replacing them with two R9700 cards": the device replacing the current one is the one asked about
+_REPLACED_WITH = re.compile(r"\breplac(?:e|ing)\s+(?:it|them|this|that|these|those|(?:the|my|our)\s+[\w-]+)\s+with\s+[^,;.]{0,28}$", _F)
 _SWITCHED_TO = re.compile(r"(?:之後|後來|現在|目前|接著|\bnow\b|\bthen\b|\blater\b|\bsince\s+then\b)\s*(?:we\s+|I\s+|又|就)?"
                           r"(?:改用|改成|換成|換到|換用|改為|改(?=\s*(?:\d|[一二兩三四五六七八九十]))|switch(?:ed|ing)?\s+(?:over\s+)?to|mov(?:ed|ing)\s+to|migrat(?:ed|ing)\s+to)"
                           r"[^,;.，；。]{0,10}$", _F)
@@ -282,7 +288,8 @@ def _pick(text: str, hits: list[AliasHit]) -> AliasHit | None:
     unfit = [h for h in live if _NO_FIT.search(text, max(0, h.start - 30), h.start)
              and any(o.id == h.id and o.start > h.end for o in live)]
     live = [h for h in live if h not in unfit]
-    switched = [h for h in live if _SWITCHED_TO.search(text, max(0, h.start - 24), h.start)]
+    switched = [h for h in live if _SWITCHED_TO.search(text, max(0, h.start - 24), h.start)
+                or _REPLACED_WITH.search(text, max(0, h.start - 48), h.start)]
     live = switched or live   # "先用 A800 × 2，之後改用 A100 × 4": the device switched to is the current one
     live = [h for h in live if _WANTED.search(text, max(0, h.start - 24), h.start)] \
         or [h for h in live if _CONTRAST.match(text, h.end)] or live
@@ -428,6 +435,21 @@ _TOTAL_BEFORE = re.compile(r"(?:總共|一共|合計|共計|共|\btotal(?:\s+of)
 _TOTAL_AFTER = re.compile(r"\s*(?:(?:GPUs?|cards?|devices?|NPUs?|張|卡|片)\s*)?(?:in\s+total|total|combined|altogether|in\s+all)\b", _F)
 
 
+_SIZE_SPEC = re.compile(r"^(?:s\b)?\s*\d+(?:\.\d+)?\s*(?:GB|G)\b", re.I)   # "10x P40 24GB in 3 servers": the card's size
+
+
+def _split_words(text: str, count: Finding, nodes: Finding) -> str:
+    """The words between the device total and its machines ("10x P40 24GB | in 3 servers"). When the total is
+    restated right before the machines ("ten P40s ... 10x Tesla P40 24GB in 3 servers"), from the restatement."""
+    start = count.end
+    again = [m for m in re.finditer(rf"(?<![\d.,]){int(count.value)}\s*(?:[x×]|張|cards?\b|GPUs?\b)", text[count.end:nodes.start], re.I)]
+    if again:
+        tail = count.end + again[-1].end()
+        ends = [tail + m.end() for m in re.finditer(r"[\w-]+(?=\s)", text[tail:min(nodes.start, tail + 32)])]
+        start = next((e for e in ends if _SPLIT.match(_SIZE_SPEC.sub("", text[e:nodes.end], count=1))), start)
+    return _SIZE_SPEC.sub("", text[start:nodes.end], count=1)
+
+
 def _per_node(text: str, out: list[Finding]) -> None:
     """A total split over nodes ("16 張 A100，分兩個節點", "16x H100 (2 nodes)", "16 H100 on 2 servers",
     "16 張 H100（每台 8 張，共 2 台）") becomes devices per node, in place."""
@@ -445,9 +467,14 @@ def _per_node(text: str, out: list[Finding]) -> None:
             and (_TOTAL_BEFORE.search(text, nodes.end, count.start) or _TOTAL_AFTER.match(text, count.end)):
         out[out.index(count)] = Finding("count", count.value // nodes.value, count.start, count.end)
         return
-    if count and nodes and nodes.start >= count.end and count.value % nodes.value == 0 \
-            and _SPLIT.match(text[count.end:nodes.end]) and not _EACH.match(text, nodes.end):
-        out[out.index(count)] = Finding("count", count.value // nodes.value, count.start, count.end)
+    between = _split_words(text, count, nodes) if count and nodes and nodes.start >= count.end else None
+    if between is not None and _SPLIT.match(between) and not _EACH.match(text, nodes.end):
+        if count.value % nodes.value == 0:
+            out[out.index(count)] = Finding("count", count.value // nodes.value, count.start, count.end)
+        elif count.value > nodes.value:
+            # "10 P40s in 3 servers (4+4+2)": machines of unequal size; the profile holds equal machines, so
+            # keep the total the user owns rather than multiply it by the machine count (30)
+            out.remove(nodes)
 
 
 def _node_count(m: re.Match) -> int | None:
@@ -455,7 +482,7 @@ def _node_count(m: re.Match) -> int | None:
     groups = m.re.groupindex
     if "one" in groups and m.group("one"):
         return 1
-    return parse_int(next((m.group(g) for g in ("num", "num2", "num3", "num4", "num5", "num6", "num7", "num8") if g in groups and m.group(g)), ""))
+    return parse_int(next((m.group(g) for g in ("num", "num2", "num3", "num4", "num5", "num6", "num7", "num8", "num9") if g in groups and m.group(g)), ""))
 
 
 def _outside(rx: re.Pattern, text: str, names: list[tuple[int, int]]):
@@ -472,7 +499,7 @@ def _outside(rx: re.Pattern, text: str, names: list[tuple[int, int]]):
 
 def _number_span(m: re.Match) -> tuple[int, int]:
     """Where the machine count of a _NODES / _NODE_PHRASE match was written."""
-    return next((m.span(g) for g in ("one", "num", "num2", "num3", "num4", "num5", "num6", "num7") if g in m.re.groupindex and m.group(g)),
+    return next((m.span(g) for g in ("one", "num", "num2", "num3", "num4", "num5", "num6", "num7", "num9") if g in m.re.groupindex and m.group(g)),
                 m.span())
 
 
@@ -668,7 +695,8 @@ def find(text: str) -> list[Finding]:
         for m in [*_outside(_NODE_PHRASE, text, names)][:1] + [*_outside(_NODES, text, names)]:
             n = _node_count(m)
             # a number inside a product name is not a machine count ("Xeon 6 server")
-            if n and n <= 1024 and not negated_adjacent(text, m.start()) and not overlaps(_number_span(m), hit_spans):
+            if n and n <= 1024 and not negated_adjacent(text, m.start()) and not overlaps(_number_span(m), hit_spans) \
+                    and not product_number(text, _number_span(m)[0]):   # "Atlas 800 servers": a model, not 800 machines
                 out.append(Finding("nodes", n, m.start(), m.end()))
                 break
     gpus = _NUM_GPUS.search(text) if "count" not in fields else None

@@ -65,7 +65,7 @@ _VERSION_WORD = re.compile(
     r"(?:\bv|\bversion|\bCUDA|\bPython|\bUbuntu|\bROCm|\bdriver|\bDebian|\bmacOS|\bglibc|\bPyTorch|\btorch|\bvLLM|\bSGLang"
     r"|llama\.cpp|\bOllama|\bkernel|\bLinux|\bsm_|\bgfx|\bcompute\s+capability|\bcc|\bbuild|\brelease|版本?|驅動)\s*[:=]?\s*$", _F)
 _PRODUCT_WORD = re.compile(
-    r"(?:\b(?:RTX|GTX|GeForce|Tesla|Quadro|Radeon|RX|Arc|Instinct|MI|Xeon|EPYC|Ryzen|Core|Gaudi|Ascend|Atlas|Jetson|Titan"
+    r"(?:\b(?:RTX|GTX|GeForce|Tesla|Quadro|Radeon|RX|Arc|Instinct|MI|Xeon|EPYC|Ryzen|Core|Gaudi|Ascend|Atlas|Jetson|Titan|PowerEdge|ProLiant|ThinkSystem"
     r"|Threadripper|Snapdragon|Mac\s*Studio|iPhone|Pixel|Strix|AI\s+Max\+?|Grace|Blackwell|Hopper|Ampere|Qwen|Llama|Gemma"
     r"|Mistral|Phi|GLM|DeepSeek(?:[\s-]V)?|gpt-oss|QwQ|Yi|InternLM|Baichuan|Falcon|Nemotron)[\s-]?$)", _F)
 # A setting's value is never a year, bracketed or not: "(max_model_len 2048)", "(batch size 2048)".
@@ -90,6 +90,14 @@ _WORD_ONE = re.compile(r"(?<![零〇一二兩两三四五六七八九十百千�
 
 # "one after another", "one by one", "one at a time": an order of turns, not a count of one
 _IDIOM_ONE = re.compile(r"one\s+(?:after\s+(?:another|the\s+other)|by\s+one|at\s+a\s+time)\b", re.I)
+# "一個一個慢慢加", "一張一張試": a doubled "one + measure word" says one at a time, a manner, not an amount
+_DOUBLED_ONE = re.compile(r"一\s*(?P<m>[個个張台步條筆次批])\s*一\s*(?P=m)")
+
+
+def _doubled_one(text: str, start: int) -> bool:
+    """Whether the "一" at `start` is either half of "一個一個"."""
+    return bool(_DOUBLED_ONE.match(text, start) or _DOUBLED_ONE.match(text, max(0, start - 2)) and text[start - 2:start - 1] == "一"
+                or _DOUBLED_ONE.match(text, max(0, start - 3)) and text[start - 3:start - 2] == "一")
 
 
 @dataclass(frozen=True)
@@ -131,6 +139,21 @@ def _unit(text: str, pos: int) -> tuple[str | None, int]:
         if m and m.end() > pos:
             return name, m.end()
     return None, pos
+
+
+def product_number(text: str, start: int) -> bool:
+    """The number at `start` names a product after its product word ("Atlas 800", "Xeon 6"), never an amount."""
+    return bool(_PRODUCT_WORD.search(text[max(0, start - 24):start]))
+
+
+_K_LENGTHS = {2 ** i * base for i in range(1, 11) for base in (1000, 1024)}
+
+
+def k_length(text: str, q: "Quantity") -> bool:
+    """"32K", "128k": a K-suffixed power of two with no unit of its own is how long a context is, never a
+    number of people or requests at once ("10K users" keeps its unit and stays people)."""
+    return q.suffixed and q.unit in (None, "tokens", "context") and text[q.start:q.end].rstrip()[-1:] in ("k", "K") \
+        and int(q.value) in _K_LENGTHS
 
 
 def _kind(text: str, start: int, end: int, raw: str, unit: str | None) -> str:
@@ -221,7 +244,7 @@ def _quantities(text: str) -> tuple[Quantity, ...]:
             b, vb = None, None             # "128K - 8": two numbers and a dash; read the second on its own
         end = m.end() if b else m.end("a")
         pos = end
-        if va is None or (not b and (_WORD_ONE.match(text, m.start()) or _IDIOM_ONE.match(text, m.start()))):
+        if va is None or (not b and (_WORD_ONE.match(text, m.start()) or _IDIOM_ONE.match(text, m.start()) or _doubled_one(text, m.start()))):
             continue
         value = vb if vb is not None else va
         low = _scaled_low(a, b, va) if b else None

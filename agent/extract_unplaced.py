@@ -15,7 +15,7 @@ import re
 
 from agent import lexicon
 from agent.extract_base import overlaps
-from agent.extract_quantity import quantities
+from agent.extract_quantity import product_number, quantities
 
 _F = re.I | re.ASCII
 # Product codes: one or two letters then 2-4 digits ("P40", "A800", "MI250X", "H20", "910B" below),
@@ -33,6 +33,9 @@ _DEVICE = re.compile(
 _NOT_DEVICE = re.compile(
     r"^(?:Q\d+(?:_\w+)?|FP\d+|BF16|INT\d+|W\d+A\d+|EXL\d|MXFP4|NVFP4|A\d+B|V\d+|R\d{1,2}|M\d|TP\d+|PP\d+|EP\d+|DP\d+|H\d|L\d"
     r"|SM\d+|GB\d+|TB\d+|MB\d+|GPU\d*|CPU\d*|PCIe\d*|DDR\d+|HBM\d*e?|NV\w+|FA\d|ISL\d*|OSL\d*|P(?:50|90|95|99|999)|T\d{4}|E\d{3,4}|S\d{1,2})$", re.I)
+# Server models: the machine, not an accelerator ("Atlas 800 伺服器", "PowerEdge XE9680", "ProLiant DL380")
+_SERVER = re.compile(r"Atlas\s*-?\s*[89]\d\d[A-Z]?", re.I)
+_SERVER_LINE = re.compile(r"\b(?:PowerEdge|ProLiant|ThinkSystem|SuperServer|UCS)\s*-?\s*$", re.I)
 _DEVICE_CUE = re.compile(r"\s*(?:推理|NPU|卡|cards?\b|accelerators?\b)", re.I)
 _MODEL = re.compile(lexicon.MODEL_NAME, re.I)
 _SIZE = re.compile(r"\d+(?:\.\d+)?\s?[BbMm]\b")
@@ -46,8 +49,9 @@ def _devices(text: str, placed: list[tuple[int, int]], names: list[tuple[int, in
     for m in _DEVICE.finditer(text):
         word = m.group(0).strip()
         size = _SIZE.fullmatch(word) and not _DEVICE_CUE.match(text, m.end())
-        if _NOT_DEVICE.match(re.sub(r"\s+|s$", "", word)) or size or overlaps(m.span(), names):
-            continue
+        if _NOT_DEVICE.match(re.sub(r"\s+|s$", "", word)) or size or overlaps(m.span(), names) \
+                or _SERVER.fullmatch(word) or _SERVER_LINE.search(text, max(0, m.start() - 14), m.start()):
+            continue   # a server model ("Atlas 800", "PowerEdge XE9680") is the machine the devices sit in
         out.append(("device", m.start(), m.end()))
     return out
 
@@ -84,7 +88,9 @@ def _numbers(text: str, placed: list[tuple[int, int]], names: list[tuple[int, in
     for q in qs:
         if q.kind != "quantity" or overlaps((q.start, q.end), placed + names + prices) or (q.unit, q.value) in said:
             continue
-        if _LINKS_AFTER.match(text, q.end) or _ORDINAL.search(text, max(0, q.start - 2), q.start) \
+        if _LINKS_AFTER.match(text, q.end) or _ORDINAL.search(text, max(0, q.start - 2), q.start) or _host_model(text, q) \
+                or _SETTING_BEFORE.search(text, max(0, q.start - 24), q.start) \
+                or (q.unit == "dev" and _MACHINE_AFTER.match(text, q.unit_end)) \
                 or (q.unit == "dev" and _NOT_DEVICES_AFTER.match(text, q.unit_end)) \
                 or (q.unit == "tokens" and q.value == 1e6 and _PRICE_NEAR.search(text[max(0, q.start - 20):q.unit_end + 20])):
             continue   # "4x 400G InfiniBand" counts links, "第一個字" is a rank, "1.5x faster" a ratio, "16x 64GB DDR5" DIMMs
@@ -92,6 +98,21 @@ def _numbers(text: str, placed: list[tuple[int, int]], names: list[tuple[int, in
         if q.unit in _LOAD_UNITS or rate:
             out.append(("number", q.start, q.unit_end))
     return out
+
+
+# "Ryzen 9 7950X", "Core i9 14900K", "Xeon 6": the host's CPU model next to the GPU, not an unplaced device count
+_CPU_BEFORE = re.compile(r"\b(?:Ryzen|Core|Threadripper|Xeon|EPYC|Intel|AMD|i[3579])\b[\w\s-]{0,12}$", re.I)
+
+
+def _host_model(text: str, q) -> bool:
+    glued = text[q.end:q.end + 1].isalpha()   # "7950X", "14900K" (a count is "8x H100", a space before the device)
+    return product_number(text, q.start) or bool(glued and _CPU_BEFORE.search(text, max(0, q.start - 24), q.start))
+
+
+# An engine limit the user set ("max 256 sequences", "max_num_seqs 256"): a setting, not their load
+_SETTING_BEFORE = re.compile(r"(?:\bmax(?:imum)?|max[-_\s]?num[-_\s]?seqs|--[\w-]+|上限|最多)\s*[=:：]?\s*$", re.I)
+# "an 8-card server", "8 卡的機器": the size of the machine the devices sit in, not how many the plan uses
+_MACHINE_AFTER = re.compile(r"\s*(?:的\s*)?(?:servers?|nodes?|box(?:es)?|machines?|hosts?|chassis)\b|\s*(?:的\s*)?(?:伺服器|機器|主機|節點)", re.I)
 
 
 # A multiplier on a network link ("8x 400G InfiniBand", "4 × 200Gb/s IB NICs") belongs to the link
