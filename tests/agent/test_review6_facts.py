@@ -1,0 +1,29 @@
+"""Review set 6 false facts, as classes (en and zh-Hant).
+
+- TensorRT-LLM asked for a bare 8-bit width on Ampere: its current backend has no INT8 path (its 8-bit
+  format is FP8, Ada or newer); the answer must not claim INT8 "runs as FP8".
+- A launch line never caps the server at or below the load the user says they hit, when memory holds
+  more: --max-num-seqs follows the plan's capacity.
+"""
+from __future__ import annotations
+
+import pytest
+
+from rules.engines import cc_gate
+
+
+@pytest.mark.parametrize("lang", [0, 1])
+def test_trtllm_int8_on_ampere_is_not_said_to_run_as_fp8(lang):
+    why = cc_gate("tensorrt-llm", "int8", "nvidia-cuda", "8.6", "NVIDIA GeForce RTX 3090")
+    assert why is not None
+    text = why[lang]
+    assert "as fp8" not in text and "以 fp8 執行" not in text
+    assert ("no INT8" in text) if lang == 0 else ("沒有 INT8" in text)
+    assert "8.9" in text and "8.6" in text
+
+
+def test_trtllm_fp8_gate_unchanged():
+    why = cc_gate("tensorrt-llm", "fp8", "nvidia-cuda", "8.0", "A100")
+    assert why is not None and "CC ≥ 8.9" in why[0]
+
+
