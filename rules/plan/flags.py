@@ -145,12 +145,27 @@ def _checkpoint(spec: ModelSpec, quant: str, engine: str = "vllm") -> list[Note]
     return [("checkpoint", {"quant": quant, "model": spec.name})]
 
 
-def per_replica_seqs(c: Candidate, load: int) -> int:
-    """Sequences each replica should admit: its share of the load, within what its memory holds."""
+SEQ_CEILING = 256
+"""vLLM's long-standing default --max-num-seqs: the admission cap never goes above it unless the load does."""
+
+
+PAGED_ENGINES = frozenset({"vllm", "sglang", "dynamo"})
+"""Engines whose KV cache is one paged pool: a higher admission cap reserves nothing up front (the slot
+engines and MLX size their buffers or batches by it, so they keep the load's share)."""
+
+
+def per_replica_seqs(c: Candidate, load: int, paged: bool = False) -> int:
+    """Sequences each replica should admit: what its memory holds, at least its share of the load when that
+    fits. A cap at the stated load would recreate the ceiling a user reports ("we top out at 16 at once")
+    although the KV cache holds more; admitting up to the memory's capacity costs nothing when fewer come."""
     share = -(-load // c.layout.dp)
     held = max(c.figures.max_concurrency, c.figures.in_service if load >= c.figures.in_service else 0)
     cap = held // c.layout.dp if held else share
-    return max(1, min(share, cap) if cap else share)
+    if not cap:
+        return max(1, share)
+    if not paged:
+        return max(1, min(share, cap))
+    return max(1, min(cap, max(share, SEQ_CEILING)))
 
 
 def _instances(c: Candidate) -> list[Note]:
@@ -309,7 +324,7 @@ def command(engine: str, c: Candidate, spec: ModelSpec, ctx: int, load: int, nod
     """The launch command for `engine` and its remarks, or None when the catalog holds no flags for it.
     `slots`: how many whole windows the memory holds (bounds the slot engines' parallel requests);
     `gcds`: GPUs per package the engine sees (MI250: 2), which its tensor-parallel size counts."""
-    seqs = per_replica_seqs(c, load)
+    seqs = per_replica_seqs(c, load, paged=engine in PAGED_ENGINES)
     if gcds > 1 and engine in ("vllm", "sglang"):
         cmd, notes = (vllm(c, spec, ctx, seqs, nodes, per_node, gcds) if engine == "vllm"
                       else sglang(c, spec, ctx, seqs, per_node, gcds))
