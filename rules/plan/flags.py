@@ -96,6 +96,8 @@ NOTES = {
                      "zh": "Ollama 會自行把各層分散到看得到的 GPU"},
     "trt-extra": {"en": "extra.yaml holds: {lines} (newer releases take it with --config)",
                   "zh": "extra.yaml 內容：{lines}（新版以 --config 傳入）"},
+    "dp-rank-seqs": {"en": "--max-num-seqs counts per data-parallel rank: {ranks} ranks x {each} = {total} requests at once",
+                     "zh": "--max-num-seqs 是每個資料平行 rank 各自的上限：{ranks} 個 rank × {each} = 同時 {total} 個請求"},
     "vllm-dp-nodes": {"en": "on the other {span_rest} node(s) run the same command with --headless and "
                             "--data-parallel-start-rank {local} x the node's index",
                       "zh": "其餘 {span_rest} 個節點執行同一指令，加上 --headless 與 --data-parallel-start-rank（{local} × 節點序號）"},
@@ -146,7 +148,7 @@ def _checkpoint(spec: ModelSpec, quant: str, engine: str = "vllm") -> list[Note]
 
 
 SEQ_CEILING = 256
-"""vLLM's long-standing default --max-num-seqs: the admission cap never goes above it unless the load does."""
+"""vLLM's V0 default --max-num-seqs: the admission cap never goes above it unless the load does."""
 
 
 PAGED_ENGINES = frozenset({"vllm", "sglang", "dynamo"})
@@ -191,8 +193,11 @@ def vllm(c: Candidate, spec: ModelSpec, ctx: int, seqs: int, nodes: int,
             parts.append("--quantization fp8")
         if c.kv_cache_dtype == "fp8":
             parts.append("--kv-cache-dtype fp8")
-        parts += [f"--max-model-len {ctx}", f"--max-num-seqs {max(1, -(-seqs // group))}"]
+        each = max(1, -(-seqs // group))
+        parts += [f"--max-model-len {ctx}", f"--max-num-seqs {each}"]
         notes = _instances(c) if lay.dp > 1 else []
+        if group > 1:   # read as a total, the per-rank cap looks far below the load (r6-zh-05: 10 for 60 users)
+            notes.append(("dp-rank-seqs", {"ranks": group, "each": each, "total": each * group}))
         if per_node and group > per_node:   # the ranks span nodes: each node runs its share of them
             parts.append(f"--data-parallel-size-local {per_node} --data-parallel-address HEAD "
                          "--data-parallel-rpc-port PORT")

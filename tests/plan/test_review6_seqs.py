@@ -22,3 +22,19 @@ def test_launch_admits_what_memory_holds(entry, stated):
     held = est.max_concurrency if est is not None else None
     if held and held > stated:
         assert seqs > stated, cmd   # the cap is the memory's, not the load the user already hit
+
+
+def test_attention_dp_cap_is_said_per_rank():
+    # r6-zh-05 / r6-zh-04: an attention-DP line's --max-num-seqs is per rank; read as a total it looks far
+    # below the load, so the remark gives ranks x each, which covers the load one instance carries
+    _, plan, _ = planned(dict(hardware="h800_pcie", count=8, model="deepseek-v2", quantization="fp8",
+                              concurrency=1024, context_length=2048))
+    cmd = plan.flags["vllm"]
+    vals = flag_values(cmd)
+    assert "--tensor-parallel-size" not in vals, cmd
+    ranks, each = int(vals["--data-parallel-size"]), int(vals["--max-num-seqs"])
+    instances = 8 // ranks
+    assert ranks * each * instances >= 1024
+    for lang in ("en", "zh"):
+        said = " ".join(plan.launch_notes["vllm"][lang])
+        assert f"{ranks * each}" in said and str(ranks) in said, said
