@@ -728,8 +728,9 @@ def _parallel(c: Ctx) -> list[str]:
     if par and par.strategy:
         dims = par.degrees() or c.t("one device", "單一裝置")
         link = c.advice.profile.summary.interconnect
-        from agent.names import value_text
-        shown = value_text("interconnect", link, c.lang) if link else ""
+        from agent.names import link_text
+        summ = c.advice.profile.summary
+        shown = link_text(summ.hardware, summ.count, link, c.lang) if link else ""
         over = c.t(f" ({shown})", f"（互連：{shown}）") if link and link not in ("none", "unified") else ""
         here = c.t(f" For {c.setup or 'this setup'}{over} the plan is {par.strategy.upper()} ({dims}).",
                    f"{c.setup or '這個配置'}{over or ' '}的規劃是 {par.strategy.upper()}（{dims}）。")

@@ -27,3 +27,16 @@ def test_trtllm_fp8_gate_unchanged():
     assert why is not None and "CC ≥ 8.9" in why[0]
 
 
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_pcie_card_with_a_pair_bridge_is_not_an_nvlink_domain(lang):
+    # r6-zh-04: 8x H800 PCIe was labelled "互連：NVLink"; the catalog has PCIe cards bridged in pairs
+    from agent.names import link_text
+    shown = link_text("h800_pcie", 8, "nvlink", lang)
+    assert "PCIe" in shown and "2" in shown, shown
+    assert shown != link_text("h100_sxm", 8, "nvlink", lang)
+    assert link_text("h100_sxm", 8, "nvlink", lang) == "NVLink"
+    # two bridged cards are one NVLink pair: that is what the link is
+    assert "PCIe" not in link_text("h800_pcie", 2, "nvlink", lang)
+    assert link_text("h800_pcie", 8, "pcie", lang) == link_text("rtx3090", 8, "pcie", lang)
