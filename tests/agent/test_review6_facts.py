@@ -40,3 +40,28 @@ def test_pcie_card_with_a_pair_bridge_is_not_an_nvlink_domain(lang):
     # two bridged cards are one NVLink pair: that is what the link is
     assert "PCIe" not in link_text("h800_pcie", 2, "nvlink", lang)
     assert link_text("h800_pcie", 8, "pcie", lang) == link_text("rtx3090", 8, "pcie", lang)
+
+
+@pytest.mark.parametrize("text", [
+    "8x RTX 4090 server, Llama 3.3 70B int8 for a team of 15 concurrent users, 16K context. Which engine?",
+    "我們有 8 張 RTX 4090，要跑 Llama 3.3 70B int8，團隊 15 人同時用，16K context，該用哪個引擎？",
+])
+def test_no_start_with_pp_warning_when_the_plan_chose_tp(text):
+    # judge 1 (r6-en-02): "start with ... pipeline parallelism" under a plan that chose TP=4 x PP=2
+    from agent.api import advise
+    from agent.compose import shown_warnings
+    adv = advise(text, knowledge=False)
+    lay = adv.plan.layout if adv.plan is not None else None
+    shown = " ".join(shown_warnings(adv))
+    if lay is not None and lay.tp > 1:
+        assert "start with vLLM or ExLlamaV3 and pipeline" not in shown
+        assert "搭配 PP" not in shown
+    else:
+        pytest.fail(f"expected a TP plan here, got {lay}")
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_memory_share_on_a_mac_never_names_vllm_flags(lang):
+    from agent.topic_lead import _memory_share
+    assert "gpu-memory-utilization" not in _memory_share("vllm", lang, "m2_ultra")
+    assert "gpu-memory-utilization" in _memory_share("vllm", lang, "h100_sxm")
