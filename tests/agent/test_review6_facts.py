@@ -65,3 +65,17 @@ def test_memory_share_on_a_mac_never_names_vllm_flags(lang):
     from agent.topic_lead import _memory_share
     assert "gpu-memory-utilization" not in _memory_share("vllm", lang, "m2_ultra")
     assert "gpu-memory-utilization" in _memory_share("vllm", lang, "h100_sxm")
+
+
+def test_no_nvlink_warning_never_fires_for_sxm_nodes_and_names_the_network():
+    # r6-en-06: 3 nodes of 8x A100 SXM (NVSwitch inside each node) got "no NVLink-class link ... crosses
+    # PCIe" when the nodes were misread as single-GPU nodes; with the nodes read right the rule stays quiet,
+    # and its words cover a network link as well as PCIe
+    from agent.api import advise
+    from rules.ruleset import rule_index
+    adv = advise("3 nodes of 8x A100 80GB SXM with NVSwitch inside each node and InfiniBand between nodes, "
+                 "DeepSeek-R1 FP8, 20 concurrent requests, 32K context. Which engine and parallelism?",
+                 knowledge=False)
+    assert "pitfall-tp-without-nvlink" not in adv.decision.rules
+    warn = rule_index()["pitfall-tp-without-nvlink"].effects.warning
+    assert "network" in warn.en and "網路" in warn.zh
