@@ -418,6 +418,11 @@ asks for real lengths and concurrency; the hardware rule already shortlists the 
 when it is about another setup (local-first servers nobody named or was offered)."""
 
 
+_PP_FIRST = ("faq-8x4090-tensorrt",)
+"""Rules whose warning tells the user to start with pipeline parallelism (the source article's advice for
+PCIe boards); the plan compares TP and PP on the estimate and says so when it picks TP."""
+
+
 def shown_warnings(advice: "Advice") -> list[str]:
     """The warnings worth reading for this setup, in order."""
     from agent.topic_lead import named_engines
@@ -430,6 +435,12 @@ def shown_warnings(advice: "Advice") -> list[str]:
         rule = rule_index().get(rule_id)
         if rule_id in fired and skip[why] and rule is not None and rule.effects.warning is not None:
             drop |= {rule.effects.warning.en, rule.effects.warning.zh}
+    lay = advice.plan.layout if advice.plan is not None else None
+    if lay is not None and lay.tp > 1:   # the plan weighed TP against PP and chose TP: no "start with PP"
+        for rule_id in _PP_FIRST:
+            rule = rule_index().get(rule_id)
+            if rule_id in fired and rule is not None and rule.effects.warning is not None:
+                drop |= {rule.effects.warning.en, rule.effects.warning.zh}
     return [w for w in advice.warnings if w not in drop]
 
 

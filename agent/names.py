@@ -155,6 +155,26 @@ def quant_name(value: str) -> str:
     return {"awq": "AWQ 4-bit", "gptq-4bit": "GPTQ 4-bit"}.get(value, value.upper())
 
 
+def link_text(hardware: str | None, count: int | None, link: str | None, lang: str | None = "en") -> str:
+    """The link between `count` devices in words. NVLink said of PCIe cards that the catalog bridges only in
+    small groups (H800/H100 PCIe: pairs) is that, not one NVLink domain over all of them (r6-zh-04)."""
+    lang = _lang(lang)
+    shown = value_text("interconnect", link, lang)
+    if link != "nvlink" or not hardware:
+        return shown
+    from rules import catalog
+    try:
+        hw = catalog.hardware(hardware)
+    except Exception:   # an id the catalog does not know: the stated link stands
+        return shown
+    group = hw.scaleup_domain
+    if hw.interconnect == "nvlink" or not group or group < 2 or (count or 1) <= group:
+        return shown
+    sets = "pairs" if group == 2 else f"groups of {group}"
+    return (f"NVLink bridges join the cards in {sets}; PCIe between them" if lang == "en"
+            else f"每 {group} 張以 NVLink 橋接，組與組之間走 PCIe")
+
+
 def value_text(field: str, value: Any, lang: str | None = "en") -> str:
     """A profile value as people read it: catalog names for devices and models, words for ids."""
     lang = _lang(lang)

@@ -489,7 +489,18 @@ _MEMORY_SHARE = {
 """The flag that caps one server's share of device memory, for the engines that reserve it up front."""
 
 
-def _memory_share(engine: str | None, lang: str) -> str:
+def _is_apple(hardware: str) -> bool:
+    from rules import catalog
+    try:
+        return catalog.hardware(hardware).hw_class == "apple"
+    except Exception:   # an id the catalog does not know: not a Mac as far as we can tell
+        return False
+
+
+def _memory_share(engine: str | None, lang: str, hardware: str | None = None) -> str:
+    # vLLM/SGLang memory flags mean nothing on a Mac (neither runs there on the GPU): the platform decides
+    if hardware and _is_apple(hardware):
+        engine = None
     en, zh = _MEMORY_SHARE.get(engine or "", ("each server's context size caps its KV cache",
                                              "每個 server 以自己的上下文長度限制 KV cache"))
     return zh if lang == "zh" else en
@@ -536,11 +547,11 @@ def _models(c: Ctx) -> list[str]:
         both = total <= room * 0.8   # leave a fifth of the memory for the KV caches of both servers
         lines.append(c.t(f"Both at once: {_fmt(total)} GB of weights against about {_fmt(room)} GB usable, "
                          + ("so they fit together: run one server per model and give each its share of the memory "
-                            f"({_memory_share(c.advice.decision.primary, 'en')}), with the rest for KV cache."
+                            f"({_memory_share(c.advice.decision.primary, 'en', s.hardware)}), with the rest for KV cache."
                             if both else "which leaves too little for the KV cache: use a smaller format for one of them, "
                             "or a device per model."),
                          f"兩個同時放：權重共 {_fmt(total)} GB，可用約 {_fmt(room)} GB，"
-                         + (f"放得下：每個模型各開一個 server，各分一份記憶體（{_memory_share(c.advice.decision.primary, 'zh')}），"
+                         + (f"放得下：每個模型各開一個 server，各分一份記憶體（{_memory_share(c.advice.decision.primary, 'zh', s.hardware)}），"
                             "其餘留給 KV cache。" if both else "KV cache 會不夠：其中一個改用較小的格式，或每個模型各用一張卡。")))
     return lines
 
@@ -728,8 +739,9 @@ def _parallel(c: Ctx) -> list[str]:
     if par and par.strategy:
         dims = par.degrees() or c.t("one device", "單一裝置")
         link = c.advice.profile.summary.interconnect
-        from agent.names import value_text
-        shown = value_text("interconnect", link, c.lang) if link else ""
+        from agent.names import link_text
+        summ = c.advice.profile.summary
+        shown = link_text(summ.hardware, summ.count, link, c.lang) if link else ""
         over = c.t(f" ({shown})", f"（互連：{shown}）") if link and link not in ("none", "unified") else ""
         here = c.t(f" For {c.setup or 'this setup'}{over} the plan is {par.strategy.upper()} ({dims}).",
                    f"{c.setup or '這個配置'}{over or ' '}的規劃是 {par.strategy.upper()}（{dims}）。")

@@ -587,9 +587,13 @@ def cc_gate(engine_id: str, quant: str, platform: str | None, cuda_cc: float | s
         need = f"{need}; weight-only from CC {_cc_text(floor)}"
     else:
         need_zh = need
-    if key != quant_key(quant):   # a bare width read as the engine's own format: name the format it runs
-        return (f"{spec.name} runs {quant} as {key}, whose kernels need {article} {archs} GPU (CC ≥ {need}); "
-                f"{dev} is CC {cc:.1f}",
-                f"{spec.name} 的 {quant} 是以 {key} 執行，其 kernel 需要 {archs} GPU（CC ≥ {need_zh}）；{dev} 是 CC {cc:.1f}")
+    if key != quant_key(quant):
+        # a bare width the engine has no kernel of its own for (TensorRT-LLM's 8-bit is FP8 only): say so,
+        # never that the width "runs as" the other format (an INT8 checkpoint does not become FP8)
+        width = quant.upper()
+        return (f"{spec.name} has no {width} kernels; its {width[-1]}-bit format is {key}, which needs {article} "
+                f"{archs} GPU (CC ≥ {need}); {dev} is CC {cc:.1f}",
+                f"{spec.name} 沒有 {width} kernel；它的 {width[-1]}-bit 格式是 {key}，需要 {archs} GPU"
+                f"（CC ≥ {need_zh}）；{dev} 是 CC {cc:.1f}")
     return (f"{spec.name}'s {quant} kernels need {article} {archs} GPU (CC ≥ {need}); {dev} is CC {cc:.1f}",
             f"{spec.name} 的 {quant} kernel 需要 {archs} GPU（CC ≥ {need_zh}）；{dev} 是 CC {cc:.1f}")

@@ -96,6 +96,8 @@ NOTES = {
                      "zh": "Ollama 會自行把各層分散到看得到的 GPU"},
     "trt-extra": {"en": "extra.yaml holds: {lines} (newer releases take it with --config)",
                   "zh": "extra.yaml 內容：{lines}（新版以 --config 傳入）"},
+    "dp-rank-seqs": {"en": "--max-num-seqs counts per data-parallel rank: {ranks} ranks x {each} = {total} requests at once",
+                     "zh": "--max-num-seqs 是每個資料平行 rank 各自的上限：{ranks} 個 rank × {each} = 同時 {total} 個請求"},
     "vllm-dp-nodes": {"en": "on the other {span_rest} node(s) run the same command with --headless and "
                             "--data-parallel-start-rank {local} x the node's index",
                       "zh": "其餘 {span_rest} 個節點執行同一指令，加上 --headless 與 --data-parallel-start-rank（{local} × 節點序號）"},
@@ -145,12 +147,27 @@ def _checkpoint(spec: ModelSpec, quant: str, engine: str = "vllm") -> list[Note]
     return [("checkpoint", {"quant": quant, "model": spec.name})]
 
 
-def per_replica_seqs(c: Candidate, load: int) -> int:
-    """Sequences each replica should admit: its share of the load, within what its memory holds."""
+SEQ_CEILING = 256
+"""vLLM's V0 default --max-num-seqs: the admission cap never goes above it unless the load does."""
+
+
+PAGED_ENGINES = frozenset({"vllm", "sglang", "dynamo"})
+"""Engines whose KV cache is one paged pool: a higher admission cap reserves nothing up front (the slot
+engines and MLX size their buffers or batches by it, so they keep the load's share)."""
+
+
+def per_replica_seqs(c: Candidate, load: int, paged: bool = False) -> int:
+    """Sequences each replica should admit: what its memory holds, at least its share of the load when that
+    fits. A cap at the stated load would recreate the ceiling a user reports ("we top out at 16 at once")
+    although the KV cache holds more; admitting up to the memory's capacity costs nothing when fewer come."""
     share = -(-load // c.layout.dp)
     held = max(c.figures.max_concurrency, c.figures.in_service if load >= c.figures.in_service else 0)
     cap = held // c.layout.dp if held else share
-    return max(1, min(share, cap) if cap else share)
+    if not cap:
+        return max(1, share)
+    if not paged:
+        return max(1, min(share, cap))
+    return max(1, min(cap, max(share, SEQ_CEILING)))
 
 
 def _instances(c: Candidate) -> list[Note]:
@@ -176,8 +193,11 @@ def vllm(c: Candidate, spec: ModelSpec, ctx: int, seqs: int, nodes: int,
             parts.append("--quantization fp8")
         if c.kv_cache_dtype == "fp8":
             parts.append("--kv-cache-dtype fp8")
-        parts += [f"--max-model-len {ctx}", f"--max-num-seqs {max(1, -(-seqs // group))}"]
+        each = max(1, -(-seqs // group))
+        parts += [f"--max-model-len {ctx}", f"--max-num-seqs {each}"]
         notes = _instances(c) if lay.dp > 1 else []
+        if group > 1:   # read as a total, the per-rank cap looks far below the load (r6-zh-05: 10 for 60 users)
+            notes.append(("dp-rank-seqs", {"ranks": group, "each": each, "total": each * group}))
         if per_node and group > per_node:   # the ranks span nodes: each node runs its share of them
             parts.append(f"--data-parallel-size-local {per_node} --data-parallel-address HEAD "
                          "--data-parallel-rpc-port PORT")
@@ -309,7 +329,7 @@ def command(engine: str, c: Candidate, spec: ModelSpec, ctx: int, load: int, nod
     """The launch command for `engine` and its remarks, or None when the catalog holds no flags for it.
     `slots`: how many whole windows the memory holds (bounds the slot engines' parallel requests);
     `gcds`: GPUs per package the engine sees (MI250: 2), which its tensor-parallel size counts."""
-    seqs = per_replica_seqs(c, load)
+    seqs = per_replica_seqs(c, load, paged=engine in PAGED_ENGINES)
     if gcds > 1 and engine in ("vllm", "sglang"):
         cmd, notes = (vllm(c, spec, ctx, seqs, nodes, per_node, gcds) if engine == "vllm"
                       else sglang(c, spec, ctx, seqs, per_node, gcds))

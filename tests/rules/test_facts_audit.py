@@ -100,7 +100,7 @@ def test_tensorrt_llm_has_no_int8_path_and_says_which_format_an_8_bit_request_me
     assert engines.quant_support("tensorrt-llm", "int8") is None
     reason = _avoid(dict(hardware="a100_80g_sxm", count=1, model="llama-3.1-8b", quantization="int8",
                          serving_mode="production", concurrency=20))["tensorrt-llm"]
-    assert reason.startswith("TensorRT-LLM runs int8 as fp8")
+    assert reason.startswith("TensorRT-LLM has no INT8 kernels; its 8-bit format is fp8")
     assert "an Ada/Hopper/Blackwell GPU" in reason and "CC 8.0" in reason
 
 
