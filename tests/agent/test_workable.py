@@ -121,3 +121,12 @@ def test_bold_labels_render_in_both_languages(text):
     html = _MD.render(markdown.answer(advise(text, knowledge=False)))
     prose = re.sub(r"<code>.*?</code>", "", html, flags=re.S)
     assert "**" not in prose, prose[max(0, prose.find("**") - 80):prose.find("**") + 80]
+
+
+def test_the_structured_surfaces_carry_the_same_options():
+    """The JSON API and MCP answer (ui.present.data.essentials) list the options the Markdown shows."""
+    from ui.present import data
+    advice = advise("8x H100 SXM, DeepSeek V3 at FP8, 200 concurrent chat users", knowledge=False)
+    compact = data.essentials(advice)
+    assert [w["hardware"] for w in compact["workable"]] == [w.hardware for w in advice.workable]
+    assert "workable" not in data.essentials(advise("2x RTX 3090, Llama 3.1 8B for 10 people", knowledge=False))

@@ -64,6 +64,8 @@ def essentials(advice: "Advice", detail: bool = False, answer: bool = True) -> d
         "warnings": advice.warnings, "not_understood": [n.text for n in advice.not_understood],
         "citations": [c.model_dump(include=None if detail else {"id", "title", "source"}) for c in advice.citations],
     }
+    if advice.workable:   # the setup does not fit: the nearest setups that do, as planned (agent.workable)
+        out["workable"] = [w.model_dump(mode="json") for w in advice.workable]
     if answer:
         out["answer"] = advice.answer
     if detail:
