@@ -452,8 +452,10 @@ _OLLAMA_FAQ = "https://docs.ollama.com/faq"
 
 
 def _two_figures(text: str) -> tuple[float, float] | None:
-    """The smaller and the larger of the memory figures the user quotes ("35 GB ... 148 GB")."""
-    nums = [float(x) for x in re.findall(r"(\d+(?:\.\d+)?)\s*(?:GB|G|GiB)\b", text, _F)]
+    """The smaller and the larger of the memory figures the user quotes ("35 GB ... 148 GB"), from the first
+    line that has two (facts added on lines of their own, "4x RTX 3090 24GB", are not the growth)."""
+    line = next((ln for ln in text.split("\n") if _TWO_GB.search(ln)), "")
+    nums = [float(x) for x in re.findall(r"(\d+(?:\.\d+)?)\s*(?:GB|G|GiB)\b", line, _F)]
     nums = [n for n in nums if n >= 1]
     if len(nums) < 2:
         return None
@@ -474,7 +476,9 @@ def growth(c: "Ctx") -> list[str]:
     figs = _two_figures(text)
     spec = catalog.model(s.model)
     per_tok = kv_bytes_per_token(spec, None).value   # 16-bit KV, the default of every engine
-    ctx = s.context_length or (c.advice.estimate.context_length if c.advice.estimate else None)
+    said_ctx = re.search(r"num_ctx\D{0,12}(\d{4,7})|--ctx-size\s+(\d{4,7})|-c\s+(\d{4,7})", text, _F)
+    ctx = (int(next(g for g in said_ctx.groups() if g)) if said_ctx else None) or s.context_length or \
+        (c.advice.estimate.context_length if c.advice.estimate else None)
     if not ctx or not per_tok:
         return []
     slots = _slots(text)
@@ -525,14 +529,18 @@ def growth(c: "Ctx") -> list[str]:
         line += c.t(".", "。")
     fix_n = max(1, min(n, _load(c))) if n > 1 else 1
     q8 = one * fix_n / 2
+    room = (max(0.0, est.memory.usable_gb - est.memory.reserve_gb) * est.memory.devices) if est is not None else None
+    after = (c.t(f" (with the {_fmt(weights)} GB of weights: {_fmt(weights + q8)} GB, within the ~{_fmt(room)} GB the GPUs have)",
+                 f"（加上 {_fmt(weights)} GB 權重共 {_fmt(weights + q8)} GB，在 GPU 約 {_fmt(room)} GB 之內）")
+             if weights and room and weights + q8 <= room else "")
     fixes = c.t(f"To keep {ctx:,} tokens on the GPUs: set the parallel slots to what you really need "
                 f"({'OLLAMA_NUM_PARALLEL=' + str(fix_n) if ollama else 'one per concurrent user'}: {_fmt(one * fix_n)} GB), "
                 f"store the KV cache in 8 bits ({'OLLAMA_FLASH_ATTENTION=1 with OLLAMA_KV_CACHE_TYPE=q8_0' if ollama else 'an FP8 / q8_0 KV cache'}: "
-                f"about {_fmt(q8)} GB, a small quality cost), or shorten the window; a server engine (vLLM, SGLang) allocates KV "
+                f"about {_fmt(q8)} GB{after}, a small quality cost), or shorten the window; a server engine (vLLM, SGLang) allocates KV "
                 "pages as tokens arrive instead of a full window per slot.",
                 f"要讓 {ctx:,} tokens 留在 GPU 上：把平行 slot 設成真正需要的數量（"
                 f"{'OLLAMA_NUM_PARALLEL=' + str(fix_n) if ollama else '每個同時使用者一個'}：{_fmt(one * fix_n)} GB）、"
-                f"KV cache 改存 8 位元（{'OLLAMA_FLASH_ATTENTION=1 加 OLLAMA_KV_CACHE_TYPE=q8_0' if ollama else 'FP8／q8_0 KV cache'}：約 {_fmt(q8)} GB，"
+                f"KV cache 改存 8 位元（{'OLLAMA_FLASH_ATTENTION=1 加 OLLAMA_KV_CACHE_TYPE=q8_0' if ollama else 'FP8／q8_0 KV cache'}：約 {_fmt(q8)} GB{after}，"
                 "品質略有損失），或縮短視窗；伺服器引擎（vLLM、SGLang）則隨 token 進來才配置 KV 分頁，而不是每個 slot 先佔滿整個視窗。")
     return [line, fixes]
 
@@ -595,8 +603,11 @@ def layouts(c: "Ctx") -> list[str]:
         lines.append(c.t(f"{name}: about {_fmt(est.decode_tokens_per_s)} tok/s per stream, TTFT {_fmt(est.ttft_s)} s, "
                          f"{_fmt(est.aggregate_tokens_per_s)} tok/s in total at {est.concurrency} in flight; KV room for "
                          f"{est.max_concurrency:,} sequences of {_tokens(est.context_length)} tokens"
+                         + (" (fewer than in flight: the rest queue)" if est.max_concurrency < est.concurrency else "")
                          + (" — the plan's pick" if pick else ""),
                          f"{name}：每條串流約 {_fmt(est.decode_tokens_per_s)} tok/s、TTFT {_fmt(est.ttft_s)} s，"
                          f"{est.concurrency} 個同時請求時總計 {_fmt(est.aggregate_tokens_per_s)} tok/s；KV 空間可容納 "
-                         f"{est.max_concurrency:,} 條 {_tokens(est.context_length)} tokens 的序列" + ("——規劃選的" if pick else "")))
+                         f"{est.max_concurrency:,} 條 {_tokens(est.context_length)} tokens 的序列"
+                         + ("（少於同時請求數：其餘要排隊）" if est.max_concurrency < est.concurrency else "")
+                         + ("——規劃選的" if pick else "")))
     return lines

@@ -1478,8 +1478,8 @@ def _direct_raised(advice: "Advice") -> set[str]:
     from agent import direct_fit   # answered from the tools' numbers: ceiling, fit, memory growth, named layouts
     s = advice.profile.summary
     fit_frames = direct_fit.asked(text, (s.count or 1) * (s.nodes or 1))
-    if "need-count" in out:   # "is one enough?" is already the fit verdict on one unit
-        fit_frames.discard("fit")
+    if "need-count" in out or "offload" in advice.topics:   # "is one enough?" already is the fit verdict on one unit;
+        fit_frames.discard("fit")                           # an offload question is answered by its own topic
     out |= fit_frames
     return out
 
