@@ -268,10 +268,10 @@ def ceiling(c: "Ctx") -> list[str]:
     where = c.setup or _setup(c, *_units(c))
     tgt = f"{target / 1000:g} s"
     basis = c.t("your target" if said else "the chat default; give yours", "您的目標" if said else "聊天服務的預設值，請給您的目標")
-    kv = c.t(f"the KV cache holds about {kv_held:,} sequences of {_tokens(est.context_length)} tokens next to the "
-             f"{_fmt(est.weights_gb)} GB of {est.quantization} weights",
+    kv = c.t(f"the KV cache holds about {kv_held:,} sequences of {_tokens(est.context_length)} tokens "
+             f"({_kb(est.kv_bytes_per_token)} per token) next to the {_fmt(est.weights_gb)} GB of {est.quantization} weights",
              f"KV cache 在 {_fmt(est.weights_gb)} GB 的 {est.quantization} 權重之外，約可容納 {kv_held:,} 條 "
-             f"{_tokens(est.context_length)} tokens 的序列")
+             f"{_tokens(est.context_length)} tokens 的序列（每個 token {_kb(est.kv_bytes_per_token)}）")
     speed = (c.t(f" (TTFT about {_fmt(at.ttft_s)} s, {_fmt(at.decode_tokens_per_s)} tok/s per stream there)",
                  f"（此時 TTFT 約 {_fmt(at.ttft_s)} s、每條串流 {_fmt(at.decode_tokens_per_s)} tok/s）")
              if at is not None and at.ttft_s is not None and at.decode_tokens_per_s else "")
@@ -314,21 +314,29 @@ def ceiling(c: "Ctx") -> list[str]:
 # --- 2. will it fit / why OOM / are N nodes enough -----------------------------------------------------------
 
 def _format_checked(c: "Ctx") -> str:
-    """The format the fit question is about: the one the user said, else what an engine loads by default (the
-    model's native 16-bit, or its published low-bit format where the device runs it)."""
+    """The format the fit question is about: the one the user said, else what an engine loads by default: the
+    model's native 16-bit, or its published low-bit format where the device runs it. A published FP8 model on a
+    device without FP8 compute is checked at BF16, the arithmetic people do first (the guides convert it)."""
     from rules import catalog
     from rules.defaults import quant_ladder
     s = c.advice.profile.summary
     said = c.advice.profile.field("quantization")
     if said is not None and said.origin == "said" and s.quantization:
         return s.quantization
-    spec = catalog.model(s.model)
-    ladder = quant_ladder(catalog.hardware(s.hardware), spec.native_dtype)
+    spec, hw = catalog.model(s.model), catalog.hardware(s.hardware)
     native = spec.native_dtype or "bf16"
+    if native == "fp8" and not hw.tflops.fp8:
+        return "bf16"
+    ladder = quant_ladder(hw, native)
     return native if native in ladder else ("bf16" if native in ("f16", "fp16", "bf16") else ladder[0])
 
 
 _FORMATS = ("bf16", "fp8", "int8", "int4")
+
+
+def _said_load(c: "Ctx") -> int | None:
+    f = c.advice.profile.field("concurrency")
+    return int(f.value) if f is not None and f.origin == "said" and isinstance(f.value, (int, float)) else None
 
 
 def _room(est) -> float:
@@ -340,15 +348,27 @@ def _total(est) -> float:
     return est.memory.capacity_gb * est.memory.devices
 
 
-def _fits_line(c: "Ctx", q: str, est, load: int) -> str:
-    return c.t(f"{q} ({_fmt(est.weights_gb)} GB of weights) fits with KV room for about {est.max_concurrency:,} sequences of "
-               f"{_tokens(est.context_length)} tokens", f"{q}（權重 {_fmt(est.weights_gb)} GB）放得下，KV 空間約可容納 "
+def _how(c: "Ctx", q: str, hw_id: str) -> str:
+    """FP8 on this device: native, or weight-only (no FP8 compute)."""
+    from rules import catalog
+    if not q.startswith("fp8"):
+        return ""
+    if catalog.hardware(hw_id).tflops.fp8:
+        return c.t(", native on this device", "，這張卡原生支援")
+    return c.t(", weight-only on this device (no FP8 compute)", "，這張卡沒有 FP8 運算，以 weight-only 執行")
+
+
+def _fits_line(c: "Ctx", q: str, est, hw_id: str) -> str:
+    return c.t(f"{q} ({_fmt(est.weights_gb)} GB of weights{_how(c, q, hw_id)}) fits with KV room for about {est.max_concurrency:,} "
+               f"sequences of {_tokens(est.context_length)} tokens",
+               f"{q}（權重 {_fmt(est.weights_gb)} GB{_how(c, q, hw_id)}）放得下，KV 空間約可容納 "
                f"{est.max_concurrency:,} 條 {_tokens(est.context_length)} tokens 的序列")
 
 
 def _smallest(c: "Ctx", hw: str, count: int, nodes: int) -> list[str]:
-    """Per format, the fewest units (nodes of `count`, or devices) whose estimate fits and holds the load."""
-    load = _load(c)
+    """Per format, the fewest units (nodes of `count`, or devices) whose estimate fits and holds the stated load
+    (else a few sequences)."""
+    need = _said_load(c) or 4
     by_nodes = nodes > 1 or bool(re.search(r"\bnodes?\b|節點|台", c.advice.question or "", _F))
     limit = max(nodes + 1, 4) if by_nodes else max(count, 8)
     units = list(range(1, limit + 1)) if by_nodes else [n for n in (1, 2, 4, 8, 16) if n <= limit]
@@ -359,9 +379,7 @@ def _smallest(c: "Ctx", hw: str, count: int, nodes: int) -> list[str]:
             if got is None:
                 continue
             est = got[1]
-            if est.quantization.startswith("int4") is False and q == "int4" and not est.quantization.startswith(("awq", "gptq", "q4", "int4")):
-                pass
-            if est.fits and est.max_concurrency >= min(load, 4):
+            if est.fits and est.max_concurrency >= need:
                 if not any(abs(e.weights_gb - est.weights_gb) < 0.02 * est.weights_gb for _, _, e in found):
                     found.append((q, u, est))
                 break
@@ -370,13 +388,14 @@ def _smallest(c: "Ctx", hw: str, count: int, nodes: int) -> list[str]:
     unit = (lambda u: c.t(f"{u} node{'s' if u > 1 else ''}", f"{u} 個節點")) if by_nodes else \
            (lambda u: c.t(f"{u}×", f"{u} 張"))
     sep = c.t("; ", "；")
-    parts = sep.join(c.t(f"{q}: {unit(u)} ({_fmt(e.weights_gb)} GB of weights, KV for about {e.max_concurrency:,} sequences)",
-                         f"{q}：{unit(u)}（權重 {_fmt(e.weights_gb)} GB，KV 約 {e.max_concurrency:,} 條序列）")
+    parts = sep.join(c.t(f"{q}: {unit(u)} ({_fmt(e.weights_gb)} GB of weights{_how(c, q, hw)}, KV for about "
+                         f"{e.max_concurrency:,} sequences)",
+                         f"{q}：{unit(u)}（權重 {_fmt(e.weights_gb)} GB{_how(c, q, hw)}，KV 約 {e.max_concurrency:,} 條序列）")
                      for q, u, e in found)
-    k, ctx = min(load, 4), _tokens(found[0][2].context_length)
-    held = c.t(f"{k} sequences" if k > 1 else "one sequence", f"{k} 條序列")
-    return [c.t(f"**Smallest setup per format** (the weights plus KV for at least {held} of {ctx} tokens): {parts}.",
-                f"**各格式的最小配置**（權重加上至少 {held}、每條 {ctx} tokens 的 KV）：{parts}。")]
+    ctx = _tokens(found[0][2].context_length)
+    held = c.t(f"{need} sequences" if need > 1 else "one sequence", f"{need} 條序列")
+    return [c.t(f"**Smallest setup per format** (the weights plus KV for {held} of {ctx} tokens): {parts}.",
+                f"**各格式的最小配置**（權重加上 {held}、每條 {ctx} tokens 的 KV）：{parts}。")]
 
 
 def fit(c: "Ctx") -> list[str]:
@@ -390,54 +409,53 @@ def fit(c: "Ctx") -> list[str]:
     if got is None:
         return []
     eng, est = got
+    from rules import catalog
     mname = c.model or model_name(c.advice.profile.summary.model)
     where = _setup(c, hw, count, nodes)
-    total = _total(est)
-    load = _load(c)
-    from rules import catalog
-    nominal = catalog.hardware(hw).memory_gb
-    devs = est.memory.devices
+    nominal, devs = catalog.hardware(hw).memory_gb, est.memory.devices
     mem = f"{devs} × {nominal:g} GB" if devs > 1 else f"{nominal:g} GB"
-    arith = c.t(f"at {q} its weights are {_fmt(est.weights_gb)} GB against {mem} on {where} ({_fmt(total)} GB in decimal units)",
-                f"以 {q} 計，權重 {_fmt(est.weights_gb)} GB，{where}只有 {mem}（十進位約 {_fmt(total)} GB）")
+    loads = est.weights_gb <= _room(est)
+    need = _said_load(c) or 1
+    seqs = c.t(f"{max(0, est.max_concurrency):,} sequences of {_tokens(est.context_length)} tokens",
+               f"{max(0, est.max_concurrency):,} 條 {_tokens(est.context_length)} tokens 的序列")
+    arith = c.t(f"at {q} its weights are {_fmt(est.weights_gb)} GB{_how(c, q, hw)}, against {mem} on {where} "
+                f"({_fmt(_total(est))} GB in decimal units, about {_fmt(_room(est))} GB usable after the engine's reserve)",
+                f"以 {q} 計，權重 {_fmt(est.weights_gb)} GB{_how(c, q, hw)}；{where} {'共有' if loads else '只有'} {mem}"
+                f"（十進位約 {_fmt(_total(est))} GB，扣掉引擎保留後約可用 {_fmt(_room(est))} GB）")
     head_q = c.t(f"**Does {mname} fit {where}? ", f"**{where} 放得下 {mname} 嗎？")
-    out: list[str] = []
-    if not est.fits and est.weights_gb > _room(est):
-        out.append(head_q + c.t(f"No, not at {q}** — {arith}, about {_fmt(_room(est))} GB usable after the engine's reserve: "
-                                + ("the weights alone do not load, so the out-of-memory error is the arithmetic, and no memory "
-                                   "setting changes it." if _OOM.search(text) else "the weights alone do not load."),
-                                f"{q} 放不下**——{arith}，扣掉引擎保留後約可用 {_fmt(_room(est))} GB：光是權重就載不進去，"
-                                + ("所以 OOM 是算術決定的，調任何記憶體參數都沒用。" if _OOM.search(text) else "")))
-    elif not est.fits or est.max_concurrency < min(load, 4):
-        out.append(head_q + c.t(f"Only just** — {arith}: the weights load, but the KV cache has room for only "
-                                f"{max(0, est.max_concurrency):,} sequences of {_tokens(est.context_length)} tokens, so a long "
-                                "prompt or a few users at once run out of memory.",
-                                f"勉強放得下**——{arith}：權重載得進去，但 KV cache 只夠 {max(0, est.max_concurrency):,} 條 "
-                                f"{_tokens(est.context_length)} tokens 的序列，長提示或幾個人同時用就會記憶體不足。"))
+    oom = bool(_OOM.search(text))
+    if not loads:
+        verdict = c.t(f"No, not at {q}** — {arith}: the weights alone do not load"
+                      + (", so the out-of-memory error is the arithmetic and no memory setting changes it." if oom else "."),
+                      f"{q} 放不下**——{arith}：光是權重就載不進去" + ("，所以 OOM 是算術決定的，調任何記憶體參數都沒用。" if oom else "。"))
+    elif not est.fits or est.max_concurrency < need:
+        short = (c.t(f", fewer than your {need} at once", f"，少於您的 {need} 個同時請求") if need > 1 else
+                 c.t(", so a long prompt or a few users at once run out of memory", "，長提示或幾個人同時用就會記憶體不足"))
+        verdict = c.t(f"Only just** — {arith}: the weights load, but the KV cache has room for only {seqs}{short}.",
+                      f"勉強放得下**——{arith}：權重載得進去，但 KV cache 只夠 {seqs}{short}。")
     else:
-        out.append(head_q + c.t(f"Yes** — {arith}; with {display(eng)} that leaves KV room for about {est.max_concurrency:,} "
-                                f"sequences of {_tokens(est.context_length)} tokens.",
-                                f"放得下**——{arith}；用 {display(eng)} 還有約 {est.max_concurrency:,} 條 "
-                                f"{_tokens(est.context_length)} tokens 序列的 KV 空間。"))
-        if not _SMALLEST.search(text):
-            return out
-    if est.fits and est.max_concurrency >= min(load, 4) and not _SMALLEST.search(text):
-        return out
-    # what fits instead: the plan's own format when it differs and fits, else the next format down that fits
-    plan_est = c.advice.estimate
-    alt = None
-    if plan_est is not None and plan_est.fits and plan_est.quantization != est.quantization and plan_est.count == est.count:
-        alt = (plan_est.quantization, plan_est)
-    else:
-        for q2 in _FORMATS[_FORMATS.index(q) + 1 if q in _FORMATS else 0:]:
-            g = _estimate(c, hw, count, nodes, q2)
-            if g is not None and g[1].fits and g[1].max_concurrency >= 1:
-                alt = (g[1].quantization, g[1])
-                break
-    if alt is not None and not _SMALLEST.search(text):
-        out[-1] += c.t(" ", "") + c.t(f"On the same hardware, {_fits_line(c, alt[0], alt[1], load)}; the plan below uses it.",
-                             f"同樣的硬體上，{_fits_line(c, alt[0], alt[1], load)}；下方的規劃就用這個。")
-    if _SMALLEST.search(text) or nodes > 1:
+        verdict = c.t(f"Yes** — {arith}; with {display(eng)} that leaves KV room for about {seqs}.",
+                      f"放得下**——{arith}；用 {display(eng)} 還有約 {seqs}的 KV 空間。")
+    out = [head_q + verdict]
+    smallest = bool(_SMALLEST.search(text))
+    comfortable = loads and est.fits and est.max_concurrency >= need
+    if not comfortable and not smallest:
+        # what fits instead: the plan's own format when it differs and fits, else the next format down that fits
+        plan_est = c.advice.estimate
+        alt = None
+        if plan_est is not None and plan_est.fits and plan_est.quantization != est.quantization and plan_est.count == est.count:
+            alt = (plan_est.quantization, plan_est, True)
+        else:
+            for q2 in _FORMATS[_FORMATS.index(q) + 1 if q in _FORMATS else 0:]:
+                g = _estimate(c, hw, count, nodes, q2)
+                if g is not None and g[1].fits and g[1].max_concurrency >= 1:
+                    alt = (g[1].quantization, g[1], False)
+                    break
+        if alt is not None:
+            out[-1] += c.t(" ", "") + c.t(f"On the same hardware, {_fits_line(c, alt[0], alt[1], hw)}"
+                                          + ("; the plan below uses it." if alt[2] else "."),
+                                          f"同樣的硬體上，{_fits_line(c, alt[0], alt[1], hw)}" + ("；下方的規劃就用這個。" if alt[2] else "。"))
+    if smallest:
         out += _smallest(c, hw, count, nodes)
     return out
 
@@ -513,6 +531,10 @@ def growth(c: "Ctx") -> list[str]:
                f"{title}——引擎會先為整個視窗保留 KV cache：{shape}，所以一個 {ctx:,} tokens 的視窗是 {_fmt(one)} GB，"
                f"{who}{'各有一份' if n > 1 else ''}：共 {_fmt(kv)} GB 的 KV cache")
     est = c.advice.estimate
+    if est is None and _units(c) is not None:   # no plan (the window does not fit): the plain estimate's memory figures
+        from agent.direct import run_option
+        got = run_option(c, *_units(c), plan=False, context_length=min(4096, spec.max_context))   # weights and room only
+        est = got[1] if got else None
     weights = est.weights_gb if est is not None and est.model == s.model else None
     if figs and weights and abs(small - weights) > 0.25 * weights:   # the smaller figure is not the weights alone
         line += c.t(f" on top of about {_fmt(weights)} GB of weights; each slot adds {_fmt(one)} GB, so the slot count, not the "
@@ -527,19 +549,22 @@ def growth(c: "Ctx") -> list[str]:
                     + "。權重本身沒有變大。")
     else:
         line += c.t(".", "。")
-    fix_n = max(1, min(n, _load(c))) if n > 1 else 1
+    users = _said_load(c) or 1
+    fix_n = max(1, min(n, users)) if n > 1 else 1
     q8 = one * fix_n / 2
     room = (max(0.0, est.memory.usable_gb - est.memory.reserve_gb) * est.memory.devices) if est is not None else None
     after = (c.t(f" (with the {_fmt(weights)} GB of weights: {_fmt(weights + q8)} GB, within the ~{_fmt(room)} GB the GPUs have)",
                  f"（加上 {_fmt(weights)} GB 權重共 {_fmt(weights + q8)} GB，在 GPU 約 {_fmt(room)} GB 之內）")
              if weights and room and weights + q8 <= room else "")
-    fixes = c.t(f"To keep {ctx:,} tokens on the GPUs: set the parallel slots to what you really need "
-                f"({'OLLAMA_NUM_PARALLEL=' + str(fix_n) if ollama else 'one per concurrent user'}: {_fmt(one * fix_n)} GB), "
+    slots_en = (f"set the parallel slots to what you really need ({'OLLAMA_NUM_PARALLEL=' + str(fix_n) if ollama else 'one per concurrent user'}: "
+                f"{_fmt(one * fix_n)} GB)" if fix_n < n else f"keep only the slots you need (each one dropped frees {_fmt(one)} GB)")
+    slots_zh = (f"把平行 slot 設成真正需要的數量（{'OLLAMA_NUM_PARALLEL=' + str(fix_n) if ollama else '每個同時使用者一個'}："
+                f"{_fmt(one * fix_n)} GB）" if fix_n < n else f"只留需要的 slot（每少一個省 {_fmt(one)} GB）")
+    fixes = c.t(f"To keep {ctx:,} tokens on the GPUs: {slots_en}, "
                 f"store the KV cache in 8 bits ({'OLLAMA_FLASH_ATTENTION=1 with OLLAMA_KV_CACHE_TYPE=q8_0' if ollama else 'an FP8 / q8_0 KV cache'}: "
                 f"about {_fmt(q8)} GB{after}, a small quality cost), or shorten the window; a server engine (vLLM, SGLang) allocates KV "
                 "pages as tokens arrive instead of a full window per slot.",
-                f"要讓 {ctx:,} tokens 留在 GPU 上：把平行 slot 設成真正需要的數量（"
-                f"{'OLLAMA_NUM_PARALLEL=' + str(fix_n) if ollama else '每個同時使用者一個'}：{_fmt(one * fix_n)} GB）、"
+                f"要讓 {ctx:,} tokens 留在 GPU 上：{slots_zh}、"
                 f"KV cache 改存 8 位元（{'OLLAMA_FLASH_ATTENTION=1 加 OLLAMA_KV_CACHE_TYPE=q8_0' if ollama else 'FP8／q8_0 KV cache'}：約 {_fmt(q8)} GB{after}，"
                 "品質略有損失），或縮短視窗；伺服器引擎（vLLM、SGLang）則隨 token 進來才配置 KV 分頁，而不是每個 slot 先佔滿整個視窗。")
     return [line, fixes]
