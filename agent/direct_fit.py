@@ -149,6 +149,8 @@ def asked(text: str, devices: int | None = None) -> set[str]:
         out.add("fit")
     if layouts_asked(text, devices):
         out.add("layouts")
+    if cost_asked(text):
+        out.add("cost-compare")
     return out
 
 
@@ -242,7 +244,7 @@ def _probe_ceiling(c: "Ctx", ttft_ms: float):
 
     def probe(n: int):
         return run_estimate(req, topo, lay, chosen.quantization, chosen.kv_cache_dtype, concurrency=n)
-    serves = capacity.per_replica(probe, ttft_ms, math.inf, min(4096, 2 * held))
+    serves = capacity.per_replica(probe, ttft_ms, math.inf, min(2048, 8 * held))   # memory is checked per probe (in_service)
     try:
         at = probe(max(1, serves)) if serves else None
     except AdvisorError:
@@ -275,8 +277,15 @@ def ceiling(c: "Ctx") -> list[str]:
     speed = (c.t(f" (TTFT about {_fmt(at.ttft_s)} s, {_fmt(at.decode_tokens_per_s)} tok/s per stream there)",
                  f"（此時 TTFT 約 {_fmt(at.ttft_s)} s、每條串流 {_fmt(at.decode_tokens_per_s)} tok/s）")
              if at is not None and at.ttft_s is not None and at.decode_tokens_per_s else "")
-    serves_txt = c.t(f"the estimate keeps TTFT ≤ {tgt} ({basis}) up to about {serves:,} requests in flight{speed}",
-                     f"估計在 TTFT ≤ {tgt}（{basis}）之下，約可同時處理 {serves:,} 個請求{speed}")
+    memory_bound = at is not None and at.ttft_s is not None and at.ttft_s * 1000 < 0.8 * target
+    if memory_bound:   # the KV cache stops the load before the TTFT target does
+        serves_txt = c.t(f"at your lengths it keeps about {serves:,} requests in flight, where the estimated TTFT is still "
+                         f"about {_fmt(at.ttft_s)} s, under TTFT ≤ {tgt} ({basis}), at {_fmt(at.decode_tokens_per_s)} tok/s per stream",
+                         f"以您的長度約可同時處理 {serves:,} 個請求，此時估計 TTFT 仍只有約 {_fmt(at.ttft_s)} s，低於 TTFT ≤ {tgt}"
+                         f"（{basis}），每條串流 {_fmt(at.decode_tokens_per_s)} tok/s")
+    else:
+        serves_txt = c.t(f"the estimate keeps TTFT ≤ {tgt} ({basis}) up to about {serves:,} requests in flight{speed}",
+                         f"估計在 TTFT ≤ {tgt}（{basis}）之下，約可同時處理 {serves:,} 個請求{speed}")
     ctx = c.t(f"On {where} with {display(eng)} ({chosen.layout.describe('en')})", f"在 {where} 上用 {display(eng)}（{chosen.layout.describe('zh')}），")
     flag = _CAP_FLAG.get(eng)
     if not serves:
@@ -636,3 +645,124 @@ def layouts(c: "Ctx") -> list[str]:
                          + ("（少於同時請求數：其餘要排隊）" if est.max_concurrency < est.concurrency else "")
                          + ("——規劃選的" if pick else "")))
     return lines
+
+
+# --- 5. $/1M tokens on each device the user priced ------------------------------------------------------------
+
+_PRICE = re.compile(r"(?:US)?\$\s*(\d+(?:\.\d+)?)\s*(?:/\s*(?:GPU[-\s]?)?h(?:ou)?r?\b|(?:an|per|a)\s+(?:GPU[-\s]?)?hour\b|/\s*GPU[-\s]?h)"
+                    r"|(\d+(?:\.\d+)?)\s*(?:美元|美金|USD)\s*(?:/|每)\s*(?:小時|時|hr\b|h\b)|每小時\s*(?:US)?\$?\s*(\d+(?:\.\d+)?)\s*(?:美元|美金)?", _F)
+_PER_TOKEN_MS = re.compile(r"(\d+(?:\.\d+)?)\s*ms\s+(?:per|a|/)\s*(?:output\s+)?token|每個?\s*(?:輸出\s*)?token\s*(\d+(?:\.\d+)?)\s*(?:ms|毫秒)", _F)
+
+
+def priced_devices(text: str) -> list[tuple[str, float]]:
+    """[(hardware id, $ per device-hour)] for each price written beside a device ("$1.35/h for an A100 80GB"):
+    each price goes to the nearest device named in the same clause."""
+    from agent.extract_aliases import hardware_index
+    hits = list(hardware_index().find(text))
+    out: dict[str, float] = {}
+    for m in _PRICE.finditer(text):
+        price = float(next(g for g in m.groups() if g))
+        clause = next((k for k in _CLAUSE.finditer(text) if k.start() <= m.start() < k.end()), None)
+        lo, hi = (clause.start(), clause.end()) if clause else (0, len(text))
+        near = [h for h in hits if lo <= h.start < hi and h.id not in out]
+        if not near:
+            continue
+        after = [h for h in near if h.start >= m.end()]
+        before = [h for h in near if h.end <= m.start()]
+        if after and re.match(r"\s*(?:each\s+)?(?:for|on|per|with)\b|\s*(?:買|租|的)", text[m.end():m.end() + 12], _F):
+            best = after[0]   # "$1.35/h for an A100"
+        elif before:
+            best = before[-1]   # "an H100 costs us $2.99/hr", "H100 每小時 2.25 美元"
+        else:
+            best = after[0]
+        out[best.id] = price
+    return list(out.items())
+
+
+def cost_asked(text: str) -> bool:
+    return len(priced_devices(text)) >= 2 and bool(re.search(r"cost|\$\s*/\s*M|per\s+million|per\s+1M|cheap|成本|划算|便宜|每百萬", text, _F))
+
+
+def _serves(c: "Ctx", hw: str, count: int, nodes: int, ttft_ms: float, tpot_ms: float, **override):
+    """(engine, chosen candidate, requests in flight one setup serves within the targets, the estimate there) for
+    the user's model on `count` x `hw`, the planner choosing the layout; None when it cannot be computed."""
+    from rules.decide import decide
+    from rules.errors import AdvisorError
+    from rules.plan import capacity, plan_for_profile
+    from rules.plan.request import request_from_profile
+    from rules.plan.scoring import run_estimate
+    from rules.plan.search import _topology
+    from agent.direct import option_profile
+    try:
+        p = option_profile(c, hw, count, nodes, **override)
+        dec = decide(p).model_dump(mode="json")
+        found = plan_for_profile(p, dec)
+        req = request_from_profile(p, dec)
+        if not found or req is None or found[1] is None or not found[0].chosen.figures.fits:
+            return None
+        topo = _topology(req)
+    except (AdvisorError, ValueError):
+        return None
+    chosen = found[0].chosen
+
+    def probe(n: int):
+        return run_estimate(req, topo, chosen.layout, chosen.quantization, chosen.kv_cache_dtype, concurrency=n)
+    held = max(chosen.figures.max_concurrency, chosen.figures.in_service, 1)
+    serves = capacity.per_replica(probe, ttft_ms, tpot_ms, min(2048, 8 * held))   # memory is checked per probe (in_service)
+    if not serves:
+        return None
+    try:
+        return found[0].engine, chosen, serves, probe(serves)
+    except AdvisorError:
+        return None
+
+
+def cost_compare(c: "Ctx") -> list[str]:
+    """$/1M output tokens on each device the user priced: the fewest devices that hold the model, loaded as far as
+    the latency targets allow (the user's, else the use case's defaults), price x devices / output tokens per hour."""
+    from rules.benchspec.slos import slos_for
+    text = c.advice.question or ""
+    s = c.advice.profile.summary
+    prices = priced_devices(text)
+    if len(prices) < 2 or not cost_asked(text) or not s.model:
+        return []
+    ttft, said_ttft = ttft_target_ms(c)
+    m = _PER_TOKEN_MS.search(text)
+    tpot = float(next(g for g in m.groups() if g)) if m else (c.advice.slo or {}).get("tpot_ms")
+    wl = c.advice.profile.field("workload")
+    slo = slos_for(str(wl.value) if wl else "chat", _load(c), None, [])[0]
+    said_tpot = tpot is not None
+    ttft, tpot = ttft or slo.ttft_p99_ms, tpot or slo.tpot_p99_ms
+    rows = []
+    for hw, price in prices:
+        for n in (1, 2, 4, 8):
+            got = _serves(c, hw, n, 1, ttft, tpot, device_hour_usd=price)
+            if got is not None:
+                eng, chosen, serves, est = got
+                if est.aggregate_tokens_per_s:
+                    cost = price * n / (est.aggregate_tokens_per_s * 3600 / 1e6)
+                    rows.append((cost, hw, n, price, eng, chosen, serves, est))
+                break
+    if len(rows) < 2:
+        return []
+    rows.sort(key=lambda r: r[0])
+    best = rows[0]
+    targets = c.t(f"TTFT ≤ {ttft / 1000:g} s and TPOT ≤ {tpot:g} ms" + ("" if said_tpot or said_ttft else " (chat defaults; give yours)"),
+                  f"TTFT ≤ {ttft / 1000:g} s、TPOT ≤ {tpot:g} ms" + ("" if said_tpot or said_ttft else "（聊天服務預設值，請給您的目標）"))
+    lines = []
+    for cost, hw, n, price, eng, chosen, serves, est in rows:
+        lines.append(c.t(f"{_setup(c, hw, n, 1)} at ${price:g}/h each: ${_fmt(cost)} per 1M output tokens — {display(eng)}, "
+                         f"{chosen.quantization}, {serves:,} requests in flight, {_fmt(est.aggregate_tokens_per_s)} output tok/s "
+                         f"({_fmt(est.decode_tokens_per_s)} per stream)",
+                         f"{_setup(c, hw, n, 1)}（每張每小時 ${price:g}）：每百萬輸出 token ${_fmt(cost)}——{display(eng)}、"
+                         f"{chosen.quantization}，同時 {serves:,} 個請求，總計 {_fmt(est.aggregate_tokens_per_s)} 輸出 tok/s"
+                         f"（每條串流 {_fmt(est.decode_tokens_per_s)}）"))
+    mname = c.model or model_name(s.model)
+    head = c.t(f"**Lowest $/1M tokens for {mname}: {_setup(c, best[1], best[2], 1)}, about ${_fmt(best[0])}** — each device "
+               f"filled as far as {targets} allow; $/1M = price per hour × devices ÷ (output tok/s × 3600 / 1M). These hold "
+               "only while the devices stay that busy: at half the load each costs twice as much per token, so divide by "
+               "your average utilization, and measure output tok/s at your targets before buying.",
+               f"**{mname} 每百萬 token 最便宜：{_setup(c, best[1], best[2], 1)}，約 ${_fmt(best[0])}**——每種裝置都在 {targets} "
+               "之內盡量加滿負載；每百萬 token 成本 = 每小時價格 × 裝置數 ÷（輸出 tok/s × 3600 / 1M）。前提是裝置一直這麼忙："
+               "負載只有一半時每個 token 的成本就加倍，所以要再除以平均使用率，買之前在您的目標下實測輸出 tok/s。")
+    return [head + "\n" + "\n".join(f"- {line}" for line in lines)]

@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 
 MAX_TOPICS = 2
 """At most this many topics open the answer (the rest would bury the recommendation)."""
-DIRECT = ("capability", "need-count", "fit", "ceiling", "growth", "layouts", "batch-time", "slow-setup", "backend", "settings")
+DIRECT = ("capability", "need-count", "fit", "ceiling", "growth", "layouts", "cost-compare", "batch-time", "slow-setup", "backend", "settings")
 """Parts answered with a verdict or a number of their own; they lead and do not use up MAX_TOPICS."""
 ORDER = (*DIRECT, "worth", "platform-support", "options", "engine-compare", "engine-verdict", "models", "model-fit", "speculative-decoding", "prefix-caching", "multi-lora", "structured-output", "tool-calling", "flash-attention", "power-mode", "offload", "kv-quantization",
          "disaggregation", "cost-per-token", "parallelism", "quantization-format")
@@ -1352,6 +1352,7 @@ TOPICS: dict[str, tuple[tuple[str, str], Callable[[Ctx], list[str]], str]] = {
     "ceiling": (("How many at once", "同時能服務多少"), _direct("ceiling", "direct_fit"), r"concurren|KV cache|併發"),
     "growth": (("Why memory grows", "記憶體為什麼暴增"), _direct("growth", "direct_fit"), r"num_ctx|KV cache|context"),
     "layouts": (("The layouts you named", "您提到的配置"), _direct("layouts", "direct_fit"), r"tensor parallel|pipeline parallel|replica"),
+    "cost-compare": (("Cost per 1M tokens on each", "各裝置每百萬 token 成本"), _direct("cost_compare", "direct_fit"), r"cost|\$|成本"),
     "batch-time": (("How long the job takes", "批次要跑多久"), _direct("batch_time"), r"batch|offline|批次|離線"),
     "slow-setup": (("Is the setup wrong", "是不是設定錯了"), _direct("slow_setup"), r"bandwidth|decode|頻寬"),
     "backend": (("Vulkan or ROCm", "Vulkan 還是 ROCm"), _direct("backend"), r"Vulkan|ROCm|HIP"),
@@ -1502,6 +1503,8 @@ def lead(advice: "Advice") -> list[str]:
     raised |= _direct_raised(advice)
     if raised & {"fit", "layouts", "ceiling", "growth"}:
         raised.discard("parallelism")   # the frame gives this setup's own figures; the generic TP/PP primer would bury it
+    if "cost-compare" in raised:
+        raised.discard("cost-per-token")   # each priced device's figure, with the formula, replaces the single-setup one
     s = advice.profile.summary
     if "options" in raised and not (s.model or s.params_b) and len(_devices(advice)) >= 2:
         raised.discard("model-fit")   # each device's line already names the model that fits it

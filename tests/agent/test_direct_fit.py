@@ -166,3 +166,29 @@ def test_zh_tp4_or_two_tp2_replicas():
     assert lead.startswith("**您提到的配置**"), lead[:300]
     assert any(ln.startswith("- TP=4") for ln in lead.splitlines())
     assert any(ln.startswith("- TP=2 x DP=2") for ln in lead.splitlines())
+
+
+# --- $/1M tokens on each device the user priced (restated from the cost-per-token posts on gputracker.dev and
+# aihardwareindex.com: hourly prices per GPU, "which is cheapest per million tokens?") ---------------------
+
+def test_priced_devices_pair_each_price_with_its_device():
+    text = "Prices: $2.99/hr for an H100, $0.34/hr for an RTX 4090 and $0.79 per hour for an L40S."
+    assert direct_fit.priced_devices(text) == [("h100_sxm", 2.99), ("rtx4090", 0.34), ("l40s", 0.79)]
+    assert direct_fit.priced_devices("H100 每小時 2.25 美元、L40S 每小時 0.87 美元") == [("h100_sxm", 2.25), ("l40s", 0.87)]
+
+
+def test_cost_per_million_tokens_for_each_priced_device():
+    text = ("Serving Llama 3.1 8B for a chat API. An H100 costs us $2.99/hr and an RTX 4090 $0.34/hr. Which gives the lower "
+            "cost per million tokens, keeping 50 ms per output token?")
+    lead = _lead(_answer(text))
+    assert lead.startswith("**Lowest $/1M tokens for Llama"), lead[:300]
+    assert "$2.99/h" in lead and "$0.34/h" in lead and "TPOT ≤ 50 ms" in lead
+    costs = [float(x) for x in re.findall(r": \$(\d+(?:\.\d+)?) per 1M output tokens", lead)]
+    assert len(costs) == 2 and costs == sorted(costs)
+    assert "÷ (output tok/s × 3600 / 1M)" in lead
+
+
+def test_zh_cost_comparison_in_zh_hant():
+    lead = _lead(_answer("我們要用 Qwen2.5-7B 做客服，H100 每小時 2.25 美元、L40S 每小時 0.87 美元，哪個每百萬 token 成本比較低？"))
+    assert lead.startswith("**Qwen2.5 7B 每百萬 token 最便宜：") or lead.startswith("**Qwen2.5-7B 每百萬 token 最便宜："), lead[:300]
+    assert "每百萬輸出 token $" in lead
