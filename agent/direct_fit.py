@@ -72,7 +72,18 @@ def fit_asked(text: str) -> bool:
         return True
     if _ENOUGH.search(text):
         return True
-    return any(_FIT_WORD.search(m.group(0)) and _ASK.search(m.group(0)) for m in _CLAUSE.finditer(text))
+    return any(_fit_question(m.group(0)) for m in _CLAUSE.finditer(text))
+
+
+_FIT_EN_Q = re.compile(r"\b(?:will|would|does|do|can|could|is|are)\b(?:[^.?!]|\.(?=\w)){0,80}\bfit\b(?:[^.?!]|\.(?=\w))*\?|\bhow\s+(?:do|can)\s+(?:i|we)\s+(?:make\s+it\s+)?fit\b", _F)
+
+
+def _fit_question(clause: str) -> bool:
+    """The clause asks whether it fits ("will it fit?", "do both fit?", "放得下嗎？"), not a fit stated in passing
+    ("M3 Ultra 塞得下 70B，為什麼…", "it doesn't fit in VRAM — what's the right way to split it?")."""
+    if _FIT_EN_Q.search(clause):
+        return True
+    return any(re.match(r"(?:[^。，,.!！；;]|\.(?=\w)){0,30}?(?:嗎|[?？]|呢)", clause[m.end():]) for m in _FIT_WORD.finditer(clause))
 
 
 def growth_asked(text: str) -> bool:

@@ -1479,8 +1479,8 @@ def _direct_raised(advice: "Advice") -> set[str]:
     from agent import direct_fit   # answered from the tools' numbers: ceiling, fit, memory growth, named layouts
     s = advice.profile.summary
     fit_frames = direct_fit.asked(text, (s.count or 1) * (s.nodes or 1))
-    if "need-count" in out or "offload" in advice.topics:   # "is one enough?" already is the fit verdict on one unit;
-        fit_frames.discard("fit")                           # an offload question is answered by its own topic
+    if "need-count" in out or "offload" in advice.topics or _several_models(text):
+        fit_frames.discard("fit")   # "is one enough?" is the fit verdict already; offload and co-hosting have their own parts
     out |= fit_frames
     return out
 
