@@ -763,10 +763,10 @@ def cost_compare(c: "Ctx") -> list[str]:
     lines = []
     for cost, hw, n, price, eng, chosen, serves, est in rows:
         lines.append(c.t(f"{_setup(c, hw, n, 1)} at ${price:g}/h each: ${_fmt(cost)} per 1M output tokens — {display(eng)}, "
-                         f"{chosen.quantization}, {serves:,} requests in flight, {_fmt(est.aggregate_tokens_per_s)} output tok/s "
+                         f"{chosen.quantization}{_how(c, chosen.quantization, hw)}, {serves:,} requests in flight, {_fmt(est.aggregate_tokens_per_s)} output tok/s "
                          f"({_fmt(est.decode_tokens_per_s)} per stream)",
                          f"{_setup(c, hw, n, 1)}（每張每小時 ${price:g}）：每百萬輸出 token ${_fmt(cost)}——{display(eng)}、"
-                         f"{chosen.quantization}，同時 {serves:,} 個請求，總計 {_fmt(est.aggregate_tokens_per_s)} 輸出 tok/s"
+                         f"{chosen.quantization}{_how(c, chosen.quantization, hw)}，同時 {serves:,} 個請求，總計 {_fmt(est.aggregate_tokens_per_s)} 輸出 tok/s"
                          f"（每條串流 {_fmt(est.decode_tokens_per_s)}）"))
     mname = c.model or model_name(s.model)
     head = c.t(f"**Lowest $/1M tokens for {mname}: {_setup(c, best[1], best[2], 1)}, about ${_fmt(best[0])}** — each device "

@@ -60,6 +60,9 @@ def test_each_frame_is_detected(text, kind):
     "We serve 16 concurrent users on one L40S with Llama 3.1 8B; which engine should we use?",
     "Qwen2.5-32B on 2x RTX 4090 with TP=2: what launch flags?",
     "我們有 4 張 H20，想跑 Qwen3-235B，推薦哪個引擎？",
+    # a fit stated in passing is not a fit question (evals/cases/bandwidth-zh, evals/cases_numbers4/n4-3060-moe-offload)
+    "M3 Ultra 的統一記憶體可以塞得下 70B，為什麼大家還說 H100 快很多？",
+    "RTX 3060 12GB plus 64GB of DDR4. It doesn't fit in VRAM — what's the right way to split it?",
 ])
 def test_questions_that_ask_none_of_them_raise_nothing(text):
     assert direct_fit.asked(text) == set()
