@@ -632,8 +632,10 @@ def layouts(c: "Ctx") -> list[str]:
     kv = chosen.kv_cache_dtype if chosen else None
     lines = []
     for lay in lays:
+        # a TP group wider than the fast-link domain (TP=4 over two bridged pairs) all-reduces over PCIe: charge it there
+        wide = topo.fast and topo.domain > 1 and lay.tp * lay.ep > topo.domain
         try:
-            est = run_estimate(req, topo, lay, quant, kv)
+            est = _estimate_over(req, topo, lay, quant, kv, "pcie" if wide else None)
         except AdvisorError:
             lines.append(f"{lay.describe(c.lang)}{c.t(': the estimator cannot run it here.', '：這裡無法估算。')}")
             continue
@@ -645,6 +647,8 @@ def layouts(c: "Ctx") -> list[str]:
             continue
         pick = chosen is not None and lay.tp == chosen.layout.tp and lay.pp == chosen.layout.pp and lay.dp == chosen.layout.dp \
             and lay.ep == chosen.layout.ep
+        if wide:
+            name += c.t(f" (its all-reduce crosses PCIe beyond each {topo.domain}-card link)", f"（all-reduce 要跨出每 {topo.domain} 張卡的高速互連、走 PCIe）")
         lines.append(c.t(f"{name}: about {_fmt(est.decode_tokens_per_s)} tok/s per stream, TTFT {_fmt(est.ttft_s)} s, "
                          f"{_fmt(est.aggregate_tokens_per_s)} tok/s in total at {est.concurrency} in flight; KV room for "
                          f"{est.max_concurrency:,} sequences of {_tokens(est.context_length)} tokens"
@@ -777,3 +781,22 @@ def cost_compare(c: "Ctx") -> list[str]:
                "之內盡量加滿負載；每百萬 token 成本 = 每小時價格 × 裝置數 ÷（輸出 tok/s × 3600 / 1M）。前提是裝置一直這麼忙："
                "負載只有一半時每個 token 的成本就加倍，所以要再除以平均使用率，買之前在您的目標下實測輸出 tok/s。")
     return [head + "\n" + "\n".join(f"- {line}" for line in lines)]
+
+
+def _estimate_over(req, topo, lay, quant: str, kv: str | None, link: str | None):
+    """The planner's estimate of a layout (rules.plan.scoring.run_estimate), with its collectives charged to `link`
+    when given."""
+    from rules.plan.scoring import run_estimate
+    from rules.quant import concrete
+    from rules.roofline import estimate
+    if link is None:
+        return run_estimate(req, topo, lay, quant, kv)
+    hw = req.hw()
+    inp = req.input_tokens
+    if inp and req.cached_prefix:   # as run_estimate: the shared prefix comes from the prefix cache
+        inp = max(1, inp - req.cached_prefix)
+    return estimate(req.spec(), req.hardware, count=req.per_node, nodes=req.nodes,
+                    quant=concrete(quant, req.engine, hw.platform, hw.cuda_cc), engine=req.engine,
+                    parallelism=lay.parallelism(), input_tokens=inp, output_tokens=req.output_tokens,
+                    context_length=req.context_length, concurrency=req.load, kv_cache_dtype=kv, price_per_hour=req.price,
+                    memory_gb=req.memory_gb, interconnect=link, attention_dp=lay.attention_dp)
