@@ -297,7 +297,7 @@ def ceiling(c: "Ctx") -> list[str]:
     else:
         serves_txt = c.t(f"the estimate keeps TTFT ≤ {tgt} ({basis}) up to about {serves:,} requests in flight{speed}",
                          f"估計在 TTFT ≤ {tgt}（{basis}）之下，約可同時處理 {serves:,} 個請求{speed}")
-    ctx = c.t(f"On {where} with {display(eng)} ({chosen.layout.describe('en')})", f"在 {where} 上用 {display(eng)}（{chosen.layout.describe('zh')}），")
+    ctx = c.t(f"on {where} with {display(eng)} ({chosen.layout.describe('en')})", f"在 {where} 上用 {display(eng)}（{chosen.layout.describe('zh')}），")
     flag = _CAP_FLAG.get(eng)
     if not serves:
         return [c.t(f"**{'Is ' + str(n) + ' the ceiling? ' if n else 'How many at once? '}Even one request misses TTFT ≤ {tgt}** — "
