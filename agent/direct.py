@@ -29,25 +29,11 @@ def run_option(c: "Ctx", hw_id: str, count: int, nodes: int = 1, model: str | No
     user's stated load and format and the documented defaults for the rest (None when it cannot run).
     `plan`: the planner's chosen layout (as the answer shows it); otherwise the plain estimate."""
     from rules.decide import decide
-    from rules.defaults import apply_defaults
     from rules.errors import AdvisorError
     from rules.plan import plan_for_profile
-    from rules.profile import build_profile
     from rules.roofline.estimate import estimate_for_profile
-    s = c.advice.profile.summary
-    def said(f):
-        v = c.advice.profile.field(f)
-        return v.value if v is not None and v.origin == "said" else None
-    same_model = model is None or model == s.model
-    data = {"hardware": hw_id, "count": count, "nodes": nodes, "model": model or s.model,
-            "params_b": None if (model or s.model) else s.params_b,
-            "quantization": said("quantization") if same_model else None, "concurrency": said("concurrency"),
-            "users": said("users"), "context_length": said("context_length"), "input_tokens": said("input_tokens"),
-            "output_tokens": said("output_tokens"), "workload": said("workload"), "priority": said("priority"),
-            "serving_mode": said("serving_mode"), "interconnect": s.interconnect if nodes > 1 or count > 1 else None}
-    data.update(override)
     try:
-        p = apply_defaults(build_profile({k: v for k, v in data.items() if v is not None}))
+        p = option_profile(c, hw_id, count, nodes, model, **override)
         dec = decide(p)
         eng = engine or dec.primary
         if plan and engine is None:
@@ -60,6 +46,26 @@ def run_option(c: "Ctx", hw_id: str, count: int, nodes: int = 1, model: str | No
     if est is None:
         return None
     return (eng, est, dec) if with_decision else (eng, est)
+
+
+def option_profile(c: "Ctx", hw_id: str, count: int, nodes: int = 1, model: str | None = None, **override):
+    """The Profile (documented defaults applied) of `model` (default: the user's) on `count` x `hw_id` over
+    `nodes`, with what the user said about load, lengths and format (AdvisorError/ValueError when invalid)."""
+    from rules.defaults import apply_defaults
+    from rules.profile import build_profile
+    s = c.advice.profile.summary
+    def said(f):
+        v = c.advice.profile.field(f)
+        return v.value if v is not None and v.origin == "said" else None
+    same_model = model is None or model == s.model
+    data = {"hardware": hw_id, "count": count, "nodes": nodes, "model": model or s.model,
+            "params_b": None if (model or s.model) else s.params_b,
+            "quantization": said("quantization") if same_model else None, "concurrency": said("concurrency"),
+            "users": said("users"), "context_length": said("context_length"), "input_tokens": said("input_tokens"),
+            "output_tokens": said("output_tokens"), "workload": said("workload"), "priority": said("priority"),
+            "serving_mode": said("serving_mode"), "interconnect": s.interconnect if nodes > 1 or count > 1 else None}
+    data.update(override)
+    return apply_defaults(build_profile({k: v for k, v in data.items() if v is not None}))
 
 
 def _fmt(x: float | None) -> str:

@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 
 MAX_TOPICS = 2
 """At most this many topics open the answer (the rest would bury the recommendation)."""
-DIRECT = ("capability", "need-count", "batch-time", "slow-setup", "backend", "settings")
+DIRECT = ("capability", "need-count", "fit", "ceiling", "growth", "layouts", "cost-compare", "batch-time", "slow-setup", "backend", "settings")
 """Parts answered with a verdict or a number of their own; they lead and do not use up MAX_TOPICS."""
 ORDER = (*DIRECT, "worth", "platform-support", "options", "engine-compare", "engine-verdict", "models", "model-fit", "speculative-decoding", "prefix-caching", "multi-lora", "structured-output", "tool-calling", "flash-attention", "power-mode", "offload", "kv-quantization",
          "disaggregation", "cost-per-token", "parallelism", "quantization-format")
@@ -1337,17 +1337,22 @@ def _quant(c: Ctx) -> list[str]:
             c.t(f"Here: {sep.join(parts)}.", f"在這個配置：{sep.join(parts)}。") if parts else ""]
 
 
-def _direct(name: str) -> Callable[[Ctx], list[str]]:
-    """A part answered by agent.direct (imported when used)."""
+def _direct(name: str, module: str = "direct") -> Callable[[Ctx], list[str]]:
+    """A part answered by agent.direct or agent.direct_fit (imported when used)."""
     def build(c: Ctx) -> list[str]:
-        from agent import direct
-        return getattr(direct, name)(c)
+        import importlib
+        return getattr(importlib.import_module(f"agent.{module}"), name)(c)
     return build
 
 
 TOPICS: dict[str, tuple[tuple[str, str], Callable[[Ctx], list[str]], str]] = {
     "capability": (("Format on this hardware", "這個硬體上的格式"), _direct("capability"), r"FP8|FP4|MXFP4|NVFP4|tensor core"),
     "need-count": (("How many you need", "需要幾個"), _direct("need_count"), r"node|enough|fits?|放得下|節點"),
+    "fit": (("Does it fit", "放得下嗎"), _direct("fit", "direct_fit"), r"\bfit|OOM|out of memory|放得下|顯存"),
+    "ceiling": (("How many at once", "同時能服務多少"), _direct("ceiling", "direct_fit"), r"concurren|KV cache|併發"),
+    "growth": (("Why memory grows", "記憶體為什麼暴增"), _direct("growth", "direct_fit"), r"num_ctx|KV cache|context"),
+    "layouts": (("The layouts you named", "您提到的配置"), _direct("layouts", "direct_fit"), r"tensor parallel|pipeline parallel|replica"),
+    "cost-compare": (("Cost per 1M tokens on each", "各裝置每百萬 token 成本"), _direct("cost_compare", "direct_fit"), r"cost|\$|成本"),
     "batch-time": (("How long the job takes", "批次要跑多久"), _direct("batch_time"), r"batch|offline|批次|離線"),
     "slow-setup": (("Is the setup wrong", "是不是設定錯了"), _direct("slow_setup"), r"bandwidth|decode|頻寬"),
     "backend": (("Vulkan or ROCm", "Vulkan 還是 ROCm"), _direct("backend"), r"Vulkan|ROCm|HIP"),
@@ -1471,6 +1476,12 @@ def _direct_raised(advice: "Advice") -> set[str]:
         out.add("settings")
     if direct.os_support_asked(text):   # "can vLLM use this card on Windows?"
         out.add("platform-support")
+    from agent import direct_fit   # answered from the tools' numbers: ceiling, fit, memory growth, named layouts
+    s = advice.profile.summary
+    fit_frames = direct_fit.asked(text, (s.count or 1) * (s.nodes or 1))
+    if "need-count" in out or "offload" in advice.topics or _several_models(text):
+        fit_frames.discard("fit")   # "is one enough?" is the fit verdict already; offload and co-hosting have their own parts
+    out |= fit_frames
     return out
 
 
@@ -1490,6 +1501,10 @@ def lead(advice: "Advice") -> list[str]:
     if advice.profile.summary.compared_hardware or (len(_devices(advice)) >= 2 and weighed(advice.question or "")):
         raised.add("options")   # "2x L40S or one A100?", "an M1 Pro and an M4 Max: which one?"; never a device only mentioned
     raised |= _direct_raised(advice)
+    if raised & {"fit", "layouts", "ceiling", "growth"}:
+        raised.discard("parallelism")   # the frame gives this setup's own figures; the generic TP/PP primer would bury it
+    if "cost-compare" in raised:
+        raised.discard("cost-per-token")   # each priced device's figure, with the formula, replaces the single-setup one
     s = advice.profile.summary
     if "options" in raised and not (s.model or s.params_b) and len(_devices(advice)) >= 2:
         raised.discard("model-fit")   # each device's line already names the model that fits it
@@ -1524,6 +1539,9 @@ def lead(advice: "Advice") -> list[str]:
             continue
         marks = _markers(advice, pattern)
         marks = f" {marks}" if marks else ""
+        if topic == "layouts":   # one line per layout the user named
+            out += [f"**{c.t(title_en, title_zh)}**{c.t(':', '：')}{marks}\n" + "\n".join(f"- {x}" for x in sentences), ""]
+            continue
         if topic in DIRECT:   # a verdict of its own: each bold "**X: yes**" opens a paragraph
             paras: list[str] = []
             for sentence in sentences:
