@@ -161,6 +161,15 @@ SAME_WIDTH = {"int4": ("awq", "gptq-4bit")}
 """A bare width is served by the engine's own 4-bit formats: a published AWQ or GPTQ build of the model."""
 
 
+SIXTEEN_BIT = frozenset({"bf16", "f16", "fp32"})
+"""Widths an engine casts a 16/32-bit checkpoint to at load time (its dtype setting): the model's own repo."""
+
+
+def _own(spec: ModelSpec, quant: str) -> bool:
+    """The checkpoint as published serves this format (a 16-bit repo serves BF16 or FP16 alike)."""
+    return quant == spec.native_dtype or quant in SIXTEEN_BIT and spec.native_dtype in SIXTEEN_BIT
+
+
 def _build(spec: ModelSpec, quant: str) -> str | None:
     """A published quantized build of the checkpoint being served, in this format (catalog `quant_repos`)."""
     builds = spec.quant_repos.get(_repo(spec), {})
@@ -172,7 +181,7 @@ def _served(spec: ModelSpec, quant: str, engine: str = "vllm") -> tuple[str, boo
     model's own loads a published build of it (an official FP8 release beats FP8 made at load time), else a
     placeholder naming the format, never the 16-bit repo (r6-en-15/17/18: an AWQ plan launched on the BF16 repo)."""
     repo = _repo(spec)
-    if quant == spec.native_dtype:
+    if _own(spec, quant):
         return repo, False
     built = _build(spec, quant)
     if built:
@@ -186,7 +195,7 @@ def _served(spec: ModelSpec, quant: str, engine: str = "vllm") -> tuple[str, boo
 
 def _checkpoint(spec: ModelSpec, quant: str, engine: str = "vllm") -> list[Note]:
     """A checkpoint remark when the format is not the model's own and cannot be made at load time."""
-    if quant == spec.native_dtype or _on_the_fly(spec, quant, engine) and not _build(spec, quant):
+    if _own(spec, quant) or _on_the_fly(spec, quant, engine) and not _build(spec, quant):
         return []
     built = _build(spec, quant)
     if built:
