@@ -69,3 +69,17 @@ def test_window_larger_than_the_requests_does_not_queue_them():
     assert est.in_service >= 40
     assert est.queue_s < 5 and est.ttft_s < 30
     assert est.max_concurrency < 50   # at the full 80K window far fewer fit: that figure stays what it says
+
+
+def test_rag_load_on_consumer_cards_is_named_prefill_bound_and_one_stream_stays_realistic():
+    # r6-zh-07: a 72B GPTQ-Int4 on 4 x RTX 4090 (TP=4, PCIe), 20 RAG requests of ~6,000 prompt tokens in flight.
+    # The expert note puts one stream at ~25-40 tok/s; at this load each step carries ~400 prompt tokens of other
+    # requests, so the limit is prompt processing, and the answer must say so rather than "the decode is slow".
+    est = estimate("qwen2.5-72b", "rtx4090", count=4, quant="gptq-4bit", engine="vllm", parallelism="tp",
+                   concurrency=20, context_length=8192, input_tokens=6000, output_tokens=300)
+    assert 25 <= est.single_stream_tokens_per_s <= 45
+    assert est.binding_constraint.startswith("prefill"), est.binding_constraint
+    short = estimate("qwen2.5-72b", "rtx4090", count=4, quant="gptq-4bit", engine="vllm", parallelism="tp",
+                     concurrency=20, context_length=8192, input_tokens=500, output_tokens=300)
+    # short chat turns at the same load: the expert's 15-30 tok/s per user, 300-800 in total
+    assert 12 <= short.decode_tokens_per_s <= 35 and 250 <= short.aggregate_tokens_per_s <= 800
