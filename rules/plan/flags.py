@@ -232,7 +232,7 @@ PAGED_ENGINES = frozenset({"vllm", "sglang", "dynamo"})
 engines and MLX size their buffers or batches by it, so they keep the load's share)."""
 
 
-def per_replica_seqs(c: Candidate, load: int, paged: bool = False) -> int:
+def per_replica_seqs(c: Candidate, load: int, paged: bool = False, limit: int | None = None) -> int:
     """Sequences each replica should admit: what its memory holds, at least its share of the load when that
     fits. A cap at the stated load would recreate the ceiling a user reports ("we top out at 16 at once")
     although the KV cache holds more; admitting up to the memory's capacity costs nothing when fewer come."""
@@ -243,6 +243,8 @@ def per_replica_seqs(c: Candidate, load: int, paged: bool = False) -> int:
         return max(1, share)
     if not paged:
         return max(1, min(share, cap))
+    if limit:   # a stated per-token latency target: admit the batch that meets it, not what memory holds
+        return max(1, min(cap, -(-limit // c.layout.dp)))
     return max(1, min(cap, max(share, SEQ_CEILING)))
 
 
@@ -403,13 +405,14 @@ SLOT_ENGINES = frozenset({"llama.cpp", "ollama"})
 
 def command(engine: str, c: Candidate, spec: ModelSpec, ctx: int, load: int, nodes: int,
             per_node: int, slots: int | None = None, cpu_only: bool = False, gcds: int = 1,
-            device: str = "", loras: int | None = None) -> tuple[str, list[Note]] | None:
-    """The launch command for `engine` (with the adapter flags when `loras` adapters are served) and its remarks."""
-    found = _command(engine, c, spec, ctx, load, nodes, per_node, slots, cpu_only, gcds, device)
+            device: str = "", loras: int | None = None, limit: int | None = None) -> tuple[str, list[Note]] | None:
+    """The launch command for `engine` (with the adapter flags when `loras` adapters are served) and its remarks;
+    `limit`: the batch a stated per-token latency target allows (the admission cap of paged engines)."""
+    found = _command(engine, c, spec, ctx, load, nodes, per_node, slots, cpu_only, gcds, device, limit)
     if found is None or not loras:
         return found
     cmd, notes = found
-    extra, more = _lora(engine, loras, per_replica_seqs(c, load, paged=engine in PAGED_ENGINES))
+    extra, more = _lora(engine, loras, per_replica_seqs(c, load, engine in PAGED_ENGINES, limit))
     if not extra:
         return found
     head, sep, tail = cmd.partition(" --max-model-len") if engine != "sglang" else cmd.partition(" --context-length")
@@ -418,11 +421,11 @@ def command(engine: str, c: Candidate, spec: ModelSpec, ctx: int, load: int, nod
 
 def _command(engine: str, c: Candidate, spec: ModelSpec, ctx: int, load: int, nodes: int,
              per_node: int, slots: int | None = None, cpu_only: bool = False, gcds: int = 1,
-             device: str = "") -> tuple[str, list[Note]] | None:
+             device: str = "", limit: int | None = None) -> tuple[str, list[Note]] | None:
     """The launch command for `engine` and its remarks, or None when the catalog holds no flags for it.
     `slots`: how many whole windows the memory holds (bounds the slot engines' parallel requests);
     `gcds`: GPUs per package the engine sees (MI250: 2), which its tensor-parallel size counts."""
-    seqs = per_replica_seqs(c, load, paged=engine in PAGED_ENGINES)
+    seqs = per_replica_seqs(c, load, engine in PAGED_ENGINES, limit)
     if gcds > 1 and engine in ("vllm", "sglang"):
         cmd, notes = (vllm(c, spec, ctx, seqs, nodes, per_node, gcds) if engine == "vllm"
                       else sglang(c, spec, ctx, seqs, per_node, gcds))
@@ -451,11 +454,12 @@ def _command(engine: str, c: Candidate, spec: ModelSpec, ctx: int, load: int, no
 
 def commands(engines: tuple[str, ...], c: Candidate, spec: ModelSpec, ctx: int, load: int, nodes: int,
              per_node: int, slots: int | None = None, cpu_only: bool = False, gcds: int = 1,
-             device: str = "", loras: int | None = None) -> tuple[dict[str, str], dict[str, dict[str, list[str]]]]:
+             device: str = "", loras: int | None = None,
+             limit: int | None = None) -> tuple[dict[str, str], dict[str, dict[str, list[str]]]]:
     """({engine: command}, {engine: {lang: remarks}}) for every engine that has flags for this layout."""
     cmds, remarks = {}, {}
     for e in engines:
-        found = command(e, c, spec, ctx, load, nodes, per_node, slots, cpu_only, gcds, device, loras)
+        found = command(e, c, spec, ctx, load, nodes, per_node, slots, cpu_only, gcds, device, loras, limit)
         if found:
             cmds[e], notes = found
             if notes:

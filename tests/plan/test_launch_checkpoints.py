@@ -74,3 +74,21 @@ def test_adapters_served_means_lora_flags():
 def test_launch_window_holds_the_stated_context(entry):
     cmd, _ = _vllm(entry)
     assert int(flag_values(cmd)["--max-model-len"]) >= entry["context_length"], cmd
+
+
+def test_stated_per_token_target_caps_the_admitted_batch():
+    # r6-en-07: "lowest $/Mtok while keeping ~30 ms per output token per user" on one H100, 8B FP8, 1K in / 300 out,
+    # no load given (the batch fills memory): 458 in flight ran at 56 ms per token; the launch must admit the batch
+    # that meets 30 ms
+    from agent.extract_slo import latency_targets
+    from rules.decide import decide
+    from rules.plan import plan_for_profile
+    from rules.profile import build_profile
+    slo, _ = latency_targets("lowest $/Mtok while keeping ~30 ms per output token per user")
+    assert slo == {"tpot_ms": 30.0}
+    profile = build_profile(dict(hardware="h100_sxm", count=1, model="llama-3.1-8b", quantization="fp8",
+                                 input_tokens=1000, output_tokens=300, priority="cost", workload="batch"))
+    plan, est = plan_for_profile(profile, decide(profile), slo=slo)
+    assert est.tpot_ms <= 30.0 * 1.02, est.tpot_ms
+    seqs = int(flag_values(plan.flags["vllm"])["--max-num-seqs"])
+    assert seqs <= est.in_service, plan.flags["vllm"]
