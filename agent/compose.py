@@ -20,7 +20,7 @@ LABELS = {
            "bench": "Benchmark before you commit", "warn": "Warnings", "assume": "Assumptions",
            "sources": "Sources", "none": "No engine fits every constraint of this profile; see the warnings.",
            "fits": "fits", "nofit": "does not fit", "weights": "weights", "kv": "KV cache per token",
-           "decode": "decode per stream", "bound": "bandwidth bound", "prefill": "prefill",
+           "decode": "decode, one stream", "bound": "bandwidth bound (one stream)", "prefill": "prefill",
            "ttft": "time to first token", "tpot": "time per output token", "maxc": "max concurrency at this context",
            "limit": "limited by", "sweep": "sweep concurrency", "metrics": "record",
            "cmd": "Full plan with harness commands: `advisor benchspec`.",
@@ -34,7 +34,7 @@ LABELS = {
            "parallel": "平行策略", "estimate": "估算", "bench": "決定前先實測", "warn": "注意",
            "assume": "假設", "sources": "來源", "none": "沒有引擎能滿足這個情境的所有限制，請看注意事項。",
            "fits": "放得下", "nofit": "放不下", "weights": "權重", "kv": "每個 token 的 KV cache",
-           "decode": "單一串流解碼", "bound": "頻寬上限", "prefill": "prefill", "ttft": "首字延遲",
+           "decode": "單一串流解碼", "bound": "單一串流頻寬上限", "prefill": "prefill", "ttft": "首字延遲",
            "tpot": "每個輸出 token 時間", "maxc": "此 context 下最大併發", "limit": "限制因素",
            "sweep": "併發掃描", "metrics": "記錄", "cmd": "完整測試計畫與各工具指令：`advisor benchspec`。",
            "explain": "知識庫的說明", "launch": "啟動指令", "changed": "為了能運作而調整", "steer": "您的訊息要求顧問改變規則；建議仍只依規則與您的環境決定。",
@@ -125,10 +125,37 @@ def _short(text: str, limit: int = REASON_CHARS) -> str:
     return cut[:-1] + ("。" if cut.endswith("；") else ".") if cut.endswith((";", "；")) else cut
 
 
+BOUND_SHOWN_WITHIN = 4.0
+"""The single-stream bandwidth ceiling is shown when the expected single stream reaches at least a quarter of it."""
+
+
+def _speed_labels(est: dict, lab: dict, lang: str) -> dict:
+    """One stream alone and its bandwidth ceiling, then the per-stream figure at the load, each named for what it
+    is (r6-en-07: the bound at 458 in flight read as the single-stream ceiling; r6-zh-09: the at-load figure
+    called single-stream)."""
+    n = est.get("concurrency") or 1
+    out = dict(est)
+    if est.get("single_stream_bound_tokens_per_s"):
+        out["decode_tokens_per_s_bound"] = est["single_stream_bound_tokens_per_s"]
+    one = est.get("single_stream_tokens_per_s") or est.get("decode_tokens_per_s")
+    if one and (out.get("decode_tokens_per_s_bound") or 0) > BOUND_SHOWN_WITHIN * one:
+        # a ceiling that assumes every device streams its share in parallel (a MoE token's experts over 8 GPUs)
+        # sits far above what per-layer hand-offs let one stream reach: no figure a user could measure against
+        out.pop("decode_tokens_per_s_bound")
+    if n > 1 and est.get("single_stream_tokens_per_s"):
+        out["single"] = est["single_stream_tokens_per_s"]
+    return out
+
+
 def _estimate_lines(est: dict, lab: dict, lang: str) -> list[str]:
     parts = [f"{lab['fits'] if est.get('fits') else lab['nofit']}"]
+    est, n = _speed_labels(est, lab, lang), est.get("concurrency") or 1
+    at_load = (f"decode per stream at {n:,} concurrent" if lang == "en" else f"併發 {n:,} 時每條串流解碼") if n > 1 \
+        else lab["decode"]
+    alone = "one stream alone" if lang == "en" else "單一串流解碼"
     pairs = [("weights_gb", lab["weights"], " GB"), ("kv_bytes_per_token", lab["kv"], " " + lab["bytes"]),
-             ("decode_tokens_per_s", lab["decode"], " tok/s"), ("decode_tokens_per_s_bound", lab["bound"], " tok/s"),
+             ("single", alone, " tok/s"), ("decode_tokens_per_s_bound", lab["bound"], " tok/s"),
+             ("decode_tokens_per_s", at_load, " tok/s"),
              ("prefill_tokens_per_s", lab["prefill"], " tok/s"), ("ttft_s", lab["ttft"], " s"),
              ("tpot_ms", lab["tpot"], " ms"), ("max_concurrency", lab["maxc"], "")]
     parts += [f"{name} {fmt(est[key])}{unit}" for key, name, unit in pairs if est.get(key) is not None]
@@ -179,6 +206,12 @@ def _headline(advice: "Advice", lab: dict, lang: str) -> str:
         if est.decode_tokens_per_s and (est.fits or off is not None):   # a GPU-only speed of a setup that does not fit is not a figure to act on
             speed = f"~{fmt(est.decode_tokens_per_s)} tok/s {lab['per_stream']}" if lang == "en" else \
                 f"{lab['per_stream']}約 {fmt(est.decode_tokens_per_s)} tok/s"
+            one = est.single_stream_tokens_per_s
+            if est.concurrency > 1 and one and one > 1.1 * est.decode_tokens_per_s:   # the load's figure, said as such
+                speed = (f"~{fmt(est.decode_tokens_per_s)} tok/s {lab['per_stream']} at {est.concurrency:,} concurrent "
+                         f"(one stream alone ~{fmt(one)})" if lang == "en" else
+                         f"併發 {est.concurrency:,} 時{lab['per_stream']}約 {fmt(est.decode_tokens_per_s)} tok/s"
+                         f"（單一串流約 {fmt(one)}）")
             if est.ttft_s is not None:
                 speed += f", TTFT {fmt(est.ttft_s)} s" if lang == "en" else f"，首字延遲 {fmt(est.ttft_s)} s"
             from agent.sweep import full_window_ttft

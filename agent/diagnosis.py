@@ -296,6 +296,8 @@ def _verdict_line(c: "Ctx", engine: str, est, m: Measured | None, found: list[di
     setup = c.t(f"{model} ({est.quantization}) on {where} with {display(engine)}",
                 f"{model}（{est.quantization}）在 {where} 上用 {display(engine)}")
     shorts = c.t("; ".join(x.short.en for x in found), "；".join(x.short.zh for x in found))
+    if m is not None and not (m.value and m.value > 0):   # a figure read as 0 compares to nothing ("inf x off")
+        m = None
     if m is None or exp is None:
         most = c.t(f" Most likely: {shorts}.", f"最可能的原因：{shorts}。") if found else ""
         return c.t(f"**Expected here:** {setup}: {exp_text}.{most}", f"**這個配置的預期：**{setup}：{exp_text}。{most}"), None

@@ -523,11 +523,12 @@ def slow_setup(c: "Ctx") -> list[str]:
     elif not measured and len(named) >= 2 and all(e in ests for e in named[:2]):
         a, b = named[:2]
         ea, eb = ests[a], ests[b]
+        one_a, one_b = (x.single_stream_tokens_per_s or x.decode_tokens_per_s for x in (ea, eb))
         out.append(c.t(f"**Is something misconfigured? Not necessarily** — at one stream the estimate itself puts {display(a)} at "
-                       f"{_fmt(ea.decode_tokens_per_s)} and {display(b)} at {_fmt(eb.decode_tokens_per_s)} tok/s on {where}: a "
+                       f"{_fmt(one_a)} and {display(b)} at {_fmt(one_b)} tok/s on {where}: a "
                        "single stream is bound by memory bandwidth, where a batching server gains nothing and its overheads show.",
-                       f"**是設定錯了嗎？不一定**——單一串流時，估計本身就是 {display(a)} 約 {_fmt(ea.decode_tokens_per_s)}、"
-                       f"{display(b)} 約 {_fmt(eb.decode_tokens_per_s)} tok/s（{where}）：單一串流受記憶體頻寬限制，批次伺服器的優勢用不上，"
+                       f"**是設定錯了嗎？不一定**——單一串流時，估計本身就是 {display(a)} 約 {_fmt(one_a)}、"
+                       f"{display(b)} 約 {_fmt(one_b)} tok/s（{where}）：單一串流受記憶體頻寬限制，批次伺服器的優勢用不上，"
                        "反而看得到它的額外開銷。"))
         many = run_option(c, s.hardware, s.count or 1, s.nodes or 1, engine="vllm" if "vllm" in named else a, plan=False,
                           concurrency=32)

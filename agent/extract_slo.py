@@ -13,6 +13,9 @@ _TTFT = re.compile(r"(?:TTFT|time[\s-]+to[\s-]+first[\s-]+token|first[\s-]+token
                    + _BOUND + _NUM + _UNIT, _F)
 _TPOT = re.compile(r"(?:TPOT|ITL|time[\s-]+per[\s-]+output[\s-]+token|inter[\s-]+token[\s-]+latency|每個?\s*(?:輸出\s*)?token)"
                    + _BOUND + _NUM + _UNIT, _F)
+_TPOT_AFTER = re.compile(r"(?<![\d.])" + _NUM + r"\s*(?P<unit>ms|milliseconds?|毫秒)\s*(?:per|/|a|each|for\s+each)\s*"
+                         r"(?:output\s+|generated\s+|decode\s+)?token\b", _F)
+"""The figure first: "~30 ms per output token", "40 ms/token"."""
 _RATE = re.compile(r"(?:at\s+least\s+|>=?\s*|≥\s*|至少\s*)?" + _NUM
                    + r"\s*(?:tokens?|tok)\s*/\s*s(?:ec)?\s*(?:per\s+(?:user|stream|request)|每人|每個使用者)"
                    r"|(?:每人|每個使用者|per\s+(?:user|stream))\s*(?:至少|at\s+least)?\s*" + _NUM.replace("num", "num2")
@@ -35,7 +38,7 @@ def latency_targets(text: str) -> tuple[dict[str, float], dict[str, str]]:
     m = _TTFT.search(text)
     if m:
         values["ttft_ms"], evidence["ttft_ms"] = _ms(m), m.group(0)
-    m = _TPOT.search(text)
+    m = _TPOT.search(text) or _TPOT_AFTER.search(text)
     if m:
         values["tpot_ms"], evidence["tpot_ms"] = _ms(m), m.group(0)
     else:

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from rules.diagnosis import Kind
 
 _F = re.I
-_NUM = r"(?P<n>\d+(?:\.\d+)?)"
+_NUM = r"(?<![\d,.])(?P<n>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)"   # "1,000 tokens/s" is 1000, never 0
 _RANGE = rf"{_NUM}(?:\s*[-–~到至]\s*\d+(?:\.\d+)?)?\+?"
 
 _SPEED = re.compile(rf"{_RANGE}\s*(?:(?:output|generation|gen|decode|generated)\s+)?(?:tok(?:en)?s?\s*/\s*s(?:ec)?|t/s|tokens?\s+(?:per|a|each)\s+sec\w*|tps)\b", _F)
@@ -39,8 +39,12 @@ _LATENCY = (
 _LATENCY_TOO = re.compile(rf"\b(?:but|and|vs\.?|versus|while|against|compared\s+(?:to|with))\s+(?:about\s+|around\s+|~\s*)?{_RANGE}\s*{_UNIT_S}", _F)
 """The second run beside a whole-request time ("takes ~32 s through a LoRA but ~16 s on the base model")."""
 """A whole request's time ("a 2K-token prompt with 500 output tokens takes ~32 s")."""
-_THROUGHPUT_AFTER = re.compile(r"^\s*(?:of\s+)?(?:batch(?:ed)?\s+|total\s+|aggregate\s+|overall\s+|peak\s+)?(?:through-?put|in\s+total)|^\s*(?:總吞吐|吞吐)", _F)
-_THROUGHPUT = re.compile(r"(?:through-?put|總吞吐|吞吐量?|in\s+total|aggregate|total)\s*[^.?!。？！\d]{0,25}$", _F)
+_THROUGHPUT_AFTER = re.compile(r"^\s*(?:of\s+)?(?:batch(?:ed)?\s+|total\s+|aggregate\s+|overall\s+|peak\s+)?(?:through-?put|in\s+total)|^\s*(?:總吞吐|吞吐)"
+                               r"|^\s*(?:with|at|across|over|for)\s+\d+\s+(?:concurrent|parallel|simultaneous)", _F)
+_THROUGHPUT = re.compile(r"(?:through-?put|總吞吐|吞吐量?|in\s+total|aggregate|total"
+                         r"|\d+\s*個?\s*(?:併發|并发|concurrent\w*))\s*[^.?!。？！\d]{0,25}$", _F)
+_PER_STREAM_AFTER = re.compile(r"^\s*(?:per|each|a)\s+(?:user|stream|request|sequence)|^\s*[（(]?\s*每(?:人|條|個請求|個使用者)", _F)
+"""A figure said per user/stream is a stream's, whatever load precedes it."""
 
 _CLAUSE = re.compile(r"(?:[^,;，；。.!?！？]|[.](?!\s|$))+")
 _ZH_DIGITS = {"一": 1, "二": 2, "兩": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}
@@ -54,6 +58,11 @@ class Measured:
     engine: str | None = None
     at: int = 0
     """Where in the text it was written (keeps the user's order)."""
+
+
+def _num(s: str) -> float:
+    """A figure as written, thousands separators allowed."""
+    return float(s.replace(",", ""))
 
 
 def _zh_number(s: str) -> float:
@@ -91,20 +100,22 @@ def read(text: str) -> list[Measured]:
     found: list[Measured] = []
     for rx in (_SPEED, _SPEED_ZH):
         for m in rx.finditer(text):
-            total = (_THROUGHPUT.search(text[max(0, m.start() - 40):m.start()]) or _THROUGHPUT_AFTER.search(text[m.end():m.end() + 30]))
+            total = ((_THROUGHPUT.search(text[max(0, m.start() - 40):m.start()])
+                      and not _PER_STREAM_AFTER.search(text[m.end():m.end() + 20]))
+                     or _THROUGHPUT_AFTER.search(text[m.end():m.end() + 30]))
             kind: Kind = "throughput" if total else "decode"
-            found.append(Measured(kind, float(m.group("n")), _engine_at(text, m.start()), m.start()))
+            found.append(Measured(kind, _num(m.group("n")), _engine_at(text, m.start()), m.start()))
     for m in (m for rx in _WAIT_EN for m in rx.finditer(text)):
         scale = 60.0 if m.group("u").lower().startswith("m") else 1.0
-        found.append(Measured("ttft", float(m.group("n")) * scale, _engine_at(text, m.start()), m.start()))
+        found.append(Measured("ttft", _num(m.group("n")) * scale, _engine_at(text, m.start()), m.start()))
     for m in (m for rx in _LATENCY for m in rx.finditer(text)):
         if not any(abs(m.start() - f.at) < 30 for f in found if f.kind == "ttft"):
             scale = 60.0 if m.group("u").lower().startswith("m") else 1.0
-            found.append(Measured("latency", float(m.group("n")) * scale, _engine_at(text, m.start()), m.start()))
+            found.append(Measured("latency", _num(m.group("n")) * scale, _engine_at(text, m.start()), m.start()))
     if any(f.kind == "latency" for f in found):
         for m in _LATENCY_TOO.finditer(text):
             scale = 60.0 if m.group("u").lower().startswith("m") else 1.0
-            found.append(Measured("latency", float(m.group("n")) * scale, _engine_at(text, m.start()), m.start()))
+            found.append(Measured("latency", _num(m.group("n")) * scale, _engine_at(text, m.start()), m.start()))
     for m in _WAIT_ZH.finditer(text):
         n, unit = (m.group("zn"), m.group("zu")) if m.group("zn") else (m.group("zn2"), m.group("zu2"))
         found.append(Measured("ttft", _zh_number(n) * (60.0 if unit == "分鐘" else 1.0), _engine_at(text, m.start()),

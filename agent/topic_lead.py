@@ -1020,6 +1020,10 @@ def _engine_estimates(c: Ctx) -> dict[str, "object"]:
     return out
 
 
+SAME_SPEED_PCT = 3.0
+"""Two estimates closer than this are the same figure: the estimator's own error is larger (ERROR_BAND)."""
+
+
 def _compare(c: Ctx) -> list[str]:
     """Two named engines side by side: the tools' figures for each on the user's setup, and which one leads here."""
     pair = compare_asked(c.advice.question or "")
@@ -1037,7 +1041,11 @@ def _compare(c: Ctx) -> list[str]:
         q = c.advice.question or ""
         which = re.search(r"\bwhich\b|哪(?:個|一個|一款)", q, re.I)
         said_faster = re.search(r"\b(?:faster|quicker)\b|(?<!哪個)(?<!哪一個)比(?!較)[^。？?]{0,16}快", q, re.I)
-        if which:   # "which is faster?": name the faster one
+        if gap < SAME_SPEED_PCT:   # the estimate cannot tell them apart: never "faster by 0.00%"
+            out.append(c.t(f"About the same here: the estimate puts the two within {SAME_SPEED_PCT:g}% of each other in "
+                           "decode, inside its own error; measure both on your prompts.",
+                           f"在這裡差不多：估計兩者的 decode 相差不到 {SAME_SPEED_PCT:g}%，在估計本身的誤差之內；請用自己的 prompt 兩個都量。"))
+        elif which:   # "which is faster?": name the faster one
             fast, slow = (a, b) if ea.decode_tokens_per_s >= eb.decode_tokens_per_s else (b, a)
             out.append(c.t(f"{display(fast)}, by about {_fmt(gap)}% in decode over {display(slow)} in the estimate.",
                            f"{display(fast)}，估計 decode 比 {display(slow)} 快約 {_fmt(gap)}%。"))
@@ -1045,12 +1053,13 @@ def _compare(c: Ctx) -> list[str]:
             yes = ea.decode_tokens_per_s > eb.decode_tokens_per_s
             out.append(c.t(f"{'Yes' if yes else 'No'}, {'by about ' + _fmt(gap) + '% in decode' if yes else 'not here'}.",
                            f"{'是' if yes else '不是'}，{'decode 約快 ' + _fmt(gap) + '%' if yes else '在這裡沒有比較快'}。"))
+        apart = c.t(f"{_fmt(gap)}% apart", f"差 {_fmt(gap)}%") if gap >= SAME_SPEED_PCT else c.t("the same", "相同")
         out.append(c.t(f"On {where} the estimate gives {display(a)} about {_fmt(ea.decode_tokens_per_s)} tok/s and "
-                       f"{display(b)} about {_fmt(eb.decode_tokens_per_s)} tok/s per stream ({_fmt(gap)}% apart): both read "
+                       f"{display(b)} about {_fmt(eb.decode_tokens_per_s)} tok/s per stream ({apart}): both read "
                        "the same weights through the same memory bandwidth, so the gap comes from each engine's kernels "
                        "and weight format, not from the hardware.",
                        f"在 {where} 上，估計 {display(a)} 每條串流約 {_fmt(ea.decode_tokens_per_s)} tok/s、{display(b)} 約 "
-                       f"{_fmt(eb.decode_tokens_per_s)} tok/s（差 {_fmt(gap)}%）：兩者以同樣的記憶體頻寬讀同樣的權重，差距來自各自的 "
+                       f"{_fmt(eb.decode_tokens_per_s)} tok/s（{apart}）：兩者以同樣的記憶體頻寬讀同樣的權重，差距來自各自的 "
                        "kernel 與權重格式，而不是硬體。"))
     for e in pair:
         if e in avoided:

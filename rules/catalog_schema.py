@@ -188,6 +188,10 @@ class ModelSpec(_Strict):
     checkpoint_context: dict[str, int] = Field(default_factory=dict)
     """Chat checkpoints (of `chat_repos`) whose own window differs from `max_context`, repo → tokens
     (Qwen3-Coder-30B-A3B-Instruct: 262,144 on the Qwen3-30B-A3B architecture's 40,960)."""
+    quant_repos: dict[str, dict[str, str]] = Field(default_factory=dict)
+    """Quantized builds of a checkpoint a launch command can load as they are: checkpoint repo → {quantization id →
+    repo} (the maintainers' own FP8/AWQ/GPTQ releases first, else a widely used community build). A plan in
+    one of these formats names that repo instead of the 16-bit one (rules.plan.flags); `sources` must cite them."""
     aliases: list[str] = Field(default_factory=list)
     architecture: Architecture
     params_b: float = Field(gt=0.01, le=5000)
@@ -281,9 +285,19 @@ def _check_kv_bytes(m: ModelSpec) -> None:
         raise ValueError(f"kv_bytes_per_token_bf16 {m.kv_bytes_per_token_bf16} != {want} from the architecture")
 
 
+QUANT_REPO_FORMATS = frozenset({"fp8", "awq", "gptq-4bit", "int8", "nvfp4", "mxfp4"})
+"""Formats a quantized repo in `quant_repos` may be filed under (ids of rules.quant)."""
+
+
 def _check_sources(m: ModelSpec) -> None:
     unknown = set(m.sources) - set(type(m).model_fields)
     if unknown:
         raise ValueError(f"sources names unknown fields: {sorted(unknown)}")
     if m.id != "custom" and "http" not in m.source and "config.json" not in m.source:
         raise ValueError("source must name the config.json (URL) the facts come from")
+    if m.quant_repos and "http" not in m.sources.get("quant_repos", ""):
+        raise ValueError("quant_repos needs sources.quant_repos naming where the quantized repos are published")
+    for repo, builds in m.quant_repos.items():
+        for quant in builds:
+            if quant not in QUANT_REPO_FORMATS:
+                raise ValueError(f"quant_repos[{repo}]: unknown quantization {quant!r}")

@@ -26,6 +26,9 @@ Flag names were checked against each engine's own documentation:
   exllamav2|exllamav3, --max-seq-len, --max-batch-size, --tensor-parallel; CLI values override config.yml.
 - mlx_lm.server: https://github.com/ml-explore/mlx-lm/blob/main/mlx_lm/server.py (--model,
   --decode-concurrency: requests decoded together).
+- LoRA serving: vLLM https://docs.vllm.ai/en/latest/features/lora.html (--enable-lora, --max-loras, --max-cpu-loras,
+  --max-lora-rank, --lora-modules); SGLang https://docs.sglang.io/advanced_features/lora.html (--enable-lora,
+  --max-loras-per-batch, --lora-paths).
 - Dynamo workers take their backend's engine arguments: python -m dynamo.vllm / dynamo.sglang,
   https://docs.nvidia.com/dynamo/latest/user-guides/disaggregated-serving
 """
@@ -49,12 +52,15 @@ SOURCES = {
 """Where each engine documents the flags used in its command."""
 DOCUMENTED = {
     "vllm": {"--tensor-parallel-size", "--pipeline-parallel-size", "--data-parallel-size", "--enable-expert-parallel",
-             "--data-parallel-size-local", "--data-parallel-address", "--data-parallel-rpc-port", "--quantization", "--kv-cache-dtype", "--max-model-len", "--max-num-seqs"},
+             "--data-parallel-size-local", "--data-parallel-address", "--data-parallel-rpc-port", "--quantization", "--kv-cache-dtype", "--max-model-len", "--max-num-seqs",
+             "--enable-lora", "--max-loras", "--max-cpu-loras"},
     "dynamo": {"--model", "--tensor-parallel-size", "--pipeline-parallel-size", "--data-parallel-size",
                "--enable-expert-parallel", "--data-parallel-size-local", "--data-parallel-address",
-               "--data-parallel-rpc-port", "--quantization", "--kv-cache-dtype", "--max-model-len", "--max-num-seqs"},
+               "--data-parallel-rpc-port", "--quantization", "--kv-cache-dtype", "--max-model-len", "--max-num-seqs",
+               "--enable-lora", "--max-loras", "--max-cpu-loras"},
     "sglang": {"--model-path", "--tp-size", "--pp-size", "--dp-size", "--ep-size", "--enable-dp-attention", "--quantization",
-               "--kv-cache-dtype", "--context-length", "--max-running-requests", "--nnodes", "--node-rank", "--dist-init-addr"},
+               "--kv-cache-dtype", "--context-length", "--max-running-requests", "--nnodes", "--node-rank", "--dist-init-addr",
+               "--enable-lora", "--max-loras-per-batch"},
     "tensorrt-llm": {"--tp_size", "--pp_size", "--ep_size", "--max_batch_size", "--max_seq_len",
                      "--extra_llm_api_options"},
     # --n-cpu-moe N: the expert tensors of the first N layers stay in RAM (ggml-org/llama.cpp PR #15077)
@@ -86,6 +92,14 @@ Note = tuple[str, dict]
 NOTES = {
     "checkpoint": {"en": "load a {quant} checkpoint of {model} (this engine does not convert at load time)",
                    "zh": "請載入 {model} 的 {quant} 版本權重（此引擎不會在載入時轉換）"},
+    "built": {"en": "{repo} is a published {quant} build of {model}: the engine reads its format from the checkpoint "
+                    "(no --quantization flag needed)",
+              "zh": "{repo} 是 {model} 已發佈的 {quant} 版本：引擎會從權重本身讀出格式（不需要 --quantization）"},
+    "lora": {"en": "adapters load on request: up to {gpu} share a batch on the GPU, the others wait in host RAM (all {all} "
+                   "listed with --lora-modules name=path, or loaded at run time); set --max-lora-rank to your adapters' "
+                   "largest rank",
+             "zh": "adapter 依請求載入：同一批次在 GPU 上最多 {gpu} 個，其餘放在主機記憶體（{all} 個都以 --lora-modules "
+                   "name=path 列出，或執行時載入）；--max-lora-rank 設成您 adapter 的最大 rank"},
     "instances": {"en": "run {n} instances, one per group of {group} devices, behind a load balancer",
                   "zh": "開 {n} 個執行個體，每組 {group} 個裝置一個，前面加負載平衡"},
     "ray": {"en": "start it on the head node of a Ray cluster that spans the nodes",
@@ -140,11 +154,73 @@ def _on_the_fly(spec: ModelSpec, quant: str, engine: str = "vllm") -> bool:
     return engine in ON_THE_FLY_FP8 and quant == "fp8" and spec.native_dtype in ("bf16", "f16")
 
 
+FORMAT_NAMES = {"awq": "AWQ", "gptq-4bit": "GPTQ 4-bit", "int4": "AWQ or GPTQ 4-bit", "int8": "INT8",
+                "fp8": "FP8", "nvfp4": "NVFP4", "mxfp4": "MXFP4"}
+"""How a quantized checkpoint's format is named where the command needs the user to bring one."""
+SAME_WIDTH = {"int4": ("awq", "gptq-4bit")}
+"""A bare width is served by the engine's own 4-bit formats: a published AWQ or GPTQ build of the model."""
+
+
+SIXTEEN_BIT = frozenset({"bf16", "f16", "fp32"})
+"""Widths an engine casts a 16/32-bit checkpoint to at load time (its dtype setting): the model's own repo."""
+
+
+def _own(spec: ModelSpec, quant: str) -> bool:
+    """The checkpoint as published serves this format (a 16-bit repo serves BF16 or FP16 alike)."""
+    return quant == spec.native_dtype or quant in SIXTEEN_BIT and spec.native_dtype in SIXTEEN_BIT
+
+
+def _build(spec: ModelSpec, quant: str) -> str | None:
+    """A published quantized build of the checkpoint being served, in this format (catalog `quant_repos`)."""
+    builds = spec.quant_repos.get(_repo(spec), {})
+    return next((builds[q] for q in SAME_WIDTH.get(quant, (quant,)) if q in builds), None)
+
+
+def _served(spec: ModelSpec, quant: str, engine: str = "vllm") -> tuple[str, bool]:
+    """(the checkpoint the command loads, whether the engine quantizes it at load time). A format that is not the
+    model's own loads a published build of it (an official FP8 release beats FP8 made at load time), else a
+    placeholder naming the format, never the 16-bit repo (r6-en-15/17/18: an AWQ plan launched on the BF16 repo)."""
+    repo = _repo(spec)
+    if _own(spec, quant):
+        return repo, False
+    built = _build(spec, quant)
+    if built:
+        return built, False
+    if _on_the_fly(spec, quant, engine):
+        return repo, True
+    if repo.startswith("<"):
+        return repo, False
+    return f"<{FORMAT_NAMES.get(quant, quant)} checkpoint of {repo}>", False
+
+
 def _checkpoint(spec: ModelSpec, quant: str, engine: str = "vllm") -> list[Note]:
     """A checkpoint remark when the format is not the model's own and cannot be made at load time."""
-    if quant == spec.native_dtype or _on_the_fly(spec, quant, engine):
+    if _own(spec, quant) or _on_the_fly(spec, quant, engine) and not _build(spec, quant):
         return []
-    return [("checkpoint", {"quant": quant, "model": spec.name})]
+    built = _build(spec, quant)
+    if built:
+        return [("built", {"quant": FORMAT_NAMES.get(quant, quant), "repo": built, "model": spec.name})]
+    return [("checkpoint", {"quant": FORMAT_NAMES.get(quant, quant), "model": spec.name})]
+
+
+def _lora(engine: str, loras: int | None, seqs: int) -> tuple[list[str], list[Note]]:
+    """Flags that let the server apply adapters (vLLM: --enable-lora, --max-loras adapters per batch on the GPU,
+    --max-cpu-loras kept in host RAM; SGLang: --enable-lora, --max-loras-per-batch) and the remark on their rank."""
+    if not loras:
+        return [], []
+    on_gpu = max(1, min(loras, seqs, MAX_LORAS_PER_BATCH))
+    if engine in ("vllm", "dynamo"):
+        flags = ["--enable-lora", f"--max-loras {on_gpu}"] + ([f"--max-cpu-loras {loras}"] if loras > on_gpu else [])
+    elif engine == "sglang":
+        flags = ["--enable-lora", f"--max-loras-per-batch {on_gpu}"]
+    else:
+        return [], []
+    return flags, [("lora", {"gpu": on_gpu, "all": loras})]
+
+
+MAX_LORAS_PER_BATCH = 8
+"""Adapters one batch may mix on the GPU: SGLang's default --max-loras-per-batch (8); vLLM reserves GPU memory per
+slot (--max-loras, default 1), so the plan asks for the same 8 at most, and keeps the rest in host RAM."""
 
 
 SEQ_CEILING = 256
@@ -156,7 +232,7 @@ PAGED_ENGINES = frozenset({"vllm", "sglang", "dynamo"})
 engines and MLX size their buffers or batches by it, so they keep the load's share)."""
 
 
-def per_replica_seqs(c: Candidate, load: int, paged: bool = False) -> int:
+def per_replica_seqs(c: Candidate, load: int, paged: bool = False, limit: int | None = None) -> int:
     """Sequences each replica should admit: what its memory holds, at least its share of the load when that
     fits. A cap at the stated load would recreate the ceiling a user reports ("we top out at 16 at once")
     although the KV cache holds more; admitting up to the memory's capacity costs nothing when fewer come."""
@@ -167,6 +243,8 @@ def per_replica_seqs(c: Candidate, load: int, paged: bool = False) -> int:
         return max(1, share)
     if not paged:
         return max(1, min(share, cap))
+    if limit:   # a stated per-token latency target: admit the batch that meets it, not what memory holds
+        return max(1, min(cap, -(-limit // c.layout.dp)))
     return max(1, min(cap, max(share, SEQ_CEILING)))
 
 
@@ -182,14 +260,15 @@ def vllm(c: Candidate, spec: ModelSpec, ctx: int, seqs: int, nodes: int,
          per_node: int | None = None, gcds: int = 1) -> tuple[str, list[Note]]:
     lay = c.layout
     group = lay.tp * lay.ep * gcds
-    parts = [f"vllm serve {_repo(spec)}"]
+    repo, online = _served(spec, c.quantization)
+    parts = [f"vllm serve {repo}"]
     if lay.attention_dp:
         # attention data-parallel: one engine per GPU (DP rank); the experts form one TP group across the
         # ranks, or an EP group with --enable-expert-parallel (vLLM data/expert parallel deployment docs)
         parts.append(f"--data-parallel-size {group}")
         if lay.ep > 1:
             parts.append("--enable-expert-parallel")
-        if _on_the_fly(spec, c.quantization):
+        if online:
             parts.append("--quantization fp8")
         if c.kv_cache_dtype == "fp8":
             parts.append("--kv-cache-dtype fp8")
@@ -211,7 +290,7 @@ def vllm(c: Candidate, spec: ModelSpec, ctx: int, seqs: int, nodes: int,
         parts.append("--enable-expert-parallel")
     if lay.dp > 1 and lay.ep == 1:
         parts.append(f"--data-parallel-size {lay.dp}")
-    if _on_the_fly(spec, c.quantization):
+    if online:
         parts.append("--quantization fp8")
     if c.kv_cache_dtype == "fp8":
         parts.append("--kv-cache-dtype fp8")
@@ -227,7 +306,8 @@ def vllm(c: Candidate, spec: ModelSpec, ctx: int, seqs: int, nodes: int,
 def sglang(c: Candidate, spec: ModelSpec, ctx: int, seqs: int, per_node: int, gcds: int = 1) -> tuple[str, list[Note]]:
     lay = c.layout
     group = lay.tp * lay.ep * gcds
-    parts = [f"python -m sglang.launch_server --model-path {_repo(spec)}"]
+    repo, online = _served(spec, c.quantization, "sglang")
+    parts = [f"python -m sglang.launch_server --model-path {repo}"]
     if group > 1:
         parts.append(f"--tp-size {group}")
     if lay.ep > 1:
@@ -238,7 +318,7 @@ def sglang(c: Candidate, spec: ModelSpec, ctx: int, seqs: int, per_node: int, gc
         parts.append(f"--pp-size {lay.pp}")
     if lay.dp > 1 and lay.ep == 1:
         parts.append(f"--dp-size {lay.dp}")
-    if _on_the_fly(spec, c.quantization, "sglang"):
+    if online:
         parts.append("--quantization fp8")
     if c.kv_cache_dtype == "fp8":
         parts.append("--kv-cache-dtype fp8_e4m3")
@@ -254,7 +334,7 @@ def sglang(c: Candidate, spec: ModelSpec, ctx: int, seqs: int, per_node: int, gc
 def trtllm(c: Candidate, spec: ModelSpec, ctx: int, seqs: int) -> tuple[str, list[Note]]:
     lay = c.layout
     group = lay.tp * lay.ep
-    parts = [f"trtllm-serve {_repo(spec)}"]
+    parts = [f"trtllm-serve {_served(spec, c.quantization, 'tensorrt-llm')[0]}"]
     if group > 1:
         parts.append(f"--tp_size {group}")
     if lay.pp > 1:
@@ -325,11 +405,27 @@ SLOT_ENGINES = frozenset({"llama.cpp", "ollama"})
 
 def command(engine: str, c: Candidate, spec: ModelSpec, ctx: int, load: int, nodes: int,
             per_node: int, slots: int | None = None, cpu_only: bool = False, gcds: int = 1,
-            device: str = "") -> tuple[str, list[Note]] | None:
+            device: str = "", loras: int | None = None, limit: int | None = None) -> tuple[str, list[Note]] | None:
+    """The launch command for `engine` (with the adapter flags when `loras` adapters are served) and its remarks;
+    `limit`: the batch a stated per-token latency target allows (the admission cap of paged engines)."""
+    found = _command(engine, c, spec, ctx, load, nodes, per_node, slots, cpu_only, gcds, device, limit)
+    if found is None or not loras:
+        return found
+    cmd, notes = found
+    extra, more = _lora(engine, loras, per_replica_seqs(c, load, engine in PAGED_ENGINES, limit))
+    if not extra:
+        return found
+    head, sep, tail = cmd.partition(" --max-model-len") if engine != "sglang" else cmd.partition(" --context-length")
+    return (head + " " + " ".join(extra) + sep + tail if sep else cmd + " " + " ".join(extra)), notes + more
+
+
+def _command(engine: str, c: Candidate, spec: ModelSpec, ctx: int, load: int, nodes: int,
+             per_node: int, slots: int | None = None, cpu_only: bool = False, gcds: int = 1,
+             device: str = "", limit: int | None = None) -> tuple[str, list[Note]] | None:
     """The launch command for `engine` and its remarks, or None when the catalog holds no flags for it.
     `slots`: how many whole windows the memory holds (bounds the slot engines' parallel requests);
     `gcds`: GPUs per package the engine sees (MI250: 2), which its tensor-parallel size counts."""
-    seqs = per_replica_seqs(c, load, paged=engine in PAGED_ENGINES)
+    seqs = per_replica_seqs(c, load, engine in PAGED_ENGINES, limit)
     if gcds > 1 and engine in ("vllm", "sglang"):
         cmd, notes = (vllm(c, spec, ctx, seqs, nodes, per_node, gcds) if engine == "vllm"
                       else sglang(c, spec, ctx, seqs, per_node, gcds))
@@ -358,11 +454,12 @@ def command(engine: str, c: Candidate, spec: ModelSpec, ctx: int, load: int, nod
 
 def commands(engines: tuple[str, ...], c: Candidate, spec: ModelSpec, ctx: int, load: int, nodes: int,
              per_node: int, slots: int | None = None, cpu_only: bool = False, gcds: int = 1,
-             device: str = "") -> tuple[dict[str, str], dict[str, dict[str, list[str]]]]:
+             device: str = "", loras: int | None = None,
+             limit: int | None = None) -> tuple[dict[str, str], dict[str, dict[str, list[str]]]]:
     """({engine: command}, {engine: {lang: remarks}}) for every engine that has flags for this layout."""
     cmds, remarks = {}, {}
     for e in engines:
-        found = command(e, c, spec, ctx, load, nodes, per_node, slots, cpu_only, gcds, device)
+        found = command(e, c, spec, ctx, load, nodes, per_node, slots, cpu_only, gcds, device, loras, limit)
         if found:
             cmds[e], notes = found
             if notes:

@@ -96,6 +96,11 @@ class Request:
     cached_prefix: int = 0
     """Prompt tokens every request shares and the engine serves from its prefix cache (0 = none known):
     TTFT and the per-request KV count only the rest."""
+    lora_adapters: int | None = None
+    """Adapters the user serves on the base model: the launch line enables LoRA (rules.plan.flags)."""
+    prompt_stated: bool = False
+    """The user gave the prompt length: a paged engine's sequences hold their own prompt and answer, not the
+    whole window (without it requests are taken to fill the window)."""
     model_words: str | None = None
     """The user's own words for the model ("Llama 3.3 70B", an HF repo): which checkpoint to launch."""
     fill: bool = False
@@ -227,5 +232,6 @@ def request_from_profile(profile: Profile, decision: Any = None, facts: dict | N
         active_params_b=profile.active_params_b, hf_config=hf, engines=engines, workload=profile.workload,
         priority=profile.priority,
         load_assumed=assumed, context_stated=bool(ctx) and "context_length" not in profile.assumed, users=profile.users, fill=fill, shared_prefix=shared, cached_prefix=cached,
-        model_words=_model_words(profile),
+        model_words=_model_words(profile), prompt_stated=profile.input_tokens is not None,
+        lora_adapters=profile.lora_adapters or None,
         ttft_target_ms=(slo or {}).get("ttft_ms"), tpot_target_ms=(slo or {}).get("tpot_ms"))

@@ -139,7 +139,8 @@ def _flags(req: Request, chosen: Candidate, ctx: int) -> tuple[dict[str, str], d
     spec = req.spec()
     spec = spec.model_copy(update={"hf_id": serving_repo(spec, req.model_words)})
     return flags.commands(tuple(usable), chosen, spec, window, admit, topo_nodes, req.per_node, slots,
-                          cpu_only, hw.gcds, hw.name)
+                          cpu_only, hw.gcds, hw.name, req.lora_adapters,
+                          chosen.figures.in_service or None if req.tpot_target_ms else None)
 
 
 def _why(req: Request, chosen: Candidate, runner: Candidate | None, favoured: Candidate | None, best: Candidate,

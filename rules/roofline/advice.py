@@ -181,11 +181,17 @@ def binding_constraint(s, fits: bool, bad: Infeasible | None, step, load, t_pf: 
                     f"KV cache 容量：{s.concurrency} 條序列中同時只有 {flight} 條在跑，其餘在佇列中等約 {load.queue_s:.1f} 秒")
     out = s.output_tokens
     memory_bound = step.weights_s >= step.compute_s
+    # the GEMM time of a step that carries other requests' prompt tokens is prompt processing in the main: a RAG
+    # load's 6,000-token prompts, not the decodes, make the step compute-bound (r6-zh-07)
+    prompt = load.prefill_tokens_per_step or 0.0
+    prompt_share = prompt / (batch + prompt) if prompt > 0 else 0.0
+    gemm = out * step.compute_s if not memory_bound else 0.0
     shares = {
-        "prefill": (t_pf or 0.0) + max(0.0, load.ttft_s - load.queue_s - (t_pf or 0.0)) + out * step.prefill_attention_s,
+        "prefill": (t_pf or 0.0) + max(0.0, load.ttft_s - load.queue_s - (t_pf or 0.0)) + out * step.prefill_attention_s
+        + gemm * prompt_share,
         "weights": out * step.weights_s if memory_bound else 0.0,
         "kv": out * step.kv_s,
-        "compute": out * step.compute_s if not memory_bound else 0.0,
+        "compute": gemm * (1 - prompt_share),
         "overhead": out * step.overhead_s,
         "comm": out * step.comm_s,
     }

@@ -52,6 +52,9 @@ class Setup:
     attention_dp: bool = False
     """Attention data-parallel over the TP/EP group (SGLang --enable-dp-attention, TensorRT-LLM
     enable_attention_dp): each device runs attention for its own requests; experts stay sharded."""
+    fill_window: bool = False
+    """Requests may grow to the whole window (no prompt length given): a paged engine's sequence is sized at the
+    window; with the prompt length known it holds its own prompt and output (memory.kv_tokens_held)."""
     early: bool = False
     """A block-FP8 MoE checkpoint on an engine build older than DeepGEMM-class kernels (calibration.early_block_fp8)."""
 
@@ -79,7 +82,7 @@ def _check_numbers(count: int, nodes: int, inp: int, out: int, ctx: int | None, 
 def resolve_setup(model, hardware, count=1, nodes=1, quant=None, engine=None, parallelism=None,
                   input_tokens=None, output_tokens=None, context_length=None, concurrency=1,
                   kv_cache_dtype=None, memory_gb=None, interconnect=None, price_per_hour=None, load="closed",
-                  attention_dp=False, chunked_prefill=None, engine_build=None):
+                  attention_dp=False, chunked_prefill=None, engine_build=None, window_filled=None):
     """Validate and default the inputs; returns (Setup, assumptions).
 
     `chunked_prefill` False: the engine runs prompts as separate prefill passes between decode steps
@@ -87,6 +90,7 @@ def resolve_setup(model, hardware, count=1, nodes=1, quant=None, engine=None, pa
     `engine_build`: the engine build's date (YYYY-MM or YYYY-MM-DD; a month reads as its first day) when it
     matters (block-FP8 MoE kernels)."""
     notes: list[str] = []
+    fill = input_tokens is None if window_filled is None else bool(window_filled)
     spec, hw = _spec(model), _hw(hardware)
     room = context_length if context_length and context_length > 1 else DEFAULT_INPUT + DEFAULT_OUTPUT
     out = min(DEFAULT_OUTPUT, max(1, room // 4)) if output_tokens is None else output_tokens
@@ -145,7 +149,7 @@ def resolve_setup(model, hardware, count=1, nodes=1, quant=None, engine=None, pa
         notes.append(f"engine build of {engine_build}: block-FP8 MoE GEMMs in pre-DeepGEMM kernels (SGLang turned "
                      f"DeepGEMM on by default on {cal.EARLY_BLOCK_FP8_BEFORE})")
     return Setup(spec, hw, layout, q, kv_cache_dtype, engine, inp, out, ctx, concurrency, memory_gb, interconnect,
-                 rt, label, load, attention_dp, early), notes
+                 rt, label, load, attention_dp, fill, early), notes
 
 
 def _devices_to_fit(spec: ModelSpec, hw: Hardware, quant: str, engine: str | None, memory_gb: float | None) -> int:
@@ -209,7 +213,7 @@ def _memory_with(s: Setup, usable_value: float, usable_why: str, raised: bool) -
     kv_dev = kv_seq.value / split
     free = usable_value - reserve.value - w_dev
     cap = max_concurrency(free, kv_dev)
-    held = kv_tokens_held(s.runtime.kv_hold, s.context, s.output_tokens)
+    held = kv_tokens_held(s.runtime.kv_hold, s.context, s.output_tokens, None if s.fill_window else s.input_tokens)
     held_dev = kv_bytes(s.spec, int(held.value), s.kv_dtype).value / split
     in_service = int(max_concurrency(free, held_dev).value)
     limit = s.runtime.seq_cap(s.hw)
@@ -352,7 +356,8 @@ def estimate(model, hardware, count: int = 1, nodes: int = 1, quant: str | None 
              price_per_hour: float | None = None, memory_gb: float | None = None,
              interconnect: str | None = None, load: str = "closed", attention_dp: bool = False,
              chunked_prefill: bool | None = None, requests: int | None = None,
-             equal_lengths: bool = False, engine_build: str | None = None) -> Estimate:
+             equal_lengths: bool = False, engine_build: str | None = None,
+             window_filled: bool | None = None) -> Estimate:
     """Roofline estimate for `model` on `count` x `hardware` (ids, aliases or specs).
 
     `load`: 'closed' = `concurrency` users each sending a new request when the last one finishes
@@ -362,12 +367,14 @@ def estimate(model, hardware, count: int = 1, nodes: int = 1, quant: str | None 
     separate prefill passes (None = the engine's default).
     `requests`: a benchmark run of this many requests from `concurrency` users started together (None = a long
     steady run); `equal_lengths`: every request has the same prompt and output length (waves stay together).
-    `engine_build`: the engine build's date (YYYY-MM or YYYY-MM-DD), for kernels that changed between builds."""
+    `engine_build`: the engine build's date (YYYY-MM or YYYY-MM-DD), for kernels that changed between builds.
+    `window_filled`: requests may grow to the whole context window (None = when no prompt length is given), so a
+    paged engine's sequences are sized at it; else each holds its own prompt and output."""
     if requests is not None and requests < 1:
         raise InputError(f"--requests must be at least 1, got {requests}")
     s, notes = resolve_setup(model, hardware, count, nodes, quant, engine, parallelism, input_tokens, output_tokens,
                              context_length, concurrency, kv_cache_dtype, memory_gb, interconnect, price_per_hour, load,
-                             attention_dp, chunked_prefill, engine_build)
+                             attention_dp, chunked_prefill, engine_build, window_filled)
     spec, hw, lay = s.spec, s.hw, s.layout
     formulas: list[str] = []
     notes += advice.standing_assumptions(s)
@@ -405,6 +412,8 @@ def estimate(model, hardware, count: int = 1, nodes: int = 1, quant: str | None 
         batch = load_fig.in_service
     formulas += list(step.notes) + comm_why
     bound = _bound(s, step, batch, formulas)
+    solo = stepper(1, 0.0)[0] if batch > 1 else step
+    solo_bound = _bound(s, solo, 1, []) if batch > 1 else bound
     formulas.append(load_fig.why)
     aggregate = load_fig.output_tokens_per_s * lay.dp
     price, price_src = advice.price(hw, price_per_hour)
@@ -443,6 +452,10 @@ def estimate(model, hardware, count: int = 1, nodes: int = 1, quant: str | None 
                      f"{off[0].host_bw_gbs:g} GB/s ({off[0].host}), +{off[0].ram_ms_per_token:.1f} ms per token")
     elif not fits:
         notes.append("speed figures describe this setup as if it fit in memory")
+    # one request alone: its own step (with the RAM part when offloaded), never slower than a stream under load
+    solo_s = solo.seconds + (off[1] if off is not None else 0.0)
+    single = max(1 / solo_s, 1 / load_fig.tpot_s)
+    formulas.append(f"one stream alone: {solo_s * 1e3:.2f} ms per token = {single:.1f} tokens/s")
     binding = advice.binding_constraint(s, fits, infeasible, step, load_fig, t_pf, batch)
     return Estimate(
         fits=fits, weights_gb=round(gb(mem.weights), 2), kv_bytes_per_token=int(kv_bytes_per_token(spec, s.kv_dtype).value),
@@ -464,6 +477,8 @@ def estimate(model, hardware, count: int = 1, nodes: int = 1, quant: str | None 
                            prefill_ms=round(step.prefill_attention_s * 1e3, 3),
                            prompt_tokens=round(load_fig.prefill_tokens_per_step, 1),
                            total_ms=round(step.seconds * 1e3, 3)),
+        single_stream_tokens_per_s=_sig(single),
+        single_stream_bound_tokens_per_s=round(_offload_bound(solo_bound, off[0], s) if off else solo_bound, 2),
         in_service=load_fig.in_service * lay.dp, load=s.load, engine_profile=s.runtime.id,
         cost_per_1m_tokens=round(cost.value, 4) if cost else None, price_usd_per_hour=price, price_source=price_src,
         infeasible=infeasible, error_band=advice.error_band(hw, s.runtime.family, spec.architecture), formulas=formulas,
@@ -492,7 +507,8 @@ def estimate_for_profile(profile, engine: str | None = None, parallelism: str | 
                    engine=engine, parallelism=parallelism, input_tokens=inp, output_tokens=out, context_length=window,
                    concurrency=profile.concurrency or 1, kv_cache_dtype=profile.kv_cache_dtype,
                    price_per_hour=profile.device_hour_usd, memory_gb=profile.memory_gb,
-                   interconnect=profile.interconnect if profile.interconnect not in (None, "none") else None)
+                   interconnect=profile.interconnect if profile.interconnect not in (None, "none") else None,
+                   window_filled=profile.input_tokens is None)
     if spec.assumptions:
         est.assumptions.extend(spec.assumptions)
     return est

@@ -167,14 +167,20 @@ def usable_bytes(hw: Hardware, memory_gb: float | None = None) -> Figure:
 KV_BLOCK_TOKENS = 16  # vLLM's default PagedAttention block size; TensorRT-LLM's tokens_per_block is larger (32/64)
 
 
-def kv_tokens_held(policy: str, context: int, output_tokens: int) -> Figure:
+def kv_tokens_held(policy: str, context: int, output_tokens: int, input_tokens: int | None = None) -> Figure:
     """KV tokens one sequence in service holds, by the engine's allocation policy (rules.roofline.runtime):
     'peak' reserves the whole context at admission, 'mean' grows blocks with the output (a sequence is
     halfway through it on average), 'slot' gives every parallel slot a full context. Paged policies round
-    up to whole blocks."""
+    up to whole blocks. With `input_tokens` given, a paged sequence holds its own prompt and output, not the
+    window it may grow to (an 8K request in an 80K window holds ~8K: r6-zh-01)."""
     if policy == "mean":
-        tokens = max(1, context - output_tokens // 2)
-        why = f"context {context:,} - half the output ({output_tokens // 2:,})"
+        whole = context if input_tokens is None else min(context, input_tokens + output_tokens)
+        tokens = max(1, whole - output_tokens // 2)
+        why = (f"context {context:,} - half the output ({output_tokens // 2:,})" if whole == context else
+               f"prompt {input_tokens:,} + half the output ({output_tokens // 2:,})")
+    elif policy == "peak" and input_tokens is not None and input_tokens + output_tokens < context:
+        tokens = input_tokens + output_tokens
+        why = f"prompt {input_tokens:,} + the whole output ({output_tokens:,}) reserved at admission"
     else:
         tokens = context
         why = f"the full context ({context:,})" + (" per slot" if policy == "slot" else " reserved at admission")

@@ -86,7 +86,7 @@ class Estimate(_Out):
     decode_tokens_per_s: float | None
     """Expected per-stream decode tokens/s at the given concurrency (1000 / tpot_ms)."""
     decode_tokens_per_s_bound: float | None
-    """Pure bandwidth roofline per stream: no overhead, 100 % of datasheet bandwidth."""
+    """Pure bandwidth roofline per stream at the given concurrency: no overhead, 100 % of datasheet bandwidth."""
     prefill_tokens_per_s: float | None
     ttft_s: float | None
     tpot_ms: float | None
@@ -118,6 +118,12 @@ class Estimate(_Out):
     price_source: str | None
     infeasible: Infeasible | None
     error_band: ErrorBand
+    single_stream_tokens_per_s: float | None = None
+    """Expected decode tokens/s of one request alone on the same setup (no other requests in flight): what a
+    user measures with one client; `decode_tokens_per_s` is the figure per stream at `concurrency`."""
+    single_stream_bound_tokens_per_s: float | None = None
+    """Pure bandwidth roofline of one stream alone (weights + its KV cache once per token at datasheet bandwidth):
+    the ceiling a single-stream measurement is held to."""
     in_service: int = 0
     """Sequences in flight at once (KV blocks actually held per sequence, the engine's scheduler limit)."""
     load: str = "closed"
