@@ -444,10 +444,23 @@ def shown_warnings(advice: "Advice") -> list[str]:
     return [w for w in advice.warnings if w not in drop]
 
 
-def unplaced_lines(advice: "Advice") -> list[str]:
-    """Words that looked like a device, model or number but were not placed: said once, at the end."""
+_NUM = re.compile(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?")
+
+
+def _used(item: str, body: str) -> bool:
+    """A number the answer itself states ("~3,000-token" beside "a 3,000-token shared prompt"): it was used. Only
+    figures of 10 and more: a small count appears in any answer by chance."""
+    values = {float(m.group(0).replace(",", "")) for m in _NUM.finditer(item)}
+    said = {float(m.group(0).replace(",", "")) for m in _NUM.finditer(body)}
+    return bool(values) and all(v >= 10 for v in values) and values <= said
+
+
+def unplaced_lines(advice: "Advice", body: str = "") -> list[str]:
+    """Words that looked like a device, model or number but were not placed: said once, at the end (not a
+    number the answer's `body` states: the answer used it)."""
     from agent.understand import unplaced_note
-    note = unplaced_note([n.model_dump() for n in advice.not_understood], advice.language)
+    items = [n.model_dump() for n in advice.not_understood if not (n.kind == "number" and _used(n.text, body))]
+    note = unplaced_note(items, advice.language)
     return ["", f"> {note}"] if note else []
 
 
@@ -482,5 +495,5 @@ def template_answer(advice: "Advice") -> str:
     for key, items in (("warn", shown_warnings(advice)), ("assume", assumed)):
         if items:
             out += [f"**{lab[key]}{_colon(lang).rstrip()}**", *[f"- {w}" for w in items], ""]
-    out += unplaced_lines(advice) + sources_block(advice)
+    out += unplaced_lines(advice, "\n".join(out)) + sources_block(advice)
     return re.sub(r"\n{3,}", "\n\n", "\n".join(out)).strip() + "\n"

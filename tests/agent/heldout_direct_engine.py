@@ -9,11 +9,10 @@ import re
 
 from agent.api import advise
 from evals.langcheck import english_runs
-from ui.present import markdown
 
 
 def _answer(text: str, answers: dict | None = None) -> str:
-    return markdown.answer(advise(text, answers, knowledge=False))
+    return advise(text, answers, knowledge=False).answer
 
 
 def _lead(answer: str) -> str:

@@ -14,7 +14,6 @@ import pytest
 from agent import direct_engine
 from agent.api import advise
 from evals.langcheck import english_runs
-from ui.present import markdown
 
 
 def _advice(text: str, answers: dict | None = None):
@@ -32,7 +31,8 @@ def _first_para(answer: str) -> str:
 
 
 def _answer(text: str, answers: dict | None = None) -> str:
-    return markdown.answer(_advice(text, answers))
+    """The answer's Markdown as the surfaces render it (source links kept)."""
+    return _advice(text, answers).answer
 
 
 # --- detectors (pure) -------------------------------------------------------------------------------------
@@ -205,10 +205,12 @@ def test_no_invented_leaving_premise(text, answers):
 
 
 def test_a_stated_move_away_still_counts():
-    a = _advice("We run Ollama for 15 people and it gets very slow when several ask at once. What should we run instead? "
-                "One RTX 4090, Llama 3.1 8B.")
-    assert a.decision.primary != "ollama"
-    assert any(t.rule == "asked-leaving-engine" for t in a.decision.trace)
+    from agent.topic_lead import abandoning
+    text = ("We run Ollama for 15 people and it gets very slow when several ask at once. What should we run instead? "
+            "One RTX 4090, Llama 3.1 8B.")
+    assert abandoning(text) and abandoning("我們想把 Ollama 換掉，改用什麼比較好？")
+    assert not abandoning("Should we switch from Ollama to vLLM?")   # a question, not a move
+    assert _advice(text).decision.primary != "ollama"
 
 
 def test_numbers_the_plan_used_are_not_disclaimed():
