@@ -55,6 +55,10 @@ _FIGURE = re.compile(r"(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)\s*\+?\s*(?:tok(?:en)?s
                      r"|t/s|tps)\b", _F)
 _DROP = re.compile(r"\bslower\b|\bdrops?\b|\bdecreas\w*|\blower\b|\bworse\b|\bhurts?\b|下降|變慢|更慢|反而", _F)
 _CPU_ASK = re.compile(r"\bAMX\b|\bNUMA\b", _F)
+_BF16 = re.compile(r"\bbf16\b|\bbfloat16\b", _F)
+_ERROR = re.compile(r"\bsupport\w*|\berror\w*|\bdoes(?:n't|\s+not)\b|\bnot\s+(?:work|run)|\bfail\w*|不支援|錯誤|報錯|失敗", _F)
+_OOM = re.compile(r"\bout\s+of\s+memory\b|\bOOM\b|記憶體不足|顯存不足|爆顯存", _F)
+_QWEIGHT = re.compile(r"\bqweight\b", _F)
 
 _DETECT: dict[str, Callable[[str], bool]] = {
     "ollama-parallel": lambda t: bool(_OLLAMA.search(t) and (_MANY_GPUS.search(t) or _PARALLEL.search(t)) and _ASKS.search(t)),
@@ -63,10 +67,13 @@ _DETECT: dict[str, Callable[[str], bool]] = {
     "trt-batching": lambda t: bool(_TRT.search(t) and _LOAD.search(t) and _WORSE.search(t)),
     "specdec-figure": lambda t: bool(_SPEC.search(t) and (_FIGURE.search(t) or _DROP.search(t)) and _ASKS.search(t)),
     "cpu-amx-numa": lambda t: bool(_CPU_ASK.search(t) and _ASKS.search(t)),
+    "dtype-support": lambda t: bool((_BF16.search(t) and _ERROR.search(t)) or _QWEIGHT.search(t)),
 }
 EXPLAINS_SLOWNESS = ("ollama-parallel", "prefix-effect", "trt-batching", "specdec-figure")
 """Frames whose verdict is the answer to the "why slower?" in the message (the generic diagnosis would repeat it)."""
-COVERS_TOPIC = {"prefix-effect": "prefix-caching", "lora-capacity": "multi-lora"}
+COVERS_TOPIC = {"prefix-effect": ("prefix-caching",), "lora-capacity": ("multi-lora",),
+                "ollama-parallel": ("engine-verdict",), "trt-batching": ("engine-compare", "engine-verdict"),
+                "dtype-support": ("precision", "offload")}
 """Topic paragraphs a frame replaces (the same facts, said once)."""
 
 
@@ -298,7 +305,7 @@ def _lora(c: "Ctx") -> list[str]:
     size = _adapter_mb(mid, rank or 16) if mid else None
     if size:
         r = rank or 16
-        assumed = "" if rank else c.t(" (rank 16 assumed: give yours)", "（假設 rank 16，請告訴我實際值）")
+        assumed = "" if rank else c.t(" (vLLM's default --max-lora-rank)", "（vLLM 預設的 --max-lora-rank）")
         many = (c.t(f", so {count} adapters take about {_fmt(size * count / 1000)} GB of CPU memory",
                     f"，{count} 個 adapter 約佔 {_fmt(size * count / 1000)} GB 的 CPU 記憶體") if count else "")
         flags = c.t(f" Set --max-loras to the adapters used at the same time ({active}), --max-cpu-loras to {count}, "
@@ -417,19 +424,20 @@ def _cpu(c: "Ctx") -> list[str]:
     from rules import catalog
     numa, amx = _fact("llama.cpp", "numa"), _fact("llama.cpp", "amx")
     text, s, est = c.advice.question or "", c.advice.profile.summary, c.advice.estimate
-    bw, host = None, None
-    if est is not None and est.offload is not None:
-        bw, host = est.offload.host_bw_gbs, est.offload.host
-    elif s.hardware and catalog.hardware(s.hardware).platform in ("x86-cpu", "arm-cpu"):
-        bw, host = catalog.hardware(s.hardware).mem_bw_gbs, s.hardware
+    from agent.direct import devices
+    cpus = [h for h, _ in devices(text) if catalog.hardware(h).platform in ("x86-cpu", "arm-cpu")]
+    host = cpus[0] if cpus else s.hardware if s.hardware and catalog.hardware(s.hardware).platform in ("x86-cpu", "arm-cpu") else None
     here = ""
-    if bw and host:
+    if host:   # the CPU the user named (never the estimator's default host for an offload)
         hw = catalog.hardware(host)
         name = c.setup if host == s.hardware and c.setup else (hw.name_zh or hw.name) if c.lang == "zh" else hw.name
-        speed = (c.t(f"; the estimate here is about {_fmt(est.decode_tokens_per_s)} tok/s for one stream",
-                     f"；這裡估計單一串流約 {_fmt(est.decode_tokens_per_s)} tok/s") if est is not None and est.decode_tokens_per_s else "")
-        here = c.t(f" On {name} that is about {_fmt(bw)} GB/s in the hardware catalog{speed}.",
-                   f"{name} 在硬體型錄中約 {_fmt(bw)} GB/s{speed}。")
+        per_token = est.offload.ram_gb_per_token if est is not None and est.offload is not None else None
+        cap = (c.t(f"; the weights read from RAM are about {_fmt(per_token)} GB per token, so RAM alone caps decode near "
+                   f"{_fmt(hw.mem_bw_gbs / per_token)} tok/s at full bandwidth",
+                   f"；每個 token 要從 RAM 讀約 {_fmt(per_token)} GB 權重，光是 RAM 就把 decode 限制在滿頻寬約 "
+                   f"{_fmt(hw.mem_bw_gbs / per_token)} tok/s") if per_token else "")
+        here = c.t(f" {name}: about {_fmt(hw.mem_bw_gbs)} GB/s per socket in the hardware catalog{cap}.",
+                   f"{name}：硬體型錄中每個插槽約 {_fmt(hw.mem_bw_gbs)} GB/s{cap}。")
     out = []
     if re.search(r"\bAMX\b", text):
         out.append(c.t("**Is AMX what sets the generation speed? No — token generation on a CPU is bound by memory "
@@ -454,9 +462,44 @@ def _cpu(c: "Ctx") -> list[str]:
     return out
 
 
+def _dtype(c: "Ctx") -> list[str]:
+    """"vLLM says the T4 does not support bfloat16 / FP16 runs out of memory / AWQ gives a qweight error"."""
+    from agent.direct import run_option
+    from rules import catalog
+    text, s = c.advice.question or "", c.advice.profile.summary
+    hw = catalog.hardware(s.hardware) if s.hardware else None
+    if hw is None or hw.platform != "nvidia-cuda":
+        return []
+    half, awq = _fact("vllm", "dtype_half"), _fact("vllm", "awq")
+    name, out = c.setup or hw.name, []
+    if _BF16.search(text) and not hw.tflops.bf16:
+        out.append(c.t(f"**BF16 on {name}: no** — compute capability {hw.cuda_cc} has FP16 but no BF16, and vLLM refuses BF16 "
+                       f"below 8.0; start it with --dtype half, which runs the same weights in FP16 {_src(c, half.source)}.",
+                       f"**{name} 能跑 BF16 嗎？不行**——compute capability {hw.cuda_cc} 有 FP16、沒有 BF16，vLLM 在 8.0 以下會拒絕 BF16；"
+                       f"啟動時加 --dtype half，同樣的權重改以 FP16 執行{_src(c, half.source)}。"))
+    if _OOM.search(text) and (s.model or s.params_b):
+        f16 = run_option(c, s.hardware, s.count or 1, plan=False, quantization="f16")
+        q4 = run_option(c, s.hardware, s.count or 1, plan=False, quantization="awq")
+        mem = f16[1].memory if f16 is not None else None
+        if mem is not None and q4 is not None and (not f16[1].fits or mem.usable_gb - mem.reserve_gb - mem.weights_gb < 0.25 * mem.capacity_gb):
+            left = max(0.0, mem.usable_gb - mem.reserve_gb - mem.weights_gb)
+            out.append(c.t(f"**Why FP16 runs out of memory**: {c.model or 'the model'} in FP16 is about {_fmt(f16[1].weights_gb)} GB "
+                           f"of weights on {name} ({_fmt(hw.memory_gb)} GB), leaving about {_fmt(left)} GB for the KV cache after "
+                           f"the runtime's reserve; a 4-bit AWQ checkpoint is about {_fmt(q4[1].weights_gb)} GB and leaves room for it.",
+                           f"**為什麼 FP16 會記憶體不足**：{c.model or '這個模型'} 的 FP16 權重約 {_fmt(f16[1].weights_gb)} GB，"
+                           f"{name} 只有 {_fmt(hw.memory_gb)} GB，扣掉執行環境的保留後只剩約 {_fmt(left)} GB 給 KV cache；"
+                           f"4-bit AWQ checkpoint 約 {_fmt(q4[1].weights_gb)} GB，留得下 KV cache。"))
+    if _QWEIGHT.search(text) or re.search(r"\bAWQ\b", text):
+        out.append(c.t("A 'qweight' key error means an AWQ checkpoint was loaded as a plain model: run it with --quantization awq "
+                       f"(and --dtype half on this card) {_src(c, awq.source)}.",
+                       "出現「qweight」key error，代表 AWQ checkpoint 被當成一般模型載入：加 --quantization awq 執行（這張卡再加 "
+                       f"--dtype half）{_src(c, awq.source)}。"))
+    return out
+
+
 _BUILD: dict[str, Callable[["Ctx"], list[str]]] = {
     "ollama-parallel": _ollama, "prefix-effect": _prefix, "lora-capacity": _lora, "trt-batching": _trt,
-    "specdec-figure": _specdec, "cpu-amx-numa": _cpu,
+    "specdec-figure": _specdec, "cpu-amx-numa": _cpu, "dtype-support": _dtype,
 }
 
 

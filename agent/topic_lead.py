@@ -1053,7 +1053,10 @@ def _compare(c: Ctx) -> list[str]:
         q = c.advice.question or ""
         which = re.search(r"\bwhich\b|哪(?:個|一個|一款)", q, re.I)
         said_faster = re.search(r"\b(?:faster|quicker)\b|(?<!哪個)(?<!哪一個)比(?!較)[^。？?]{0,16}快", q, re.I)
-        if which:   # "which is faster?": name the faster one
+        if gap < 1 and (which or said_faster):   # "faster by 0.00%" says nothing: the estimate does not separate them
+            out.append(c.t(f"Neither, in the estimate: both decode at about {_fmt(ea.decode_tokens_per_s)} tok/s per stream.",
+                           f"估計上兩者一樣：每條串流都約 {_fmt(ea.decode_tokens_per_s)} tok/s。"))
+        elif which:   # "which is faster?": name the faster one
             fast, slow = (a, b) if ea.decode_tokens_per_s >= eb.decode_tokens_per_s else (b, a)
             out.append(c.t(f"{display(fast)}, by about {_fmt(gap)}% in decode over {display(slow)} in the estimate.",
                            f"{display(fast)}，估計 decode 比 {display(slow)} 快約 {_fmt(gap)}%。"))
@@ -1061,12 +1064,13 @@ def _compare(c: Ctx) -> list[str]:
             yes = ea.decode_tokens_per_s > eb.decode_tokens_per_s
             out.append(c.t(f"{'Yes' if yes else 'No'}, {'by about ' + _fmt(gap) + '% in decode' if yes else 'not here'}.",
                            f"{'是' if yes else '不是'}，{'decode 約快 ' + _fmt(gap) + '%' if yes else '在這裡沒有比較快'}。"))
+        apart, apart_zh = (("the same", "相同") if gap < 1 else (f"{_fmt(gap)}% apart", f"差 {_fmt(gap)}%"))
         out.append(c.t(f"On {where} the estimate gives {display(a)} about {_fmt(ea.decode_tokens_per_s)} tok/s and "
-                       f"{display(b)} about {_fmt(eb.decode_tokens_per_s)} tok/s per stream ({_fmt(gap)}% apart): both read "
+                       f"{display(b)} about {_fmt(eb.decode_tokens_per_s)} tok/s per stream ({apart}): both read "
                        "the same weights through the same memory bandwidth, so the gap comes from each engine's kernels "
                        "and weight format, not from the hardware.",
                        f"在 {where} 上，估計 {display(a)} 每條串流約 {_fmt(ea.decode_tokens_per_s)} tok/s、{display(b)} 約 "
-                       f"{_fmt(eb.decode_tokens_per_s)} tok/s（差 {_fmt(gap)}%）：兩者以同樣的記憶體頻寬讀同樣的權重，差距來自各自的 "
+                       f"{_fmt(eb.decode_tokens_per_s)} tok/s（{apart_zh}）：兩者以同樣的記憶體頻寬讀同樣的權重，差距來自各自的 "
                        "kernel 與權重格式，而不是硬體。"))
     for e in pair:
         if e in avoided:
@@ -1518,9 +1522,6 @@ def lead(advice: "Advice") -> list[str]:
     if advice.profile.summary.compared_hardware or (len(_devices(advice)) >= 2 and weighed(advice.question or "")):
         raised.add("options")   # "2x L40S or one A100?", "an M1 Pro and an M4 Max: which one?"; never a device only mentioned
     raised |= _direct_raised(advice)
-    if "engine" in raised:   # a topic paragraph the engine answer already says
-        from agent.direct_engine import COVERS_TOPIC, frames
-        raised -= {COVERS_TOPIC[f] for f in frames(advice.question or "") if f in COVERS_TOPIC}
     s = advice.profile.summary
     if "options" in raised and not (s.model or s.params_b) and len(_devices(advice)) >= 2:
         raised.discard("model-fit")   # each device's line already names the model that fits it
@@ -1530,6 +1531,9 @@ def lead(advice: "Advice") -> list[str]:
         raised.add("engine-compare")
     elif "platform-support" not in raised and verdict_asked(advice.question or ""):   # "is Ollama fine for us?"
         raised.add("engine-verdict")
+    if "engine" in raised:   # a topic paragraph the engine answer already says
+        from agent.direct_engine import COVERS_TOPIC, frames
+        raised -= {t for f in frames(advice.question or "") for t in COVERS_TOPIC.get(f, ())}
     c = _ctx(advice)
     built: dict[str, list[str]] = {}
 

@@ -50,6 +50,8 @@ def _answer(text: str, answers: dict | None = None) -> str:
     ("開了 speculative decoding 之後，32 個併發時吞吐反而下降，為什麼？", "specdec-figure"),
     ("Would a Xeon with AMX make token generation faster for a 70B model on CPU?", "cpu-amx-numa"),
     ("雙路 EPYC 跑 llama.cpp，NUMA 設定會影響速度嗎？", "cpu-amx-numa"),
+    ("vLLM says my Tesla T4 does not support bfloat16. What should I set?", "dtype-support"),
+    ("載入 AWQ 版本時出現 qweight 的 key error，怎麼辦？", "dtype-support"),
 ])
 def test_each_frame_is_found_in_both_languages(text, frame):
     assert frame in direct_engine.frames(text)
@@ -188,6 +190,15 @@ def test_t4_bf16_error_gets_dtype_half_first():
     ans = _answer("vLLM says my Tesla T4 does not support bfloat16 when I load Mistral-7B-Instruct. What should I set?")
     lead = _lead(ans)
     assert "--dtype half" in lead and "BF16" in lead
+
+
+def test_t4_three_errors_each_get_their_cause():
+    ans = _answer("Mistral-7B-Instruct with vLLM on a Tesla T4: bfloat16 is not supported, float16 runs out of memory, and "
+                  "the AWQ version fails with a qweight key error. How do I get it working?")
+    first = _first_para(ans)
+    assert first.startswith("**BF16") and "--dtype half" in first and "7.5" in first
+    lead = _lead(ans)
+    assert re.search(r"14\.\d GB", lead) and "--quantization awq" in lead and "CPU / MoE offload" not in lead
 
 
 # --- no invented premises, no disclaimers for what was used ------------------------------------------------
