@@ -40,8 +40,8 @@ _PARALLEL = re.compile(r"\bconcurren\w*|\bin\s+parallel\b|\bparallel\s+(?:reques
 _PREFIX = re.compile(r"prefix[\s_-]*cach\w*|\bAPC\b|automatic\s+prefix|前綴快取|前綴緩存", _F)
 _EFFECT = re.compile(r"\bslow\w*|\bno\s+(?:speed[\s-]?up|benefit|gain|improvement|difference)|\bnot\s+(?:any\s+)?faster"
                      r"|\b(?:does|did)(?:n't|\s+not)\s+(?:help|speed|make)|\bworse\b|\bsupposed\s+to\b|\bwhen\s+does\s+it"
-                     r"|\bshould\s+(?:i|we)\s+(?:enable|turn|use|keep)|\bworth\b|\bhelps?\s*\?"
-                     r"|變慢|更慢|沒(?:有)?變快|沒有(?:效果|幫助|差)|有用嗎|要不要開|該不該開|值得開|會變快嗎|有幫助嗎|有差嗎", _F)
+                     r"|\bshould\s+(?:i|we)\s+(?:enable|turn|use|keep)|\bworth\b"
+                     r"|變慢|更慢|沒(?:有)?變快|沒有(?:效果|幫助|差)|有用嗎|要不要開|該不該開|值得開", _F)
 _LORA = re.compile(r"\bLoRAs?\b|\badapters?\b", _F)
 _LORA_LIMIT = re.compile(r"\bmax(?:imum)?\b|\blimit\w*|\bhow\s+many\b|\bupper\s+bound\b|\bwhere\s+do\b|\blive\b|\bresident\b"
                          r"|\bswap\w*|\bevict\w*|\bnot\s+(?:currently\s+)?(?:loaded|in\s+(?:the\s+)?GPU)|\bstay\b"
@@ -123,7 +123,10 @@ def _plan_line(c: "Ctx") -> str:
     eng = c.advice.decision.primary
     if est is None or not est.fits or not eng:
         return ""
-    lay = plan.layout.degrees() if plan is not None and plan.layout is not None else ""
+    layout = plan.layout if plan is not None else None
+    lay = layout.degrees() if layout is not None else ""
+    if layout is not None and layout.dp > 1 and layout.tp == layout.pp == 1:   # replicas: say what DP means here
+        lay = c.t(f"{layout.dp} replicas, one per device", f"{layout.dp} 個副本，每張卡各跑一個")
     lay = f"{lay}, " if lay else ""
     total = (c.t(f", about {_fmt(est.aggregate_tokens_per_s)} tok/s in total at {est.concurrency} requests at once",
                  f"，{est.concurrency} 個同時請求時總計約 {_fmt(est.aggregate_tokens_per_s)} tok/s")
