@@ -433,7 +433,8 @@ def _cpu(c: "Ctx") -> list[str]:
     here = ""
     if host:   # the CPU the user named (never the estimator's default host for an offload)
         hw = catalog.hardware(host)
-        name = c.setup if host == s.hardware and c.setup else (hw.name_zh or hw.name) if c.lang == "zh" else hw.name
+        plain = re.sub(r"\s*\(per socket\)", "", hw.name)   # the figure below already says per socket
+        name = c.setup if host == s.hardware and c.setup else (hw.name_zh or plain) if c.lang == "zh" else plain
         per_token = est.offload.ram_gb_per_token if est is not None and est.offload is not None else None
         cap = (c.t(f"; the weights read from RAM are about {_fmt(per_token)} GB per token, so RAM alone caps decode near "
                    f"{_fmt(hw.mem_bw_gbs / per_token)} tok/s at full bandwidth",
