@@ -120,13 +120,12 @@ def _serving_engine(c: "Ctx") -> str | None:
 def _plan_line(c: "Ctx") -> str:
     """"TP=4, PP=2, int8: about 21 tok/s per stream, about 312 tok/s in total at 15 requests at once"."""
     est, plan = c.advice.estimate, c.advice.plan
-    eng = c.advice.decision.primary
-    if est is None or not est.fits or not eng:
-        return ""
     layout = plan.layout if plan is not None else None
     lay = layout.degrees() if layout is not None else ""
     if layout is not None and layout.dp > 1 and layout.tp == layout.pp == 1:   # replicas: say what DP means here
         lay = c.t(f"{layout.dp} replicas, one per device", f"{layout.dp} 個副本，每張卡各跑一個")
+    if est is None or not est.fits or not c.advice.decision.primary:
+        return lay   # the layout alone when there are no figures for it
     lay = f"{lay}, " if lay else ""
     total = (c.t(f", about {_fmt(est.aggregate_tokens_per_s)} tok/s in total at {est.concurrency} requests at once",
                  f"，{est.concurrency} 個同時請求時總計約 {_fmt(est.aggregate_tokens_per_s)} tok/s")
@@ -148,16 +147,24 @@ def _ollama(c: "Ctx") -> list[str]:
     split = _fact("llama.cpp", "layer_split")
     n, out = _devices(c), []
     if n > 1 or _MANY_GPUS.search(text):
-        cards = c.t(f"all {n} GPUs", f"{n} 張卡") if n > 1 else c.t("all the GPUs", "所有的卡")
+        cards = c.t(f"all {n} GPUs", f" {n} 張卡") if n > 1 else c.t("all the GPUs", "所有的卡")
         est = c.advice.estimate
         fit = ""
         if est is not None and c.model and est.memory is not None and n > 1:
             per = max(1e-6, est.memory.usable_gb - est.memory.reserve_gb)
             need = max(1, math.ceil(est.weights_gb / per))
             fit = c.t(f" Here {c.model} at {est.quantization} is about {_fmt(est.weights_gb)} GB of weights, which needs "
-                      f"{need} of the {n} cards' memory before any KV cache.",
+                      f"{need} of the {n} cards' memory before any KV cache",
                       f"這裡 {c.model}（{est.quantization}）權重約 {_fmt(est.weights_gb)} GB，還沒算 KV cache 就要佔 {n} 張卡中"
-                      f"{need} 張的記憶體。")
+                      f"{need} 張的記憶體")
+            from agent.direct import run_option
+            q4 = run_option(c, c.advice.profile.summary.hardware, n, plan=False, quantization="awq") \
+                if est.quantization not in ("awq", "int4", "gptq-4bit", "q4_k_m") else None
+            if q4 is not None:
+                fit += c.t(f"; at 4-bit (AWQ) it is about {_fmt(q4[1].weights_gb)} GB, "
+                           f"{max(1, math.ceil(q4[1].weights_gb / per))} cards' worth",
+                           f"；4-bit（AWQ）約 {_fmt(q4[1].weights_gb)} GB，{max(1, math.ceil(q4[1].weights_gb / per))} 張卡就放得下")
+            fit += c.t(".", "。")
         out.append(c.t(f"**Will Ollama use {cards} at once? Only as memory, not as speed** — a model too big for one GPU is "
                        f"spread over the cards layer by layer {_src(c, multi.source)}, and for each token the cards then "
                        f"work one after another, as llama.cpp's layer split does {_src(c, split.source)}: more cards let a "
@@ -407,6 +414,9 @@ def _specdec(c: "Ctx") -> list[str]:
                        "from other requests.",
                        f"**負載高時開推測解碼吞吐反而下降，是預期中的**——同時 {c.concurrency} 個請求時，批次已經讓 GPU 很忙，"
                        "draft 的計算與驗證被拒絕的 token 都會佔用其他請求的算力。"))
+    fp8 = _fp8_line(c, e1) if e1 is not None else ""
+    if fp8:
+        out[-1] += (" " if c.lang == "en" else "") + fp8
     out.append(c.t("Speculation trades spare compute for fewer weight reads: at one to a few streams decode is bound by "
                    "memory bandwidth and the drafted tokens are verified almost for free, while a large batch has no spare "
                    f"compute; vLLM's docs aim it at medium-to-low QPS, memory-bound workloads {_src(c, b.source)}.",
@@ -421,6 +431,23 @@ def _specdec(c: "Ctx") -> list[str]:
                        f"猜 {k} 個 token 比文件範例（3 到 5 個）多：被拒絕的 token 都是白做，小 draft 的接受率過了前幾個就會下降；"
                        "試 3 到 5 個，或用為這個模型訓練的 EAGLE 預測頭。"))
     return out
+
+
+def _fp8_line(c: "Ctx", e1) -> str:
+    """FP8 weights on a GPU with FP8 compute: half the bytes per token, for one stream and in total (the estimate)."""
+    from agent.direct import run_option
+    from rules import catalog
+    s = c.advice.profile.summary
+    hw = catalog.hardware(s.hardware)
+    if not hw.tflops.fp8 or e1.quantization not in ("bf16", "f16"):
+        return ""
+    got = run_option(c, s.hardware, s.count or 1, s.nodes or 1, plan=False, concurrency=1, quantization="fp8")
+    if got is None or not got[1].decode_tokens_per_s:
+        return ""
+    return c.t(f"The simpler lever here is FP8 weights ({hw.name} has FP8 compute): half the bytes per token, about "
+               f"{_fmt(got[1].decode_tokens_per_s)} tok/s for one stream before any speculation, and more in total too.",
+               f"這裡更簡單的作法是 FP8 權重（{hw.name} 有 FP8 運算）：每個 token 讀的位元組減半，不開推測解碼單一串流約 "
+               f"{_fmt(got[1].decode_tokens_per_s)} tok/s，總吞吐也更高。")
 
 
 def _cpu(c: "Ctx") -> list[str]:
