@@ -71,10 +71,10 @@ _DETECT: dict[str, Callable[[str], bool]] = {
 }
 EXPLAINS_SLOWNESS = ("ollama-parallel", "prefix-effect", "trt-batching", "specdec-figure")
 """Frames whose verdict is the answer to the "why slower?" in the message (the generic diagnosis would repeat it)."""
-COVERS_TOPIC = {"prefix-effect": ("prefix-caching",), "lora-capacity": ("multi-lora",),
+COVERS_TOPIC = {"prefix-effect": ("prefix-caching", "engine-verdict"), "lora-capacity": ("multi-lora", "engine-verdict"),
                 "ollama-parallel": ("engine-verdict",), "trt-batching": ("engine-compare", "engine-verdict"),
-                "dtype-support": ("precision", "offload")}
-"""Topic paragraphs a frame replaces (the same facts, said once)."""
+                "specdec-figure": ("engine-verdict",), "dtype-support": ("precision", "offload", "engine-verdict")}
+"""Topic paragraphs a frame replaces (the same facts said once; "is vLLM fine?" is answered by how it behaves)."""
 
 
 def frames(text: str) -> list[str]:
