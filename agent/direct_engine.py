@@ -60,8 +60,14 @@ _ERROR = re.compile(r"\bsupport\w*|\berror\w*|\bdoes(?:n't|\s+not)\b|\bnot\s+(?:
 _OOM = re.compile(r"\bout\s+of\s+memory\b|\bOOM\b|記憶體不足|顯存不足|爆顯存", _F)
 _QWEIGHT = re.compile(r"\bqweight\b", _F)
 
+def _sentences(text: str) -> list[str]:
+    """The message cut at sentence ends: a cue counts only beside the engine it is about."""
+    return [x for x in re.split(r"(?<=[?!。？！])\s*|(?<=\.)\s+|\n+", text) if x.strip()]   # not "Qwen2.5"
+
+
 _DETECT: dict[str, Callable[[str], bool]] = {
-    "ollama-parallel": lambda t: bool(_OLLAMA.search(t) and (_MANY_GPUS.search(t) or _PARALLEL.search(t)) and _ASKS.search(t)),
+    "ollama-parallel": lambda t: any(_OLLAMA.search(x) and (_MANY_GPUS.search(x) or _PARALLEL.search(x)) for x in _sentences(t))
+                                 and bool(_ASKS.search(t)),
     "prefix-effect": lambda t: bool(_PREFIX.search(t) and _EFFECT.search(t)),
     "lora-capacity": lambda t: bool(_LORA.search(t) and _LORA_LIMIT.search(t) and _ASKS.search(t)),
     "trt-batching": lambda t: bool(_TRT.search(t) and _LOAD.search(t) and _WORSE.search(t)),

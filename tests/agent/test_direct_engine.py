@@ -63,6 +63,9 @@ def test_each_frame_is_found_in_both_languages(text, frame):
     "我們有 4 張 A100，要服務 30 人，用 vLLM 還是 SGLang？",
     "Serve Qwen2.5-7B with 20 LoRA adapters on one L40S for 30 users.",   # a LoRA setup, not a question about limits
     "Use speculative decoding for a single user on an RTX 4090 with Llama 3.1 8B?",
+    # a memory question about Ollama; the GPUs and the users are named in other sentences
+    "I pulled qwen3:32b in Ollama and raised num_ctx to 65536. Now it takes 148 GB even with four GPUs. Why?\n"
+    "2-4 concurrent users",
 ])
 def test_ordinary_sizing_questions_raise_no_engine_frame(text):
     assert direct_engine.frames(text) == []
