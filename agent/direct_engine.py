@@ -43,9 +43,10 @@ _EFFECT = re.compile(r"\bslow\w*|\bno\s+(?:speed[\s-]?up|benefit|gain|improvemen
                      r"|\bshould\s+(?:i|we)\s+(?:enable|turn|use|keep)|\bworth\b"
                      r"|變慢|更慢|沒(?:有)?變快|沒有(?:效果|幫助|差)|有用嗎|要不要開|該不該開|值得開", _F)
 _LORA = re.compile(r"\bLoRAs?\b|\badapters?\b", _F)
-_LORA_LIMIT = re.compile(r"\bmax(?:imum)?\b|\blimit\w*|\bhow\s+many\b|\bupper\s+bound\b|\bwhere\s+do\b|\blive\b|\bresident\b"
-                         r"|\bswap\w*|\bevict\w*|\bnot\s+(?:currently\s+)?(?:loaded|in\s+(?:the\s+)?GPU)|\bstay\b"
-                         r"|\bVRAM\s+or\s+(?:system\s+)?RAM|上限|最多|幾個|多少個|放在哪|常駐|換入|不在\s*GPU", _F)
+_LORA_LIMIT = re.compile(r"\bmax(?:imum)?\s+(?:number\s+of\s+)?(?:LoRAs?|adapters?)\b|\blimit\w*|\bhow\s+many\s+(?:LoRAs?|adapters?)"
+                         r"|\bupper\s+bound\b|\bwhere\s+do\s+(?:the\s+)?(?:LoRAs?|adapters?|they)\s+live\b|\bresident\b"
+                         r"|\bswap\w*|\bevict\w*|\bnot\s+(?:currently\s+)?(?:loaded|in\s+(?:the\s+)?GPU)|\bstay\s+(?:in|on)\b"
+                         r"|\bVRAM\s+or\s+(?:system\s+)?RAM|上限|最多(?:可以|能)?(?:掛|放|載入)|幾個\s*(?:LoRA|adapter)|放在哪|常駐|換入|不在\s*GPU", _F)
 _TRT = re.compile(r"\btensorrt(?:[\s-]*llm)?\b|\btrt[\s-]?llm\b", _F)
 _LOAD = re.compile(r"\bconcurren\w*|\bbatch\w*|\bunder\s+load\b|\bmany\s+requests\b|併發|並發|批次|高負載", _F)
 _WORSE = re.compile(r"\bslow\w*|\bworse\b|\bcollaps\w*|\bfalls?\s+apart\b|\bdrops?\b|\bdegrad\w*|\bbad\b|\bunsuit\w*"
@@ -53,7 +54,10 @@ _WORSE = re.compile(r"\bslow\w*|\bworse\b|\bcollaps\w*|\bfalls?\s+apart\b|\bdrop
 _SPEC = re.compile(r"\bspeculat\w*|\bdraft\s+model\b|\bEAGLE\d?\b|\bMTP\b|推測解碼|投機解碼", _F)
 _FIGURE = re.compile(r"(\d{1,3}(?:,\d{3})+|\d+(?:\.\d+)?)\s*\+?\s*(?:tok(?:en)?s?\s*/\s*s(?:ec)?|tokens?\s+(?:per|a)\s+sec\w*"
                      r"|t/s|tps)\b", _F)
-_DROP = re.compile(r"\bslower\b|\bdrops?\b|\bdecreas\w*|\blower\b|\bworse\b|\bhurts?\b|下降|變慢|更慢|反而", _F)
+_DROP = re.compile(r"(?:throughput|tok(?:en)?s?/s|speed|吞吐|速度)[^.?!。？！]{0,30}(?:drops?|decreas\w*|lower|worse|下降|變慢|更慢)"
+                   r"|\bslower\b|\bhurts?\b|變慢|更慢|反而(?:下降|變慢|更慢|降低)", _F)
+_JUDGE = re.compile(r"\bbad\b|\bgood\b|\bnormal\b|\bexpected\b|\bslow\w*|\bquot\w*|\bclaim\w*|\bpeople\b|\bvendors?\b"
+                    r"|正常|差|慢|別人|廠商|宣稱|號稱", _F)
 _CPU_ASK = re.compile(r"\bAMX\b|\bNUMA\b", _F)
 _BF16 = re.compile(r"\bbf16\b|\bbfloat16\b", _F)
 _ERROR = re.compile(r"\bsupport\w*|\berror\w*|\bdoes(?:n't|\s+not)\b|\bnot\s+(?:work|run)|\bfail\w*|不支援|錯誤|報錯|失敗", _F)
@@ -69,9 +73,10 @@ _DETECT: dict[str, Callable[[str], bool]] = {
     "ollama-parallel": lambda t: any(_OLLAMA.search(x) and (_MANY_GPUS.search(x) or _PARALLEL.search(x)) for x in _sentences(t))
                                  and bool(_ASKS.search(t)),
     "prefix-effect": lambda t: bool(_PREFIX.search(t) and _EFFECT.search(t)),
-    "lora-capacity": lambda t: bool(_LORA.search(t) and _LORA_LIMIT.search(t) and _ASKS.search(t)),
+    "lora-capacity": lambda t: any(_LORA.search(x) and _LORA_LIMIT.search(x) for x in _sentences(t)) and bool(_ASKS.search(t)),
     "trt-batching": lambda t: bool(_TRT.search(t) and _LOAD.search(t) and _WORSE.search(t)),
-    "specdec-figure": lambda t: bool(_SPEC.search(t) and (_FIGURE.search(t) or _DROP.search(t)) and _ASKS.search(t)),
+    "specdec-figure": lambda t: bool(_SPEC.search(t) and ((_FIGURE.search(t) and _JUDGE.search(t)) or _DROP.search(t))
+                                     and _ASKS.search(t)),
     "cpu-amx-numa": lambda t: bool(_CPU_ASK.search(t) and _ASKS.search(t)),
     "dtype-support": lambda t: bool((_BF16.search(t) and _ERROR.search(t)) or _QWEIGHT.search(t)),
 }

@@ -63,6 +63,9 @@ def test_each_frame_is_found_in_both_languages(text, frame):
     "我們有 4 張 A100，要服務 30 人，用 vLLM 還是 SGLang？",
     "Serve Qwen2.5-7B with 20 LoRA adapters on one L40S for 30 users.",   # a LoRA setup, not a question about limits
     "Use speculative decoding for a single user on an RTX 4090 with Llama 3.1 8B?",
+    "We serve 20 LoRA adapters on one A100 for Llama 3.1 8B. What is the max concurrency we can reach?",
+    "Will speculative decoding give lower latency for one user of Llama 3.1 8B on an RTX 4090?",
+    "Llama 3.1 8B runs at 50 tok/s on my RTX 4090. Is speculative decoding worth trying?",
     # a memory question about Ollama; the GPUs and the users are named in other sentences
     "I pulled qwen3:32b in Ollama and raised num_ctx to 65536. Now it takes 148 GB even with four GPUs. Why?\n"
     "2-4 concurrent users",
