@@ -445,7 +445,8 @@ def understanding_lines(advice: "Advice") -> list[str]:
 
 _LOCAL_FIRST = frozenset({"ollama", "llama.cpp", "mlx-lm"})
 _GENERIC_WARNINGS = {"pitfall-single-user-benchmark": "bench", "faq-benchmark-mismatch": "bench",
-                     "pitfall-demo-engine-in-production": "local", "serve-production": "shortlist"}
+                     "pitfall-demo-engine-in-production": "local", "serve-production": "shortlist",
+                     "hw-nvidia-datacenter": "bench"}
 """Warnings that say something general: left out when the answer already says it (the benchmark block
 asks for real lengths and concurrency; the hardware rule already shortlists the production engines) or
 when it is about another setup (local-first servers nobody named or was offered)."""
@@ -474,13 +475,45 @@ def shown_warnings(advice: "Advice") -> list[str]:
             rule = rule_index().get(rule_id)
             if rule_id in fired and rule is not None and rule.effects.warning is not None:
                 drop |= {rule.effects.warning.en, rule.effects.warning.zh}
-    return [w for w in advice.warnings if w not in drop]
+    weighed = {d.primary, *d.alternatives, *named_engines(advice.question or "", limit=None)}
+    return [w for w in advice.warnings if not any(_filled(t, w) for t in drop) and not _others_format(w, weighed)]
 
 
-def unplaced_lines(advice: "Advice") -> list[str]:
-    """Words that looked like a device, model or number but were not placed: said once, at the end."""
+def _filled(template: str, text: str) -> bool:
+    """The warning `text` is `template` with its {placeholders} filled in."""
+    parts = re.split(r"\{[a-z_]+\}", template)
+    return bool(re.fullmatch(".+?".join(re.escape(p) for p in parts), text, re.S))
+
+
+_FORMAT_WARNING = re.compile(r"^(?:Quantization|量化格式) [^:：]+[:：]")
+
+
+def _others_format(warning: str, weighed: set) -> bool:
+    """"Quantization bf16: ollama can load bf16 but ...": about engines nobody asked about and none recommended."""
+    if not _FORMAT_WARNING.match(warning):
+        return False
+    from rules.engines import all_engines
+    named = {e for e in all_engines() if re.search(rf"(?<![\w.-]){re.escape(e)}(?![\w-])", warning)}
+    return bool(named) and not named & weighed
+
+
+_NUM = re.compile(r"\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?")
+
+
+def _used(item: str, body: str) -> bool:
+    """A number the answer itself states ("~3,000-token" beside "a 3,000-token shared prompt"): it was used. Only
+    figures of 10 and more: a small count appears in any answer by chance."""
+    values = {float(m.group(0).replace(",", "")) for m in _NUM.finditer(item)}
+    said = {float(m.group(0).replace(",", "")) for m in _NUM.finditer(body)}
+    return bool(values) and all(v >= 10 for v in values) and values <= said
+
+
+def unplaced_lines(advice: "Advice", body: str = "") -> list[str]:
+    """Words that looked like a device, model or number but were not placed: said once, at the end (not a
+    number the answer's `body` states: the answer used it)."""
     from agent.understand import unplaced_note
-    note = unplaced_note([n.model_dump() for n in advice.not_understood], advice.language)
+    items = [n.model_dump() for n in advice.not_understood if not (n.kind == "number" and _used(n.text, body))]
+    note = unplaced_note(items, advice.language)
     return ["", f"> {note}"] if note else []
 
 
@@ -515,5 +548,5 @@ def template_answer(advice: "Advice") -> str:
     for key, items in (("warn", shown_warnings(advice)), ("assume", assumed)):
         if items:
             out += [f"**{lab[key]}{_colon(lang).rstrip()}**", *[f"- {w}" for w in items], ""]
-    out += unplaced_lines(advice) + sources_block(advice)
+    out += unplaced_lines(advice, "\n".join(out)) + sources_block(advice)
     return re.sub(r"\n{3,}", "\n\n", "\n".join(out)).strip() + "\n"

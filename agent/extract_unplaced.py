@@ -92,12 +92,20 @@ def _numbers(text: str, placed: list[tuple[int, int]], names: list[tuple[int, in
                 or _SETTING_BEFORE.search(text, max(0, q.start - 24), q.start) \
                 or (q.unit == "dev" and _MACHINE_AFTER.match(text, q.unit_end)) \
                 or (q.unit == "dev" and _NOT_DEVICES_AFTER.match(text, q.unit_end)) \
+                or (q.unit == "dev" and _names_device(text, q.unit_end, names)) \
                 or (q.unit == "tokens" and q.value == 1e6 and _PRICE_NEAR.search(text[max(0, q.start - 20):q.unit_end + 20])):
             continue   # "4x 400G InfiniBand" counts links, "第一個字" is a rank, "1.5x faster" a ratio, "16x 64GB DDR5" DIMMs
         rate = q.unit == "rate" and _REQUEST_RATE.match(text, q.end + (len(text[q.end:]) - len(text[q.end:].lstrip())))
         if q.unit in _LOAD_UNITS or rate:
             out.append(("number", q.start, q.unit_end))
     return out
+
+
+def _names_device(text: str, end: int, names: list[tuple[int, int]]) -> bool:
+    """"4 張 A100", "8x H20": a count of a device the catalog knows, named right after it. It was understood (a
+    setup the user compares with, or ran before), not a number without a place."""
+    gap = len(text[end:end + 4]) - len(text[end:end + 4].lstrip(" x×*"))
+    return any(start == end + gap for start, _ in names)
 
 
 # "Ryzen 9 7950X", "Core i9 14900K", "Xeon 6": the host's CPU model next to the GPU, not an unplaced device count

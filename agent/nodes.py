@@ -427,6 +427,6 @@ def verify(state: AgentState, tools: Tools) -> dict[str, Any]:
     if issues:
         composer, answer = f"template (verify failed: {'; '.join(issues)})", advice.answer
     else:
-        composer, answer = "llm", "\n".join([*understanding_lines(advice), draft, *unplaced_lines(advice),
+        composer, answer = "llm", "\n".join([*understanding_lines(advice), draft, *unplaced_lines(advice, draft),
                                              *sources_block(advice)]) + "\n"
     return {"advice": advice.model_copy(update={"answer": answer, "composer": composer}).dump(), "composer": composer}

@@ -21,7 +21,7 @@ if TYPE_CHECKING:
 
 MAX_TOPICS = 2
 """At most this many topics open the answer (the rest would bury the recommendation)."""
-DIRECT = ("capability", "need-count", "fit", "ceiling", "growth", "layouts", "cost-compare", "batch-time", "slow-setup", "backend", "settings")
+DIRECT = ("engine", "capability", "need-count", "fit", "ceiling", "growth", "layouts", "cost-compare", "batch-time", "slow-setup", "backend", "settings")
 """Parts answered with a verdict or a number of their own; they lead and do not use up MAX_TOPICS."""
 ORDER = (*DIRECT, "worth", "platform-support", "options", "engine-compare", "engine-verdict", "models", "model-fit", "speculative-decoding", "prefix-caching", "multi-lora", "structured-output", "tool-calling", "flash-attention", "power-mode", "offload", "kv-quantization",
          "disaggregation", "cost-per-token", "parallelism", "quantization-format")
@@ -812,10 +812,26 @@ _ASKING_IF = re.compile(r"(?:會不會|會不會變得|會|will\s+it(?:\s+be)?|w
 """Words before a "slow" that make it a question about the plan ("長 prompt 會不會很慢？"), not a complaint."""
 
 
+_ANY_ENGINE = "(?:" + "|".join(rx for _, rx in _ENGINE_WORDS) + ")"
+_LEAVE_ENGINE = re.compile(r"(?:\breplac\w*|\bswitch\w*\s+(?:away\s+)?from|\bmov(?:e|ing)\s+(?:away\s+)?(?:from|off)"
+                           r"|\bmigrat\w*\s+(?:away\s+)?from|\bget(?:ting)?\s+(?:rid\s+of|off)|\bditch\w*|\bdrop(?:ping)?"
+                           r"|\boutgr\w*|\balternatives?\s+to|\binstead\s+of|\bleav(?:e|ing)|換掉|取代|替換掉?|放棄|不想再?用|不再用)"
+                           r"\s*(?:\w+\s+){0,2}?" + _ANY_ENGINE + "|" + _ANY_ENGINE + r"[^。？！?.!]{0,12}(?:換掉|不用了|不想用了)", re.I)
+"""An engine as the object of leaving ("replace Ollama", "move off vLLM", "換掉 vLLM"): not hardware ("replacing
+the 3090s with two R9700", "換成 8 張 H20")."""
+_ANOTHER = re.compile(r"\binstead\b|\bwhat\s+else\b|\b(?:another|other|different|better)\s+(?:engine|server|runtime|option|tool)s?\b"
+                      r"|\balternatives?\b|\bsomething\s+else\b|改用什麼|換什麼|換成什麼|換哪|其他(?:的)?引擎|別的引擎|換.{0,4}引擎", re.I)
+"""A request for another engine: with a complaint about the one in use, the user is leaving it."""
+_ONLY_ASKING = re.compile(r"(?:\bshould\s+(?:we|i)|\bdo\s+(?:we|i)\s+need\s+to|\bworth|\bwhether\s+to|要不要|該不該|需不需要)\s*$", re.I)
+
+
 def abandoning(text: str) -> bool:
-    """The user states they are leaving a named engine ("it gets very slow ... what should we run instead?"),
-    not merely asking whether to ("should we switch?") or whether the plan will be slow ("會不會很慢？")."""
-    return any(not _ASKING_IF.search(text[max(0, m.start() - 12):m.start()]) for m in _ABANDON.finditer(text))
+    """The user states they are leaving a named engine ("we want to replace Ollama", "it gets very slow ... what
+    should we run instead?"), not merely asking whether to ("should we switch?"), whether the plan will be slow
+    ("會不會很慢？"), or complaining without asking for another engine ("生成就變得很慢，跟硬體有關嗎？")."""
+    said = any(not _ONLY_ASKING.search(text[max(0, m.start() - 24):m.start()]) for m in _LEAVE_ENGINE.finditer(text))
+    complaint = any(not _ASKING_IF.search(text[max(0, m.start() - 12):m.start()]) for m in _ABANDON.finditer(text))
+    return said or (complaint and bool(_ANOTHER.search(text)))
 
 
 def leaving(text: str) -> bool:
@@ -1354,7 +1370,13 @@ def _direct(name: str, module: str = "direct") -> Callable[[Ctx], list[str]]:
     return build
 
 
+def _engine_behaviour(c: Ctx) -> list[str]:
+    from agent import direct_engine
+    return direct_engine.answer(c)
+
+
 TOPICS: dict[str, tuple[tuple[str, str], Callable[[Ctx], list[str]], str]] = {
+    "engine": (("How the engine behaves", "引擎的行為"), _engine_behaviour, r"prefix|LoRA|speculat|batch|parallel|NUMA|AMX"),
     "capability": (("Format on this hardware", "這個硬體上的格式"), _direct("capability"), r"FP8|FP4|MXFP4|NVFP4|tensor core"),
     "need-count": (("How many you need", "需要幾個"), _direct("need_count"), r"node|enough|fits?|放得下|節點"),
     "fit": (("Does it fit", "放得下嗎"), _direct("fit", "direct_fit"), r"\bfit|OOM|out of memory|放得下|顯存"),
@@ -1491,6 +1513,12 @@ def _direct_raised(advice: "Advice") -> set[str]:
     if "need-count" in out or "offload" in advice.topics or _several_models(text):
         fit_frames.discard("fit")   # "is one enough?" is the fit verdict already; offload and co-hosting have their own parts
     out |= fit_frames
+    from agent import direct_engine
+    asked = direct_engine.frames(text)
+    if asked:   # "will Ollama use all 8 GPUs?": the verdict on the engine's behaviour replaces a generic diagnosis
+        out.add("engine")
+        if any(f in direct_engine.EXPLAINS_SLOWNESS for f in asked):
+            out.discard("slow-setup")
     return out
 
 
@@ -1523,6 +1551,9 @@ def lead(advice: "Advice") -> list[str]:
         raised.add("engine-compare")
     elif "platform-support" not in raised and verdict_asked(advice.question or ""):   # "is Ollama fine for us?"
         raised.add("engine-verdict")
+    if "engine" in raised:   # a topic paragraph the engine answer already says
+        from agent.direct_engine import COVERS_TOPIC, frames
+        raised -= {t for f in frames(advice.question or "") for t in COVERS_TOPIC.get(f, ())}
     c = _ctx(advice)
     built: dict[str, list[str]] = {}
 

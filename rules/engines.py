@@ -153,6 +153,14 @@ class Limit(Sourced):
     text: str
 
 
+class Behaviour(Sourced):
+    """How the engine behaves in one respect ("a model on several GPUs runs its layers one GPU after another"),
+    in our own words, with the flags or settings that control it, spelled as the engine's docs spell them."""
+
+    text: str
+    flags: list[str] = []
+
+
 class GenericFormats(Sourced):
     """What a bit width without a file format ("4-bit", "Q4", "int4") means on this engine: its own
     formats of that width, best first (GGUF Q4_K_M on llama.cpp, EXL2 on ExLlamaV2, AWQ on vLLM)."""
@@ -199,6 +207,8 @@ class EngineSpec(_Strict):
     needs_fast_fp16: Sourced | None = None
     """Set when the kernels compute in FP16: GPUs with crippled FP16 (compute 6.1) crawl."""
     backends: Backends | None = None
+    behaviours: dict[str, Behaviour] = {}
+    """Keyed facts the answers to "how does this engine behave?" questions read (agent.direct_engine)."""
 
     @field_validator("hardware_source")
     @classmethod

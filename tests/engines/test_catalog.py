@@ -23,7 +23,9 @@ OFFICIAL = {
     # own docs (AWS Neuron): those are the official sources for the platforms they add.
     "vllm": ("docs.vllm.ai", "github.com/vllm-project/", "awsdocs-neuron.readthedocs-hosted.com"),
     "sglang": ("docs.sglang.io", "github.com/sgl-project/sglang"),
-    "tensorrt-llm": ("nvidia.github.io/TensorRT-LLM", "github.com/NVIDIA/TensorRT-LLM"),
+    # Serving TensorRT-LLM behind Triton is documented in NVIDIA's Triton backend for it (its config.pbtxt knobs).
+    "tensorrt-llm": ("nvidia.github.io/TensorRT-LLM", "github.com/NVIDIA/TensorRT-LLM",
+                     "github.com/triton-inference-server/tensorrtllm_backend"),
     "dynamo": ("github.com/ai-dynamo/dynamo",),
     "openvino-genai": ("github.com/openvinotoolkit/openvino.genai", "openvinotoolkit.github.io/openvino.genai",
                        "docs.openvino.ai"),
