@@ -36,9 +36,10 @@ MANY_USERS_CONCURRENCY = 16
 """Above a demo's handful of users (the article: fine up to 5-10) scheduling quality matters."""
 MANY_USERS_HEADCOUNT = 50
 """The article's turning point for Ollama-class servers: 50+ users."""
-FAST_SCALEUP_GBS = 400
-"""A device's own scale-up fabric at this rate or more (e.g. Gaudi 3's on-die RoCE, 1200 GB/s) counts as
-fast as NVLink for splitting a model; PCIe Gen5 x16 is ~128 GB/s."""
+FAST_SCALEUP_GBS = 390
+"""A device's own scale-up fabric at this rate or more (e.g. Gaudi 3's on-die RoCE, 1200 GB/s; the Ascend 910B's
+HCCS mesh, 392 GB/s, the class of the A800/H800's capped 400 GB/s NVLink) counts as fast as NVLink for splitting
+a model; PCIe Gen5 x16 is ~128 GB/s."""
 SLOW_FP16_CC = (6.1, 6.2)
 """NVIDIA compute capabilities whose FP16 arithmetic runs at a small fraction of FP32 (GP102/104/106/107
 and Jetson TX2: P40, P4, GTX 10xx). Source: CUDA C++ Programming Guide, arithmetic instruction
