@@ -391,8 +391,21 @@ def _asked_about(text: str, m: re.Match) -> bool:
         re.search(r"(?:支援|支持|需要|會用|用到)\s*$", head) and _ASKED_AFTER.match(text, m.end()))
 
 
-def _interconnect(text: str, hit_spans: list[tuple[int, int]], count: int | None) -> Finding | None:
-    """The stated link; a negated NVLink between several devices means PCIe."""
+_LINK_BEFORE_DEVICE = re.compile(r"\s*(?:的)?\s*$")
+_LINK_AFTER_DEVICE = re.compile(r"^\s*(?:with|w/|over|via|[(（]|有|帶|配|搭)?\s*$", _F)
+
+
+def _of_another(text: str, m: re.Match, others: list[tuple[int, int]]) -> bool:
+    """The link word belongs to another device named beside it ("8 張 NVLink 的 A800 SXM", "A800 SXM with NVLink"),
+    not to the user's own (r6-zh-04: the H800 PCIe cards were called NVLink)."""
+    return any((0 <= a - m.end() <= 4 and _LINK_BEFORE_DEVICE.match(text[m.end():a]))
+               or (0 <= m.start() - b <= 8 and _LINK_AFTER_DEVICE.match(text[b:m.start()])) for a, b in others)
+
+
+def _interconnect(text: str, hit_spans: list[tuple[int, int]], count: int | None,
+                  others: list[tuple[int, int]] = ()) -> Finding | None:
+    """The stated link; a negated NVLink between several devices means PCIe; a link said of another device
+    named beside it (`others`) is not the user's."""
     found: list[tuple[int, Finding]] = []
     links = sorted((m.start(), m.end(), value) for value, rx in _INTERCONNECT for m in rx.finditer(text))
     # "InfiniBand or NVLink?", "NVLink 還是 PCIe": links offered as alternatives are not the link stated
@@ -400,7 +413,7 @@ def _interconnect(text: str, hit_spans: list[tuple[int, int]], count: int | None
               [(c, d) for (a, b, v), (c, d, w) in zip(links, links[1:]) if v != w and _OR.fullmatch(text[b:c])]
     for value, rx in _INTERCONNECT:
         for m in rx.finditer(text):
-            if overlaps(m.span(), hit_spans) or _asked_about(text, m) or m.span() in offered:
+            if overlaps(m.span(), hit_spans) or _asked_about(text, m) or m.span() in offered or _of_another(text, m, others):
                 continue
             if negated(text, m.start(), m.end(), post=True):
                 if value == "nvlink" and count != 1:
@@ -722,7 +735,8 @@ def find(text: str) -> list[Finding]:
     if mem:
         out.append(mem)
     count = next((f.value for f in out if f.field == "count"), None)
-    link = _interconnect(text, [(h.start, h.end) for h in hits], count)
+    others = [(h.start, h.end) for h in hits if device and h.id != device.id]
+    link = _interconnect(text, [(h.start, h.end) for h in hits], count, others)
     if link:
         out.append(link)
     return out
