@@ -293,6 +293,11 @@ def _pick(text: str, hits: list[AliasHit]) -> AliasHit | None:
     live = switched or live   # "先用 A800 × 2，之後改用 A100 × 4": the device switched to is the current one
     live = [h for h in live if _WANTED.search(text, max(0, h.start - 24), h.start)] \
         or [h for h in live if _CONTRAST.match(text, h.end)] or live
+    # "my Intel Arc A770 ... an RTX 3090 with similar TFLOPS does 60-70": the card called theirs is theirs, not the one
+    # another count or article introduces for comparison (r6-en-12, r6-en-13: plans were made for the other card)
+    mine = [h for h in live if _POSSESSED.search(text, max(0, h.start - 40), h.start)]
+    if mine and len({h.id for h in live}) > 1 and not any(_WANTED.search(text, max(0, h.start - 24), h.start) for h in live):
+        live = [h for h in live if h.id in {m.id for m in mine}]
     counted = [h for h in live if _count_before(text, h) or _count_after(text, h) or _DGX.search(text[:h.start])]
     # the same device named again with a number beats an article ("a g6.12xlarge with 4 × NVIDIA L4", "a P40 … 10 P40s")
     if counted and _ARTICLE_ONLY.match(text, (_count_before(text, counted[0]) or (0, -1))[1]):
