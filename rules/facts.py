@@ -129,6 +129,8 @@ class Facts(BaseModel):
     fits_stated_memory: bool | None = None
     """Hardware unknown but its memory stated: do the weights fit in it (with the usual headroom)?"""
     fits_one_device: bool | None = None
+    wired_share: float | None = None
+    """On a Mac: the weights' share of the memory the GPU may keep wired by default (macOS's limit)."""
     fits_node: bool | None = None
     fits_total: bool | None = None
     usable_total_gb: float | None = None
@@ -308,6 +310,8 @@ def _capacity_facts(f: dict[str, Any], p: Profile, spec) -> dict[str, Any]:
     out["usable_total_gb"] = round(per_device * f["device_count"] / 1e9, 1)
     out.update(devices_needed=need, fits_one_device=need == 1, fits_node=need <= f["count"],
                fits_total=need <= f["device_count"])
+    if hw.platform == "apple-silicon" and usable > 0:
+        out["wired_share"] = round(weights / (usable * f["device_count"]), 2)
     out.update(_kv_facts(f, p, spec, hw, usable, weights))
     return out
 
