@@ -112,18 +112,23 @@ def gate_reason(facts: dict[str, Any], engine_id: str) -> tuple[str, str] | None
 
 def quant_warning(quant: str, penalised: dict[str, tuple[int, str]], platform: str | None,
                   weight_only: Any = ()) -> str:
-    """One line naming the engines ranked down for lacking a kernel for `quant` (or running it weight-only)."""
+    """One line naming the engines ranked down for lacking a kernel for `quant`, or for running it only weight-only
+    on this GPU (FP8 on Ampere: an optimized Marlin kernel, but no FP8 compute)."""
     loads = sorted(e for e, (p, _) in penalised.items() if p == QUANT_PENALTY and e not in weight_only)
     missing = sorted(e for e, (p, _) in penalised.items() if p != QUANT_PENALTY)
-    parts = []
+    where = f" on {platform}" if platform else ""
+    out = []
     if weight_only:
-        parts.append(f"{', '.join(sorted(weight_only))} run {quant} weight-only ({WEIGHT_ONLY_EN}; {WEIGHT_ONLY_SOURCE})")
+        out.append(f"Quantization {quant}{where}: {', '.join(sorted(weight_only))} run it weight-only "
+                   f"({WEIGHT_ONLY_EN}; {WEIGHT_ONLY_SOURCE}), so they rank a little lower.")
+    parts = []
     if loads:
         parts.append(f"{', '.join(loads)} can load {quant} but have no optimized kernel for it")
     if missing:
         parts.append(f"{', '.join(missing)} cannot run {quant} without re-quantizing")
-    where = f" on {platform}" if platform else ""
-    return f"Quantization {quant}: " + "; ".join(parts) + f"{where}, so they were ranked down."
+    if parts:
+        out.append(f"Quantization {quant}: " + "; ".join(parts) + f"{where}, so they were ranked down.")
+    return " ".join(out)
 
 
 def is_orchestrator(engine_id: str) -> bool:

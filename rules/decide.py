@@ -162,9 +162,10 @@ def _quant_check(facts: dict[str, Any], t: _Tally, rule: Rule, values: dict[str,
     if slow:
         wo = checks.weight_only_engines(facts, slow)
         names = sorted(e for e in slow if e not in wo)
-        zh = ([f"{'、'.join(wo)} {zh_where}以 weight-only 方式執行 {quant}（{checks.WEIGHT_ONLY_ZH}；{checks.WEIGHT_ONLY_SOURCE}）"] if wo else []) + \
-             ([f"{'、'.join(names)} {zh_where}能載入但沒有最佳化 kernel"] if names else [])
-        t.warn(checks.quant_warning(quant, slow, platform, wo), f"量化格式 {quant}：{'；'.join(zh)}，已降低排名。")
+        zh = ([f"量化格式 {quant}：{'、'.join(wo)} {zh_where}以 weight-only 方式執行（{checks.WEIGHT_ONLY_ZH}；"
+               f"{checks.WEIGHT_ONLY_SOURCE}），排名略降。"] if wo else []) + \
+             ([f"量化格式 {quant}：{'、'.join(names)} {zh_where}能載入但沒有最佳化 kernel，已降低排名。"] if names else [])
+        t.warn(checks.quant_warning(quant, slow, platform, wo), "".join(zh))
     if missing:
         t.warn(f"Quantization {quant}: {', '.join(missing)} cannot run it{en_where}, so they were ruled out; "
                f"re-quantize to a format they support to use them.",
