@@ -46,7 +46,9 @@ _WORDS = {
                         r"\bcold\s+start|第一個請求|第一次(?:請求|呼叫|提問)|剛啟動|重啟後", _F),
     "npu": re.compile(r"\bNPU\b", _F),
     # a Ryzen with integrated graphics beside the card: ROCm sees it as a second GPU
-    "igpu": re.compile(r"\biGPU\b|integrated\s+(?:GPU|graphics)|\bAPU\b|內顯|核顯|集顯|内显|核显", _F),
+    # (every Ryzen 7000/8000/9000 desktop part but the F models has one; G/U/H/HS/HX parts are APUs)
+    "igpu": re.compile(r"\biGPU\b|integrated\s+(?:GPU|graphics)|\bAPU\b|內顯|核顯|集顯|内显|核显"
+                       r"|\bRyzen\s*(?:AI\s*)?[3579]\s*(?:PRO\s*)?(?:[5-9]\d{3}(?:GE|G|U|HS|HX|H)\b|[789]\d{3}(?:X3D|X)?(?![\w]))", _F),
     "replicas_compared": re.compile(r"(?:\binstances?\b|\breplicas?\b|\bDP\s*=?\s*\d|實例|副本)[^。？?]{0,80}\bTP\s*=?\s*\d"
                                    r"|\bTP\s*=?\s*\d[^。？?]{0,80}(?:\binstances?\b|\breplicas?\b|\bDP\s*=?\s*\d|實例|副本)", _F),
     "nvlink_said": re.compile(r"\bNVLink\b(?![^.,;，；。]{0,12}(?:no|without|沒有|無))", _F),
