@@ -249,6 +249,9 @@ _CONTRAST = re.compile(r"\s*(?:卻|却|偏偏)")
 _ENGINE_PREFIX = re.compile(r"\b(?:TGI|vLLM|optimum|SGLang|lmdeploy)[\s-]+$", _F)
 
 
+# "... on my A770. An RTX 3090 with similar TFLOPS does 60-70": a card opening its own sentence (or a "while" clause)
+# with an article is someone else's, brought in to compare
+_OTHER_ONE = re.compile(rf"(?:^|[.!?;]\s+|\b(?:while|whereas|but)\s+)(?:an?|the|one)\s+(?:(?:{_BRAND})[\s-]*)*$", _F)
 _POSSESSED = re.compile(rf"(?:\bmy|\bour|我的|我們的|我們|我這(?:張|台|邊的?))\s*(?:(?:{_STATE}|{_BRAND}|\d+\s*x|\d+\s*[×*]|[一二兩三四五六七八]\s*張|\d+\s*張)[\s-]*)*$", _F)
 
 
@@ -296,8 +299,9 @@ def _pick(text: str, hits: list[AliasHit]) -> AliasHit | None:
     # "my Intel Arc A770 ... an RTX 3090 with similar TFLOPS does 60-70": the card called theirs is theirs, not the one
     # another count or article introduces for comparison (r6-en-12, r6-en-13: plans were made for the other card)
     mine = [h for h in live if _POSSESSED.search(text, max(0, h.start - 40), h.start)]
-    if mine and len({h.id for h in live}) > 1 and not any(_WANTED.search(text, max(0, h.start - 24), h.start) for h in live):
-        live = [h for h in live if h.id in {m.id for m in mine}]
+    other = [h for h in live if h.id not in {m.id for m in mine} and _OTHER_ONE.search(text, max(0, h.start - 30), h.start)]
+    if mine and other:
+        live = [h for h in live if h not in other]
     counted = [h for h in live if _count_before(text, h) or _count_after(text, h) or _DGX.search(text[:h.start])]
     # the same device named again with a number beats an article ("a g6.12xlarge with 4 × NVIDIA L4", "a P40 … 10 P40s")
     if counted and _ARTICLE_ONLY.match(text, (_count_before(text, counted[0]) or (0, -1))[1]):

@@ -249,17 +249,13 @@ def _link_facts(p: Profile, hw, notes: list[str]) -> dict[str, Any]:
                                   f"interconnect = {link}：沒有說明，假設是 {display.short_name(hw.name)} 常見的連結方式"))
     elif link is None:
         link = "unified" if hw.hw_class == "apple" else "none"
-    if link == "nvlink" and hw.interconnect == "pcie" and (p.count or 1) > (hw.scaleup_domain or 1):
-        # PCIe cards: NVLink bridges join pairs at most (catalog scaleup_domain); across all the cards the link that
-        # TP/EP traffic crosses is PCIe, so the planner costs it there (r6-zh-04: 8 H800 PCIe shown as one NVLink domain)
+    if link == "nvlink" and hw.interconnect == "pcie" and (hw.scaleup_domain or 1) < 2 and not hw.scaleup_gbs:
+        # a PCIe card with no NVLink at all (catalog: no scale-up link): the cards talk over PCIe whatever was said.
+        # Cards with NVLink bridges keep "nvlink": the planner limits TP/EP groups to the bridged pairs (the catalog's
+        # scaleup_domain, rules.plan.topology), so 8 H800 PCIe are never one NVLink domain (r6-zh-04)
         link = "pcie"
-        group = hw.scaleup_domain or 0
-        notes.append(display.Line(
-            f"interconnect = pcie: NVLink bridges join {hw.name} cards in {'pairs' if group == 2 else f'groups of {group}'} "
-            f"at most, so across {p.count} cards the link is PCIe" if group >= 2 else
-            f"interconnect = pcie: {hw.name} has no NVLink, so the cards talk over PCIe",
-            f"interconnect = pcie：{display.short_name(hw.name)} 的 NVLink 橋接最多只連 {group} 張，{p.count} 張之間走的是 PCIe"
-            if group >= 2 else f"interconnect = pcie：{display.short_name(hw.name)} 沒有 NVLink，卡與卡之間走 PCIe"))
+        notes.append(display.Line(f"interconnect = pcie: {hw.name} has no NVLink, so the cards talk over PCIe",
+                                  f"interconnect = pcie：{display.short_name(hw.name)} 沒有 NVLink，卡與卡之間走 PCIe"))
     own_fabric = link == hw.interconnect and link not in ("pcie", "none") and (hw.scaleup_gbs or 0) >= FAST_SCALEUP_GBS
     return {
         "interconnect": link, "inter_node_link": between,

@@ -44,11 +44,16 @@ def test_nvlink_bridged_pcie_cards_are_one_nvlink_domain_only_in_pairs():
     assert topo.domain == 2
 
 
-def test_eight_pcie_cards_with_nvlink_said_are_costed_over_pcie_beyond_a_pair():
+def test_eight_pcie_cards_with_nvlink_bridges_split_tensors_only_inside_a_pair():
     a = _advise("We have 8x H100 PCIe 80GB with NVLink bridges, Llama 3.1 70B in BF16 for 100 concurrent users.")
-    assert a.decision.primary
-    assert any(line.startswith("interconnect = pcie") and "pairs" in line for line in a.assumptions)
-    assert not re.search(r"8 × NVIDIA H100 PCIe[^\n]{0,40}\(interconnect: NVLink\)", a.answer)
+    assert a.decision.primary and a.plan is not None
+    assert a.plan.layout.tp * a.plan.layout.ep <= 2
+    assert not re.search(r"\(interconnect: NVLink\)", a.answer)
+
+
+def test_nvlink_said_of_cards_without_it_is_pcie():
+    a = _advise("4x RTX 4090 with NVLink, Llama 3.3 70B AWQ for 20 people.")
+    assert any(line.startswith("interconnect = pcie") for line in a.assumptions)
 
 
 def test_a100_sxm_nodes_keep_their_nvlink():
