@@ -164,3 +164,9 @@ def test_fp8_on_a100_is_weight_only_not_unoptimized():
 def test_fp8_on_a800_zh_says_weight_only():
     a = _advise("8 張 A800 80GB SXM，想用 vLLM 跑 Qwen3-235B-A22B-FP8，100 個併發。")
     assert "沒有最佳化 kernel" not in a.answer and "no optimized kernel" not in a.answer
+
+
+def test_an_unknown_tier_is_named_whole_in_the_note():
+    from agent.api import ask
+    r = ask("Qwen2.5 Max on 2x H100 for 20 users")
+    assert r["profile"]["model"] is None and "Qwen2.5 Max" in r.get("not_understood", [])
