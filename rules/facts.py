@@ -243,7 +243,13 @@ def _link_facts(p: Profile, hw, notes: list[str]) -> dict[str, Any]:
         if (p.count or 1) > 1:
             notes.append(display.Line(f"interconnect = {link} inside each node: {between} was given for between the nodes",
                                       f"interconnect = {link}：節點內用這個連結，{between} 是節點之間的網路"))
-    if link is None and p.device_count > 1:
+    if link is None and p.device_count > 1 and hw.fabric:
+        link = hw.interconnect   # HCCS, ICI: the device's own fabric, named as its vendor names it (not "Ethernet")
+        notes.append(display.Line(f"interconnect = {hw.fabric}: not given, assumed {hw.name}'s own {hw.fabric} fabric "
+                                  "between the devices of one machine",
+                                  f"interconnect = {hw.fabric}：沒有說明，假設同一台機器內的 {display.short_name(hw.name)} "
+                                  f"走它自己的 {hw.fabric} 互連"))
+    elif link is None and p.device_count > 1:
         link = hw.interconnect
         notes.append(display.Line(f"interconnect = {link}: not given, assumed the usual link of {hw.name}",
                                   f"interconnect = {link}：沒有說明，假設是 {display.short_name(hw.name)} 常見的連結方式"))

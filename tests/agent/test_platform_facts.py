@@ -170,3 +170,10 @@ def test_an_unknown_tier_is_named_whole_in_the_note():
     from agent.api import ask
     r = ask("Qwen2.5 Max on 2x H100 for 20 users")
     assert r["profile"]["model"] is None and "Qwen2.5 Max" in r.get("not_understood", [])
+
+
+def test_ascend_servers_are_said_to_use_hccs_not_ethernet():
+    # the 8 NPUs of an Atlas 800 A2 are joined by HCCS inside the server (RoCE only between servers)
+    a = _advise("Atlas 800 伺服器，每台 8x Ascend 910B2 64GB，用 vLLM-Ascend 跑 Qwen2.5-72B，50 個併發。")
+    assert "HCCS" in a.answer and "乙太網路" not in a.answer
+    assert "NVLink 等級的互連（只有 PCIe 或網路）" not in a.answer
