@@ -45,6 +45,10 @@ _WORDS = {
     "first": re.compile(r"\bfirst\s+(?:request|call|query|prompt)\b|\bafter\s+(?:a\s+|each\s+|every\s+)?(?:re)?start|"
                         r"\bcold\s+start|第一個請求|第一次(?:請求|呼叫|提問)|剛啟動|重啟後", _F),
     "npu": re.compile(r"\bNPU\b", _F),
+    # a Ryzen with integrated graphics beside the card: ROCm sees it as a second GPU
+    # (every Ryzen 7000/8000/9000 desktop part but the F models has one; G/U/H/HS/HX parts are APUs)
+    "igpu": re.compile(r"\biGPU\b|integrated\s+(?:GPU|graphics)|\bAPU\b|內顯|核顯|集顯|内显|核显"
+                       r"|\bRyzen\s*(?:AI\s*)?[3579]\s*(?:PRO\s*)?(?:[5-9]\d{3}(?:GE|G|U|HS|HX|H)\b|[789]\d{3}(?:X3D|X)?(?![\w]))", _F),
     "replicas_compared": re.compile(r"(?:\binstances?\b|\breplicas?\b|\bDP\s*=?\s*\d|實例|副本)[^。？?]{0,80}\bTP\s*=?\s*\d"
                                    r"|\bTP\s*=?\s*\d[^。？?]{0,80}(?:\binstances?\b|\breplicas?\b|\bDP\s*=?\s*\d|實例|副本)", _F),
     "nvlink_said": re.compile(r"\bNVLink\b(?![^.,;，；。]{0,12}(?:no|without|沒有|無))", _F),
@@ -83,10 +87,19 @@ def facts(c: "Ctx", engine: str | None, kind: str | None, level: str | None, est
     out["kv_overflow"] = _kv_overflow(c, engine, hw_id, count)
     gfx = re.search(r"gfx\w+", hw.arch or "") if hw.platform == "amd-rocm" else None
     out["rocm_gfx"] = gfx.group(0).lower() if gfx else None
-    for key in ("bnb", "eager", "wsl", "docker", "lora", "agent", "reload", "first", "npu", "replicas_compared"):
+    out["wired_share"] = _wired_share(hw, est, c.advice.profile.summary.hardware == hw_id and getattr(s, "memory_gb", None))
+    for key in ("bnb", "eager", "wsl", "docker", "lora", "agent", "reload", "first", "npu", "replicas_compared", "igpu"):
         out[key] = bool(_WORDS[key].search(text))
     out["lora"] = out["lora"] or bool(s.lora_adapters)
     return out
+
+
+def _wired_share(hw, est, memory_gb) -> float | None:
+    """On a Mac: the weights' share of the memory the GPU may keep wired by default (None elsewhere)."""
+    if hw.platform != "apple-silicon" or est is None or not getattr(est, "weights_gb", None):
+        return None
+    wired = (memory_gb or hw.memory_gb) * hw.usable_memory_fraction
+    return round(est.weights_gb / wired, 2) if wired else None
 
 
 def _kv_overflow(c: "Ctx", engine: str | None, hw_id: str, count: int) -> bool:

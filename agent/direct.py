@@ -556,14 +556,18 @@ def _pair_at_load(c: "Ctx", a: str, b: str, load: int, where: str) -> list[str]:
         return []
     ea, eb = got[a][1], got[b][1]
     gap = abs(ea.aggregate_tokens_per_s / eb.aggregate_tokens_per_s - 1) * 100
+    from rules import catalog
+    from rules.display import graph_capture
+    platform = catalog.hardware(s.hardware).platform
+    graphs, graphs_zh = graph_capture(platform, "en"), graph_capture(platform, "zh")
     return [c.t(f"**Is something misconfigured? Not necessarily** — at {load} concurrent on {where} the estimate puts "
                 f"{display(a)} at about {_fmt(ea.aggregate_tokens_per_s)} and {display(b)} at about "
                 f"{_fmt(eb.aggregate_tokens_per_s)} tok/s in total ({_fmt(gap)}% apart): both batch continuously on the same "
-                "hardware, so a large gap usually comes from versions and defaults (memory fraction, CUDA graphs, chunked "
+                f"hardware, so a large gap usually comes from versions and defaults (memory fraction, {graphs}, chunked "
                 "prefill, scheduling); compare them with equal settings before choosing.",
                 f"**是設定錯了嗎？不一定**——在 {where} 上 {load} 個併發時，估計 {display(a)} 總計約 {_fmt(ea.aggregate_tokens_per_s)}、"
                 f"{display(b)} 約 {_fmt(eb.aggregate_tokens_per_s)} tok/s（差 {_fmt(gap)}%）：兩者在同樣的硬體上都做 continuous "
-                "batching，差距大多來自版本與預設值（記憶體比例、CUDA graph、chunked prefill、排程）；請用相同設定比較後再選。")]
+                f"batching，差距大多來自版本與預設值（記憶體比例、{graphs_zh}、chunked prefill、排程）；請用相同設定比較後再選。")]
 
 
 def _faster(c: "Ctx", ests: dict, theirs: str | None, kind: str) -> list[str]:

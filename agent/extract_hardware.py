@@ -249,6 +249,9 @@ _CONTRAST = re.compile(r"\s*(?:卻|却|偏偏)")
 _ENGINE_PREFIX = re.compile(r"\b(?:TGI|vLLM|optimum|SGLang|lmdeploy)[\s-]+$", _F)
 
 
+# "... on my A770. An RTX 3090 with similar TFLOPS does 60-70": a card opening its own sentence (or a "while" clause)
+# with an article is someone else's, brought in to compare
+_OTHER_ONE = re.compile(rf"(?:^|[.!?;]\s+|\b(?:while|whereas|but)\s+)(?:an?|the|one)\s+(?:(?:{_BRAND})[\s-]*)*$", _F)
 _POSSESSED = re.compile(rf"(?:\bmy|\bour|我的|我們的|我們|我這(?:張|台|邊的?))\s*(?:(?:{_STATE}|{_BRAND}|\d+\s*x|\d+\s*[×*]|[一二兩三四五六七八]\s*張|\d+\s*張)[\s-]*)*$", _F)
 
 
@@ -293,6 +296,12 @@ def _pick(text: str, hits: list[AliasHit]) -> AliasHit | None:
     live = switched or live   # "先用 A800 × 2，之後改用 A100 × 4": the device switched to is the current one
     live = [h for h in live if _WANTED.search(text, max(0, h.start - 24), h.start)] \
         or [h for h in live if _CONTRAST.match(text, h.end)] or live
+    # "my Intel Arc A770 ... an RTX 3090 with similar TFLOPS does 60-70": the card called theirs is theirs, not the one
+    # another count or article introduces for comparison (r6-en-12, r6-en-13: plans were made for the other card)
+    mine = [h for h in live if _POSSESSED.search(text, max(0, h.start - 40), h.start)]
+    other = [h for h in live if h.id not in {m.id for m in mine} and _OTHER_ONE.search(text, max(0, h.start - 30), h.start)]
+    if mine and other:
+        live = [h for h in live if h not in other]
     counted = [h for h in live if _count_before(text, h) or _count_after(text, h) or _DGX.search(text[:h.start])]
     # the same device named again with a number beats an article ("a g6.12xlarge with 4 × NVIDIA L4", "a P40 … 10 P40s")
     if counted and _ARTICLE_ONLY.match(text, (_count_before(text, counted[0]) or (0, -1))[1]):
@@ -391,8 +400,21 @@ def _asked_about(text: str, m: re.Match) -> bool:
         re.search(r"(?:支援|支持|需要|會用|用到)\s*$", head) and _ASKED_AFTER.match(text, m.end()))
 
 
-def _interconnect(text: str, hit_spans: list[tuple[int, int]], count: int | None) -> Finding | None:
-    """The stated link; a negated NVLink between several devices means PCIe."""
+_LINK_BEFORE_DEVICE = re.compile(r"\s*(?:的)?\s*$")
+_LINK_AFTER_DEVICE = re.compile(r"^\s*(?:with|w/|over|via|[(（]|有|帶|配|搭)?\s*$", _F)
+
+
+def _of_another(text: str, m: re.Match, others: list[tuple[int, int]]) -> bool:
+    """The link word belongs to another device named beside it ("8 張 NVLink 的 A800 SXM", "A800 SXM with NVLink"),
+    not to the user's own (r6-zh-04: the H800 PCIe cards were called NVLink)."""
+    return any((0 <= a - m.end() <= 4 and _LINK_BEFORE_DEVICE.match(text[m.end():a]))
+               or (0 <= m.start() - b <= 8 and _LINK_AFTER_DEVICE.match(text[b:m.start()])) for a, b in others)
+
+
+def _interconnect(text: str, hit_spans: list[tuple[int, int]], count: int | None,
+                  others: list[tuple[int, int]] = ()) -> Finding | None:
+    """The stated link; a negated NVLink between several devices means PCIe; a link said of another device
+    named beside it (`others`) is not the user's."""
     found: list[tuple[int, Finding]] = []
     links = sorted((m.start(), m.end(), value) for value, rx in _INTERCONNECT for m in rx.finditer(text))
     # "InfiniBand or NVLink?", "NVLink 還是 PCIe": links offered as alternatives are not the link stated
@@ -400,7 +422,7 @@ def _interconnect(text: str, hit_spans: list[tuple[int, int]], count: int | None
               [(c, d) for (a, b, v), (c, d, w) in zip(links, links[1:]) if v != w and _OR.fullmatch(text[b:c])]
     for value, rx in _INTERCONNECT:
         for m in rx.finditer(text):
-            if overlaps(m.span(), hit_spans) or _asked_about(text, m) or m.span() in offered:
+            if overlaps(m.span(), hit_spans) or _asked_about(text, m) or m.span() in offered or _of_another(text, m, others):
                 continue
             if negated(text, m.start(), m.end(), post=True):
                 if value == "nvlink" and count != 1:
@@ -722,7 +744,8 @@ def find(text: str) -> list[Finding]:
     if mem:
         out.append(mem)
     count = next((f.value for f in out if f.field == "count"), None)
-    link = _interconnect(text, [(h.start, h.end) for h in hits], count)
+    others = [(h.start, h.end) for h in hits if device and h.id != device.id]
+    link = _interconnect(text, [(h.start, h.end) for h in hits], count, others)
     if link:
         out.append(link)
     return out

@@ -129,6 +129,10 @@ def _settle(text: str, start: int, end: int, ident: str | None, trusted: bool) -
     if ident and _CLASS.match(text, tail.end() if tail and _TAIL_SIZE.search(tail.group(0)) else end):
         # "a Llama-70B-class model": a size class, not that model
         return _Name(None, start, end)
+    tier = _TIER_AFTER.match(text, end)
+    if ident and tier and model_resolve.tier_mismatch(ident, tier.group(1)):
+        # "Mistral Large", "Qwen2.5 Max": a tier the entry is not; the name stays unplaced, never the family's 7B
+        return _Name(None, start, tier.end())
     if ident and _size_disagrees(ident, tail):
         # "deepseekr1-qwen2.5-32b": the name goes on with a size the model does not have, so the whole
         # glued name is another model (kept as a span without an id, so no model inside it is read)
@@ -136,6 +140,7 @@ def _settle(text: str, start: int, end: int, ident: str | None, trusted: bool) -
     return _Name(ident, start, end) if ident else None
 
 
+_TIER_AFTER = re.compile(r"[\s\-_]*([A-Za-z]+)\b")
 _SPACED_SIZE = re.compile(r"\s+\d+(?:\.\d+)?\s?[bB](?![A-Za-z0-9])")
 _CLASS = re.compile(r"[\s-]*(?:class|sized?|級|等級)\b", re.I)
 _GLUED_TAIL = re.compile(r"(?:[-_](?:[A-Za-z0-9]+\.)*[A-Za-z0-9]+)+")

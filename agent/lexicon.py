@@ -440,4 +440,5 @@ MODEL_NAME = (r"(?<![\w.-])(?:Llama|Qwen|QwQ|Mistral|Mixtral|Gemma|Phi|GLM|ChatG
               r"|Command[\s-]?R|Granite|OLMo|SmolLM|MiniMax|Kimi|gpt-oss|Codestral|Devstral|Magistral|Vicuna|StarCoder|CodeLlama"
               r"|Hunyuan|ERNIE|Jamba|Zephyr|Dolphin|Hermes)"
               r"(?:[\w.:-]*\d[\w.:-]*|[\w.:-]*(?:[\s-]\d+(?:\.\d+)?\s?[BbMm]\b))"
-              r"(?:[\s-](?:Coder|Instruct|Chat|VL|Math|Next|Omni|Thinking|Flash)\b)*")   # "Qwen3 Coder" is quoted whole
+              r"(?:[\s-](?:Coder|Instruct|Chat|VL|Math|Next|Omni|Thinking|Flash|Large|Medium|Small|Mini|Tiny|Nano|Pro|Max|Plus"
+              r"|Turbo|Lite|Air|Ultra|Vision|Nemo)\b)*")   # "Qwen3 Coder", "Qwen2.5 Max" are quoted whole

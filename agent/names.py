@@ -160,12 +160,16 @@ def link_text(hardware: str | None, count: int | None, link: str | None, lang: s
     small groups (H800/H100 PCIe: pairs) is that, not one NVLink domain over all of them (r6-zh-04)."""
     lang = _lang(lang)
     shown = value_text("interconnect", link, lang)
-    if link != "nvlink" or not hardware:
+    if not hardware:
         return shown
     from rules import catalog
     try:
         hw = catalog.hardware(hardware)
     except Exception:   # an id the catalog does not know: the stated link stands
+        return shown
+    if hw.fabric and link == hw.interconnect:   # Ascend's HCCS, TPU ICI: not "Ethernet"
+        return hw.fabric
+    if link != "nvlink":
         return shown
     group = hw.scaleup_domain
     if hw.interconnect == "nvlink" or not group or group < 2 or (count or 1) <= group:

@@ -60,6 +60,9 @@ class Hardware(_Strict):
     tflops: Tflops = Tflops()
     interconnect: InterconnectId
     """Default link between devices of this kind."""
+    fabric: str | None = None
+    """The device's own scale-up fabric as its vendor names it, where it is neither NVLink, Infinity Fabric nor PCIe
+    (Ascend "HCCS", TPU "ICI"): `interconnect` then holds the nearest id, and the answer names the fabric."""
     scaleup_gbs: float | None = Field(default=None, gt=0, le=20000)
     """Scale-up link GB/s per device (bidirectional aggregate, as vendors quote it)."""
     scaleup_domain: int | None = Field(default=None, ge=1, le=100000)

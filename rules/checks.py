@@ -53,12 +53,26 @@ def _quant_kernels(facts: dict[str, Any]) -> dict[str, tuple[int, str]]:
         if kernel == "optimized":
             continue
         where = f" on {platform}" if platform else ""
-        if kernel == "supported":
+        if kernel == "supported" and engines.weight_only(engine_id, quant, platform, cc):
+            out[engine_id] = (QUANT_PENALTY, f"runs {quant} weight-only{where} ({WEIGHT_ONLY_EN})")
+        elif kernel == "supported":
             out[engine_id] = (QUANT_PENALTY, f"loads {quant} but has no optimized kernel for it{where}")
         else:
             gate = gate_reason(facts, engine_id)
             out[engine_id] = (QUANT_MISSING_PENALTY, gate[0] if gate else f"has no kernel for {quant}{where}")
     return out
+
+
+WEIGHT_ONLY_EN = ("the Marlin kernel keeps the weights in 8 bits and computes in 16-bit: half the weight memory, "
+                  "no 8-bit compute speed-up on a GPU without FP8 tensor cores")
+WEIGHT_ONLY_ZH = "Marlin kernel 以 8 位元存權重、以 16 位元計算：權重記憶體減半，但沒有 FP8 tensor core 的 GPU 得不到 8 位元算力加速"
+WEIGHT_ONLY_SOURCE = "https://github.com/vllm-project/vllm/pull/5975"
+
+
+def weight_only_engines(facts: dict[str, Any], engines_: Any) -> list[str]:
+    """Of `engines_`, those that run the profile's quantization weight-only on its NVIDIA GPU (FP8 on Ampere)."""
+    quant, platform, cc = facts.get("quantization"), facts.get("platform"), facts.get("cuda_cc")
+    return sorted(e for e in engines_ if quant and engines.weight_only(e, quant, platform, cc))
 
 
 SIXTEEN_BIT = ("bf16", "f16")
@@ -96,17 +110,25 @@ def gate_reason(facts: dict[str, Any], engine_id: str) -> tuple[str, str] | None
     return engines.cc_gate(engine_id, facts.get("quantization") or "", facts.get("platform"), facts.get("cuda_cc"), name)
 
 
-def quant_warning(quant: str, penalised: dict[str, tuple[int, str]], platform: str | None) -> str:
-    """One line naming the engines ranked down for lacking a kernel for `quant`."""
-    loads = sorted(e for e, (p, _) in penalised.items() if p == QUANT_PENALTY)
+def quant_warning(quant: str, penalised: dict[str, tuple[int, str]], platform: str | None,
+                  weight_only: Any = ()) -> str:
+    """One line naming the engines ranked down for lacking a kernel for `quant`, or for running it only weight-only
+    on this GPU (FP8 on Ampere: an optimized Marlin kernel, but no FP8 compute)."""
+    loads = sorted(e for e, (p, _) in penalised.items() if p == QUANT_PENALTY and e not in weight_only)
     missing = sorted(e for e, (p, _) in penalised.items() if p != QUANT_PENALTY)
+    where = f" on {platform}" if platform else ""
+    out = []
+    if weight_only:
+        out.append(f"Quantization {quant}{where}: {', '.join(sorted(weight_only))} run it weight-only "
+                   f"({WEIGHT_ONLY_EN}; {WEIGHT_ONLY_SOURCE}), so they rank a little lower.")
     parts = []
     if loads:
         parts.append(f"{', '.join(loads)} can load {quant} but have no optimized kernel for it")
     if missing:
         parts.append(f"{', '.join(missing)} cannot run {quant} without re-quantizing")
-    where = f" on {platform}" if platform else ""
-    return f"Quantization {quant}: " + "; ".join(parts) + f"{where}, so they were ranked down."
+    if parts:
+        out.append(f"Quantization {quant}: " + "; ".join(parts) + f"{where}, so they were ranked down.")
+    return " ".join(out)
 
 
 def is_orchestrator(engine_id: str) -> bool:

@@ -160,9 +160,12 @@ def _quant_check(facts: dict[str, Any], t: _Tally, rule: Rule, values: dict[str,
                     f"它{zh_where}沒有 {quant} 的 kernel，模型得重新量化成它支援的格式才能用")
     values["no_optimized_kernel"] = sorted(found)
     if slow:
-        names = sorted(slow)
-        t.warn(checks.quant_warning(quant, slow, platform),
-               f"量化格式 {quant}：{'、'.join(names)} {zh_where}能載入但沒有最佳化 kernel，已降低排名。")
+        wo = checks.weight_only_engines(facts, slow)
+        names = sorted(e for e in slow if e not in wo)
+        zh = ([f"量化格式 {quant}：{'、'.join(wo)} {zh_where}以 weight-only 方式執行（{checks.WEIGHT_ONLY_ZH}；"
+               f"{checks.WEIGHT_ONLY_SOURCE}），排名略降。"] if wo else []) + \
+             ([f"量化格式 {quant}：{'、'.join(names)} {zh_where}能載入但沒有最佳化 kernel，已降低排名。"] if names else [])
+        t.warn(checks.quant_warning(quant, slow, platform, wo), "".join(zh))
     if missing:
         t.warn(f"Quantization {quant}: {', '.join(missing)} cannot run it{en_where}, so they were ruled out; "
                f"re-quantize to a format they support to use them.",

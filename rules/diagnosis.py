@@ -16,6 +16,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from rules.conditions import Condition, compile_condition
+from rules.ids import Platform
 
 Kind = Literal["decode", "ttft", "throughput", "latency"]
 WAITS = ("ttft", "latency")
@@ -26,6 +27,7 @@ FACTS = frozenset({
     "engine", "other_engine", "platform", "arch", "hw_class", "cuda_cc", "fp16_slow", "jetson", "nvlink", "count", "nodes",
     "tp", "pp", "concurrency", "bnb", "eager", "wsl", "docker", "lora", "agent", "shared_prefix", "reload",
     "offload", "kind", "level", "prompt_tokens", "low_bit", "kv_overflow", "rocm_gfx", "first", "npu", "replicas_compared",
+    "wired_share", "igpu",
 })
 """What a cause's condition may read (agent.diagnosis builds them from the profile and the user's words)."""
 
@@ -68,6 +70,8 @@ class Cause(BaseModel):
 
     model_config = ConfigDict(extra="forbid", frozen=True)
     id: str
+    platforms: list[Platform] = Field(min_length=1)
+    """The platforms the cause (and its check and fix) applies to: CUDA graphs or NCCL never reach an Ascend NPU."""
     weight: int = Field(ge=0, le=100)
     """Higher comes first: the more specific a cause, the higher."""
     explains: Literal["expected", "slow"]
@@ -113,5 +117,6 @@ def explains(cause: Cause, ratio: float, devices: int = 1) -> bool:
 
 def causes(facts: dict, limit: int | None = None) -> list[Cause]:
     """The causes whose condition holds for these facts, most specific first."""
-    out = [c for c, test in _compiled() if test(facts)]
+    platform = facts.get("platform")
+    out = [c for c, test in _compiled() if (platform is None or platform in c.platforms) and test(facts)]
     return out[:limit] if limit else out

@@ -21,6 +21,18 @@ MODE_ZH = _MODE_ZH
 """Serving modes in zh-Hant words (for texts that name the user's mode)."""
 
 
+_GRAPHS = {"nvidia-cuda": ("CUDA graphs", "CUDA graph"), "amd-rocm": ("CUDA/HIP graphs", "CUDA/HIP graph"),
+           "huawei-ascend": ("graph mode (ACLGraph / TorchAir)", "圖模式（ACLGraph／TorchAir）"),
+           "intel-gaudi": ("HPU graphs", "HPU graph")}
+
+
+def graph_capture(platform: str | None, lang: str = "en") -> str:
+    """What captures the decode step as one graph on this platform, as its own software names it (CUDA graphs are
+    not an Ascend or Gaudi setting)."""
+    en, zh = _GRAPHS.get(platform or "", ("graph capture / compilation", "圖擷取／編譯"))
+    return zh if lang == "zh" else en
+
+
 def short_name(name: str) -> str:
     """A catalog name without its English qualifier in brackets ("NVIDIA GB200 (per Blackwell GPU ...)" →
     "NVIDIA GB200"): the zh-Hant texts name the part, the qualifier is catalog English."""

@@ -505,6 +505,20 @@ def quant_kernel(engine_id: str, quant: str, platform: str | None = None,
     return _entry_kernel(spec, key, platform, _as_cc(cuda_cc)) if key else None
 
 
+def weight_only(engine_id: str, quant: str, platform: str | None, cuda_cc: float | str | None) -> bool:
+    """The engine runs `quant` on this NVIDIA GPU only through its weight-only fallback (FP8 checkpoints on
+    Ampere through the FP8 Marlin kernel: FP8 weights, 16-bit math), an optimized kernel, not a missing one."""
+    spec = engine(engine_id)
+    if spec.backends is not None:
+        return any(weight_only(b, quant, platform, cuda_cc) for b in spec.backends.engines)
+    cc = _as_cc(cuda_cc)
+    key = own_format(engine_id, quant, platform, cuda_cc)
+    entry = spec.quantizations.get(key) if key else None
+    if platform != "nvidia-cuda" or cc is None or entry is None or entry.min_cuda_cc is None or entry.below_min_cc is None:
+        return False
+    return cc < entry.min_cuda_cc and _entry_kernel(spec, key, platform, cc) is not None
+
+
 def _amd_blocked(entry: QuantSupport | None, hw: Any) -> str | None:
     """The dtype an AMD kernel needs that this device lacks in hardware (None: not blocked)."""
     if entry is None or hw.platform != "amd-rocm" or not entry.amd_needs_tflops:

@@ -36,9 +36,10 @@ MANY_USERS_CONCURRENCY = 16
 """Above a demo's handful of users (the article: fine up to 5-10) scheduling quality matters."""
 MANY_USERS_HEADCOUNT = 50
 """The article's turning point for Ollama-class servers: 50+ users."""
-FAST_SCALEUP_GBS = 400
-"""A device's own scale-up fabric at this rate or more (e.g. Gaudi 3's on-die RoCE, 1200 GB/s) counts as
-fast as NVLink for splitting a model; PCIe Gen5 x16 is ~128 GB/s."""
+FAST_SCALEUP_GBS = 390
+"""A device's own scale-up fabric at this rate or more (e.g. Gaudi 3's on-die RoCE, 1200 GB/s; the Ascend 910B's
+HCCS mesh, 392 GB/s, the class of the A800/H800's capped 400 GB/s NVLink) counts as fast as NVLink for splitting
+a model; PCIe Gen5 x16 is ~128 GB/s."""
 SLOW_FP16_CC = (6.1, 6.2)
 """NVIDIA compute capabilities whose FP16 arithmetic runs at a small fraction of FP32 (GP102/104/106/107
 and Jetson TX2: P40, P4, GTX 10xx). Source: CUDA C++ Programming Guide, arithmetic instruction
@@ -128,6 +129,8 @@ class Facts(BaseModel):
     fits_stated_memory: bool | None = None
     """Hardware unknown but its memory stated: do the weights fit in it (with the usual headroom)?"""
     fits_one_device: bool | None = None
+    wired_share: float | None = None
+    """On a Mac: the weights' share of the memory the GPU may keep wired by default (macOS's limit)."""
     fits_node: bool | None = None
     fits_total: bool | None = None
     usable_total_gb: float | None = None
@@ -240,12 +243,25 @@ def _link_facts(p: Profile, hw, notes: list[str]) -> dict[str, Any]:
         if (p.count or 1) > 1:
             notes.append(display.Line(f"interconnect = {link} inside each node: {between} was given for between the nodes",
                                       f"interconnect = {link}：節點內用這個連結，{between} 是節點之間的網路"))
-    if link is None and p.device_count > 1:
+    if link is None and p.device_count > 1 and hw.fabric:
+        link = hw.interconnect   # HCCS, ICI: the device's own fabric, named as its vendor names it (not "Ethernet")
+        notes.append(display.Line(f"interconnect = {hw.fabric}: not given, assumed {hw.name}'s own {hw.fabric} fabric "
+                                  "between the devices of one machine",
+                                  f"interconnect = {hw.fabric}：沒有說明，假設同一台機器內的 {display.short_name(hw.name)} "
+                                  f"走它自己的 {hw.fabric} 互連"))
+    elif link is None and p.device_count > 1:
         link = hw.interconnect
         notes.append(display.Line(f"interconnect = {link}: not given, assumed the usual link of {hw.name}",
                                   f"interconnect = {link}：沒有說明，假設是 {display.short_name(hw.name)} 常見的連結方式"))
     elif link is None:
         link = "unified" if hw.hw_class == "apple" else "none"
+    if link == "nvlink" and hw.interconnect == "pcie" and (hw.scaleup_domain or 1) < 2 and not hw.scaleup_gbs:
+        # a PCIe card with no NVLink at all (catalog: no scale-up link): the cards talk over PCIe whatever was said.
+        # Cards with NVLink bridges keep "nvlink": the planner limits TP/EP groups to the bridged pairs (the catalog's
+        # scaleup_domain, rules.plan.topology), so 8 H800 PCIe are never one NVLink domain (r6-zh-04)
+        link = "pcie"
+        notes.append(display.Line(f"interconnect = pcie: {hw.name} has no NVLink, so the cards talk over PCIe",
+                                  f"interconnect = pcie：{display.short_name(hw.name)} 沒有 NVLink，卡與卡之間走 PCIe"))
     own_fabric = link == hw.interconnect and link not in ("pcie", "none") and (hw.scaleup_gbs or 0) >= FAST_SCALEUP_GBS
     return {
         "interconnect": link, "inter_node_link": between,
@@ -296,6 +312,8 @@ def _capacity_facts(f: dict[str, Any], p: Profile, spec) -> dict[str, Any]:
     out["usable_total_gb"] = round(per_device * f["device_count"] / 1e9, 1)
     out.update(devices_needed=need, fits_one_device=need == 1, fits_node=need <= f["count"],
                fits_total=need <= f["device_count"])
+    if hw.platform == "apple-silicon" and usable > 0:
+        out["wired_share"] = round(weights / (usable * f["device_count"]), 2)
     out.update(_kv_facts(f, p, spec, hw, usable, weights))
     return out
 

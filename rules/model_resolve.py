@@ -41,6 +41,12 @@ _SEP = re.compile(r"[\s\-_:/,()\[\]+]+")
 _STOP = re.compile(r"(?i)\s(?:vs\.?|versus|and|or|on|with|using|via|in|at|for|to|from|inside)\s|[,;，；、。(\[]|還是|或是|或|和|跟|與|在|用|搭配|上")
 
 
+TIERS = frozenset({"large", "medium", "small", "mini", "tiny", "nano", "micro", "pro", "max", "plus", "turbo",
+                   "lite", "air", "flash", "ultra", "vision", "nemo"})
+"""Words that name one size or product of a family ("Mistral Large", "Qwen2.5 Max", "Phi-3 mini"): a name
+carrying one is that model or no catalog model, never the family's other sizes."""
+
+
 @dataclass(frozen=True)
 class Match:
     """What a model name was read as."""
@@ -206,7 +212,9 @@ def resolve(text: str) -> Match | None:
     sizes = [(k, t) for k, t in toks if k in ("size", "active")]
     versions = {t for k, t in toks if k in ("num", "ver")}
     words = {t for k, t in toks if k == "word"}
-    cands = [e for e in entries.values() if e.family & fams and versions - e.family <= e.versions and _size_ok(e, sizes)]
+    tiers = words & TIERS
+    cands = [e for e in entries.values() if e.family & fams and versions - e.family <= e.versions and _size_ok(e, sizes)
+             and tiers <= e.words]
     mid = _best(cands, words | {t for _, t in sizes}, toks if not sizes else None)
     if not mid:
         return None
@@ -230,6 +238,8 @@ def _best(cands: list[_Entry], words: set[str], sizeless: list[tuple[str, str]] 
         return default
     if top[0][1] > top[1][1] and _same_size(top[0][2], top[1][2]):
         return top[0][2]
+    if words & TIERS and all(_same_size(top[0][2], s[2]) for s in top):
+        return max(s[2] for s in top)   # "Mistral Large": its releases share one architecture size; the newest id
     return None
 
 
@@ -307,6 +317,8 @@ def _longest(text: str, start: int) -> Match | None:
     bounds = [m.end() for m in re.finditer(r"[^\s]+", text[start:end])][:6]
     for i in range(len(bounds) - 1, -1, -1):
         hit = resolve(text[start:start + bounds[i]].rstrip(".!?"))
+        if hit and _tier_follows(text, start + bounds[i], hit.id):
+            return None   # "Mistral Large": the family's default size is not the model named
         if hit:  # drop trailing words that add nothing to the name (so "FP8" after it stays a quantization)
             while i > 0 and not _tokens(text[start + bounds[i - 1]:start + bounds[i]]):
                 i -= 1
@@ -315,6 +327,18 @@ def _longest(text: str, start: int) -> Match | None:
             return Match(hit.id, span, start, start + len(span), variant_note=hit.variant_note,
                          variant_kind=hit.variant_kind)
     return None
+
+
+def tier_mismatch(mid: str, word: str) -> bool:
+    """`word` is a tier word ("Large", "Max") that catalog entry `mid` does not carry."""
+    entry = _index()[0].get(mid)
+    return bool(entry) and word.lower() in TIERS and word.lower() not in entry.words
+
+
+def _tier_follows(text: str, at: int, mid: str) -> bool:
+    """The word right after a resolved name is a tier word that entry does not carry ("Mistral" + "Large")."""
+    nxt = re.match(r"[\s\-_]*([A-Za-z]+)", text[at:])
+    return bool(nxt and tier_mismatch(mid, nxt.group(1)))
 
 
 _GENERIC = re.compile(

@@ -87,6 +87,8 @@ def _domain(hw: Hardware, link: str, fast: bool, per_node: int, total: int) -> t
     if not fast:
         return 1, f"{link}: no NVLink-class fabric between the devices"
     entry = domains().get(hw.id)
+    if entry is None and hw.scaleup_domain and hw.interconnect == "pcie":   # bridged PCIe cards (H800 PCIe: pairs)
+        return min(hw.scaleup_domain, per_node), f"rules/catalog/hardware '{hw.id}' scaleup_domain {hw.scaleup_domain} ({hw.source})"
     if entry is None:
         return per_node, f"{hw.id}: its {link} is taken to join the {per_node} devices of one node"
     if entry.devices > per_node:      # a rack-scale fabric (NVL72) spans the machines it is built from

@@ -99,11 +99,11 @@ def test_every_cause_has_a_source_a_check_and_both_languages():
 @pytest.mark.parametrize("facts, first", [
     ({"arch": "pascal", "engine": "exllamav2", "platform": "nvidia-cuda"}, "pascal-fp16"),
     ({"nodes": 2, "engine": "vllm", "platform": "nvidia-cuda"}, "nccl-socket"),
-    ({"pp": 2, "concurrency": 1, "engine": "vllm"}, "pp-single-stream"),
-    ({"bnb": True, "engine": "vllm"}, "bnb-dequant"),
+    ({"pp": 2, "concurrency": 1, "engine": "vllm", "platform": "nvidia-cuda"}, "pp-single-stream"),
+    ({"bnb": True, "engine": "vllm", "platform": "nvidia-cuda"}, "bnb-dequant"),
     ({"offload": True, "engine": "ollama"}, "cpu-offload"),
     ({"kind": "ttft", "engine": "ollama", "reload": True}, "ollama-reload"),
-    ({"wsl": True, "engine": "vllm"}, "wsl-pinned"),
+    ({"wsl": True, "engine": "vllm", "platform": "nvidia-cuda"}, "wsl-pinned"),
     ({"kv_overflow": True, "engine": "vllm", "platform": "nvidia-cuda"}, "kv-queue"),
     ({"replicas_compared": True, "engine": "vllm", "platform": "nvidia-cuda"}, "tp-vs-replicas"),
     ({"npu": True, "platform": "intel-gpu", "engine": "openvino-genai"}, "npu-low-power"),
@@ -117,6 +117,14 @@ def test_a_cause_explains_only_the_slowdown_it_can_cause():
     assert diagnosis.explains(pp, 1.8, devices=2) and not diagnosis.explains(pp, 15, devices=2)
     fp16 = next(c for c in diagnosis.all_causes() if c.id == "pascal-fp16")
     assert diagnosis.explains(fp16, 13, devices=1)
+
+
+def test_every_cause_names_its_platforms_and_ascend_gets_no_cuda_advice():
+    assert all(c.platforms for c in diagnosis.all_causes())
+    ids = [c.id for c in diagnosis.causes({"platform": "huawei-ascend", "engine": "vllm", "kind": "decode", "nodes": 2,
+                                           "eager": True, "level": "far"})]
+    assert ids[:2] == ["ascend-hccl", "ascend-eager"]
+    assert not {"nccl-socket", "enforce-eager", "cuda-graphs", "tp-pcie"} & set(ids)
 
 
 def test_no_cuda_advice_for_a_cpu_target():
