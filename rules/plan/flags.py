@@ -198,8 +198,10 @@ def _checkpoint(spec: ModelSpec, quant: str, engine: str = "vllm") -> list[Note]
     if _own(spec, quant) or _on_the_fly(spec, quant, engine) and not _build(spec, quant):
         return []
     built = _build(spec, quant)
-    if built:
-        return [("built", {"quant": FORMAT_NAMES.get(quant, quant), "repo": built, "model": spec.name})]
+    if built:   # name the build's own format (a bare int4 is served by whichever 4-bit build exists)
+        builds = spec.quant_repos.get(_repo(spec), {})
+        fmt = next((q for q in SAME_WIDTH.get(quant, (quant,)) if builds.get(q) == built), quant)
+        return [("built", {"quant": FORMAT_NAMES.get(fmt, fmt), "repo": built, "model": spec.name})]
     return [("checkpoint", {"quant": FORMAT_NAMES.get(quant, quant), "model": spec.name})]
 
 
