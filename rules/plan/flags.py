@@ -154,7 +154,7 @@ def _on_the_fly(spec: ModelSpec, quant: str, engine: str = "vllm") -> bool:
     return engine in ON_THE_FLY_FP8 and quant == "fp8" and spec.native_dtype in ("bf16", "f16")
 
 
-FORMAT_NAMES = {"awq": "AWQ", "gptq-4bit": "GPTQ 4-bit", "int4": "AWQ or GPTQ 4-bit", "int8": "INT8",
+FORMAT_NAMES = {"awq": "AWQ", "gptq-4bit": "GPTQ 4-bit", "int4": "AWQ/GPTQ 4-bit", "int8": "INT8",
                 "fp8": "FP8", "nvfp4": "NVFP4", "mxfp4": "MXFP4"}
 """How a quantized checkpoint's format is named where the command needs the user to bring one."""
 SAME_WIDTH = {"int4": ("awq", "gptq-4bit")}
