@@ -21,7 +21,7 @@ _PER_DEVICE = set("x×X*張片塊块卡顆颗枚個个")
 _PER_DEVICE_WORD = re.compile(r"-?\s*(?:way|cards?|GPUs?|pcs?|pieces|units)\b", re.I)   # a multiplier or card classifier: devices, not machines
 _BRAND = r"(?:NVIDIA|GeForce|AMD|Radeon|Instinct|Apple|Intel|Mac\s*Studios?(?:\s+with)?|Mac\s*Pros?|Mac\s*minis?|MacBook\s*Pros?|Macs?|的|of|the)"
 # The state of the cards between their count and their name: "two used 3090s", "兩張二手 3090".
-_STATE = r"(?:RunPod|Vast(?:\.ai)?|Lambda|CoreWeave|Paperspace|AWS|GCP|Azure|on[\s-]demand|spot|laptop|notebook|mobile|desktop|筆電(?:版|的)?|used|second[\s-]?hand|brand[\s-]new|new|refurb(?:ished)?|old(?:er)?|spare|identical|matching|rented|leased|cloud|二手|全新|舊的?|閒置的?|租(?:來|用)?的)"
+_STATE = r"(?:RunPod|Vast(?:\.ai)?|Lambda|CoreWeave|Paperspace|AWS|GCP|Azure|on[\s-]demand|spot|laptop|notebook|mobile|desktop|筆電(?:版|的)?|used|second[\s-]?hand|brand[\s-]new|new|refurb(?:ished)?|old(?:er)?|spare|identical|matching|rented|leased|cloud|二手|全新|舊的?|閒置的?|租(?:來|用)?的|consumer(?:[\s-]grade)?|gaming|消費級|消费级|遊戲|游戏|家用|民用|專業|专业|企業級|企业级)"
 # A count written before the device name: "8×", "8 x ", "4 張 ", "two ", "a single ", "an ".
 _PREFIX = re.compile(rf"(?:(?P<num>{COUNT})\s*(?P<cls>{_CLS})?|(?P<one>\ban?\b|[單单]\s*{_CLS})|(?P<two>雙路|双路|\bdual[\s-]socket|雙(?!\s*(?:路|卡|機|台))|双(?!\s*(?:路|卡|机|台)))|(?P<sock>{COUNT})[\s-]*sockets?\b|(?P<sock2>[二兩两三四八2-8])\s*路)"
                      rf"[\s-]*(?:{_STATE}[\s-]*)*(?:\d{{1,3}}\s?(?:GB|G)\s+)?(?:{_BRAND}[\s-]*)*$", _F)   # "two 24GB 4090s"
@@ -51,7 +51,7 @@ _NODES = re.compile(
     rf"|(?:共|總共|一共|合計)\s*(?P<num6>{COUNT})\s*台|(?P<num7>{COUNT})\s*台(?=\s*(?:[)）,，。;；]|$))"   # "（每台 8 張，共 2 台）"
     rf"|(?P<one>單機|单机|單節點|单节点|單台(?:機器|伺服器|主機)?)", _F)
 _GENERIC_COUNT = re.compile(
-    rf"(?P<num>{COUNT})\s*(?:張|片|塊|个|個|[x×*])?\s*(?:\d+\s?[GT]B?\s*(?:的\s*)?)?(?:(?:graphics|video|GPU)\s+)?(?:GPUs?|[HNTX]PUs|cards?|顯卡|卡|accelerators?)(?![A-Za-z])"
+    rf"(?P<num>{COUNT})\s*(?:張|片|塊|个|個|[x×*])?\s*(?:\d+\s?[GT]B?\s*(?:顯存|显存|VRAM\s+)?(?:的\s*)?)?(?:(?:graphics|video|GPU)\s+)?(?:GPUs?|[HNTX]PUs|cards?|顯卡|卡|accelerators?)(?![A-Za-z])"
     rf"|(?P<num2>{COUNT})-(?:GPU|card)\b|(?P<two>雙卡|双卡)|(?P<one>單卡|单卡)"
     rf"|(?:每|per\s+)(?:台|個節點|節點|node|server|machine)\s*(?:有|放|裝|with)?\s*(?P<num3>{COUNT})\s*(?:張|片|卡|GPUs?)", _F)
 # "一張卡一小時 2 美金": the card of a unit price, not a device count.
@@ -677,6 +677,43 @@ def _cut_to(text: str, device: AliasHit | None, out: list[Finding]) -> None:
         out[:] = [f for f in out if f.field != "count"] + [Finding("count", n, m.start("b"), m.end("b"))]
 
 
+# A Mac is a whole machine with one chip: "Mac Studio M2 Ultra", "一台 Mac Mini（M4 Pro）", "M4 Max 的 MacBook" name one
+# device; "兩台 Mac Studio（M2 Ultra）", "two Mac Studios" are machines of one chip each. A plural with no number
+# ("Mac Studios") says nothing of how many.
+_MAC_WORD = re.compile(r"\b(?:Mac\s*Studio|MacBook(?:\s*(?:Pro|Air))?|Mac\s*mini|Mac\s*Pro|iMac)(?P<pl>e?s)?\b", _F)
+_MAC_COUNT = re.compile(rf"(?:(?P<one>\ban?\b|\bone\b|\bsingle\b|單台|单台|一台|一部)|(?P<num>{COUNT})\s*(?:台|部|個|个)?)\s*"
+                        r"(?:(?:頂配|顶配|二手|全新|new|used|brand[\s-]new|\d+\s?(?:GB|G|TB)\s*(?:的\s*)?)\s*)*$", _F)
+_CLAUSE_END = re.compile(r"[.;!?。；！？]|\band\b|\bor\b|還是|或")
+
+
+def _mac_machines(text: str, device: AliasHit | None, out: list[Finding]) -> None:
+    """count 1 (and the machines, when several) for a Mac named as a machine, in place."""
+    fields = {f.field for f in out}
+    if "count" in fields or (device and hardware_class(device.id) != "apple"):
+        return
+    lo, hi = (max(0, device.start - 40), min(len(text), device.end + 24)) if device else (0, len(text))
+    word = None
+    for m in _MAC_WORD.finditer(text, lo, hi):
+        gap = "" if not device else text[m.end():device.start] if m.end() <= device.start else text[device.end:m.start()]
+        if not _CLAUSE_END.search(gap):
+            word = m
+            break
+    if word is None:
+        if device and "nodes" in fields:   # "兩台 192GB 的 M2 Ultra": one chip in each machine
+            out.append(Finding("count", 1, device.start, device.end))
+        return
+    c = _MAC_COUNT.search(text, max(0, word.start() - 16), word.start())
+    n = 1 if c and c.group("one") else parse_int(c.group("num")) if c and c.group("num") else None
+    if n and n > 1 and "nodes" not in fields:
+        out.append(Finding("nodes", n, c.start(), word.end()))
+    elif word.group("pl") and not n and "nodes" not in fields:
+        return
+    start, end = (min(word.start(), device.start), max(word.end(), device.end)) if device else word.span()
+    if c and n == 1:
+        start = min(start, c.start())
+    out.append(Finding("count", 1, start, end))
+
+
 def find(text: str) -> list[Finding]:
     """All hardware findings in `text` (already normalised to half-width)."""
     hits = [_plural_of(text, h) for h in hardware_index().find(text)
@@ -714,6 +751,7 @@ def find(text: str) -> list[Finding]:
         out += [Finding("count", int(form.group("num")), form.start(), form.end())] if form and device else _launch_count(text)
     if device and not any(f.field in ("count", "nodes") for f in out):
         out += _one_named(text, device)
+    _mac_machines(text, device, out)
     _cut_to(text, device, out)
     _per_node(text, out)
     _replicas(text, out)

@@ -1,0 +1,146 @@
+"""Classes of misreading found on the forum6 set (issue 14), each in English and Traditional Chinese,
+with phrasings written for these tests from other real threads (not copied from
+evals/extraction_forum6.yaml): a whole machine named alone is one device, a count before a described
+card, a group the writer belongs to ("me and two colleagues", "three of us"), money is not people,
+concurrency with a measure word or as a list of tested levels, goals that imply a priority, multi-card
+and multi-machine splitting in Chinese, support questions about a named non-CUDA device, LoRA counts."""
+from __future__ import annotations
+
+import pytest
+
+from agent.extract import extract
+
+
+def read(text: str):
+    ex = extract(text)
+    for words in ex.evidence.values():
+        assert words in text, (words, text)
+    return ex
+
+
+# ---------------------------------------------------------------- 1. a whole machine named alone is one device
+@pytest.mark.parametrize("text", [
+    "Mac Studio M2 Ultra with 192 GB: how big a model can it hold?",
+    "M3 Max MacBook Pro, 64GB: llama.cpp gives 6 tok/s on a 70B Q4.",
+    "Ryzen AI Max+ 395 mini PC with 128GB unified memory runs gpt-oss-120b at 30 tok/s.",
+    "一台 Mac Mini（M4 Pro）跑 Qwen2.5 14B 夠嗎？",
+    "剛買了 Mac Studio，M3 Ultra 256G，想跑 Qwen3 235B。",
+    "M4 Max 128G 的 MacBook 跑 70B 會不會太慢？",
+])
+def test_a_machine_named_alone_is_one_device(text):
+    assert read(text).values.get("count") == 1
+
+
+@pytest.mark.parametrize("text, nodes", [
+    ("三台 Mac Studio（M3 Ultra）串起來跑 DeepSeek R1，可行嗎？", 3),
+    ("Two Mac Studios (M2 Ultra, 192GB each) linked over Thunderbolt 5 for Llama 3.1 405B.", 2),
+])
+def test_several_macs_are_machines_of_one_device(text, nodes):
+    v = read(text).values
+    assert (v.get("nodes"), v.get("count")) == (nodes, 1)
+
+
+@pytest.mark.parametrize("text, n", [
+    ("手上只有一張消費級 4090，想跑 Qwen2.5 32B。", 1),
+    ("公司給了兩張二手的 A100 40G 做推理。", 2),
+    ("I have three used RTX 3090 cards for Llama 3 70B.", 3),
+])
+def test_a_count_before_a_described_card(text, n):
+    assert read(text).values.get("count") == n
+
+
+# ---------------------------------------------------------------- 2. people: a group the writer belongs to
+@pytest.mark.parametrize("text, users", [
+    ("It's just me and two coworkers on the office 4090.", 3),
+    ("我跟兩個同事在用一張 A6000 跑 Qwen2.5 14B。", 3),
+    ("Five of us share one L40S for code completion.", 5),
+    ("我們六個人共用一台 H100 伺服器。", 6),
+])
+def test_a_group_the_writer_belongs_to_counts_the_writer(text, users):
+    assert read(text).values.get("users") == users
+
+
+@pytest.mark.parametrize("text, n", [
+    ("Fine for me alone, but once four of us send prompts at the same time it crawls.", 4),
+    ("我們三個人同時問，回應就變得超慢。", 3),
+])
+def test_a_group_at_the_same_time_is_users_and_concurrency(text, n):
+    v = read(text).values
+    assert (v.get("users"), v.get("concurrency")) == (n, n)
+
+
+@pytest.mark.parametrize("text", [
+    "預算大約 12.5 萬人民幣，想買兩張 4090 跑 Qwen2.5 32B。",
+    "整套 8 萬元人民幣以內，要跑 DeepSeek 70B。",
+    "兩台伺服器報價 30 萬新台幣，放 Llama 3 70B。",
+])
+def test_money_is_not_people(text):
+    assert read(text).values.get("users") is None
+
+
+# ---------------------------------------------------------------- 3. concurrency
+@pytest.mark.parametrize("text, n", [
+    ("Qwen2.5 7B 在 L20 上併發 12 條就開始排隊。", 12),
+    ("壓測時併發 2、8、32 都跑過，TTFT 差很多。", 32),
+    ("We load-tested at concurrency 4, 8 and 24 on one A100.", 24),
+])
+def test_concurrency_with_a_measure_word_or_tested_levels(text, n):
+    assert read(text).values.get("concurrency") == n
+
+
+# ---------------------------------------------------------------- 4. priority implied by a goal
+@pytest.mark.parametrize("text, prio", [
+    ("一張 3090 跑 Qwen2.5 7B，我們錢很少，能省則省。", "cost"),
+    ("Keeping the monthly bill down is the only thing that matters; we run Llama 3 8B on an L4.", "cost"),
+    ("做客服機器人，第一個 token 要在 300ms 內出來，兩張 L40S 夠嗎？", "latency"),
+    ("Time to first token has to stay below 400 ms for our voice agent on an H100.", "latency"),
+    ("不需要即時回覆，晚上批次跑完就好，預算也有限，四張 3090 跑 Qwen2.5 72B。", "throughput"),
+])
+def test_a_goal_implies_the_priority(text, prio):
+    assert read(text).values.get("priority") == prio
+
+
+@pytest.mark.parametrize("text", [
+    "On two A100s the throughput stays low, around 300 tok/s.",
+    "910B 上 Qwen2.5 72B 的吞吐只有 200 tokens/s。",
+])
+def test_a_measured_figure_is_no_priority(text):
+    assert read(text).values.get("priority") is None
+
+
+# ---------------------------------------------------------------- 5. topics
+@pytest.mark.parametrize("text", [
+    "兩台 8 卡 A800 想做多機推理跑 DeepSeek V3，要怎麼設定？",
+    "單機一張卡放不下 72B，要怎麼多機多卡一起載入同一個模型？",
+    "用 vLLM 雙卡跑 Qwen2 7B 反而比單卡慢，是正常的嗎？",
+    "Qwen2.5 32B 放在兩張 3090 上，第二張卡完全沒吃到顯存。",
+])
+def test_multi_card_or_multi_machine_is_parallelism(text):
+    assert "parallelism" in read(text).topics
+
+
+@pytest.mark.parametrize("text", [
+    "昇騰 910B 上可以跑 Qwen2.5 72B 嗎？",
+    "請問 910B4 能不能部署 qwen3-32b？",
+    "有支援 Atlas 300I Duo 嗎？",
+    "Does Ollama support the Jetson AGX Orin GPU?",
+    "Can I run Qwen3 8B on an Atlas 300I Duo card?",
+])
+def test_a_support_question_about_a_named_platform(text):
+    assert "platform-support" in read(text).topics
+
+
+# ---------------------------------------------------------------- 6. LoRA counts
+@pytest.mark.parametrize("text, n", [
+    ("Serving Llama 3 8B with adapters sql-lora and chat-lora and summary-lora at the same time.", 3),
+    ("We loaded 300 copies of one rank-16 adapter to test vLLM multi-LoRA.", 300),
+])
+def test_lora_counts(text, n):
+    assert read(text).values.get("lora_adapters") == n
+
+
+# ---------------------------------------------------------------- 7. nodes of a named system
+@pytest.mark.parametrize("text", ["DGX H100 x2 for DeepSeek V3 in FP8.", "兩台 DGX H100 跑 DeepSeek V3。"])
+def test_systems_times_n_are_nodes(text):
+    v = read(text).values
+    assert (v.get("nodes"), v.get("count")) == (2, 8)
