@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from agent import lexicon
 from agent.extract_base import Finding, negated, negated_adjacent, overlaps
+from agent.extract_numbers import COUNT
 from agent.extract_quantity import Quantity, k_length, quantities
 
 _F = re.I | re.ASCII
@@ -299,6 +300,7 @@ _TIMES_DEVICE = re.compile(r"\s*[x×*]\s*[A-Za-z]*\d", _F)
 
 
 _ORDINAL = re.compile(r"第\s*$")
+_CONC_WORD_BEFORE = re.compile(r"(?:併發|並發|并发)\s*(?:數|数)?\s*[:：=]?\s*(?:約|大約|大概|最高|最多|到|達)?\s*$")
 
 
 def bind(text: str, taken: list[tuple[int, int]]) -> list[Bound]:
@@ -319,7 +321,10 @@ def bind(text: str, taken: list[tuple[int, int]]) -> list[Bound]:
         if field == "lora_adapters" and _BATCH_OF.search(text, max(0, q.start - 12), q.start):
             out.append(Bound("concurrency", q))   # one adapter per request of a batch: the batch runs at once
         by_unit = field is not None
-        if field is None and q.unit is None and not _MEASURE.match(text, q.end) and not _TIMES_DEVICE.match(text, q.end):
+        measure = _MEASURE.match(text, q.end)
+        if measure and measure.group(0).strip() == "條" and _CONC_WORD_BEFORE.search(text, max(0, q.start - 12), q.start):
+            measure = None   # "併發 8 條": requests (條 counts streams of requests here)
+        if field is None and q.unit is None and not measure and not _TIMES_DEVICE.match(text, q.end):
             field = ("concurrency" if _CONC_NEXT.match(text, q.end) else None) or _keyword_after(text, q) \
                 or (None if _OWN_NOUN.match(text, q.end) else _keyword_before(text, q, qs))
             if field == "users" and _ALL_AT_ONCE.match(text, _clause(text, q.start, q.end)[1]):
@@ -372,7 +377,7 @@ def amounts(text: str, taken: list[tuple[int, int]]) -> list[Finding]:
     listed = _CONC_LIST.search(text)
     # "concurrency 8, 16, 32 and 64", "low concurrency such as 1 or 4": a run reported is sized for the top of the
     # sweep; levels a benchmark plan is asked for start from the first (the plan covers the rest)
-    if listed and not _BENCH_ASKED.search(text):
+    if listed and not _BENCH_PLAN.search(text):
         top = max(int(n) for n in re.findall(r"\d+", listed.group("list")))
         if top >= 1 and ("concurrency" not in out or out["concurrency"].value < top):
             out["concurrency"] = Finding("concurrency", top, listed.start("list"), listed.end("list"))
@@ -385,6 +390,7 @@ def amounts(text: str, taken: list[tuple[int, int]]) -> list[Finding]:
         _, right = _clause(text, u.start, u.end)
         if _TOGETHER.match(text[:right], u.end):   # "two users will be chatting with it at the same time"
             out["concurrency"] = Finding("concurrency", u.value, u.start, u.end)
+    _group_with_me(text, out)
     if "users" not in out:
         me = _JUST_ME.search(text)
         if me and not negated_adjacent(text, me.start()):
@@ -426,6 +432,41 @@ _JUST_ME = re.compile(r"\b(?:just|only)\s+(?:me|myself)\b(?!\s*(?:,|and)\s+(?:my
                       r"|只有我(?:自己|一個人?)?(?:在)?(?:用|使用)?|就我(?:自己|一個人)|我自己(?:一個人)?(?:在)?(?:用|使用)(?!\s*(?:的|來|過))", _F)
 
 
+# A group the writer belongs to is counted with the writer: "me and two colleagues" (3), "my two teammates and I" (3),
+# "four of us" (4), "我跟兩個同事" (3), "我們三個人" (3). Done together ("... at the same time") it is the concurrency too.
+_MATES = r"(?:other\s+)?(?:colleagues?|co-?workers?|teammates?|team\s*mates?|friends?|people|guys|devs|developers|engineers|users)"
+_GROUP = re.compile(
+    rf"\b(?:me|myself)\s+(?:and|&|\+|plus)\s+(?:my\s+|our\s+)?(?P<n1>{COUNT})\s+(?:of\s+my\s+)?{_MATES}\b"
+    rf"|\bmy\s+(?P<n2>{COUNT})\s+{_MATES}\s+and\s+(?:I|me|myself)\b|\b(?:the\s+)?(?P<n3>{COUNT})\s+of\s+us\b"
+    rf"|我(?:跟|和|與|与|加上|還有)\s*(?:另外)?\s*(?P<n4>{COUNT})\s*(?:個|位|名)\s*(?:同事|同仁|朋友|人|工程師|夥伴|伙伴)"
+    rf"|我們\s*(?:這|这)?\s*(?P<n5>{COUNT})\s*(?:個|位|名)?\s*(?:人|同事|工程師)(?!員)", re.I)
+_WRITER_COUNTED = re.compile(r"^(?:me|myself|my|我(?!們))", re.I)
+
+
+def _group_with_me(text: str, out: dict[str, Finding]) -> None:
+    from agent.extract_numbers import parse_int
+    m = _GROUP.search(text)
+    if not m or negated_adjacent(text, m.start()):
+        return
+    n = parse_int(next(g for g in m.group("n1", "n2", "n3", "n4", "n5") if g))
+    if not n or n > 1000:
+        return
+    n += 1 if _WRITER_COUNTED.match(m.group(0)) else 0
+    if "users" in out and not overlaps((out["users"].start, out["users"].end), [m.span()]):
+        return   # a user count stated elsewhere ("50 users ... four of us admins") is the one to plan for
+    out["users"] = Finding("users", n, m.start(), m.end())
+    conc = out.get("concurrency")
+    _, right = _clause(text, m.start(), m.end())
+    together = _TOGETHER.match(text[:right], m.end())
+    if conc is not None and overlaps((conc.start, conc.end), [m.span()]):
+        if together or re.search(r"同時|併發|並發", text[conc.start:conc.end]):
+            out["concurrency"] = Finding("concurrency", n, m.start(), m.end())
+        else:
+            out.pop("concurrency")
+    elif conc is None and together:
+        out["concurrency"] = Finding("concurrency", n, m.start(), m.end())
+
+
 _LORA_LIST = re.compile(r"(?<![\w-])(?P<items>(?:[A-Za-z][\w-]*\s*,\s*)+[A-Za-z][\w-]*,?\s+(?:and|&)\s+[A-Za-z][\w-]*)\s+(?:LoRAs|LoRA\s+adapters|adapters)\b", _F)
 _SHARE_CUE = re.compile(r"concurren|simultaneous|at\s+once|at\s+the\s+same\s+time|at\s+any\s+(?:one\s+)?time|at\s+peak|active|online"
                         r"|同時|併發|並發|在線", _F)
@@ -435,7 +476,8 @@ _HOSTED = re.compile(r"\b(?:hosted|managed|serverless)\b|\bendpoints?\b|\bAPIs?\
 _CONC_LIST = re.compile(r"(?:\bconcurrency|\bconcurrent\s+requests|併發數?|並發數?)(?:\s+(?:levels?|of|at|such\s+as|like|from|sweep|values?|values\s+of))*"
                         r"\s*[:=]?\s*(?P<list>{n}(?:\s*(?:,\s*(?:and\s+|or\s+)?|、|/|\s(?:or|and|to|up\s+to)\s)\s*{n})+)".format(
                             n=r"\d{1,5}(?!\d|\.\d|[kK]\b|\s*(?:in|out|tokens?|ms|s|GB|%)(?![A-Za-z]))"), _F)
-_BENCH_ASKED = re.compile("|".join(lexicon.BENCHMARK_CUES), _F)
+# a plan asked for needs a question word ("how should we load-test ..."); "壓測" / "load test" alone reports a run
+_BENCH_PLAN = re.compile("|".join(c for c in lexicon.BENCHMARK_CUES if c not in (r"壓測", r"\bload[\s-]?test(?:ing)?\b")), _F)
 
 
 # "with a single request", "只打一個請求", "單個請求 8 token/s", "at batch 1": the load the figure was measured at is

@@ -38,13 +38,13 @@ UNITS: tuple[tuple[str, str], ...] = (
                r"(?:(?:member|person|people|man|strong)\s+(?:team|group|company|org(?:anization)?|department|firm|startup|lab)\b"
                r"|users?|people|persons?|employees|staff|engineers|developers|analysts|seats|members|researchers"
                r"|students|reps|representatives|salespeople|colleagues|coworkers|testers|lawyers|doctors|agents|customer|client)\b"
-               r"|(?:個|位|名|多)?\s*(?:業務|研發|客服|行銷|門市|內部)?\s*(?:同仁|同事|人員|員工|人|用戶|使用者|工程師|業務|學生|會員|老師)"),
+               r"|(?:個|位|名|多)?\s*(?:業務|研發|客服|行銷|門市|內部)?\s*(?:同仁|同事|人員|員工|人(?!民[幣币])|用戶|使用者|工程師|業務|學生|會員|老師)"),
     ("req", r"(?:個\s*)?(?:requests?\b|reqs?\b|sequences\b|seqs\b|sessions?\b|streams?\b|connections?\b|calls\b|請求|連線|對話|session)"),
 
     ("items", r"(?:pages?\b|頁|files?\b|documents?\b|docs\b|rows\b|records\b|筆|份|篇|images?\b|photos?\b|videos?\b|articles?\b"
               r"|questions?\b|emails?\b|tickets?\b|steps?\b|turns?\b|rounds?\b|epochs?\b|layers?\b|experts?\b|heads?\b|threads?\b|cores?\b)"),
     ("usd", r"(?:USD\b|US\$|dollars?\b|bucks\b|美元|美金|刀)"),
-    ("money", r"(?:€|EUR\b|euros?\b|元|台幣|NT\$|RMB\b|CNY\b|£|GBP\b)"),
+    ("money", r"(?:€|EUR\b|euros?\b|元|人民[幣币]|新?台幣|港幣|歐元|欧元|日圓|日元|NT\$|RMB\b|CNY\b|£|GBP\b)"),
     ("memory", r"(?:GB|TB|GiB|TiB|MB|G|T)(?![A-Za-z])"),
     ("params", r"(?:B|billion)(?![A-Za-z0-9])"),
     ("bits", r"(?:bits?\b|bpw\b|位元)"),
