@@ -91,7 +91,7 @@ _SETUP_NOUN = (r"(?!\s+(?:[\w-]+\s+)?(?:deployments?|assistants?|chatbots?|agent
 PRIORITY = {
     "latency": [r"\blow(?:er|est)?[\s-]latency\b(?![\s-]+(?:configs?|setups?|modes?|groups?|presets?|profiles?|recipes?|variants?))",
                 # a response time required: "回應一定要在 200ms 以內"; latency wanted lower: "get that latency down"
-                r"(?:回應|回覆|回答|延遲|首字)[^，。,；;]{0,10}?(?:要|需要|必須|得)[^，。,；;]{0,6}?\d+(?:\.\d+)?\s*(?:ms|毫秒|秒)\s*(?:以內|之內|內)",
+                r"(?:回應|回覆|回答|延遲|首字|首\s*tokens?|第一個\s*(?:tokens?|字))[^，。,；;]{0,10}?(?:要|需要|必須|得|壓|控制)[^，。,；;]{0,6}?\d+(?:\.\d+)?\s*(?:ms|毫秒|秒)\s*(?:以內|之內|內)",
                 r"(?:希望|要求|必須|一定要|需要)[^，。,；;]{0,12}?\d+(?:\.\d+)?\s*(?:ms|毫秒|秒)\s*(?:以內|之內|內)\s*(?:就)?\s*(?:回應|回覆|回答|回來|出結果|完成|出字|出來)",
                 r"\b(?:get|bring|push|drive|cut)\s+(?:that|the|this|our|my)?\s*(?:latency|TTFT|time[\s-]to[\s-]first[\s-]token)\s+down\b",
                 r"\b(?:reduce|lower|minimi[sz]e|cut)\s+(?:the\s+|our\s+|my\s+)?(?:latency|TTFT)\b", r"\blatency[\s-](?:sensitive|critical|bound|SLOs?|SLAs?|targets?|budget)\b",
@@ -119,7 +119,9 @@ PRIORITY = {
              r"經費(?:不多|有限|很少|很緊|不足)", r"\bmoney\s+is\s+tight\b", r"\btight\s+budget\b",
              r"\bkeep\s+the\s+(?:bill|spend|costs?)\s+(?:low|down)\b", r"\baffordab(?:le|ility)\b", r"\blowest\s+(?:possible\s+)?cost\b",
              r"\b(?:don'?t|do\s+not|without)\s+(?:want\s+to\s+)?(?:pay(?:ing)?|spend(?:ing)?)\s+(?:too|so)\s+much\b", r"\boverpay",
-             r"不想花太多", r"不要花太多",
+             r"不想花太多", r"不要花太多", r"能省(?:則|就|盡量)省", r"(?<![價值])錢(?:很少|不多|有限|很緊)", r"\bevery\s+(?:dollar|penny|cent)\s+counts\b",
+             r"\bkeep(?:s|ing)?\s+(?:the\s+|our\s+|my\s+)?(?:\w+\s+)?(?:bill|spend|costs?)\s+(?:low|down)\b",
+             r"\b(?:cutting|reducing|lowering|minimi[sz]ing|saving)\s+(?:the\s+|our\s+|my\s+)?(?:\w+\s+)?(?:costs?|bills?|spend(?:ing)?|money)\b",
              # money saved or not wasted as the goal: "save money", "性價比", "不會多花冤枉錢", "能不能回本", "不會太燒錢"
              r"\bsav(?:e|es|ing)\s+(?:us\s+|some\s+|a\s+lot\s+of\s+)?money\b", r"性價比|\bCP\s*值", r"(?:不(?:會|要|想|用)?\s*)?(?:多)?(?:花)?\s*冤枉錢", r"回本",
              r"(?:不(?:會|要|想|能)?\s*(?:太|那麼|這麼)?\s*)?燒錢", r"\bbudget\b", r"\btoo\s+(?:expensive|pricey|costly)\b", r"太貴",
