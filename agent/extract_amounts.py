@@ -374,6 +374,10 @@ def amounts(text: str, taken: list[tuple[int, int]]) -> list[Finding]:
         if listed:   # "math, code and chat LoRAs": one adapter per item named
             n = len(re.split(r"\s*,\s*(?:and\s+|&\s*)?|\s+(?:and|&)\s+", listed.group("items").strip()))
             out["lora_adapters"] = Finding("lora_adapters", n, listed.start(), listed.end())
+    if "lora_adapters" not in out:
+        counted = _lora_named(text)
+        if counted:
+            out["lora_adapters"] = counted
     listed = _CONC_LIST.search(text)
     # "concurrency 8, 16, 32 and 64", "low concurrency such as 1 or 4": a run reported is sized for the top of the
     # sweep; levels a benchmark plan is asked for start from the first (the plan covers the rest)
@@ -465,6 +469,30 @@ def _group_with_me(text: str, out: dict[str, Finding]) -> None:
             out.pop("concurrency")
     elif conc is None and together:
         out["concurrency"] = Finding("concurrency", n, m.start(), m.end())
+
+
+# Adapters named one by one ("lora2 and lora3 alongside glm4-lora", "sql-lora, chat-lora"): one adapter per distinct
+# name; copies of one adapter loaded to test ("4097 copies of a rank-32 adapter") count as adapters too.
+_LORA_NAME = re.compile(r"(?<![\w./-])(?:(?P<a>[a-z][a-z0-9]*)[-_])?lora(?:[-_]?(?P<b>[a-z0-9]+))?(?![\w./-])", re.I)
+_NOT_A_NAME = {"max", "enable", "multi", "s", "q", "punica", "fully", "sharded", "long", "dynamic", "hot", "per", "peft", "vllm",
+               "the", "a", "an", "modules", "module", "rank", "dtype", "extra", "path", "paths", "name", "int", "id", "request",
+               "requests", "config", "target", "adapter", "adapters", "weight", "weights", "alpha", "dropout", "scaling", "vocab",
+               "layer", "layers", "support", "serving", "enable", "enabled", "model", "models", "dir", "file", "files", "x", "s",
+               "cache", "slots", "repo", "kernel", "kernels", "style", "based", "finetune", "fine", "tuned", "trained", "merge", "merged"}
+_COPIES = re.compile(r"(?P<n>\d{1,6}(?:,\d{3})*)\s+(?:copies|clones|instances|replicas)\s+of\s+(?:an?|one|the\s+same|the|a\s+single)?\s*"
+                     r"(?:[\w-]+\s+){0,2}?(?:LoRA|adapter)s?\b", re.I)
+
+
+def _lora_named(text: str) -> Finding | None:
+    m = _COPIES.search(text)
+    if m:
+        return Finding("lora_adapters", int(m.group("n").replace(",", "")), m.start(), m.end())
+    names = [h for h in _LORA_NAME.finditer(text) if (h.group("a") or h.group("b"))
+             and not ({(h.group("a") or "").lower(), (h.group("b") or "").lower()} & _NOT_A_NAME)]
+    distinct = {h.group(0).lower() for h in names}
+    if len(distinct) >= 2:
+        return Finding("lora_adapters", len(distinct), names[0].start(), names[-1].end())
+    return None
 
 
 _LORA_LIST = re.compile(r"(?<![\w-])(?P<items>(?:[A-Za-z][\w-]*\s*,\s*)+[A-Za-z][\w-]*,?\s+(?:and|&)\s+[A-Za-z][\w-]*)\s+(?:LoRAs|LoRA\s+adapters|adapters)\b", _F)

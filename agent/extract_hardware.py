@@ -324,6 +324,8 @@ def _device(text: str, hit: AliasHit) -> list[Finding]:
         out.append(Finding("count", 8, start, hit.end))
         if before:
             out.append(Finding("nodes", before[0], before[1], hit.end))
+        elif after and after[0] > 1:   # "DGX H100 x2", "DGX A100 兩台": systems of eight, counted after the name
+            out.append(Finding("nodes", after[0], start, after[1]))
         return out
     # "two GB200 NVL72 racks", "2 個 NVL72 機櫃": the number before a rack system counts racks (nodes),
     # never devices; the rack's own device count is the system's, not something the user stated
@@ -680,7 +682,7 @@ def _cut_to(text: str, device: AliasHit | None, out: list[Finding]) -> None:
 # A Mac is a whole machine with one chip: "Mac Studio M2 Ultra", "一台 Mac Mini（M4 Pro）", "M4 Max 的 MacBook" name one
 # device; "兩台 Mac Studio（M2 Ultra）", "two Mac Studios" are machines of one chip each. A plural with no number
 # ("Mac Studios") says nothing of how many.
-_MAC_WORD = re.compile(r"\b(?:Mac\s*Studio|MacBook(?:\s*(?:Pro|Air))?|Mac\s*mini|Mac\s*Pro|iMac)(?P<pl>e?s)?\b", _F)
+_MAC_WORD = re.compile(r"\b(?:Mac\s*Studio|MacBook(?:\s*(?:Pro|Air))?|Mac\s*mini|Mac\s*Pro|iMac|(?P<box>mini[\s-]?PC|NUC))(?P<pl>e?s)?\b|(?P<box2>迷你(?:主機|電腦|电脑))", _F)
 _MAC_COUNT = re.compile(rf"(?:(?P<one>\ban?\b|\bone\b|\bsingle\b|單台|单台|一台|一部)|(?P<num>{COUNT})\s*(?:台|部|個|个)?)\s*"
                         r"(?:(?:頂配|顶配|二手|全新|new|used|brand[\s-]new|\d+\s?(?:GB|G|TB)\s*(?:的\s*)?)\s*)*$", _F)
 _CLAUSE_END = re.compile(r"[.;!?。；！？]|\band\b|\bor\b|還是|或")
@@ -689,11 +691,19 @@ _CLAUSE_END = re.compile(r"[.;!?。；！？]|\band\b|\bor\b|還是|或")
 def _mac_machines(text: str, device: AliasHit | None, out: list[Finding]) -> None:
     """count 1 (and the machines, when several) for a Mac named as a machine, in place."""
     fields = {f.field for f in out}
-    if "count" in fields or (device and hardware_class(device.id) != "apple"):
+    if "count" in fields:
+        return
+    apple = device is not None and hardware_class(device.id) == "apple"
+    if device and not apple:   # another single-chip box named right after its chip: "Ryzen AI Max+ 395 mini PC"
+        box = _MAC_WORD.match(text, device.end + len(text[device.end:]) - len(text[device.end:].lstrip()))
+        if box and (box.group("box") or box.group("box2")) and not box.group("pl") and hardware_class(device.id) != "cpu":
+            out.append(Finding("count", 1, device.start, box.end()))
         return
     lo, hi = (max(0, device.start - 40), min(len(text), device.end + 24)) if device else (0, len(text))
     word = None
     for m in _MAC_WORD.finditer(text, lo, hi):
+        if m.group("box") or m.group("box2"):
+            continue   # only a Mac names the machine of an Apple chip
         gap = "" if not device else text[m.end():device.start] if m.end() <= device.start else text[device.end:m.start()]
         if not _CLAUSE_END.search(gap):
             word = m

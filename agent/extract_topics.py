@@ -42,6 +42,9 @@ _ABOUT_IT = re.compile(r"\bsupport(?:s|ed)?\s+(?:it|this|that|them|these|those|(
                        r"|\b(?:run|runs|work|works)\s+(?:on|with)\s+(?:it|this|that|them|these|those)\b"
                        r"|支援(?:它|這張|這片|這顆)?嗎|支不支援|(?:可以|能)用嗎", _F)
 """A support question about a device named elsewhere in the message: "Is a used P40 worth it? Does vLLM support it?"."""
+_DEVICE_SUPPORTED = re.compile(r"\b(?:is|are)\s+(?:it|this|that|these|those|my|the)\s+(?:\w+\s+){0,2}?supported\b"
+                               r"|\bsupport(?:s|ed)?\s+(?:this|that|my|the)\s+(?:board|GPU|card|chip|device|NPU|iGPU)\b", _F)
+"""The device named in the message asked about as such: "Is that board supported?", "Is that GPU supported yet?"."""
 
 
 def _asks(text: str, pos: int) -> bool:
@@ -60,6 +63,8 @@ def _platform_support(text: str) -> bool:
     if names and _engine_on_device(text, names):
         return True
     if names and any(_ENGINE.search(m.group(0)) and _ABOUT_IT.search(m.group(0)) for m in _CLAUSES.finditer(text)):
+        return True
+    if names and _DEVICE_SUPPORTED.search(text):   # "... Jetson AGX Orin Developer Kit. Is that board supported?"
         return True
     if not _PLATFORM.search(text):
         return False

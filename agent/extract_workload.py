@@ -109,7 +109,7 @@ _SYMPTOM = re.compile(r"\b(?:has|have|had|shows?|showed|sees?|seeing|gets?|getti
 _NO_RUSH = re.compile(r"(?:不(?:需要|需|用|必|要求)|沒有?(?:要求|需要|必要))\s*(?:即時|實時|实时|馬上|马上|立刻|立即)"
                       r"|\b(?:doesn't|does\s+not|don't|do\s+not|no\s+need\s+to)\s+(?:need\s+to\s+)?(?:be\s+)?(?:real[\s-]?time|instant|interactive)\b"
                       r"|\bno\s+(?:need\s+for\s+)?real[\s-]?time\b|\b(?:don't|do\s+not|doesn't|does\s+not)\s+(?:\w+\s+){0,2}?care\s+(?:much\s+)?about\s+latency\b"
-                      r"|\blatency\s+(?:doesn't|does\s+not|won't)\s+(?:really\s+)?matter\b|不(?:太|怎麼)?(?:在乎|在意)\s*延遲|延遲(?:不重要|無所謂|沒差)", _F)
+                      r"|\b(?:latency|TTFT|speed)(?:\s+(?:and|or|&)\s+(?:latency|TTFT|speed))?\s+(?:doesn't|does\s+not|don't|do\s+not|won't)\s+(?:really\s+)?matter\b|不(?:太|怎麼)?(?:在乎|在意)\s*延遲|延遲(?:不重要|無所謂|沒差)", _F)
 _BATCH = re.compile(r"批次|批量|離線|离线|\boffline\b|\bbatch(?:es|ed)?\b|\bovernight\b|\be-?mail\b|\bqueued?\b|隔天|晚上跑", _F)
 _RANKED = re.compile(r"\b(?:first|most|main|top|priority|critical|important|matters?|key)\b|最|優先|重要|第一|首要|關鍵", _F)
 

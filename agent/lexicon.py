@@ -350,7 +350,8 @@ TOPICS = {
                 r"\bVRAM\b[^.?!]{0,20}\b(?:plus|and|\+)\b[^.?!]{0,20}\b(?:system|host|CPU)\s+(?:RAM|memory)\b",
                 r"\b(?:only\s+)?(?:part|some|most|half)\s+of\s+the\s+(?:layers|weights|model)\b[^.?!]{0,20}\b(?:on|in)\s+(?:the\s+)?(?:GPU|VRAM)",
                 r"(?:記憶體|內存|内存|RAM)\s*(?:加|\+|和|與|跟)\s*\d+(?:\.\d+)?\s*(?:G|GB)?\s*(?:的)?\s*(?:顯存|顯示記憶體|VRAM)", r"\b(?:n-)?cpu[\s-]moe\b", r"\bexperts?\b[^.?!。？]{0,30}\b(?:CPU|system\s+RAM|host\s+RAM|RAM|system\s+memory)\b",
-                r"\bspill(?:s|ing)?\s+(?:over\s+)?to\b", r"\bthe\s+rest\s+(?:of\s+(?:it|them|the\s+\w+)\s+)?(?:in|on|to|into)\s+(?:the\s+)?(?:system|host|CPU)\s+(?:RAM|memory)\b", r"\bhost[\s-]RAM\b", r"卸載到", r"放到\s*CPU", r"(?:層|權重|專家)[^，。,；;]{0,6}?(?:跑|放|留|卸載)(?:在|到)\s*(?:CPU|記憶體|內存|系統記憶體)", r"放到\s*(?:系統)?記憶體", r"CPU\s*offload",
+                r"\bspill(?:s|ing)?\s+(?:over\s+)?to\b", r"\bthe\s+rest\s+(?:of\s+(?:it|them|the\s+\w+)\s+)?(?:in|on|to|into)\s+(?:the\s+)?(?:system|host|CPU)\s+(?:RAM|memory)\b", r"\bhost[\s-]RAM\b", r"\bthe\s+rest\s+(?:\w+\s+){0,2}?on\s+(?:the\s+)?CPU\b",
+                r"\bhow\s+many\s+(?:\w+\s+)?layers\b", r"\boffload(?:s|ing|ed)?\s+(?:only\s+)?\d{1,3}\s+(?:of\s+(?:the\s+)?\d{1,3}\s+)?layers\b", r"卸載到", r"放到\s*CPU", r"(?:層|權重|專家)[^，。,；;]{0,6}?(?:跑|放|留|卸載)(?:在|到)\s*(?:CPU|記憶體|內存|系統記憶體)", r"放到\s*(?:系統)?記憶體", r"CPU\s*offload",
                 # the model split between GPU and CPU memory: "顯卡加 CPU 混合推理", "most of the model sits in system RAM"
                 r"(?:GPU|顯卡|CPU)\s*(?:加|\+|和|與|跟)\s*(?:GPU|顯卡|CPU)\s*(?:的)?\s*混合推[理論]", r"異構推[理論]",
                 r"\b(?:model|layers|weights|experts)\b[^.?!]{0,24}\b(?:sits?|lives?|resides?|stays?|is|are)\s+in\s+(?:the\s+)?(?:system|host|CPU)\s+(?:RAM|memory)\b"],
@@ -381,6 +382,7 @@ TOPICS = {
                        r"\$\s*/\s*(?:1\s*)?M(?:tok)?\b", r"\bper\s+(?:1\s*)?(?:million|M)\s+(?:(?:output|input|generated|prompt)\s+)?tokens?\b", r"\bcost\s+per\s+(?:output\s+)?token\b", r"\btokens?\s+per\s+dollar\b",
                        r"每\s*(?:百萬|1\s*M|一百萬)\s*(?:個\s*)?tokens?", r"(?:每|per)\s*1\s*M\s*tokens?", r"token\s*(?:的)?\s*成本",
                        r"\b(?:cost|price)\s+per\s+(?:1k|thousand|1,000)\s+tokens?\b",
+                       r"\b(?:dollars?|cents?|USD)\s+(?:per|a|/)\s*(?:output\s+)?(?:token|(?:1\s*)?M\b|million(?:\s+tokens?)?)",
                        r"\bmillion\s+tokens?\b[^.?!]{0,24}\b(?:cost|price|pay)", r"\b(?:cost|price|pay)\b[^.?!]{0,30}\bmillion\s+tokens?\b",
                        r"(?:百萬|一百萬)\s*(?:個\s*)?tokens?[^。？?]{0,10}(?:多少錢|成本|價格|費用)",
                        r"\bper[\s-]token\s+(?:API\s+)?(?:prices?|pricing|costs?|rates?|fees?|billing)\b",
@@ -405,7 +407,14 @@ TOPICS = {
                     r"(?:吃滿|用滿|用上|跑滿|利用)\s*(?:所有|全部|每一?張|\d{1,2}|[二兩两三四五六七八])\s*(?:張)?\s*(?:卡|GPU|顯卡)", r"--?nproc[_-]per[_-]node\s*[= ]?\s*(?:[2-9]|\d{2})\b",
                     r"\b(?:use|using|uses|utili[sz]e)\s+(?:every|each|all)\s+(?:of\s+)?(?:the\s+|my\s+|our\s+|\d+\s+)?(?:GPUs?|cards)\b",
                     r"\b(?:only\s+)?uses?\s+(?:just\s+)?one\s+of\s+(?:my|the|our)\s+(?:\d+|two|four|eight)\s+(?:GPUs|cards)\b",
-                    r"\b(?:works|scales|runs)\s+(?:fine\s+)?(?:up\s+)?to\s+\d+\s+(?:GPUs|cards)\b"],
+                    r"\b(?:works|scales|runs)\s+(?:fine\s+)?(?:up\s+)?to\s+\d+\s+(?:GPUs|cards)\b",
+                    # several machines or a model split as such: "多機推理", "多機多卡", "模型並行", "model parallelism"
+                    # (a deployment on several machines may be replicas: "多機部署" alone is not the split)
+                    r"多(?:機|机|節點|节点|台機器|台机器)(?:多卡)?\s*(?:推[理論]|並行|并行|分散式|分布式|載入|加載)|多機多卡|多机多卡",
+                    # the second card left idle: the split did not happen ("第二張卻完全沒用到")
+                    r"第二張(?:卡)?[^。，,；;]{0,8}?(?:沒用到|沒有用到|沒吃到|沒有吃到|完全沒|閒置|沒動|空著)",
+                    # a launcher's card count ("--n-gpu 2")
+                    r"--?n[_-]gpus?\s*[= ]\s*[2-8]\b"],
     "platform-support": [],   # needs a platform and a support cue in one sentence: see agent/extract_topics.py
     "quantization-format": [r"\bquant(?:ization)?\s+formats?\b", r"\b(?:which|what)\s+quant(?:ization|s)?\b(?!\s+(?:of|is))", r"量化格式",
                             r"(?:哪種|哪個|哪一種|什麼)\s*量化", r"量化\s*(?:要)?選哪",
@@ -418,9 +427,9 @@ TOPICS = {
 }
 PLATFORMS = (r"\b(?:ROCm|AMD|Apple\s+Silicon|Metal|macOS|Mac|Intel|Arc|XPU|oneAPI|SYCL|Vulkan|Windows|WSL|ARM|aarch64|Jetson"
              r"|Ascend|NPUs?|TPUs?|Inferentia\d?|Trainium\d?|Neuron|Pascal|Volta|Turing|Ampere|Hopper|Blackwell|APUs?|Strix|Gaudi|HPU|Tenstorrent|P100|P40|V100|T4"
-             r"|MI\d{2,3}X?|CPU[\s-]only|compute\s+capability|sm_?\d{2,3})\b|老架構|舊架構|舊顯卡|蘋果|昇騰")
-SUPPORT_CUES = (r"\bsupport(?:s|ed|ing)?\b|\bcompatib|\bavailable\s+(?:on|for)\b|\binstall(?:ed|ing)?\b(?!\s+is)|\bbuild\b|\bbuilt\b"
-                r"|支援|支持|相容|兼容|能不能跑|可以跑|跑得動|能跑|跑在|能用|可以用"
+             r"|MI\d{2,3}X?|CPU[\s-]only|compute\s+capability|sm_?\d{2,3}|Atlas|Huawei|iGPUs?|OpenVINO|910[BC]\d?|310[PB]\d?|300I(?:\s+Duo)?)\b|老架構|舊架構|舊顯卡|蘋果|昇騰|昇腾|華為|华为")
+SUPPORT_CUES = (r"\bsupport(?:s|ed|ing)?\b|\bcompatib|\bavailable\s+(?:on|for)\b|\binstall(?:ed|ing)?\b(?!\s+is)|\bbuil[dt]\b(?![^.?!,;]{0,30}\bengines?\b)"
+                r"|支援|支持|相容|兼容|能不能跑|可以跑|跑得動|能跑|跑在|能用|可以用|能不能(?:部署|用|執行|運行)|可行(?:嗎|吗)|行不行|行得通"
                 r"|(?:可以|能|能不能|可不可以)\s*在[^。？?]{0,24}(?:跑|執行|運行|使用|安裝|推理|推論|部署)"
                 r"|(?:可以|能|能不能|可不可以)\s*(?:部署|放|裝|跑)\s*(?:到|在)")
 RUN_ON = r"\b(?:run|runs|running|work|works|working|use)\b[^.?!。？]{0,30}?\b(?:on|with)\b|\b(?:can|could|does|do|will|is)\b[^.?!。？]{0,24}\buse\b"
