@@ -644,7 +644,22 @@ _CJK = re.compile(r"[\u4e00-\u9fff]")
 _MEM_BEFORE = re.compile(r"(?<![\d.])\d{1,3}\s?(?:GB|G)\s*(?:的\s*)$", re.I)
 
 
+# a device given as an example or asked about for others ("APUs like the AI Max+ 395", "Has anyone run SGLang on
+# Strix Halo?"): not one the user has
+_EXAMPLE_OF = re.compile(r"(?:\blike|\bsuch\s+as|\be\.g\.)\s+(?:the\s+|an?\s+)?$|(?:^|[.?!]\s*)(?:has|have|did|does)\s+any(?:one|body)\b[^.?!]*$", _F)
+
+
+def _one_of_a_kind(device: AliasHit) -> bool:
+    """A chip that comes one to a machine: an APU or integrated GPU (a consumer system-on-chip), or a laptop."""
+    from rules import catalog
+    hw = catalog.all_hardware()[device.id]
+    return (hw.form_factor == "soc" and hw.hw_class == "consumer") or hw.form_factor == "laptop"
+
+
 def _one_named(text: str, device: AliasHit) -> list[Finding]:
+    if _one_of_a_kind(device) and not re.match(r"s\b", text[device.end:device.end + 2]) \
+            and not _EXAMPLE_OF.search(text, max(0, device.start - 60), device.start):
+        return [Finding("count", 1, device.start, device.end)]   # "Strix Halo (Ryzen AI Max+ 395)", "the Lunar Lake iGPU"
     if hardware_class(device.id) == "cpu" or re.search(r"\ds$", text[device.start:device.end]) \
             or re.match(r"s\b", text[device.end:device.end + 2]):
         return []
@@ -724,9 +739,23 @@ def _mac_machines(text: str, device: AliasHit | None, out: list[Finding]) -> Non
     out.append(Finding("count", 1, start, end))
 
 
+# The board form written in brackets after the name ("A100 80GB（PCIe 版）", "H100 (SXM5)"): the same variant as
+# "A100 80GB PCIe", so the bracketed word is part of the device's name (and not the link between cards).
+_VARIANT = re.compile(r"\s*[(\[（]\s*(?P<ff>PCIe|SXM\d?|NVL|OAM)\s*(?:版|version|variant|form\s+factor)?\s*[)\]）]", _F)
+
+
+def _variant(text: str, hit: AliasHit) -> AliasHit:
+    v = _VARIANT.match(text, hit.end)
+    if not v:
+        return hit
+    from rules import catalog
+    ident = catalog.resolve_hardware(f"{text[hit.start:hit.end]} {v.group('ff')}")
+    return AliasHit(ident, hit.start, v.end(), hit.family) if ident and ident != hit.id else hit
+
+
 def find(text: str) -> list[Finding]:
     """All hardware findings in `text` (already normalised to half-width)."""
-    hits = [_plural_of(text, h) for h in hardware_index().find(text)
+    hits = [_variant(text, _plural_of(text, h)) for h in hardware_index().find(text)
             if re.search(r"\d", text[h.start:h.end]) or not _ENGINE_PREFIX.search(text, max(0, h.start - 12), h.start)]
     device = _pick(text, hits)
     out = _device(text, device) if device else []

@@ -119,7 +119,7 @@ PRIORITY = {
              r"經費(?:不多|有限|很少|很緊|不足)", r"\bmoney\s+is\s+tight\b", r"\btight\s+budget\b",
              r"\bkeep\s+the\s+(?:bill|spend|costs?)\s+(?:low|down)\b", r"\baffordab(?:le|ility)\b", r"\blowest\s+(?:possible\s+)?cost\b",
              r"\b(?:don'?t|do\s+not|without)\s+(?:want\s+to\s+)?(?:pay(?:ing)?|spend(?:ing)?)\s+(?:too|so)\s+much\b", r"\boverpay",
-             r"不想花太多", r"不要花太多", r"能省(?:則|就|盡量)省", r"(?<![價值])錢(?:很少|不多|有限|很緊)", r"\bevery\s+(?:dollar|penny|cent)\s+counts\b",
+             r"不想花太多", r"不要花太多", r"能省(?:則|就|盡量)省", r"(?:比較|最|更)省(?:錢)?(?!\s*(?:電|事|時間?|空間|顯存|记忆体|記憶體|VRAM|記憶|token))", r"(?<![價值])錢(?:很少|不多|有限|很緊)", r"\bevery\s+(?:dollar|penny|cent)\s+counts\b",
              r"\bkeep(?:s|ing)?\s+(?:the\s+|our\s+|my\s+)?(?:\w+\s+)?(?:bill|spend|costs?)\s+(?:low|down)\b",
              r"\b(?:cutting|reducing|lowering|minimi[sz]ing|saving)\s+(?:the\s+|our\s+|my\s+)?(?:\w+\s+)?(?:costs?|bills?|spend(?:ing)?|money)\b",
              # money saved or not wasted as the goal: "save money", "性價比", "不會多花冤枉錢", "能不能回本", "不會太燒錢"
@@ -432,7 +432,8 @@ SUPPORT_CUES = (r"\bsupport(?:s|ed|ing)?\b|\bcompatib|\bavailable\s+(?:on|for)\b
                 r"|支援|支持|相容|兼容|能不能跑|可以跑|跑得動|能跑|跑在|能用|可以用|能不能(?:部署|用|執行|運行)|可行(?:嗎|吗)|行不行|行得通"
                 r"|(?:可以|能|能不能|可不可以)\s*在[^。？?]{0,24}(?:跑|執行|運行|使用|安裝|推理|推論|部署)"
                 r"|(?:可以|能|能不能|可不可以)\s*(?:部署|放|裝|跑)\s*(?:到|在)")
-RUN_ON = r"\b(?:run|runs|running|work|works|working|use)\b[^.?!。？]{0,30}?\b(?:on|with)\b|\b(?:can|could|does|do|will|is)\b[^.?!。？]{0,24}\buse\b"
+# a dot inside a version or model name ("Qwen3.5-9B") does not end the sentence
+RUN_ON = r"\b(?:run|runs|running|work|works|working|use)\b(?:[^.?!。？]|\.(?=\d)){0,30}?\b(?:on|with)\b|\b(?:can|could|does|do|will|is)\b(?:[^.?!。？]|\.(?=\d)){0,24}\buse\b"
 
 # A message in a thread that already has a profile either amends it ("what if we use AWQ
 # instead?") or describes a new situation ("now 2×H100, Qwen3 32B, just me").

@@ -144,3 +144,41 @@ def test_lora_counts(text, n):
 def test_systems_times_n_are_nodes(text):
     v = read(text).values
     assert (v.get("nodes"), v.get("count")) == (2, 8)
+
+
+# ---------------------------------------------------------------- 8. one-to-a-machine chips and board variants
+@pytest.mark.parametrize("text", [
+    "Radeon 8060S iGPU with 96GB given to the GPU, running Qwen3 30B in LM Studio.",
+    "Meteor Lake Core Ultra 7 155H, Arc iGPU, OpenVINO gives 8 tok/s on Llama 3 8B.",
+    "我的筆電是 Ryzen AI Max+ 395，128G 統一記憶體。",
+])
+def test_an_integrated_chip_is_one_device(text):
+    assert read(text).values.get("count") == 1
+
+
+@pytest.mark.parametrize("text, hw", [
+    ("兩張 H100 80GB（PCIe 版）跑 Llama 3 70B。", "h100_pcie"),
+    ("Eight A100 40GB (PCIe) cards in one server.", "a100_40g_pcie"),
+])
+def test_a_bracketed_board_form_is_the_variant(text, hw):
+    v = read(text).values
+    assert v.get("hardware") == hw and v.get("interconnect") is None
+
+
+# ---------------------------------------------------------------- 9. a format asked about, rated or summed is not the setup
+@pytest.mark.parametrize("text", [
+    "Llama 3 70B on two L40S runs out of memory; would INT8 quantization make it fit?",
+    "My Orin Nano runs llama3.2 3b at 20 tok/s. Is it running in FP16 by default?",
+    "T4 上的 INT8 有 130 TOPS，Qwen2.5 7B 改成 int8 會不會比較快？",
+    "四張 L20 跑 Qwen2.5 72B，BF16 光權重就要 145GB，放得下嗎？",
+])
+def test_a_format_asked_about_is_not_the_setup(text):
+    assert read(text).values.get("quantization") is None
+
+
+@pytest.mark.parametrize("text", [
+    "是自己買兩張 4090 比較省，還是租雲端 A100 比較省？",
+    "Which is cheaper over two years, buying a 4090 or renting an A100? We want the cheapest option.",
+])
+def test_which_is_cheaper_is_cost(text):
+    assert read(text).values.get("priority") == "cost"
