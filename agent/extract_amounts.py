@@ -74,7 +74,9 @@ _CONC_NEXT = re.compile(r"\s*(?:of\s+(?:them|those|these|us)\s+|(?:prompts|queri
                         r"|in\s+parallel|at\s+(?:the\s+)?peak)", _F)
 # "how many LoRA adapters one TGI instance can hold": a number before the noun it counts is that noun's count,
 # not a value for the keyword before it
-_OWN_NOUN = re.compile(r"\s+(?:(?-i:[A-Z])[\w.-]*\s+)?(?:instances?|servers?|nodes?|GPUs?|cards?|machines?|engines?|models?|replicas?|processes)\b", _F)
+_OWN_NOUN = re.compile(r"\s+(?:(?-i:[A-Z])[\w.-]*\s+)?(?:instances?|servers?|nodes?|GPUs?|cards?|machines?|engines?|models?|replicas?|processes)\b"
+                       # "10 個領域專家模型", "3 套系統": a number of things the phrase names, not people
+                       r"|\s*(?:個|款|套|種|组|組)\s*[\u4e00-\u9fff]{0,6}?(?:模型|服務|實例|容器|專案|項目|應用|系統|任務)", _F)
 _RUNNING = re.compile(r"\s+(?:running|active|outstanding)\b(?!\s+(?:through|on|in|per|a\b))", _F)
 _EXPLICIT = re.compile(r"併發|並發|並行|併行|concurren|simultaneous|parallel|at\s+once|same\s+time|in[\s-]flight|at\s+any\s+(?:one\s+|given\s+)?(?:moment|time)"
                        r"|同時(?!在線|上線)|同一(?:時間|時刻)|一次", _F)
@@ -400,6 +402,13 @@ def amounts(text: str, taken: list[tuple[int, int]]) -> list[Finding]:
         if me and not negated_adjacent(text, me.start()):
             out["users"] = Finding("users", 1, me.start(), me.end())
     if "concurrency" not in out:
+        senders = _SENDERS_AT_ONCE.search(text)
+        if senders:   # "two Python scripts hitting the endpoint at once", "同時開三個瀏覽器分頁"
+            from agent.extract_numbers import parse_int
+            n = parse_int(senders.group("n") or senders.group("n2"))
+            if n and 1 < n <= 100000:
+                out["concurrency"] = Finding("concurrency", n, senders.start(), senders.end())
+    if "concurrency" not in out:
         single = _single_request(text)
         if single:
             out["concurrency"] = Finding("concurrency", 1, *single)
@@ -493,6 +502,14 @@ def _lora_named(text: str) -> Finding | None:
     if len(distinct) >= 2:
         return Finding("lora_adapters", len(distinct), names[0].start(), names[-1].end())
     return None
+
+
+# Programs or windows that send requests at the same time are concurrent requests: "two Python scripts hitting the
+# same endpoint at once", "four terminals running prompts simultaneously", "同時開三個瀏覽器分頁問".
+_SENDERS_AT_ONCE = re.compile(
+    rf"(?P<n>{COUNT})\s+(?:[\w-]+\s+){{0,2}}?(?:scripts?|processes|clients|tabs|windows|terminals|apps|programs|jobs|notebooks)\b"
+    r"[^.;!?]{0,48}?(?:\bat\s+once|\bat\s+the\s+same\s+time|\bsimultaneously|\bconcurrently|\bin\s+parallel)"
+    rf"|同時\s*(?:開|跑|用|執行|送)?\s*(?P<n2>{COUNT})\s*(?:個|支)\s*[\w\u4e00-\u9fff]{{0,8}}?(?:視窗|分頁|腳本|程式|進程|客戶端|終端|行程)", re.I)
 
 
 _LORA_LIST = re.compile(r"(?<![\w-])(?P<items>(?:[A-Za-z][\w-]*\s*,\s*)+[A-Za-z][\w-]*,?\s+(?:and|&)\s+[A-Za-z][\w-]*)\s+(?:LoRAs|LoRA\s+adapters|adapters)\b", _F)

@@ -211,7 +211,8 @@ _THEIRS = re.compile(r"(?:別(?:家|人|的公司)(?:公司)?|其他人|人家|\
 _REFERENCE = re.compile(r"(?:\bofficial\s+(?:recipe|guide|docs?|documentation|example|tutorial|instructions)\b"
                         r"|\b(?:recipe|guide|tutorial|blog\s+post|example|model\s+card)s?\s+(?:is|are|was|uses?|used|runs?|ran|puts?"
                         r"|shows?|says|targets?|assumes?)\b"
-                        r"|官方(?:說明|範例|文件|建議|教學|的?例子)|(?:網路上|網上|別人|原廠)的?(?:教學|範例|文章|說明)|範例是|教學(?:是|用))"
+                        # "照官方說明用 vLLM 在 16 張 H100 上部署": the user followed the instructions on their own cards
+                        r"|(?<!照)(?<!照著)(?<!依照)(?<!跟著)(?<!根據)(?<!參考)(?<!參照)官方(?:說明|範例|文件|建議|教學|的?例子)|(?:網路上|網上|別人|原廠)的?(?:教學|範例|文章|說明)|範例是|教學(?:是|用))"
                         r"(?:[^,;.，；。!?？]|\.(?=\d)){0,48}$", _F)
 
 

@@ -14,7 +14,9 @@ from rules import model_resolve
 
 _F = re.I | re.ASCII
 _SIZE = re.compile(
-    r"(?<![A-Za-z0-9.$])(?P<p>\d+(?:\.\d+)?)\s?(?:B(?![A-Za-z0-9/])|billion\b)(?!\s*(?:tokens?|params?\s+active|active))"
+    # a size glued to its family's name counts too ("qwen7b", "chatglm6b", "internlm20b")
+    r"(?:(?<![A-Za-z0-9.$])|(?<=qwen)|(?<=llama)|(?<=glm)|(?<=internlm)|(?<=baichuan)|(?<=mistral)|(?<=gemma)|(?<=deepseek)"
+    r"|(?<=falcon)|(?<=vicuna)|(?<=yi))(?P<p>\d+(?:\.\d+)?)\s?(?:B(?![A-Za-z0-9/])|billion\b)(?!\s*(?:tokens?|params?\s+active|active))"
     r"(?:[\s-]*A(?P<a>\d+(?:\.\d+)?)B(?![A-Za-z0-9]))?", _F)
 _ACTIVE = re.compile(
     r"(?P<a>\d+(?:\.\d+)?)\s?B\s+(?:params?\s+)?active\b|\bactive(?:\s+param(?:eter)?s?)?\s*(?:of\s+)?~?(?P<b>\d+(?:\.\d+)?)\s?B\b"

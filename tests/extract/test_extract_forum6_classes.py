@@ -182,3 +182,32 @@ def test_a_format_asked_about_is_not_the_setup(text):
 ])
 def test_which_is_cheaper_is_cost(text):
     assert read(text).values.get("priority") == "cost"
+
+
+# ---------------------------------------------------------------- 10. sizes glued to names, instructions followed, things counted
+@pytest.mark.parametrize("text, size", [
+    ("internlm20b 要幾張卡才跑得動？", 20),
+    ("Can a single T4 hold baichuan13b in fp16?", 13),
+])
+def test_a_size_glued_to_its_family_name(text, size):
+    from rules import catalog
+    v = read(text).values
+    assert v.get("params_b") == size or (v.get("model") and catalog.model(v["model"]).params_b == pytest.approx(size, rel=0.1))
+
+
+def test_instructions_followed_on_the_users_cards():
+    v = read("按照官方文件在 8 張 A800 上用 vLLM 部署 Qwen2.5 72B，吞吐很低。").values
+    assert (v.get("hardware"), v.get("count")) == ("a800_80g_sxm", 8)
+
+
+@pytest.mark.parametrize("text", ["我們要上線 5 個客服模型，每個都是 7B。", "打算部署 3 套問答系統給不同部門。"])
+def test_a_number_of_models_or_systems_is_not_people(text):
+    assert read(text).values.get("users") is None
+
+
+@pytest.mark.parametrize("text, n", [
+    ("Three notebooks calling the same vLLM server at the same time all stall.", 3),
+    ("同時開四個終端跑推理腳本，Ollama 就只回一個。", 4),
+])
+def test_programs_sending_at_once_are_concurrency(text, n):
+    assert read(text).values.get("concurrency") == n
