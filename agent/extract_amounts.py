@@ -76,7 +76,7 @@ _CONC_NEXT = re.compile(r"\s*(?:of\s+(?:them|those|these|us)\s+|(?:prompts|queri
 # not a value for the keyword before it
 _OWN_NOUN = re.compile(r"\s+(?:(?-i:[A-Z])[\w.-]*\s+)?(?:instances?|servers?|nodes?|GPUs?|cards?|machines?|engines?|models?|replicas?|processes)\b"
                        # "10 個領域專家模型", "3 套系統": a number of things the phrase names, not people
-                       r"|\s*(?:個|款|套|種|组|組)\s*[\u4e00-\u9fff]{0,6}?(?:模型|服務|實例|容器|專案|項目|應用|系統|任務)", _F)
+                       r"|\s*(?:個|款|套|種|组|組)\s*[\u4e00-\u9fff]{0,6}?(?:模型|服務|實例|容器|專案|項目|應用|系統)", _F)
 _RUNNING = re.compile(r"\s+(?:running|active|outstanding)\b(?!\s+(?:through|on|in|per|a\b))", _F)
 _EXPLICIT = re.compile(r"併發|並發|並行|併行|concurren|simultaneous|parallel|at\s+once|same\s+time|in[\s-]flight|at\s+any\s+(?:one\s+|given\s+)?(?:moment|time)"
                        r"|同時(?!在線|上線)|同一(?:時間|時刻)|一次", _F)

@@ -211,3 +211,7 @@ def test_a_number_of_models_or_systems_is_not_people(text):
 ])
 def test_programs_sending_at_once_are_concurrency(text, n):
     assert read(text).values.get("concurrency") == n
+
+
+def test_tasks_running_at_once_stay_the_concurrency():
+    assert read("同時跑 5-8 個推理任務時，4090 就開始排隊。").values.get("concurrency") == 8
