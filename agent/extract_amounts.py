@@ -302,6 +302,8 @@ _TIMES_DEVICE = re.compile(r"\s*[x×*]\s*[A-Za-z]*\d", _F)
 
 
 _ORDINAL = re.compile(r"第\s*$")
+_CHANGED_TO = re.compile(r"(?:改成|改為|改用|換成|調成|調到|調為|降到|降成|縮到|縮成|設成|設為|\b(?:changed|set|reduced|dropped|lowered|cut|switched)\s+(?:it\s+)?to"
+                         r"|\b(?:down|back)\s+to)\s*(?:context\s+(?:of\s+)?|上下文\s*)?$", re.I)
 _CONC_WORD_BEFORE = re.compile(r"(?:併發|並發|并发)\s*(?:數|数)?\s*[:：=]?\s*(?:約|大約|大概|最高|最多|到|達)?\s*$")
 
 
@@ -368,6 +370,10 @@ def amounts(text: str, taken: list[tuple[int, int]]) -> list[Finding]:
     for b in bound:
         if b.field not in out:
             out[b.field] = _finding(b)
+    lengths = [b for b in bound if b.field == "context_length"]
+    changed = [b for b in lengths[1:] if _CHANGED_TO.search(text, max(0, b.quantity.start - 16), b.quantity.start)]
+    if changed:   # "預設的 32K 長度載入失敗；改成 8192 長度就正常": the window changed to is the one in use
+        out["context_length"] = _finding(changed[-1])
     adapters = [b for b in bound if b.field == "lora_adapters"]
     if len(adapters) > 1:   # "one LoRA today, ~20 customer adapters next quarter": plan for the count it grows to
         out["lora_adapters"] = _finding(max(adapters, key=lambda b: b.quantity.value))

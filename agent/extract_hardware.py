@@ -195,6 +195,9 @@ _SWITCHED_TO = re.compile(r"(?:之後|後來|現在|目前|接著|\bnow\b|\bthen
                           r"[^,;.，；。]{0,10}$", _F)
 
 
+# "跟一張 4090 跑原生模型比差了快十倍", "跟 M3 Ultra 工作站比起來": a device set beside the user's to compare against
+_WITH_BEFORE = re.compile(r"(?:跟|和|與|与)\s*(?:一張|一台|單張|單台)?\s*$")
+_COMPARED_AFTER = re.compile(r"[^，。,；;？?！!]{0,16}?比(?:起來|下來|一比)?\s*(?:差|慢|快|好|少|多|強|弱|高|低|剩|起來|下來)")
 _YARDSTICK = re.compile(rf"(?:比起|相比(?:於)?|相較(?:於)?|\b(?:slower|faster|cheaper|pricier|worse|better|quicker|more|less)\s+(?:\w+\s+)?than|\bworth\s+it\s+over"
                         rf"|\b(?:upgrad\w*|step(?:ping)?\s+up|switch\w*|mov\w*)\s+(?:from\s+)?(?:\w+\s+){{0,2}}?over|\binstead\s+of|\brather\s+than|\bcompared\s+(?:to|with))"
                         rf"\s+(?:on\s+|with\s+|in\s+)?(?:an?\s+|the\s+|my\s+|our\s+)?(?:{_BRAND}[\s-]*)*$", _F)
@@ -228,6 +231,7 @@ def _not_yardsticks(text: str, hits: list[AliasHit]) -> list[AliasHit]:
     out, prev = [], None
     for h in hits:
         if _YARDSTICK.search(text, max(0, h.start - 40), h.start) or _THEIRS.search(text, max(0, h.start - 24), h.start) \
+                or (_WITH_BEFORE.search(text, max(0, h.start - 6), h.start) and _COMPARED_AFTER.match(text, h.end)) \
                 or _REFERENCE.search(text, max(0, h.start - 60), h.start) \
                 or (prev and _LISTED.fullmatch(text, prev.end, h.start)):
             prev = h
@@ -294,14 +298,15 @@ def _pick(text: str, hits: list[AliasHit]) -> AliasHit | None:
     live = switched or live   # "先用 A800 × 2，之後改用 A100 × 4": the device switched to is the current one
     live = [h for h in live if _WANTED.search(text, max(0, h.start - 24), h.start)] \
         or [h for h in live if _CONTRAST.match(text, h.end)] or live
-    counted = [h for h in live if _count_before(text, h) or _count_after(text, h) or _DGX.search(text[:h.start])]
+    counted = [h for h in live if _count_before(text, h) or _count_after(text, h) or _DGX.search(text[:h.start]) or _macs_counted(text, h)]
     # the same device named again with a number beats an article ("a g6.12xlarge with 4 × NVIDIA L4", "a P40 … 10 P40s")
     if counted and _ARTICLE_ONLY.match(text, (_count_before(text, counted[0]) or (0, -1))[1]):
         counted = [h for h in counted[1:] if h.id == counted[0].id and not _ARTICLE_ONLY.match(
             text, (_count_before(text, h) or (0, -1))[1])][:1] + counted
     accel = [h for h in live if hardware_class(h.id) != "cpu"]
-    # "雙路 Xeon、兩張 RTX 4090": the counted GPUs run the model, the CPU sockets host them
-    return ([h for h in counted if h in accel] or counted or accel or live)[0]
+    # "雙路 Xeon、兩張 RTX 4090": the counted GPUs run the model, the CPU sockets host them; sockets counted beside an
+    # accelerator named without a number ("Arc Pro B60 in a dual Xeon box") still only host it
+    return ([h for h in counted if h in accel] or accel or counted or live)[0]
 
 
 _SOCKETS_INSIDE = re.compile(r"(?:雙|双)\s*(?:路\s*)?CPU|\b(?:dual|2|two)[\s-](?:socket|CPU)", _F)
@@ -702,6 +707,16 @@ _MAC_WORD = re.compile(r"\b(?:Mac\s*Studio|MacBook(?:\s*(?:Pro|Air))?|Mac\s*mini
 _MAC_COUNT = re.compile(rf"(?:(?P<one>\ban?\b|\bone\b|\bsingle\b|單台|单台|一台|一部)|(?P<num>{COUNT})\s*(?:台|部|個|个)?)\s*"
                         r"(?:(?:頂配|顶配|二手|全新|new|used|brand[\s-]new|\d+\s?(?:GB|G|TB)\s*(?:的\s*)?)\s*)*$", _F)
 _CLAUSE_END = re.compile(r"[.;!?。；！？]|\band\b|\bor\b|還是|或")
+
+
+def _macs_counted(text: str, hit: AliasHit) -> bool:
+    """An Apple chip whose Macs are counted before it: "兩台頂配 Mac Studio（M2 Ultra）"."""
+    if hardware_class(hit.id) != "apple":
+        return False
+    word = next((m for m in _MAC_WORD.finditer(text, max(0, hit.start - 24), hit.start)
+                 if not (m.group("box") or m.group("box2")) and not _CLAUSE_END.search(text[m.end():hit.start])), None)
+    c = _MAC_COUNT.search(text, max(0, word.start() - 16), word.start()) if word else None
+    return bool(c and (c.group("one") or c.group("num")))
 
 
 def _mac_machines(text: str, device: AliasHit | None, out: list[Finding]) -> None:

@@ -24,7 +24,8 @@ _F = re.I | re.ASCII
 UNITS: tuple[tuple[str, str], ...] = (
     ("rate", r"tok(?:en)?s?\s*/\s*s(?:ec)?\b|t/s\b|tps\b|tokens?\s+(?:per|a|/)\s*(?:second|sec|minute|min)\b"
              r"|req(?:uest)?s?\s*/\s*s\b|requests?\s+(?:per|a)\s+(?:second|minute)\b|QPS\b|RPS\b|TPM\b|it/s\b|token/s"),
-    ("context", r"(?:的\s*)?(?:context(?![\s-]*(?:switch|of\s+the))|ctx\b|上下文|max(?:imum)?[\s_-]?model[\s_-]?len(?:gth)?\b)"),
+    ("context", r"(?:的\s*)?(?:context(?![\s-]*(?:switch|of\s+the))|ctx\b|上下文|max(?:imum)?[\s_-]?model[\s_-]?len(?:gth)?\b"
+                r"|(?:的\s*)?(?:上下文|序列)?長度(?!\s*(?:的)?\s*(?:輸入|輸出|prompt|回答|回覆|文本|文件|問題)))"),
     ("tokens", r"(?:個\s*)?(?:tokens?\b|toks?\b|字(?!節))"),
     # "30 LoRAs", "20 customer adapters", "20 組客製 LoRA", "50 個不同的 LoRA": up to two modifiers
     ("lora", r"(?:個|組|套|份)?\s*(?:(?:(?!(?:users?|people|persons?|employees|staff|and|or|with|for|of|per(?!-)|each|a|an|the|one|two|three|single|GPUs?|cards?)\b)"

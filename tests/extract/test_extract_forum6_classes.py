@@ -215,3 +215,34 @@ def test_programs_sending_at_once_are_concurrency(text, n):
 
 def test_tasks_running_at_once_stay_the_concurrency():
     assert read("同時跑 5-8 個推理任務時，4090 就開始排隊。").values.get("concurrency") == 8
+
+
+# ---------------------------------------------------------------- 11. hosts and yardsticks
+@pytest.mark.parametrize("text, hw", [
+    ("An Arc A770 in a dual EPYC 7742 server runs Llama 3 8B slowly under IPEX-LLM.", "arc_a770_16g"),
+    ("雙路 Xeon 主機插了一張 RTX 4090，跑 Qwen2.5 14B。", "rtx4090"),
+])
+def test_counted_sockets_host_the_accelerator(text, hw):
+    assert read(text).values.get("hardware") == hw
+
+
+@pytest.mark.parametrize("text", [
+    "我們用兩張 L20 跑 Qwen2.5 32B，跟一台 H100 伺服器比起來慢很多。",
+    "兩張 910B 跑 Qwen2 7B，跟 A100 比差了三倍，正常嗎？",
+])
+def test_a_device_compared_against_is_not_the_users(text):
+    assert read(text).values.get("hardware") in ("l20", "ascend_910b")
+
+
+# ---------------------------------------------------------------- 12. the window changed to; Macs counted before their chip
+@pytest.mark.parametrize("text, n", [
+    ("vLLM 預設 32768 長度會 OOM，調成 16384 長度就能跑了，卡是 A10。", 16384),
+    ("At 128K context it OOMs on the L40S, so I dropped it to 32K context and it works.", 32000),
+])
+def test_the_window_changed_to_is_the_one_in_use(text, n):
+    assert read(text).values.get("context_length") == n
+
+
+def test_macs_counted_before_their_chip_beat_a_priced_alternative():
+    v = read("打算買兩台 Mac Studio（M3 Ultra 256GB），另一個方案是兩張 A100 的伺服器，哪個好？").values
+    assert (v.get("hardware"), v.get("nodes"), v.get("count")) == ("m3_ultra", 2, 1)
