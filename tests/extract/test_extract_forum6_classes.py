@@ -246,3 +246,21 @@ def test_the_window_changed_to_is_the_one_in_use(text, n):
 def test_macs_counted_before_their_chip_beat_a_priced_alternative():
     v = read("打算買兩台 Mac Studio（M3 Ultra 256GB），另一個方案是兩張 A100 的伺服器，哪個好？").values
     assert (v.get("hardware"), v.get("nodes"), v.get("count")) == ("m3_ultra", 2, 1)
+
+
+# ---------------------------------------------------------------- 13. platform support asked of the whole plan, or an idle accelerator
+@pytest.mark.parametrize("text", [
+    "想在昇騰 910B 上跑 Qwen2.5 72B 給內部用，資料不能出去，這樣可行嗎？",
+    "Any news on Ollama using the Intel Arc iGPU on Meteor Lake laptops?",
+    "LM Studio on my Radeon 780M laptop never uses the GPU, everything runs on the CPU.",
+])
+def test_platform_support_of_the_plan_or_an_idle_accelerator(text):
+    assert "platform-support" in read(text).topics
+
+
+@pytest.mark.parametrize("text", [
+    "Windows 上的 Ollama 沒有用到 GPU，全部在 CPU 上跑，4090 閒著。",
+    "兩張 4090 跑 Qwen2.5 72B AWQ 可行嗎？",
+])
+def test_no_platform_no_platform_support(text):
+    assert "platform-support" not in read(text).topics
