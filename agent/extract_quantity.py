@@ -28,7 +28,7 @@ UNITS: tuple[tuple[str, str], ...] = (
                 r"|(?:的\s*)?(?:上下文|序列)?長度(?!\s*(?:的)?\s*(?:輸入|輸出|prompt|回答|回覆|文本|文件|問題)))"),
     ("tokens", r"(?:個\s*)?(?:tokens?\b|toks?\b|字(?!節))"),
     # "30 LoRAs", "20 customer adapters", "20 組客製 LoRA", "50 個不同的 LoRA": up to two modifiers
-    ("lora", r"(?:個|組|套|份)?\s*(?:(?:(?!(?:users?|people|persons?|employees|staff|and|or|with|for|of|per(?!-)|each|a|an|the|one|two|three|single|GPUs?|cards?)\b)"
+    ("lora", r"(?:個|組|套|份)?\s*(?:(?!多\s*(?:LoRA|adapter))(?:(?!(?:users?|people|persons?|employees|staff|and|or|with|for|of|per(?!-)|each|a|an|the|one|two|three|single|GPUs?|cards?)\b)"
              r"[A-Za-z][\w-]*|[\u4e00-\u9fff]{1,4})\s*){0,2}?(?:LoRAs?|adapters?)(?![A-Za-z])"),
     ("conc", r"(?:個|路|條|多)?\s*(?:併發|並發|並行|併行|(?:max(?:imum)?\s+)?concurrent(?:ly)?\b|simultaneous(?:ly)?\b|in\s+parallel\b|parallel\b|同時"
              r"|(?:-?way\s+|max(?:imum)?\s+|peak\s+|target\s+)?concurrency\b|virtual\s+users?\b|VUs?\b|-?users?\s+concurrency\b|CCU\b|in[\s-]flight\b|(?:live|open)\s+(?:requests?|sessions?|streams?|connections?|chats?)\b)"),
@@ -57,7 +57,9 @@ UNITS: tuple[tuple[str, str], ...] = (
     ("node", r"(?:nodes?\b|servers?\b|machines?\b|boxes\b|hosts?\b|racks?\b|台|節點|伺服器|機器|主機|機櫃)"),
 )
 _UNIT_RES = tuple((name, re.compile(rf"(?:-|\s*)(?:{src})", _F)) for name, src in UNITS)
-_BEFORE_UNIT = re.compile(r"\+|\s*(?:以上|左右|上下|多|或以上|or\s+more|plus)(?![A-Za-z])", _F)
+# "多" after a number is "more than" only glued to it ("20多個", "16萬多"); set apart before LoRA it is "multi-"
+# ("16 萬 多 LoRA": a budget of 160,000, then multi-LoRA)
+_BEFORE_UNIT = re.compile(r"\+|\s*(?:以上|左右|上下|或以上|or\s+more|plus)(?![A-Za-z])|(?<=[\d萬万千])多|\s多(?=\s*(?:個|组|組|位|名|人))", _F)
 
 # What comes before a number and changes what it is.
 _DOLLAR = re.compile(r"(?:\$|US\$|USD\s*)\s*$", _F)

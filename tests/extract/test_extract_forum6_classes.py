@@ -264,3 +264,15 @@ def test_platform_support_of_the_plan_or_an_idle_accelerator(text):
 ])
 def test_no_platform_no_platform_support(text):
     assert "platform-support" not in read(text).topics
+
+
+# ---------------------------------------------------------------- 14. "多 LoRA" set apart from a number is multi-LoRA
+@pytest.mark.parametrize("text", ["預算 16 萬 多 LoRA 服務要怎麼規劃？", "兩張 L40S 共 96G 多 LoRA 同時掛載"])
+def test_multi_lora_after_a_number_is_not_a_count(text):
+    ex = read(text)
+    assert ex.values.get("lora_adapters") is None and "multi-lora" in ex.topics
+
+
+@pytest.mark.parametrize("text, n", [("客戶有 20多 LoRA 要掛", 20), ("大概 30 多個 LoRA", 30)])
+def test_more_than_n_loras_is_still_a_count(text, n):
+    assert read(text).values.get("lora_adapters") == n
