@@ -59,7 +59,7 @@ UNITS: tuple[tuple[str, str], ...] = (
 _UNIT_RES = tuple((name, re.compile(rf"(?:-|\s*)(?:{src})", _F)) for name, src in UNITS)
 # "多" after a number is "more than" only glued to it ("20多個", "16萬多"); set apart before LoRA it is "multi-"
 # ("16 萬 多 LoRA": a budget of 160,000, then multi-LoRA)
-_BEFORE_UNIT = re.compile(r"\+|\s*(?:以上|左右|上下|或以上|or\s+more|plus)(?![A-Za-z])|(?<=[\d萬万千])多|\s多(?=\s*(?:個|组|組|位|名|人))", _F)
+_BEFORE_UNIT = re.compile(r"\+|\s*(?:以上|左右|上下|或以上|or\s+more|plus)(?![A-Za-z])|(?<=[\d萬万千])多|\s多(?!\s*(?:LoRA|adapter))", _F)
 
 # What comes before a number and changes what it is.
 _DOLLAR = re.compile(r"(?:\$|US\$|USD\s*)\s*$", _F)

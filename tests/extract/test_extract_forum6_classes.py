@@ -276,3 +276,7 @@ def test_multi_lora_after_a_number_is_not_a_count(text):
 @pytest.mark.parametrize("text, n", [("客戶有 20多 LoRA 要掛", 20), ("大概 30 多個 LoRA", 30)])
 def test_more_than_n_loras_is_still_a_count(text, n):
     assert read(text).values.get("lora_adapters") == n
+
+
+def test_a_rate_with_more_than_is_not_a_concurrency_level():
+    assert read("壓測 8 併發只有 300 多 tokens/s，卡是兩張 L40S。").values.get("concurrency") == 8
