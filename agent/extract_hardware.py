@@ -616,7 +616,11 @@ def _one_more(text: str, out: list[Finding]) -> None:
 
 
 # Two different devices in one machine: "an RTX 5090 plus an RTX 3090 Ti", "一張 RTX 5000 Ada 32G 加一張 V100"
-_PLUS = re.compile(r"^(?:\s*\d{1,3}\s?(?:GB|G)\b)?\s*(?:,\s*)?(?:plus|\+|together\s+with|along\s+with|加(?:上)?|搭配?|配|and(?=\s+an?\s))\s*(?:an?\s+)?$", _F)
+_PLUS = re.compile(r"^(?:\s*\d{1,3}\s?(?:GB|G)\b)?\s*(?:,\s*)?(?:plus|\+|together\s+with|along\s+with|加(?:上)?|搭配?|配|and(?=\s+an?\s))\s*(?:an?\s+)?"
+                   r"(?:(?:NVIDIA|GeForce|AMD|Radeon|Intel)\s+)?$", _F)   # "an RTX 3090 and an Intel Arc Pro B70"
+
+
+_AND_AN = re.compile(r"\s*(?:,\s*)?and\s*", re.I)   # "an RTX 4090 and an RX 7900 XTX": the article went with the option
 
 
 def _mixed(text: str, hits: list[AliasHit], device: AliasHit, out: list[Finding]) -> None:
@@ -628,7 +632,8 @@ def _mixed(text: str, hits: list[AliasHit], device: AliasHit, out: list[Finding]
     group = [options[mine]]
     for prev, cur in zip(options[mine:], options[mine + 1:]):
         if cur[3].id == prev[3].id or "cpu" in (hardware_class(cur[3].id), hardware_class(prev[3].id)) \
-                or not _PLUS.match(text[prev[2]:cur[1]]):   # "4 張 GPU 搭雙路 EPYC": the CPUs host the cards
+                or not (_PLUS.match(text[prev[2]:cur[1]]) or _AND_AN.fullmatch(text, prev[2], cur[1])
+                        and re.match(r"an?\s", text[cur[1]:cur[1] + 3], re.I)):   # "4 張 GPU 搭雙路 EPYC": the CPUs host the cards
             break
         group.append(cur)
     if len(group) < 2:

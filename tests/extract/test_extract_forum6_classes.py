@@ -280,3 +280,11 @@ def test_more_than_n_loras_is_still_a_count(text, n):
 
 def test_a_rate_with_more_than_is_not_a_concurrency_level():
     assert read("壓測 8 併發只有 300 多 tokens/s，卡是兩張 L40S。").values.get("concurrency") == 8
+
+
+def test_a_family_the_catalog_lacks_is_not_its_neighbour():
+    assert read("Devstral on a 4090 for a few colleagues").values.get("model") != "codestral-22b"
+
+
+def test_a_mixed_pair_with_a_brand_word_counts_both():
+    assert read("One box with an RTX 4090 and an AMD Radeon RX 7900 XTX in it.").values.get("count") == 2
