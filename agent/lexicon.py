@@ -47,7 +47,9 @@ SERVING_STRONG = {
     "team": [r"內部團隊", r"公司內部", r"\binternal\s+(?:team|teams|tool|users|use|platform)\b", r"部門內"],
     "demo": [r"\bdemos?\b", r"試用", r"\bPoC\b", r"\bproof[\s-]of[\s-]concept\b", r"\bpilot(?:s|ing)?\b", r"\bprototyp(?:e|ing)\b",
              r"概念驗證", r"原型", r"\bMVP\b", r"展示", r"試跑"],
-    "personal": [r"\bjust\s+(?:for\s+)?me\b", r"\bonly\s+me\b", r"\bfor\s+myself\b", r"\bpersonal(?:ly)?\b",
+    # "just me and two colleagues" is a small team, not personal use
+    "personal": [r"\bjust\s+(?:for\s+)?me\b(?!\s*(?:,|and|&|\+|plus)\s+(?:my\s+|our\s+)?(?:\d+|two|three|four|five|a\s+few|some)\s)",
+                 r"\bonly\s+me\b(?!\s*(?:,|and|&|\+|plus)\s+(?:my\s+|our\s+)?(?:\d+|two|three|four|five|a\s+few|some)\s)", r"\bfor\s+myself\b", r"\bpersonal(?:ly)?\b",
                  r"\bmy\s+own\s+use\b", r"\bhobby\b", r"\bhome\s*lab\b", r"自己用", r"給自己", r"自己(?:寫|玩|跑|使用|在家)",
                  r"(?<![\d一二兩三四五六七八九十百千萬幾多些])(?<![\d一二兩三四五六七八九十百千萬幾多些]\s)個人(?!資料|資訊)(?:用|使用|本機)?",
                  r"本機", r"(?<![\d一二兩三四五六七八九十百千萬])只?有?一個人", r"單人(?:使用|用)?", r"一人(?:使用|用)", r"\bsingle[\s-]user\b",

@@ -288,3 +288,8 @@ def test_a_family_the_catalog_lacks_is_not_its_neighbour():
 
 def test_a_mixed_pair_with_a_brand_word_counts_both():
     assert read("One box with an RTX 4090 and an AMD Radeon RX 7900 XTX in it.").values.get("count") == 2
+
+
+def test_me_and_colleagues_is_a_team_of_three_not_personal_use():
+    v = read("Only me and two colleagues will use it, on one H100.").values
+    assert (v.get("users"), v.get("serving_mode")) == (3, "team")
