@@ -231,6 +231,8 @@ def _unit_field(text: str, q: Quantity, items: dict[int, Quantity]) -> tuple[str
     if unit == "tokens":
         return _length_after(text, q) or _keyword_before(text, q, [], LENGTHS, sentence=True) \
             or ("context_length" if _per_request(text, q) else None), True
+    if unit == "org" and re.match(r"(?:'|’)s?(?![A-Za-z])", text[q.unit_end:]):
+        return None, True   # "10 clients' chatbots": businesses owning what is served, not the people using it
     if unit in ("people", "org"):
         if _concurrent(text, q):
             left, _ = _clause(text, q.start, q.end)

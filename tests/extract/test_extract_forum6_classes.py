@@ -293,3 +293,7 @@ def test_a_mixed_pair_with_a_brand_word_counts_both():
 def test_me_and_colleagues_is_a_team_of_three_not_personal_use():
     v = read("Only me and two colleagues will use it, on one H100.").values
     assert (v.get("users"), v.get("serving_mode")) == (3, "team")
+
+
+def test_businesses_owning_what_is_served_are_not_users():
+    assert read("We host the support bots of 12 customers' websites on two L40S.").values.get("users") is None
