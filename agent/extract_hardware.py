@@ -771,7 +771,8 @@ def _variant(text: str, hit: AliasHit) -> AliasHit:
         return hit
     from rules import catalog
     ident = catalog.resolve_hardware(f"{text[hit.start:hit.end]} {v.group('ff')}")
-    return AliasHit(ident, hit.start, v.end(), hit.family) if ident and ident != hit.id else hit
+    # the same id ("H100 (SXM5) x8"): the bracket is still part of the name, so a count written after it is read
+    return AliasHit(ident, hit.start, v.end(), hit.family) if ident else hit
 
 
 def find(text: str) -> list[Finding]:

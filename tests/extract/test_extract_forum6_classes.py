@@ -297,3 +297,8 @@ def test_me_and_colleagues_is_a_team_of_three_not_personal_use():
 
 def test_businesses_owning_what_is_served_are_not_users():
     assert read("We host the support bots of 12 customers' websites on two L40S.").values.get("users") is None
+
+
+def test_a_count_after_a_bracketed_board_form():
+    v = read("H200 (SXM) x8 running DeepSeek V3 in FP8.").values
+    assert (v.get("hardware"), v.get("count")) == ("h200_sxm", 8)
