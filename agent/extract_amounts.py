@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from agent import lexicon
 from agent.extract_base import Finding, negated, negated_adjacent, overlaps
+from agent.extract_numbers import COUNT
 from agent.extract_quantity import Quantity, k_length, quantities
 
 _F = re.I | re.ASCII
@@ -73,7 +74,9 @@ _CONC_NEXT = re.compile(r"\s*(?:of\s+(?:them|those|these|us)\s+|(?:prompts|queri
                         r"|in\s+parallel|at\s+(?:the\s+)?peak)", _F)
 # "how many LoRA adapters one TGI instance can hold": a number before the noun it counts is that noun's count,
 # not a value for the keyword before it
-_OWN_NOUN = re.compile(r"\s+(?:(?-i:[A-Z])[\w.-]*\s+)?(?:instances?|servers?|nodes?|GPUs?|cards?|machines?|engines?|models?|replicas?|processes)\b", _F)
+_OWN_NOUN = re.compile(r"\s+(?:(?-i:[A-Z])[\w.-]*\s+)?(?:instances?|servers?|nodes?|GPUs?|cards?|machines?|engines?|models?|replicas?|processes)\b"
+                       # "10 個領域專家模型", "3 套系統": a number of things the phrase names, not people
+                       r"|\s*(?:個|款|套|種|组|組)\s*[\u4e00-\u9fff]{0,6}?(?:模型|服務|實例|容器|專案|項目|應用|系統)", _F)
 _RUNNING = re.compile(r"\s+(?:running|active|outstanding)\b(?!\s+(?:through|on|in|per|a\b))", _F)
 _EXPLICIT = re.compile(r"併發|並發|並行|併行|concurren|simultaneous|parallel|at\s+once|same\s+time|in[\s-]flight|at\s+any\s+(?:one\s+|given\s+)?(?:moment|time)"
                        r"|同時(?!在線|上線)|同一(?:時間|時刻)|一次", _F)
@@ -228,6 +231,8 @@ def _unit_field(text: str, q: Quantity, items: dict[int, Quantity]) -> tuple[str
     if unit == "tokens":
         return _length_after(text, q) or _keyword_before(text, q, [], LENGTHS, sentence=True) \
             or ("context_length" if _per_request(text, q) else None), True
+    if unit == "org" and re.match(r"(?:'|’)s?(?![A-Za-z])", text[q.unit_end:]):
+        return None, True   # "10 clients' chatbots": businesses owning what is served, not the people using it
     if unit in ("people", "org"):
         if _concurrent(text, q):
             left, _ = _clause(text, q.start, q.end)
@@ -299,6 +304,9 @@ _TIMES_DEVICE = re.compile(r"\s*[x×*]\s*[A-Za-z]*\d", _F)
 
 
 _ORDINAL = re.compile(r"第\s*$")
+_CHANGED_TO = re.compile(r"(?:改成|改為|改用|換成|調成|調到|調為|降到|降成|縮到|縮成|設成|設為|\b(?:changed|set|reduced|dropped|lowered|cut|switched)\s+(?:it\s+)?to"
+                         r"|\b(?:down|back)\s+to)\s*(?:context\s+(?:of\s+)?|上下文\s*)?$", re.I)
+_CONC_WORD_BEFORE = re.compile(r"(?:併發|並發|并发)\s*(?:數|数)?\s*[:：=]?\s*(?:約|大約|大概|最高|最多|到|達)?\s*$")
 
 
 def bind(text: str, taken: list[tuple[int, int]]) -> list[Bound]:
@@ -319,7 +327,10 @@ def bind(text: str, taken: list[tuple[int, int]]) -> list[Bound]:
         if field == "lora_adapters" and _BATCH_OF.search(text, max(0, q.start - 12), q.start):
             out.append(Bound("concurrency", q))   # one adapter per request of a batch: the batch runs at once
         by_unit = field is not None
-        if field is None and q.unit is None and not _MEASURE.match(text, q.end) and not _TIMES_DEVICE.match(text, q.end):
+        measure = _MEASURE.match(text, q.end)
+        if measure and measure.group(0).strip() == "條" and _CONC_WORD_BEFORE.search(text, max(0, q.start - 12), q.start):
+            measure = None   # "併發 8 條": requests (條 counts streams of requests here)
+        if field is None and q.unit is None and not measure and not _TIMES_DEVICE.match(text, q.end):
             field = ("concurrency" if _CONC_NEXT.match(text, q.end) else None) or _keyword_after(text, q) \
                 or (None if _OWN_NOUN.match(text, q.end) else _keyword_before(text, q, qs))
             if field == "users" and _ALL_AT_ONCE.match(text, _clause(text, q.start, q.end)[1]):
@@ -361,6 +372,10 @@ def amounts(text: str, taken: list[tuple[int, int]]) -> list[Finding]:
     for b in bound:
         if b.field not in out:
             out[b.field] = _finding(b)
+    lengths = [b for b in bound if b.field == "context_length"]
+    changed = [b for b in lengths[1:] if _CHANGED_TO.search(text, max(0, b.quantity.start - 16), b.quantity.start)]
+    if changed:   # "預設的 32K 長度載入失敗；改成 8192 長度就正常": the window changed to is the one in use
+        out["context_length"] = _finding(changed[-1])
     adapters = [b for b in bound if b.field == "lora_adapters"]
     if len(adapters) > 1:   # "one LoRA today, ~20 customer adapters next quarter": plan for the count it grows to
         out["lora_adapters"] = _finding(max(adapters, key=lambda b: b.quantity.value))
@@ -369,10 +384,14 @@ def amounts(text: str, taken: list[tuple[int, int]]) -> list[Finding]:
         if listed:   # "math, code and chat LoRAs": one adapter per item named
             n = len(re.split(r"\s*,\s*(?:and\s+|&\s*)?|\s+(?:and|&)\s+", listed.group("items").strip()))
             out["lora_adapters"] = Finding("lora_adapters", n, listed.start(), listed.end())
+    if "lora_adapters" not in out:
+        counted = _lora_named(text)
+        if counted:
+            out["lora_adapters"] = counted
     listed = _CONC_LIST.search(text)
     # "concurrency 8, 16, 32 and 64", "low concurrency such as 1 or 4": a run reported is sized for the top of the
     # sweep; levels a benchmark plan is asked for start from the first (the plan covers the rest)
-    if listed and not _BENCH_ASKED.search(text):
+    if listed and not _BENCH_PLAN.search(text):
         top = max(int(n) for n in re.findall(r"\d+", listed.group("list")))
         if top >= 1 and ("concurrency" not in out or out["concurrency"].value < top):
             out["concurrency"] = Finding("concurrency", top, listed.start("list"), listed.end("list"))
@@ -385,10 +404,18 @@ def amounts(text: str, taken: list[tuple[int, int]]) -> list[Finding]:
         _, right = _clause(text, u.start, u.end)
         if _TOGETHER.match(text[:right], u.end):   # "two users will be chatting with it at the same time"
             out["concurrency"] = Finding("concurrency", u.value, u.start, u.end)
+    _group_with_me(text, out)
     if "users" not in out:
         me = _JUST_ME.search(text)
         if me and not negated_adjacent(text, me.start()):
             out["users"] = Finding("users", 1, me.start(), me.end())
+    if "concurrency" not in out:
+        senders = _SENDERS_AT_ONCE.search(text)
+        if senders:   # "two Python scripts hitting the endpoint at once", "同時開三個瀏覽器分頁"
+            from agent.extract_numbers import parse_int
+            n = parse_int(senders.group("n") or senders.group("n2"))
+            if n and 1 < n <= 100000:
+                out["concurrency"] = Finding("concurrency", n, senders.start(), senders.end())
     if "concurrency" not in out:
         single = _single_request(text)
         if single:
@@ -426,6 +453,73 @@ _JUST_ME = re.compile(r"\b(?:just|only)\s+(?:me|myself)\b(?!\s*(?:,|and)\s+(?:my
                       r"|只有我(?:自己|一個人?)?(?:在)?(?:用|使用)?|就我(?:自己|一個人)|我自己(?:一個人)?(?:在)?(?:用|使用)(?!\s*(?:的|來|過))", _F)
 
 
+# A group the writer belongs to is counted with the writer: "me and two colleagues" (3), "my two teammates and I" (3),
+# "four of us" (4), "我跟兩個同事" (3), "我們三個人" (3). Done together ("... at the same time") it is the concurrency too.
+_MATES = r"(?:other\s+)?(?:colleagues?|co-?workers?|teammates?|team\s*mates?|friends?|people|guys|devs|developers|engineers|users)"
+_GROUP = re.compile(
+    rf"\b(?:me|myself)\s+(?:and|&|\+|plus)\s+(?:my\s+|our\s+)?(?P<n1>{COUNT})\s+(?:of\s+my\s+)?{_MATES}\b"
+    rf"|\bmy\s+(?P<n2>{COUNT})\s+{_MATES}\s+and\s+(?:I|me|myself)\b|\b(?:the\s+)?(?P<n3>{COUNT})\s+of\s+us\b"
+    rf"|我(?:跟|和|與|与|加上|還有)\s*(?:另外)?\s*(?P<n4>{COUNT})\s*(?:個|位|名)\s*(?:同事|同仁|朋友|人|工程師|夥伴|伙伴)"
+    rf"|我們\s*(?:這|这)?\s*(?P<n5>{COUNT})\s*(?:個|位|名)?\s*(?:人|同事|工程師)(?!員)", re.I)
+_WRITER_COUNTED = re.compile(r"^(?:me|myself|my|我(?!們))", re.I)
+
+
+def _group_with_me(text: str, out: dict[str, Finding]) -> None:
+    from agent.extract_numbers import parse_int
+    m = _GROUP.search(text)
+    if not m or negated_adjacent(text, m.start()):
+        return
+    n = parse_int(next(g for g in m.group("n1", "n2", "n3", "n4", "n5") if g))
+    if not n or n > 1000:
+        return
+    n += 1 if _WRITER_COUNTED.match(m.group(0)) else 0
+    if "users" in out and not overlaps((out["users"].start, out["users"].end), [m.span()]):
+        return   # a user count stated elsewhere ("50 users ... four of us admins") is the one to plan for
+    out["users"] = Finding("users", n, m.start(), m.end())
+    conc = out.get("concurrency")
+    _, right = _clause(text, m.start(), m.end())
+    together = _TOGETHER.match(text[:right], m.end())
+    if conc is not None and overlaps((conc.start, conc.end), [m.span()]):
+        if together or re.search(r"同時|併發|並發", text[conc.start:conc.end]):
+            out["concurrency"] = Finding("concurrency", n, m.start(), m.end())
+        else:
+            out.pop("concurrency")
+    elif conc is None and together:
+        out["concurrency"] = Finding("concurrency", n, m.start(), m.end())
+
+
+# Adapters named one by one ("lora2 and lora3 alongside glm4-lora", "sql-lora, chat-lora"): one adapter per distinct
+# name; copies of one adapter loaded to test ("4097 copies of a rank-32 adapter") count as adapters too.
+_LORA_NAME = re.compile(r"(?<![\w./-])(?:(?P<a>[a-z][a-z0-9]*)[-_])?lora(?:[-_]?(?P<b>[a-z0-9]+))?(?![\w./-])", re.I)
+_NOT_A_NAME = {"max", "enable", "multi", "s", "q", "punica", "fully", "sharded", "long", "dynamic", "hot", "per", "peft", "vllm",
+               "the", "a", "an", "modules", "module", "rank", "dtype", "extra", "path", "paths", "name", "int", "id", "request",
+               "requests", "config", "target", "adapter", "adapters", "weight", "weights", "alpha", "dropout", "scaling", "vocab",
+               "layer", "layers", "support", "serving", "enable", "enabled", "model", "models", "dir", "file", "files", "x", "s",
+               "cache", "slots", "repo", "kernel", "kernels", "style", "based", "finetune", "fine", "tuned", "trained", "merge", "merged"}
+_COPIES = re.compile(r"(?P<n>\d{1,6}(?:,\d{3})*)\s+(?:copies|clones|instances|replicas)\s+of\s+(?:an?|one|the\s+same|the|a\s+single)?\s*"
+                     r"(?:[\w-]+\s+){0,2}?(?:LoRA|adapter)s?\b", re.I)
+
+
+def _lora_named(text: str) -> Finding | None:
+    m = _COPIES.search(text)
+    if m:
+        return Finding("lora_adapters", int(m.group("n").replace(",", "")), m.start(), m.end())
+    names = [h for h in _LORA_NAME.finditer(text) if (h.group("a") or h.group("b"))
+             and not ({(h.group("a") or "").lower(), (h.group("b") or "").lower()} & _NOT_A_NAME)]
+    distinct = {h.group(0).lower() for h in names}
+    if len(distinct) >= 2:
+        return Finding("lora_adapters", len(distinct), names[0].start(), names[-1].end())
+    return None
+
+
+# Programs or windows that send requests at the same time are concurrent requests: "two Python scripts hitting the
+# same endpoint at once", "four terminals running prompts simultaneously", "同時開三個瀏覽器分頁問".
+_SENDERS_AT_ONCE = re.compile(
+    rf"(?P<n>{COUNT})\s+(?:[\w-]+\s+){{0,2}}?(?:scripts?|processes|clients|tabs|windows|terminals|apps|programs|jobs|notebooks)\b"
+    r"[^.;!?]{0,48}?(?:\bat\s+once|\bat\s+the\s+same\s+time|\bsimultaneously|\bconcurrently|\bin\s+parallel)"
+    rf"|同時\s*(?:開|跑|用|執行|送)?\s*(?P<n2>{COUNT})\s*(?:個|支)\s*[\w\u4e00-\u9fff]{{0,8}}?(?:視窗|分頁|腳本|程式|進程|客戶端|終端|行程)", re.I)
+
+
 _LORA_LIST = re.compile(r"(?<![\w-])(?P<items>(?:[A-Za-z][\w-]*\s*,\s*)+[A-Za-z][\w-]*,?\s+(?:and|&)\s+[A-Za-z][\w-]*)\s+(?:LoRAs|LoRA\s+adapters|adapters)\b", _F)
 _SHARE_CUE = re.compile(r"concurren|simultaneous|at\s+once|at\s+the\s+same\s+time|at\s+any\s+(?:one\s+)?time|at\s+peak|active|online"
                         r"|同時|併發|並發|在線", _F)
@@ -435,7 +529,8 @@ _HOSTED = re.compile(r"\b(?:hosted|managed|serverless)\b|\bendpoints?\b|\bAPIs?\
 _CONC_LIST = re.compile(r"(?:\bconcurrency|\bconcurrent\s+requests|併發數?|並發數?)(?:\s+(?:levels?|of|at|such\s+as|like|from|sweep|values?|values\s+of))*"
                         r"\s*[:=]?\s*(?P<list>{n}(?:\s*(?:,\s*(?:and\s+|or\s+)?|、|/|\s(?:or|and|to|up\s+to)\s)\s*{n})+)".format(
                             n=r"\d{1,5}(?!\d|\.\d|[kK]\b|\s*(?:in|out|tokens?|ms|s|GB|%)(?![A-Za-z]))"), _F)
-_BENCH_ASKED = re.compile("|".join(lexicon.BENCHMARK_CUES), _F)
+# a plan asked for needs a question word ("how should we load-test ..."); "壓測" / "load test" alone reports a run
+_BENCH_PLAN = re.compile("|".join(c for c in lexicon.BENCHMARK_CUES if c not in (r"壓測", r"\bload[\s-]?test(?:ing)?\b")), _F)
 
 
 # "with a single request", "只打一個請求", "單個請求 8 token/s", "at batch 1": the load the figure was measured at is

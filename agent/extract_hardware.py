@@ -21,7 +21,7 @@ _PER_DEVICE = set("x×X*張片塊块卡顆颗枚個个")
 _PER_DEVICE_WORD = re.compile(r"-?\s*(?:way|cards?|GPUs?|pcs?|pieces|units)\b", re.I)   # a multiplier or card classifier: devices, not machines
 _BRAND = r"(?:NVIDIA|GeForce|AMD|Radeon|Instinct|Apple|Intel|Mac\s*Studios?(?:\s+with)?|Mac\s*Pros?|Mac\s*minis?|MacBook\s*Pros?|Macs?|的|of|the)"
 # The state of the cards between their count and their name: "two used 3090s", "兩張二手 3090".
-_STATE = r"(?:RunPod|Vast(?:\.ai)?|Lambda|CoreWeave|Paperspace|AWS|GCP|Azure|on[\s-]demand|spot|laptop|notebook|mobile|desktop|筆電(?:版|的)?|used|second[\s-]?hand|brand[\s-]new|new|refurb(?:ished)?|old(?:er)?|spare|identical|matching|rented|leased|cloud|二手|全新|舊的?|閒置的?|租(?:來|用)?的)"
+_STATE = r"(?:RunPod|Vast(?:\.ai)?|Lambda|CoreWeave|Paperspace|AWS|GCP|Azure|on[\s-]demand|spot|laptop|notebook|mobile|desktop|筆電(?:版|的)?|used|second[\s-]?hand|brand[\s-]new|new|refurb(?:ished)?|old(?:er)?|spare|identical|matching|rented|leased|cloud|二手|全新|舊的?|閒置的?|租(?:來|用)?的|consumer(?:[\s-]grade)?|gaming|消費級|消费级|遊戲|游戏|家用|民用|專業|专业|企業級|企业级)"
 # A count written before the device name: "8×", "8 x ", "4 張 ", "two ", "a single ", "an ".
 _PREFIX = re.compile(rf"(?:(?P<num>{COUNT})\s*(?P<cls>{_CLS})?|(?P<one>\ban?\b|[單单]\s*{_CLS})|(?P<two>雙路|双路|\bdual[\s-]socket|雙(?!\s*(?:路|卡|機|台))|双(?!\s*(?:路|卡|机|台)))|(?P<sock>{COUNT})[\s-]*sockets?\b|(?P<sock2>[二兩两三四八2-8])\s*路)"
                      rf"[\s-]*(?:{_STATE}[\s-]*)*(?:\d{{1,3}}\s?(?:GB|G)\s+)?(?:{_BRAND}[\s-]*)*$", _F)   # "two 24GB 4090s"
@@ -51,7 +51,7 @@ _NODES = re.compile(
     rf"|(?:共|總共|一共|合計)\s*(?P<num6>{COUNT})\s*台|(?P<num7>{COUNT})\s*台(?=\s*(?:[)）,，。;；]|$))"   # "（每台 8 張，共 2 台）"
     rf"|(?P<one>單機|单机|單節點|单节点|單台(?:機器|伺服器|主機)?)", _F)
 _GENERIC_COUNT = re.compile(
-    rf"(?P<num>{COUNT})\s*(?:張|片|塊|个|個|[x×*])?\s*(?:\d+\s?[GT]B?\s*(?:的\s*)?)?(?:(?:graphics|video|GPU)\s+)?(?:GPUs?|[HNTX]PUs|cards?|顯卡|卡|accelerators?)(?![A-Za-z])"
+    rf"(?P<num>{COUNT})\s*(?:張|片|塊|个|個|[x×*])?\s*(?:\d+\s?[GT]B?\s*(?:顯存|显存|VRAM\s+)?(?:的\s*)?)?(?:(?:graphics|video|GPU)\s+)?(?:GPUs?|[HNTX]PUs|cards?|顯卡|卡|accelerators?)(?![A-Za-z])"
     rf"|(?P<num2>{COUNT})-(?:GPU|card)\b|(?P<two>雙卡|双卡)|(?P<one>單卡|单卡)"
     rf"|(?:每|per\s+)(?:台|個節點|節點|node|server|machine)\s*(?:有|放|裝|with)?\s*(?P<num3>{COUNT})\s*(?:張|片|卡|GPUs?)", _F)
 # "一張卡一小時 2 美金": the card of a unit price, not a device count.
@@ -195,6 +195,9 @@ _SWITCHED_TO = re.compile(r"(?:之後|後來|現在|目前|接著|\bnow\b|\bthen
                           r"[^,;.，；。]{0,10}$", _F)
 
 
+# "跟一張 4090 跑原生模型比差了快十倍", "跟 M3 Ultra 工作站比起來": a device set beside the user's to compare against
+_WITH_BEFORE = re.compile(r"(?:跟|和|與|与)\s*(?:一張|一台|單張|單台)?\s*$")
+_COMPARED_AFTER = re.compile(r"[^，。,；;？?！!]{0,16}?比(?:起來|下來|一比)?\s*(?:差|慢|快|好|少|多|強|弱|高|低|剩|起來|下來)")
 _YARDSTICK = re.compile(rf"(?:比起|相比(?:於)?|相較(?:於)?|\b(?:slower|faster|cheaper|pricier|worse|better|quicker|more|less)\s+(?:\w+\s+)?than|\bworth\s+it\s+over"
                         rf"|\b(?:upgrad\w*|step(?:ping)?\s+up|switch\w*|mov\w*)\s+(?:from\s+)?(?:\w+\s+){{0,2}}?over|\binstead\s+of|\brather\s+than|\bcompared\s+(?:to|with))"
                         rf"\s+(?:on\s+|with\s+|in\s+)?(?:an?\s+|the\s+|my\s+|our\s+)?(?:{_BRAND}[\s-]*)*$", _F)
@@ -211,7 +214,8 @@ _THEIRS = re.compile(r"(?:別(?:家|人|的公司)(?:公司)?|其他人|人家|\
 _REFERENCE = re.compile(r"(?:\bofficial\s+(?:recipe|guide|docs?|documentation|example|tutorial|instructions)\b"
                         r"|\b(?:recipe|guide|tutorial|blog\s+post|example|model\s+card)s?\s+(?:is|are|was|uses?|used|runs?|ran|puts?"
                         r"|shows?|says|targets?|assumes?)\b"
-                        r"|官方(?:說明|範例|文件|建議|教學|的?例子)|(?:網路上|網上|別人|原廠)的?(?:教學|範例|文章|說明)|範例是|教學(?:是|用))"
+                        # "照官方說明用 vLLM 在 16 張 H100 上部署": the user followed the instructions on their own cards
+                        r"|(?<!照)(?<!照著)(?<!依照)(?<!跟著)(?<!根據)(?<!參考)(?<!參照)官方(?:說明|範例|文件|建議|教學|的?例子)|(?:網路上|網上|別人|原廠)的?(?:教學|範例|文章|說明)|範例是|教學(?:是|用))"
                         r"(?:[^,;.，；。!?？]|\.(?=\d)){0,48}$", _F)
 
 
@@ -227,6 +231,7 @@ def _not_yardsticks(text: str, hits: list[AliasHit]) -> list[AliasHit]:
     out, prev = [], None
     for h in hits:
         if _YARDSTICK.search(text, max(0, h.start - 40), h.start) or _THEIRS.search(text, max(0, h.start - 24), h.start) \
+                or (_WITH_BEFORE.search(text, max(0, h.start - 6), h.start) and _COMPARED_AFTER.match(text, h.end)) \
                 or _REFERENCE.search(text, max(0, h.start - 60), h.start) \
                 or (prev and _LISTED.fullmatch(text, prev.end, h.start)):
             prev = h
@@ -302,14 +307,15 @@ def _pick(text: str, hits: list[AliasHit]) -> AliasHit | None:
     other = [h for h in live if h.id not in {m.id for m in mine} and _OTHER_ONE.search(text, max(0, h.start - 30), h.start)]
     if mine and other:
         live = [h for h in live if h not in other]
-    counted = [h for h in live if _count_before(text, h) or _count_after(text, h) or _DGX.search(text[:h.start])]
+    counted = [h for h in live if _count_before(text, h) or _count_after(text, h) or _DGX.search(text[:h.start]) or _macs_counted(text, h)]
     # the same device named again with a number beats an article ("a g6.12xlarge with 4 × NVIDIA L4", "a P40 … 10 P40s")
     if counted and _ARTICLE_ONLY.match(text, (_count_before(text, counted[0]) or (0, -1))[1]):
         counted = [h for h in counted[1:] if h.id == counted[0].id and not _ARTICLE_ONLY.match(
             text, (_count_before(text, h) or (0, -1))[1])][:1] + counted
     accel = [h for h in live if hardware_class(h.id) != "cpu"]
-    # "雙路 Xeon、兩張 RTX 4090": the counted GPUs run the model, the CPU sockets host them
-    return ([h for h in counted if h in accel] or counted or accel or live)[0]
+    # "雙路 Xeon、兩張 RTX 4090": the counted GPUs run the model, the CPU sockets host them; sockets counted beside an
+    # accelerator named without a number ("Arc Pro B60 in a dual Xeon box") still only host it
+    return ([h for h in counted if h in accel] or accel or counted or live)[0]
 
 
 _SOCKETS_INSIDE = re.compile(r"(?:雙|双)\s*(?:路\s*)?CPU|\b(?:dual|2|two)[\s-](?:socket|CPU)", _F)
@@ -333,6 +339,8 @@ def _device(text: str, hit: AliasHit) -> list[Finding]:
         out.append(Finding("count", 8, start, hit.end))
         if before:
             out.append(Finding("nodes", before[0], before[1], hit.end))
+        elif after and after[0] > 1:   # "DGX H100 x2", "DGX A100 兩台": systems of eight, counted after the name
+            out.append(Finding("nodes", after[0], start, after[1]))
         return out
     # "two GB200 NVL72 racks", "2 個 NVL72 機櫃": the number before a rack system counts racks (nodes),
     # never devices; the rack's own device count is the system's, not something the user stated
@@ -630,7 +638,11 @@ def _one_more(text: str, out: list[Finding]) -> None:
 
 
 # Two different devices in one machine: "an RTX 5090 plus an RTX 3090 Ti", "一張 RTX 5000 Ada 32G 加一張 V100"
-_PLUS = re.compile(r"^(?:\s*\d{1,3}\s?(?:GB|G)\b)?\s*(?:,\s*)?(?:plus|\+|together\s+with|along\s+with|加(?:上)?|搭配?|配|and(?=\s+an?\s))\s*(?:an?\s+)?$", _F)
+_PLUS = re.compile(r"^(?:\s*\d{1,3}\s?(?:GB|G)\b)?\s*(?:,\s*)?(?:plus|\+|together\s+with|along\s+with|加(?:上)?|搭配?|配|and(?=\s+an?\s))\s*(?:an?\s+)?"
+                   r"(?:(?:NVIDIA|GeForce|AMD|Radeon|Intel)\s+)?$", _F)   # "an RTX 3090 and an Intel Arc Pro B70"
+
+
+_AND_AN = re.compile(r"\s*(?:,\s*)?and\s*", re.I)   # "an RTX 4090 and an RX 7900 XTX": the article went with the option
 
 
 def _mixed(text: str, hits: list[AliasHit], device: AliasHit, out: list[Finding]) -> None:
@@ -642,7 +654,8 @@ def _mixed(text: str, hits: list[AliasHit], device: AliasHit, out: list[Finding]
     group = [options[mine]]
     for prev, cur in zip(options[mine:], options[mine + 1:]):
         if cur[3].id == prev[3].id or "cpu" in (hardware_class(cur[3].id), hardware_class(prev[3].id)) \
-                or not _PLUS.match(text[prev[2]:cur[1]]):   # "4 張 GPU 搭雙路 EPYC": the CPUs host the cards
+                or not (_PLUS.match(text[prev[2]:cur[1]]) or _AND_AN.fullmatch(text, prev[2], cur[1])
+                        and re.match(r"an?\s", text[cur[1]:cur[1] + 3], re.I)):   # "4 張 GPU 搭雙路 EPYC": the CPUs host the cards
             break
         group.append(cur)
     if len(group) < 2:
@@ -664,7 +677,22 @@ _CJK = re.compile(r"[\u4e00-\u9fff]")
 _MEM_BEFORE = re.compile(r"(?<![\d.])\d{1,3}\s?(?:GB|G)\s*(?:的\s*)$", re.I)
 
 
+# a device given as an example or asked about for others ("APUs like the AI Max+ 395", "Has anyone run SGLang on
+# Strix Halo?"): not one the user has
+_EXAMPLE_OF = re.compile(r"(?:\blike|\bsuch\s+as|\be\.g\.)\s+(?:the\s+|an?\s+)?$|(?:^|[.?!]\s*)(?:has|have|did|does)\s+any(?:one|body)\b[^.?!]*$", _F)
+
+
+def _one_of_a_kind(device: AliasHit) -> bool:
+    """A chip that comes one to a machine: an APU or integrated GPU (a consumer system-on-chip), or a laptop."""
+    from rules import catalog
+    hw = catalog.all_hardware()[device.id]
+    return (hw.form_factor == "soc" and hw.hw_class == "consumer") or hw.form_factor == "laptop"
+
+
 def _one_named(text: str, device: AliasHit) -> list[Finding]:
+    if _one_of_a_kind(device) and not re.match(r"s\b", text[device.end:device.end + 2]) \
+            and not _EXAMPLE_OF.search(text, max(0, device.start - 60), device.start):
+        return [Finding("count", 1, device.start, device.end)]   # "Strix Halo (Ryzen AI Max+ 395)", "the Lunar Lake iGPU"
     if hardware_class(device.id) == "cpu" or re.search(r"\ds$", text[device.start:device.end]) \
             or re.match(r"s\b", text[device.end:device.end + 2]):
         return []
@@ -699,9 +727,79 @@ def _cut_to(text: str, device: AliasHit | None, out: list[Finding]) -> None:
         out[:] = [f for f in out if f.field != "count"] + [Finding("count", n, m.start("b"), m.end("b"))]
 
 
+# A Mac is a whole machine with one chip: "Mac Studio M2 Ultra", "一台 Mac Mini（M4 Pro）", "M4 Max 的 MacBook" name one
+# device; "兩台 Mac Studio（M2 Ultra）", "two Mac Studios" are machines of one chip each. A plural with no number
+# ("Mac Studios") says nothing of how many.
+_MAC_WORD = re.compile(r"\b(?:Mac\s*Studio|MacBook(?:\s*(?:Pro|Air))?|Mac\s*mini|Mac\s*Pro|iMac|(?P<box>mini[\s-]?PC|NUC))(?P<pl>e?s)?\b|(?P<box2>迷你(?:主機|電腦|电脑))", _F)
+_MAC_COUNT = re.compile(rf"(?:(?P<one>\ban?\b|\bone\b|\bsingle\b|單台|单台|一台|一部)|(?P<num>{COUNT})\s*(?:台|部|個|个)?)\s*"
+                        r"(?:(?:頂配|顶配|二手|全新|new|used|brand[\s-]new|\d+\s?(?:GB|G|TB)\s*(?:的\s*)?)\s*)*$", _F)
+_CLAUSE_END = re.compile(r"[.;!?。；！？]|\band\b|\bor\b|還是|或")
+
+
+def _macs_counted(text: str, hit: AliasHit) -> bool:
+    """An Apple chip whose Macs are counted before it: "兩台頂配 Mac Studio（M2 Ultra）"."""
+    if hardware_class(hit.id) != "apple":
+        return False
+    word = next((m for m in _MAC_WORD.finditer(text, max(0, hit.start - 24), hit.start)
+                 if not (m.group("box") or m.group("box2")) and not _CLAUSE_END.search(text[m.end():hit.start])), None)
+    c = _MAC_COUNT.search(text, max(0, word.start() - 16), word.start()) if word else None
+    return bool(c and (c.group("one") or c.group("num")))
+
+
+def _mac_machines(text: str, device: AliasHit | None, out: list[Finding]) -> None:
+    """count 1 (and the machines, when several) for a Mac named as a machine, in place."""
+    fields = {f.field for f in out}
+    if "count" in fields:
+        return
+    apple = device is not None and hardware_class(device.id) == "apple"
+    if device and not apple:   # another single-chip box named right after its chip: "Ryzen AI Max+ 395 mini PC"
+        box = _MAC_WORD.match(text, device.end + len(text[device.end:]) - len(text[device.end:].lstrip()))
+        if box and (box.group("box") or box.group("box2")) and not box.group("pl") and hardware_class(device.id) != "cpu":
+            out.append(Finding("count", 1, device.start, box.end()))
+        return
+    lo, hi = (max(0, device.start - 40), min(len(text), device.end + 24)) if device else (0, len(text))
+    word = None
+    for m in _MAC_WORD.finditer(text, lo, hi):
+        if m.group("box") or m.group("box2"):
+            continue   # only a Mac names the machine of an Apple chip
+        gap = "" if not device else text[m.end():device.start] if m.end() <= device.start else text[device.end:m.start()]
+        if not _CLAUSE_END.search(gap):
+            word = m
+            break
+    if word is None:
+        if device and "nodes" in fields:   # "兩台 192GB 的 M2 Ultra": one chip in each machine
+            out.append(Finding("count", 1, device.start, device.end))
+        return
+    c = _MAC_COUNT.search(text, max(0, word.start() - 16), word.start())
+    n = 1 if c and c.group("one") else parse_int(c.group("num")) if c and c.group("num") else None
+    if n and n > 1 and "nodes" not in fields:
+        out.append(Finding("nodes", n, c.start(), word.end()))
+    elif word.group("pl") and not n and "nodes" not in fields:
+        return
+    start, end = (min(word.start(), device.start), max(word.end(), device.end)) if device else word.span()
+    if c and n == 1:
+        start = min(start, c.start())
+    out.append(Finding("count", 1, start, end))
+
+
+# The board form written in brackets after the name ("A100 80GB（PCIe 版）", "H100 (SXM5)"): the same variant as
+# "A100 80GB PCIe", so the bracketed word is part of the device's name (and not the link between cards).
+_VARIANT = re.compile(r"\s*[(\[（]\s*(?P<ff>PCIe|SXM\d?|NVL|OAM)\s*(?:版|version|variant|form\s+factor)?\s*[)\]）]", _F)
+
+
+def _variant(text: str, hit: AliasHit) -> AliasHit:
+    v = _VARIANT.match(text, hit.end)
+    if not v:
+        return hit
+    from rules import catalog
+    ident = catalog.resolve_hardware(f"{text[hit.start:hit.end]} {v.group('ff')}")
+    # the same id ("H100 (SXM5) x8"): the bracket is still part of the name, so a count written after it is read
+    return AliasHit(ident, hit.start, v.end(), hit.family) if ident else hit
+
+
 def find(text: str) -> list[Finding]:
     """All hardware findings in `text` (already normalised to half-width)."""
-    hits = [_plural_of(text, h) for h in hardware_index().find(text)
+    hits = [_variant(text, _plural_of(text, h)) for h in hardware_index().find(text)
             if re.search(r"\d", text[h.start:h.end]) or not _ENGINE_PREFIX.search(text, max(0, h.start - 12), h.start)]
     device = _pick(text, hits)
     out = _device(text, device) if device else []
@@ -736,6 +834,7 @@ def find(text: str) -> list[Finding]:
         out += [Finding("count", int(form.group("num")), form.start(), form.end())] if form and device else _launch_count(text)
     if device and not any(f.field in ("count", "nodes") for f in out):
         out += _one_named(text, device)
+    _mac_machines(text, device, out)
     _cut_to(text, device, out)
     _per_node(text, out)
     _replicas(text, out)

@@ -14,7 +14,9 @@ from rules import model_resolve
 
 _F = re.I | re.ASCII
 _SIZE = re.compile(
-    r"(?<![A-Za-z0-9.$])(?P<p>\d+(?:\.\d+)?)\s?(?:B(?![A-Za-z0-9/])|billion\b)(?!\s*(?:tokens?|params?\s+active|active))"
+    # a size glued to its family's name counts too ("qwen7b", "chatglm6b", "internlm20b")
+    r"(?:(?<![A-Za-z0-9.$])|(?<=qwen)|(?<=llama)|(?<=glm)|(?<=internlm)|(?<=baichuan)|(?<=mistral)|(?<=gemma)|(?<=deepseek)"
+    r"|(?<=falcon)|(?<=vicuna)|(?<=yi))(?P<p>\d+(?:\.\d+)?)\s?(?:B(?![A-Za-z0-9/])|billion\b)(?!\s*(?:tokens?|params?\s+active|active))"
     r"(?:[\s-]*A(?P<a>\d+(?:\.\d+)?)B(?![A-Za-z0-9]))?", _F)
 _ACTIVE = re.compile(
     r"(?P<a>\d+(?:\.\d+)?)\s?B\s+(?:params?\s+)?active\b|\bactive(?:\s+param(?:eter)?s?)?\s*(?:of\s+)?~?(?P<b>\d+(?:\.\d+)?)\s?B\b"
@@ -240,7 +242,12 @@ def _quarter(text: str, m: re.Match, names: list[tuple[int, int]]) -> bool:
 # A format named as what hardware can do ("H100 supports FP8", "INT8 tensor cores", "BF16 TFLOPS") or as
 # what was used before ("we tried 4-bit before", "our old setup used FP16") is not the format chosen now.
 _CAPABILITY_AFTER = re.compile(r"\s*(?:tensor\s+cores?|cores?\b|kernels?\b|(?:code\s+)?path\b|T?FLOPS|throughput\s+is|support(?:ed)?\b|capab|instructions?|units?\b"
-                               r"|(?:is|are)\s+(?:supported|available|native)|needs?\s+(?:Ada|Hopper|Blackwell|a\s+newer)|算力|支援)", _F)
+                               r"|(?:is|are)\s+(?:supported|available|native)|needs?\s+(?:Ada|Hopper|Blackwell|a\s+newer)|算力|支援"
+                               # a rating ("INT8 有 47 TOPS") or a sizing sum ("FP16 光權重就要 144GB", "at FP16 the weights
+                               # alone need 140 GB"): what the format would take, not the one served
+                               r"|(?:有|達|高達|約)?\s*\d+(?:\.\d+)?\s*T(?:OPS|FLOPS)\b"
+                               r"|(?:的)?\s*(?:光|單是|单是|the\s+)?\s*(?:權重|weights?)\s*(?:alone\s+)?(?:就|也|would|will)?\s*(?:要|需要|需|佔|占|takes?|needs?|be|is|are)\s*"
+                               r"(?:約|大約|about|around|~|roughly)?\s*\d)", _F)
 _CAPABILITY_BEFORE = re.compile(r"(?:\b(?:supports?|has|have|lacks?|can(?:not|'t)?\s+(?:do|run)|adds?|does)\s+(?:native\s+)?|(?:支援|不支援)\s*)$", _F)
 _EARLIER = re.compile(r"\b(?:before|previously|used\s+to|last\s+(?:year|time|month)|old\s+(?:setup|cluster|server|box)|earlier|tried)\b"
                       r"|以前|之前|舊的?|原本|去年|試過", _F)
@@ -263,10 +270,14 @@ _ASKED_SUBJECT = re.compile(r"(?:^\s*|\b(?:is|are|does|do|would|will|could|can|h
 _ASKED_WHICH = re.compile(r"(?:\b(?:which|what)\s+(?:kind\s+of\s+|type\s+of\s+)?|哪(?:種|個|一種|一個)\s*"
                           r"|\b(?:do|does|would|will)\s+(?:we|I|you)\s+(?:really\s+)?(?:need|want|have\s+to\s+use)\s+)$", _F)
 _ASKED_ABOUT = re.compile(r"\b(?:what|how)\s+about\s+(?:an?\s+|the\s+)?$", _F)
+# "Is that running in FP16?", "改跑 int8 會不會快一點？": what it runs as, or the effect of a switch, asked about
+_ASKED_RUNNING = re.compile(r"\b(?:is|are)\s+(?:it|that|this|they|these)\s+(?:(?:really|actually)\s+)?(?:running|using|loaded|served|stored)\s+(?:in|as|with|at)\s+$", _F)
+_ASKED_SWITCH = re.compile(r"(?:改跑|改用|換成|改成|換用|轉成)\s*$")
+_ASKED_EFFECT = re.compile(r"[^，。,；;？?]{0,12}?(?:會不會|能不能|是不是|有沒有)")
 _ASKED_VERDICT = re.compile(
     r"^[\s-]*(?:(?:quanti[sz]\w*|weights?|checkpoints?|version|models?|precision|quants?|量化|權重|版本?|精度)\s*)?"
     r"(?:really\s+|actually\s+|still\s+|even\s+)?(?:(?:be|make\s+(?:it|things)|get\s+us)\s+(?:any\s+|much\s+|a\s+lot\s+)?)?"
-    r"(?:worth|help|hurt|harm|accurate|good\s+enough|enough|stable|faster|slower|better|worse|los[et]|degrade|ok(?:ay)?\b|fine|safe|reliable"
+    r"(?:worth|help|hurt|harm|accurate|good\s+enough|enough|stable|faster|slower|better|worse|los[et]|degrade|ok(?:ay)?\b|fine|safe|reliable|fit\b"
     r"|acceptable|quality|noticeabl|relevant|needed|required|necessary|ready|mature|viable|recommended|save|cut|reduce|beat|outperform|a\s+good\s+idea"
     r"|會|值得|值不值得|準確|精度|品質|效果|夠|可以嗎|可行嗎|行嗎|好嗎|好不好|有用|划算|划不划算|有差|掉|能?省|省|適合|有必要|有需要|需要嗎)", _F)
 # A decision still open about the format: "should we quantize to FP8?", "is it worth going to AWQ?", "do you
@@ -294,7 +305,8 @@ def _asked_about(text: str, m: re.Match) -> bool:
     if not question:
         return False
     if _ASKED_ABOUT.search(head) and re.match(r"\s*[?？]", text[m.end():]) or _ENGINE_TAKES.search(head) \
-            or _ASKED_WHICH.search(head):
+            or _ASKED_WHICH.search(head) or _ASKED_RUNNING.search(head) \
+            or (_ASKED_SWITCH.search(head) and _ASKED_EFFECT.match(text, m.end())):
         return True
     return bool(_ASKED_SUBJECT.search(head) and _ASKED_VERDICT.match(clause_after(text, m.end(), 40)))
 

@@ -24,10 +24,11 @@ _F = re.I | re.ASCII
 UNITS: tuple[tuple[str, str], ...] = (
     ("rate", r"tok(?:en)?s?\s*/\s*s(?:ec)?\b|t/s\b|tps\b|tokens?\s+(?:per|a|/)\s*(?:second|sec|minute|min)\b"
              r"|req(?:uest)?s?\s*/\s*s\b|requests?\s+(?:per|a)\s+(?:second|minute)\b|QPS\b|RPS\b|TPM\b|it/s\b|token/s"),
-    ("context", r"(?:的\s*)?(?:context(?![\s-]*(?:switch|of\s+the))|ctx\b|上下文|max(?:imum)?[\s_-]?model[\s_-]?len(?:gth)?\b)"),
+    ("context", r"(?:的\s*)?(?:context(?![\s-]*(?:switch|of\s+the))|ctx\b|上下文|max(?:imum)?[\s_-]?model[\s_-]?len(?:gth)?\b"
+                r"|(?:的\s*)?(?:上下文|序列)?長度(?!\s*(?:的)?\s*(?:輸入|輸出|prompt|回答|回覆|文本|文件|問題)))"),
     ("tokens", r"(?:個\s*)?(?:tokens?\b|toks?\b|字(?!節))"),
     # "30 LoRAs", "20 customer adapters", "20 組客製 LoRA", "50 個不同的 LoRA": up to two modifiers
-    ("lora", r"(?:個|組|套|份)?\s*(?:(?:(?!(?:users?|people|persons?|employees|staff|and|or|with|for|of|per(?!-)|each|a|an|the|one|two|three|single|GPUs?|cards?)\b)"
+    ("lora", r"(?:個|組|套|份)?\s*(?:(?!多\s*(?:LoRA|adapter))(?:(?!(?:users?|people|persons?|employees|staff|and|or|with|for|of|per(?!-)|each|a|an|the|one|two|three|single|GPUs?|cards?)\b)"
              r"[A-Za-z][\w-]*|[\u4e00-\u9fff]{1,4})\s*){0,2}?(?:LoRAs?|adapters?)(?![A-Za-z])"),
     ("conc", r"(?:個|路|條|多)?\s*(?:併發|並發|並行|併行|(?:max(?:imum)?\s+)?concurrent(?:ly)?\b|simultaneous(?:ly)?\b|in\s+parallel\b|parallel\b|同時"
              r"|(?:-?way\s+|max(?:imum)?\s+|peak\s+|target\s+)?concurrency\b|virtual\s+users?\b|VUs?\b|-?users?\s+concurrency\b|CCU\b|in[\s-]flight\b|(?:live|open)\s+(?:requests?|sessions?|streams?|connections?|chats?)\b)"),
@@ -38,13 +39,13 @@ UNITS: tuple[tuple[str, str], ...] = (
                r"(?:(?:member|person|people|man|strong)\s+(?:team|group|company|org(?:anization)?|department|firm|startup|lab)\b"
                r"|users?|people|persons?|employees|staff|engineers|developers|analysts|seats|members|researchers"
                r"|students|reps|representatives|salespeople|colleagues|coworkers|testers|lawyers|doctors|agents|customer|client)\b"
-               r"|(?:個|位|名|多)?\s*(?:業務|研發|客服|行銷|門市|內部)?\s*(?:同仁|同事|人員|員工|人|用戶|使用者|工程師|業務|學生|會員|老師)"),
+               r"|(?:個|位|名|多)?\s*(?:業務|研發|客服|行銷|門市|內部)?\s*(?:同仁|同事|人員|員工|人(?!民[幣币])|用戶|使用者|工程師|業務|學生|會員|老師)"),
     ("req", r"(?:個\s*)?(?:requests?\b|reqs?\b|sequences\b|seqs\b|sessions?\b|streams?\b|connections?\b|calls\b|請求|連線|對話|session)"),
 
     ("items", r"(?:pages?\b|頁|files?\b|documents?\b|docs\b|rows\b|records\b|筆|份|篇|images?\b|photos?\b|videos?\b|articles?\b"
               r"|questions?\b|emails?\b|tickets?\b|steps?\b|turns?\b|rounds?\b|epochs?\b|layers?\b|experts?\b|heads?\b|threads?\b|cores?\b)"),
     ("usd", r"(?:USD\b|US\$|dollars?\b|bucks\b|美元|美金|刀)"),
-    ("money", r"(?:€|EUR\b|euros?\b|元|台幣|NT\$|RMB\b|CNY\b|£|GBP\b)"),
+    ("money", r"(?:€|EUR\b|euros?\b|元|人民[幣币]|新?台幣|港幣|歐元|欧元|日圓|日元|NT\$|RMB\b|CNY\b|£|GBP\b)"),
     ("memory", r"(?:GB|TB|GiB|TiB|MB|G|T)(?![A-Za-z])"),
     ("params", r"(?:B|billion)(?![A-Za-z0-9])"),
     ("bits", r"(?:bits?\b|bpw\b|位元)"),
@@ -56,7 +57,9 @@ UNITS: tuple[tuple[str, str], ...] = (
     ("node", r"(?:nodes?\b|servers?\b|machines?\b|boxes\b|hosts?\b|racks?\b|台|節點|伺服器|機器|主機|機櫃)"),
 )
 _UNIT_RES = tuple((name, re.compile(rf"(?:-|\s*)(?:{src})", _F)) for name, src in UNITS)
-_BEFORE_UNIT = re.compile(r"\+|\s*(?:以上|左右|上下|多|或以上|or\s+more|plus)(?![A-Za-z])", _F)
+# "多" after a number is "more than" only glued to it ("20多個", "16萬多"); set apart before LoRA it is "multi-"
+# ("16 萬 多 LoRA": a budget of 160,000, then multi-LoRA)
+_BEFORE_UNIT = re.compile(r"\+|\s*(?:以上|左右|上下|或以上|or\s+more|plus)(?![A-Za-z])|(?<=[\d萬万千])多|\s多(?!\s*(?:LoRA|adapter))", _F)
 
 # What comes before a number and changes what it is.
 _DOLLAR = re.compile(r"(?:\$|US\$|USD\s*)\s*$", _F)

@@ -42,6 +42,16 @@ _ABOUT_IT = re.compile(r"\bsupport(?:s|ed)?\s+(?:it|this|that|them|these|those|(
                        r"|\b(?:run|runs|work|works)\s+(?:on|with)\s+(?:it|this|that|them|these|those)\b"
                        r"|支援(?:它|這張|這片|這顆)?嗎|支不支援|(?:可以|能)用嗎", _F)
 """A support question about a device named elsewhere in the message: "Is a used P40 worth it? Does vLLM support it?"."""
+_FEASIBLE = re.compile(r"(?:這條路|這樣|這個方案|這套)?(?:可行嗎|行不行|行得通嗎|有沒有(?:辦法|可能)|有辦法嗎)|\bany\s+(?:update|news|progress)\s+on\b"
+                       r"|\bis\s+there\s+(?:any\s+)?(?:support|a\s+way)\b", _F)
+# an accelerator outside the CUDA mainstream (an OS such as Windows is a setup, not a platform to support)
+_ACCEL_PLATFORM = re.compile(r"\b(?:Jetson|Orin|Apple|Mac|Metal|ROCm|AMD|Radeon|Arc|Intel|Ascend|NPUs?|XPU|Gaudi|Strix)\b|昇騰|華為", _F)
+_UNUSED_ACCEL = re.compile(r"\b(?:doesn't|does\s+not|won't|will\s+not|isn't|is\s+not|never)\s+(?:even\s+)?(?:touch(?:es|ing)?|us(?:e|es|ing)|utili[sz](?:e|es|ing)|detect(?:s|ing)?|sees?|finds?|load\s+(?:on)?to)\s+(?:the\s+|my\s+|its\s+)?(?:i?GPU|NPU)s?\b"
+                           r"|\b(?:i?GPU|NPU)\s+(?:is\s+|was\s+)?(?:not|never)\s+(?:being\s+)?(?:used|detected|utili[sz]ed)\b"
+                           r"|(?:沒有?|不會?)(?:用到|使用|吃到|偵測到|抓到|跑在)\s*(?:GPU|顯卡|NPU)|只(?:跑|用)(?:在)?\s*CPU(?:\s*上)?(?:跑)?", _F)
+_DEVICE_SUPPORTED = re.compile(r"\b(?:is|are)\s+(?:it|this|that|these|those|my|the)\s+(?:\w+\s+){0,2}?supported\b"
+                               r"|\bsupport(?:s|ed)?\s+(?:this|that|my|the)\s+(?:board|GPU|card|chip|device|NPU|iGPU)\b", _F)
+"""The device named in the message asked about as such: "Is that board supported?", "Is that GPU supported yet?"."""
 
 
 def _asks(text: str, pos: int) -> bool:
@@ -60,6 +70,15 @@ def _platform_support(text: str) -> bool:
     if names and _engine_on_device(text, names):
         return True
     if names and any(_ENGINE.search(m.group(0)) and _ABOUT_IT.search(m.group(0)) for m in _CLAUSES.finditer(text)):
+        return True
+    if names and _DEVICE_SUPPORTED.search(text):   # "... Jetson AGX Orin Developer Kit. Is that board supported?"
+        return True
+    if not (_PLATFORM.search(text) or _ACCEL_PLATFORM.search(text)):
+        return False
+    # the whole plan on a platform asked about ("用昇騰 910B 做本地推理，…這條路可行嗎？", "Any update on running Ollama
+    # on Intel iGPUs?"), or the accelerator left unused there ("Ollama on my Jetson doesn't touch the GPU")
+    if any(_PLATFORM.search(m.group(0)) and _FEASIBLE.search(m.group(0)) or _ACCEL_PLATFORM.search(m.group(0)) and _UNUSED_ACCEL.search(m.group(0))
+           for m in _SENTENCE.finditer(text)):
         return True
     if not _PLATFORM.search(text):
         return False

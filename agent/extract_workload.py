@@ -72,8 +72,9 @@ def _retarget(text: str, taken: list[tuple[int, int]], out: list[Finding],
 
 
 # "速度只有 80 token/s", "吞吐只有每秒兩個多 token", "throughput is only 700 tok/s": a figure measured, not a priority
-_MEASURED = re.compile(r"\s*(?:(?:is|was|were|are)\s+)?(?:only|just|about|around|roughly|大概|大約|約|平均|只有|僅有?|才|只|~)\s*(?:到|有|剩)?\s*(?:每秒|~|about\s+)?\s*"
-                       r"(?:\d|[一二兩三四五六七八九十幾])", _F)
+_MEASURED = re.compile(r"\s*(?:(?:is|was|were|are|stays?|stayed|remains?|seems?)\s+(?:very\s+|really\s+|pretty\s+|quite\s+|still\s+)?(?:low|poor|bad|limited|terrible|awful|slow)\b"
+                       r"|(?:(?:is|was|were|are)\s+)?(?:only|just|about|around|roughly|大概|大約|約|平均|只有|僅有?|才|只|~)\s*(?:到|有|剩)?\s*(?:每秒|~|about\s+)?\s*"
+                       r"(?:\d|[一二兩三四五六七八九十幾]))", _F)
 # "only ~140 t/s throughput", "its maximum throughput": a figure or a property named before the word, not a goal
 _MEASURED_BEFORE = re.compile(r"(?:\d[\d.,]*\s*[kK]?\s*(?:t/s|tok/s|tokens?\s*/\s*s|tps|ms|s|sec|seconds?|%)\s*(?:of\s+)?(?:(?:output|total|aggregate|decode)\s+)?"
                               r"|\b(?:its|their|the\s+model's)\s+(?:max(?:imum)?|peak|top)\s+"
@@ -105,6 +106,11 @@ _SYMPTOM = re.compile(r"\b(?:has|have|had|shows?|showed|sees?|seeing|gets?|getti
                       r"(?:very\s+|really\s+|super\s+|extremely\s+|terribly\s+|much\s+|a\s+lot\s+)?(?:high|higher|long|longer|bad|worse|huge|terrible|poor|awful)\s+$", _F)
 
 
+_NO_RUSH = re.compile(r"(?:不(?:需要|需|用|必|要求)|沒有?(?:要求|需要|必要))\s*(?:即時|實時|实时|馬上|马上|立刻|立即)"
+                      r"|\b(?:doesn't|does\s+not|don't|do\s+not|no\s+need\s+to)\s+(?:need\s+to\s+)?(?:be\s+)?(?:real[\s-]?time|instant|interactive)\b"
+                      r"|\bno\s+(?:need\s+for\s+)?real[\s-]?time\b|\b(?:don't|do\s+not|doesn't|does\s+not)\s+(?:\w+\s+){0,2}?care\s+(?:much\s+)?about\s+latency\b"
+                      r"|\b(?:latency|TTFT|speed)(?:\s+(?:and|or|&)\s+(?:latency|TTFT|speed))?\s+(?:doesn't|does\s+not|don't|do\s+not|won't)\s+(?:really\s+)?matter\b|不(?:太|怎麼)?(?:在乎|在意)\s*延遲|延遲(?:不重要|無所謂|沒差)", _F)
+_BATCH = re.compile(r"批次|批量|離線|离线|\boffline\b|\bbatch(?:es|ed)?\b|\bovernight\b|\be-?mail\b|\bqueued?\b|隔天|晚上跑", _F)
 _RANKED = re.compile(r"\b(?:first|most|main|top|priority|critical|important|matters?|key)\b|最|優先|重要|第一|首要|關鍵", _F)
 
 
@@ -133,6 +139,11 @@ def priorities(text: str, stance: bool = True) -> list[Finding]:
     ranked = hits and (_RANKED.search(clause_after(text, hits[0][1], 24)) or _RANKED.search(clause_before(text, hits[0][0], 24)))
     if goals and hits[0][2] == "privacy" and not ranked:   # "Privacy first, then cost" keeps its order
         hits = goals + [h for h in hits if h not in goals]
+    rush = _NO_RUSH.search(text) if stance else None
+    if rush and _BATCH.search(text) and not any(v == "throughput" for _, _, v in hits):
+        # a batch job that need not answer in real time ("不用即時回覆，批次處理就好", "offline batch, I don't care
+        # about latency") optimises for throughput, whatever else it names
+        hits.insert(0, (rush.start(), rush.end(), "throughput"))
     order = list(dict.fromkeys(v for _, _, v in hits))
     if not order:
         return []

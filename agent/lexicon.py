@@ -47,7 +47,9 @@ SERVING_STRONG = {
     "team": [r"內部團隊", r"公司內部", r"\binternal\s+(?:team|teams|tool|users|use|platform)\b", r"部門內"],
     "demo": [r"\bdemos?\b", r"試用", r"\bPoC\b", r"\bproof[\s-]of[\s-]concept\b", r"\bpilot(?:s|ing)?\b", r"\bprototyp(?:e|ing)\b",
              r"概念驗證", r"原型", r"\bMVP\b", r"展示", r"試跑"],
-    "personal": [r"\bjust\s+(?:for\s+)?me\b", r"\bonly\s+me\b", r"\bfor\s+myself\b", r"\bpersonal(?:ly)?\b",
+    # "just me and two colleagues" is a small team, not personal use
+    "personal": [r"\bjust\s+(?:for\s+)?me\b(?!\s*(?:,|and|&|\+|plus)\s+(?:my\s+|our\s+)?(?:\d+|two|three|four|five|a\s+few|some)\s)",
+                 r"\bonly\s+me\b(?!\s*(?:,|and|&|\+|plus)\s+(?:my\s+|our\s+)?(?:\d+|two|three|four|five|a\s+few|some)\s)", r"\bfor\s+myself\b", r"\bpersonal(?:ly)?\b",
                  r"\bmy\s+own\s+use\b", r"\bhobby\b", r"\bhome\s*lab\b", r"自己用", r"給自己", r"自己(?:寫|玩|跑|使用|在家)",
                  r"(?<![\d一二兩三四五六七八九十百千萬幾多些])(?<![\d一二兩三四五六七八九十百千萬幾多些]\s)個人(?!資料|資訊)(?:用|使用|本機)?",
                  r"本機", r"(?<![\d一二兩三四五六七八九十百千萬])只?有?一個人", r"單人(?:使用|用)?", r"一人(?:使用|用)", r"\bsingle[\s-]user\b",
@@ -91,7 +93,7 @@ _SETUP_NOUN = (r"(?!\s+(?:[\w-]+\s+)?(?:deployments?|assistants?|chatbots?|agent
 PRIORITY = {
     "latency": [r"\blow(?:er|est)?[\s-]latency\b(?![\s-]+(?:configs?|setups?|modes?|groups?|presets?|profiles?|recipes?|variants?))",
                 # a response time required: "回應一定要在 200ms 以內"; latency wanted lower: "get that latency down"
-                r"(?:回應|回覆|回答|延遲|首字)[^，。,；;]{0,10}?(?:要|需要|必須|得)[^，。,；;]{0,6}?\d+(?:\.\d+)?\s*(?:ms|毫秒|秒)\s*(?:以內|之內|內)",
+                r"(?:回應|回覆|回答|延遲|首字|首\s*tokens?|第一個\s*(?:tokens?|字))[^，。,；;]{0,10}?(?:要|需要|必須|得|壓|控制)[^，。,；;]{0,6}?\d+(?:\.\d+)?\s*(?:ms|毫秒|秒)\s*(?:以內|之內|內)",
                 r"(?:希望|要求|必須|一定要|需要)[^，。,；;]{0,12}?\d+(?:\.\d+)?\s*(?:ms|毫秒|秒)\s*(?:以內|之內|內)\s*(?:就)?\s*(?:回應|回覆|回答|回來|出結果|完成|出字|出來)",
                 r"\b(?:get|bring|push|drive|cut)\s+(?:that|the|this|our|my)?\s*(?:latency|TTFT|time[\s-]to[\s-]first[\s-]token)\s+down\b",
                 r"\b(?:reduce|lower|minimi[sz]e|cut)\s+(?:the\s+|our\s+|my\s+)?(?:latency|TTFT)\b", r"\blatency[\s-](?:sensitive|critical|bound|SLOs?|SLAs?|targets?|budget)\b",
@@ -119,7 +121,9 @@ PRIORITY = {
              r"經費(?:不多|有限|很少|很緊|不足)", r"\bmoney\s+is\s+tight\b", r"\btight\s+budget\b",
              r"\bkeep\s+the\s+(?:bill|spend|costs?)\s+(?:low|down)\b", r"\baffordab(?:le|ility)\b", r"\blowest\s+(?:possible\s+)?cost\b",
              r"\b(?:don'?t|do\s+not|without)\s+(?:want\s+to\s+)?(?:pay(?:ing)?|spend(?:ing)?)\s+(?:too|so)\s+much\b", r"\boverpay",
-             r"不想花太多", r"不要花太多",
+             r"不想花太多", r"不要花太多", r"能省(?:則|就|盡量)省", r"(?:比較|最|更)省(?:錢)?(?!\s*(?:電|事|時間?|空間|顯存|记忆体|記憶體|VRAM|記憶|token))", r"(?<![價值])錢(?:很少|不多|有限|很緊)", r"\bevery\s+(?:dollar|penny|cent)\s+counts\b",
+             r"\bkeep(?:s|ing)?\s+(?:the\s+|our\s+|my\s+)?(?:\w+\s+)?(?:bill|spend|costs?)\s+(?:low|down)\b",
+             r"\b(?:cutting|reducing|lowering|minimi[sz]ing|saving)\s+(?:the\s+|our\s+|my\s+)?(?:\w+\s+)?(?:costs?|bills?|spend(?:ing)?|money)\b",
              # money saved or not wasted as the goal: "save money", "性價比", "不會多花冤枉錢", "能不能回本", "不會太燒錢"
              r"\bsav(?:e|es|ing)\s+(?:us\s+|some\s+|a\s+lot\s+of\s+)?money\b", r"性價比|\bCP\s*值", r"(?:不(?:會|要|想|用)?\s*)?(?:多)?(?:花)?\s*冤枉錢", r"回本",
              r"(?:不(?:會|要|想|能)?\s*(?:太|那麼|這麼)?\s*)?燒錢", r"\bbudget\b", r"\btoo\s+(?:expensive|pricey|costly)\b", r"太貴",
@@ -348,7 +352,8 @@ TOPICS = {
                 r"\bVRAM\b[^.?!]{0,20}\b(?:plus|and|\+)\b[^.?!]{0,20}\b(?:system|host|CPU)\s+(?:RAM|memory)\b",
                 r"\b(?:only\s+)?(?:part|some|most|half)\s+of\s+the\s+(?:layers|weights|model)\b[^.?!]{0,20}\b(?:on|in)\s+(?:the\s+)?(?:GPU|VRAM)",
                 r"(?:記憶體|內存|内存|RAM)\s*(?:加|\+|和|與|跟)\s*\d+(?:\.\d+)?\s*(?:G|GB)?\s*(?:的)?\s*(?:顯存|顯示記憶體|VRAM)", r"\b(?:n-)?cpu[\s-]moe\b", r"\bexperts?\b[^.?!。？]{0,30}\b(?:CPU|system\s+RAM|host\s+RAM|RAM|system\s+memory)\b",
-                r"\bspill(?:s|ing)?\s+(?:over\s+)?to\b", r"\bthe\s+rest\s+(?:of\s+(?:it|them|the\s+\w+)\s+)?(?:in|on|to|into)\s+(?:the\s+)?(?:system|host|CPU)\s+(?:RAM|memory)\b", r"\bhost[\s-]RAM\b", r"卸載到", r"放到\s*CPU", r"(?:層|權重|專家)[^，。,；;]{0,6}?(?:跑|放|留|卸載)(?:在|到)\s*(?:CPU|記憶體|內存|系統記憶體)", r"放到\s*(?:系統)?記憶體", r"CPU\s*offload",
+                r"\bspill(?:s|ing)?\s+(?:over\s+)?to\b", r"\bthe\s+rest\s+(?:of\s+(?:it|them|the\s+\w+)\s+)?(?:in|on|to|into)\s+(?:the\s+)?(?:system|host|CPU)\s+(?:RAM|memory)\b", r"\bhost[\s-]RAM\b", r"\bthe\s+rest\s+(?:\w+\s+){0,2}?on\s+(?:the\s+)?CPU\b",
+                r"\bhow\s+many\s+(?:\w+\s+)?layers\b", r"\boffload(?:s|ing|ed)?\s+(?:only\s+)?\d{1,3}\s+(?:of\s+(?:the\s+)?\d{1,3}\s+)?layers\b", r"卸載到", r"放到\s*CPU", r"(?:層|權重|專家)[^，。,；;]{0,6}?(?:跑|放|留|卸載)(?:在|到)\s*(?:CPU|記憶體|內存|系統記憶體)", r"放到\s*(?:系統)?記憶體", r"CPU\s*offload",
                 # the model split between GPU and CPU memory: "顯卡加 CPU 混合推理", "most of the model sits in system RAM"
                 r"(?:GPU|顯卡|CPU)\s*(?:加|\+|和|與|跟)\s*(?:GPU|顯卡|CPU)\s*(?:的)?\s*混合推[理論]", r"異構推[理論]",
                 r"\b(?:model|layers|weights|experts)\b[^.?!]{0,24}\b(?:sits?|lives?|resides?|stays?|is|are)\s+in\s+(?:the\s+)?(?:system|host|CPU)\s+(?:RAM|memory)\b"],
@@ -379,6 +384,7 @@ TOPICS = {
                        r"\$\s*/\s*(?:1\s*)?M(?:tok)?\b", r"\bper\s+(?:1\s*)?(?:million|M)\s+(?:(?:output|input|generated|prompt)\s+)?tokens?\b", r"\bcost\s+per\s+(?:output\s+)?token\b", r"\btokens?\s+per\s+dollar\b",
                        r"每\s*(?:百萬|1\s*M|一百萬)\s*(?:個\s*)?tokens?", r"(?:每|per)\s*1\s*M\s*tokens?", r"token\s*(?:的)?\s*成本",
                        r"\b(?:cost|price)\s+per\s+(?:1k|thousand|1,000)\s+tokens?\b",
+                       r"\b(?:dollars?|cents?|USD)\s+(?:per|a|/)\s*(?:output\s+)?(?:token|(?:1\s*)?M\b|million(?:\s+tokens?)?)",
                        r"\bmillion\s+tokens?\b[^.?!]{0,24}\b(?:cost|price|pay)", r"\b(?:cost|price|pay)\b[^.?!]{0,30}\bmillion\s+tokens?\b",
                        r"(?:百萬|一百萬)\s*(?:個\s*)?tokens?[^。？?]{0,10}(?:多少錢|成本|價格|費用)",
                        r"\bper[\s-]token\s+(?:API\s+)?(?:prices?|pricing|costs?|rates?|fees?|billing)\b",
@@ -403,7 +409,14 @@ TOPICS = {
                     r"(?:吃滿|用滿|用上|跑滿|利用)\s*(?:所有|全部|每一?張|\d{1,2}|[二兩两三四五六七八])\s*(?:張)?\s*(?:卡|GPU|顯卡)", r"--?nproc[_-]per[_-]node\s*[= ]?\s*(?:[2-9]|\d{2})\b",
                     r"\b(?:use|using|uses|utili[sz]e)\s+(?:every|each|all)\s+(?:of\s+)?(?:the\s+|my\s+|our\s+|\d+\s+)?(?:GPUs?|cards)\b",
                     r"\b(?:only\s+)?uses?\s+(?:just\s+)?one\s+of\s+(?:my|the|our)\s+(?:\d+|two|four|eight)\s+(?:GPUs|cards)\b",
-                    r"\b(?:works|scales|runs)\s+(?:fine\s+)?(?:up\s+)?to\s+\d+\s+(?:GPUs|cards)\b"],
+                    r"\b(?:works|scales|runs)\s+(?:fine\s+)?(?:up\s+)?to\s+\d+\s+(?:GPUs|cards)\b",
+                    # several machines or a model split as such: "多機推理", "多機多卡", "模型並行", "model parallelism"
+                    # (a deployment on several machines may be replicas: "多機部署" alone is not the split)
+                    r"多(?:機|机|節點|节点|台機器|台机器)(?:多卡)?\s*(?:推[理論]|並行|并行|分散式|分布式|載入|加載)|多機多卡|多机多卡",
+                    # the second card left idle: the split did not happen ("第二張卻完全沒用到")
+                    r"第二張(?:卡)?[^。，,；;]{0,8}?(?:沒用到|沒有用到|沒吃到|沒有吃到|完全沒|閒置|沒動|空著)",
+                    # a launcher's card count ("--n-gpu 2")
+                    r"--?n[_-]gpus?\s*[= ]\s*[2-8]\b"],
     "platform-support": [],   # needs a platform and a support cue in one sentence: see agent/extract_topics.py
     "quantization-format": [r"\bquant(?:ization)?\s+formats?\b", r"\b(?:which|what)\s+quant(?:ization|s)?\b(?!\s+(?:of|is))", r"量化格式",
                             r"(?:哪種|哪個|哪一種|什麼)\s*量化", r"量化\s*(?:要)?選哪",
@@ -416,12 +429,13 @@ TOPICS = {
 }
 PLATFORMS = (r"\b(?:ROCm|AMD|Apple\s+Silicon|Metal|macOS|Mac|Intel|Arc|XPU|oneAPI|SYCL|Vulkan|Windows|WSL|ARM|aarch64|Jetson"
              r"|Ascend|NPUs?|TPUs?|Inferentia\d?|Trainium\d?|Neuron|Pascal|Volta|Turing|Ampere|Hopper|Blackwell|APUs?|Strix|Gaudi|HPU|Tenstorrent|P100|P40|V100|T4"
-             r"|MI\d{2,3}X?|CPU[\s-]only|compute\s+capability|sm_?\d{2,3})\b|老架構|舊架構|舊顯卡|蘋果|昇騰")
-SUPPORT_CUES = (r"\bsupport(?:s|ed|ing)?\b|\bcompatib|\bavailable\s+(?:on|for)\b|\binstall(?:ed|ing)?\b(?!\s+is)|\bbuild\b|\bbuilt\b"
-                r"|支援|支持|相容|兼容|能不能跑|可以跑|跑得動|能跑|跑在|能用|可以用"
+             r"|MI\d{2,3}X?|CPU[\s-]only|compute\s+capability|sm_?\d{2,3}|Atlas|Huawei|iGPUs?|OpenVINO|910[BC]\d?|310[PB]\d?|300I(?:\s+Duo)?)\b|老架構|舊架構|舊顯卡|蘋果|昇騰|昇腾|華為|华为")
+SUPPORT_CUES = (r"\bsupport(?:s|ed|ing)?\b|\bcompatib|\bavailable\s+(?:on|for)\b|\binstall(?:ed|ing)?\b(?!\s+is)|\bbuil[dt]\b(?![^.?!,;]{0,30}\bengines?\b)"
+                r"|支援|支持|相容|兼容|能不能跑|可以跑|跑得動|能跑|跑在|能用|可以用|能不能(?:部署|用|執行|運行)|可行(?:嗎|吗)|行不行|行得通"
                 r"|(?:可以|能|能不能|可不可以)\s*在[^。？?]{0,24}(?:跑|執行|運行|使用|安裝|推理|推論|部署)"
                 r"|(?:可以|能|能不能|可不可以)\s*(?:部署|放|裝|跑)\s*(?:到|在)")
-RUN_ON = r"\b(?:run|runs|running|work|works|working|use)\b[^.?!。？]{0,30}?\b(?:on|with)\b|\b(?:can|could|does|do|will|is)\b[^.?!。？]{0,24}\buse\b"
+# a dot inside a version or model name ("Qwen3.5-9B") does not end the sentence
+RUN_ON = r"\b(?:run|runs|running|work|works|working|use)\b(?:[^.?!。？]|\.(?=\d)){0,30}?\b(?:on|with)\b|\b(?:can|could|does|do|will|is)\b(?:[^.?!。？]|\.(?=\d)){0,24}\buse\b"
 
 # A message in a thread that already has a profile either amends it ("what if we use AWQ
 # instead?") or describes a new situation ("now 2×H100, Qwen3 32B, just me").

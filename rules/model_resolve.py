@@ -138,12 +138,18 @@ def _norm(text: str) -> str:
     return re.sub(r"[\s\-_:/.]+", "", str(text).lower())
 
 
+# Real model families the catalog may not hold, each one letter or two from one it does ("Devstral" is not a
+# misspelt "Codestral"): never "corrected" into their neighbour.
+_OTHER_FAMILIES = frozenset({"devstral", "magistral", "ministral", "pixtral", "mathstral", "codegemma", "codeqwen",
+                             "starcoder", "starcoder2", "internvl", "minicpm", "qwenvl"})
+
+
 def _fix_typos(toks: list[tuple[str, str]], families: frozenset[str]) -> list[tuple[str, str]]:
     """Misspelt family words ("lamma", "Qwwen", "deepsek") -> the closest family word."""
     out = []
     words = [f for f in families if len(f) >= 4]
     for kind, tok in toks:
-        if kind == "word" and len(tok) >= 4 and tok not in families:
+        if kind == "word" and len(tok) >= 4 and tok not in families and tok not in _OTHER_FAMILIES:
             close = difflib.get_close_matches(tok, words, n=1, cutoff=0.8)
             tok = close[0] if close else tok
         out.append((kind, tok))

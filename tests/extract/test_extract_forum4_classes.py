@@ -46,12 +46,23 @@ def test_a_priority_waved_away_is_not_stated(text, priority):
 
 
 @pytest.mark.parametrize("text", [
+    "I don't much care about latency on this 2x A100 box.",
+    "TTFT and speed don't matter much to me, one H100.",
+    "延遲不重要，四張 L40S",
+])
+def test_a_waved_latency_alone_states_no_priority(text):
+    assert "priority" not in read(text)
+
+
+# A batch job with latency waved away optimises for throughput (the forum6 header's settled convention:
+# "batch job where latency doesn't matter -> throughput"; changed by extract8 from 'no priority').
+@pytest.mark.parametrize("text", [
     "I don't much care about latency for this 2x A100 batch job.",
     "TTFT and speed don't matter, it runs overnight on one H100.",
     "延遲不重要，四張 L40S 跑批次",
 ])
-def test_a_waved_latency_alone_states_no_priority(text):
-    assert "priority" not in read(text)
+def test_a_batch_job_with_latency_waved_is_throughput(text):
+    assert read(text).get("priority") == "throughput"
 
 
 @pytest.mark.parametrize("text, priority", [
@@ -65,7 +76,7 @@ def test_an_a_not_a_question_negates_nothing(text, priority):
 
 def test_real_negation_still_negates():
     assert read("兩張 4090，沒有 NVLink").get("interconnect") == "pcie"
-    assert "priority" not in read("我們不在乎延遲，兩張 4090 跑批次")
+    assert read("我們不在乎延遲，兩張 4090 跑批次").get("priority") != "latency"   # a batch job: throughput (forum6 header)
 
 
 @pytest.mark.parametrize("text, hw, count", [
