@@ -166,7 +166,7 @@ def _headline(advice: "Advice", lab: dict, lang: str) -> str:
         name = hardware_name(s.hardware, lang)
         count = (s.count or 1) * (s.nodes or 1)
         where = (f"{count} × {name}" if count > 1 else name)
-        dims = par.degrees() if par else ""
+        dims = par.degrees() if par and d.primary else ""   # no engine: no layout to run
         bits.append(f"{where} {lab['on']}{(' ' + dims) if dims else ''}" if lang == "zh" else
                     (f"{dims} on {where}" if dims else f"on {where}"))
     if est is not None:
