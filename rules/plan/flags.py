@@ -92,8 +92,9 @@ NOTES = {
             "zh": "在跨節點 Ray 叢集的主節點上啟動"},
     "ctx-shared": {"en": "--ctx-size is shared by the {seqs} slots: {ctx} tokens each",
                    "zh": "--ctx-size 由 {seqs} 個 slot 平分：每個 {ctx} tokens"},
-    "ollama-split": {"en": "Ollama spreads the layers over the GPUs it sees by itself",
-                     "zh": "Ollama 會自行把各層分散到看得到的 GPU"},
+    "ollama-split": {"en": "OLLAMA_SCHED_SPREAD=1 makes Ollama split the layers over every GPU it sees, even for a "
+                           "model that fits one",
+                     "zh": "OLLAMA_SCHED_SPREAD=1 讓 Ollama 把各層分散到看得到的所有 GPU，即使模型一張放得下"},
     "trt-extra": {"en": "extra.yaml holds: {lines} (newer releases take it with --config)",
                   "zh": "extra.yaml 內容：{lines}（新版以 --config 傳入）"},
     "dp-rank-seqs": {"en": "--max-num-seqs counts per data-parallel rank: {ranks} ranks x {each} = {total} requests at once",
@@ -314,8 +315,10 @@ def ollama(c: Candidate, ctx: int, seqs: int) -> tuple[str, list[Note]]:
     env = [f"OLLAMA_CONTEXT_LENGTH={ctx}", f"OLLAMA_NUM_PARALLEL={seqs}"]
     if c.kv_cache_dtype == "q8_0":
         env += ["OLLAMA_FLASH_ATTENTION=1", "OLLAMA_KV_CACHE_TYPE=q8_0"]
-    notes: list[Note] = (_instances(c) if c.layout.dp > 1 else []) + [("ollama-split", {})]
-    return " ".join(env) + " ollama serve", notes
+    if c.layout.replica_devices == 1:   # one GPU: where Ollama puts a model that fits one by itself
+        return " ".join(env) + " ollama serve", []
+    # a model that fits one GPU stays on one unless told to spread (engine catalog: single_server)
+    return " ".join(["OLLAMA_SCHED_SPREAD=1", *env]) + " ollama serve", [("ollama-split", {})]
 
 
 SLOT_ENGINES = frozenset({"llama.cpp", "ollama"})
