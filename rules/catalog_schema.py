@@ -182,7 +182,8 @@ class ContextExtension(_Strict):
     original_context: int = Field(ge=512)
     """original_max_position_embeddings: the window the factor multiplies."""
     max_context: int = Field(ge=512, le=20_000_000)
-    source: str = Field(min_length=10)
+    source: str = Field(pattern=r"^https://")
+    note: str | None = None
 
 
 class ModelSpec(_Strict):

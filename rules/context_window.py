@@ -18,7 +18,6 @@ from rules.catalog_schema import ContextExtension, ModelSpec
 
 FLAG_SOURCES = {
     "vllm": "https://docs.vllm.ai/en/stable/features/context_extension/",
-    "sglang": "https://docs.sglang.ai/backend/server_arguments.html",
     "llama.cpp": "https://github.com/ggml-org/llama.cpp/blob/master/tools/server/README.md",
 }
 """Where each engine documents how it takes RoPE scaling at launch."""
@@ -58,19 +57,30 @@ def window(spec: ModelSpec, requested: int | None) -> Window | None:
     return Window(requested, planned, spec.max_context, ext, factor)
 
 
-def launch_flags(engine: str | None, w: Window) -> str | None:
-    """The engine's launch flags for the extended window (None when not extended or not documented here)."""
+WINDOW_FLAG = {"vllm": "--max-model-len", "dynamo": "--max-model-len", "sglang": "--context-length",
+               "llama.cpp": "--ctx-size"}
+
+
+def rope_flags(engine: str | None, w: Window) -> str | None:
+    """The engine's RoPE-scaling launch flags for the extended window (None when not extended or not known here)."""
     ext, f = w.extension, w.factor
     if ext is None or f is None:
         return None
     rope = {"rope_type": "yarn", "factor": f, "original_max_position_embeddings": ext.original_context}
-    if engine == "vllm":
-        return f"--hf-overrides '{json.dumps({'rope_parameters': rope})}' --max-model-len {w.planned}"
+    compact = {"separators": (",", ":")}
+    if engine in ("vllm", "dynamo"):
+        return f"--hf-overrides '{json.dumps({'rope_parameters': rope}, **compact)}'"
     if engine == "sglang":
-        return f"--json-model-override-args '{json.dumps({'rope_scaling': rope})}' --context-length {w.planned}"
+        return f"--json-model-override-args '{json.dumps({'rope_scaling': rope}, **compact)}'"
     if engine == "llama.cpp":
-        return f"--rope-scaling yarn --rope-scale {f:g} --yarn-orig-ctx {ext.original_context} --ctx-size {w.planned}"
+        return f"--rope-scaling yarn --rope-scale {f:g} --yarn-orig-ctx {ext.original_context}"
     return None
+
+
+def launch_flags(engine: str | None, w: Window) -> str | None:
+    """The RoPE-scaling flags with the window flag they go with."""
+    rope = rope_flags(engine, w)
+    return f"{rope} {WINDOW_FLAG[engine]} {w.planned}" if rope else None
 
 
 def note(spec: ModelSpec, w: Window, engine: str | None) -> tuple[str, str]:
@@ -80,10 +90,12 @@ def note(spec: ModelSpec, w: Window, engine: str | None) -> tuple[str, str]:
     zh = f"{spec.name} 本身的 context 是 {w.native:,} tokens（config 的 max_position_embeddings），你要的是 {w.requested:,}。"
     if w.factor is not None:
         flags = launch_flags(engine, w)
-        name = engine or "the engine"
-        how = (f" Launch {name} with {flags} ({FLAG_SOURCES[engine]})." if flags else
+        from rules import engines
+        name = engines.engine(engine).name if engine else "the engine"
+        src = FLAG_SOURCES.get(engine or "") or ext.source
+        how = (f" Launch {name} with {flags} ({src})." if flags else
                f" {name} has no launch flag for it documented here: set rope_scaling in the model's config.json.")
-        how_zh = (f"{name} 啟動時加上 {flags}（{FLAG_SOURCES[engine]}）。" if flags else
+        how_zh = (f"{name} 啟動時加上 {flags}（{src}）。" if flags else
                   f"這裡沒有 {name} 的對應啟動參數：請在模型的 config.json 設定 rope_scaling。")
         en += (f" The model card documents {ext.max_context:,} tokens with YaRN (factor up to {ext.factor:g} over "
                f"{ext.original_context:,}; {ext.source}): planned at {w.planned:,} with factor {w.factor:g}, the smallest "
@@ -91,9 +103,11 @@ def note(spec: ModelSpec, w: Window, engine: str | None) -> tuple[str, str]:
         zh += (f"模型卡記載可用 YaRN 延伸到 {ext.max_context:,} tokens（以 {ext.original_context:,} 為基準，factor 最多 "
                f"{ext.factor:g}；{ext.source}）：以 {w.planned:,} tokens、factor {w.factor:g}（涵蓋所需的最小值）規劃"
                f"（靜態 YaRN 也會影響短提示，不需要時別開）。{how_zh}")
-    if w.capped:
-        most = "the longest the model card documents" if ext else "nothing on the model card extends it"
-        most_zh = "模型卡記載的最長長度" if ext else "模型卡沒有記載延伸方式"
-        en += f" Planned at {w.planned:,} tokens instead ({most}); longer inputs need chunking or another model."
-        zh += f"改以 {w.planned:,} tokens 規劃（{most_zh}）；更長的輸入需要切段或換模型。"
+    if w.capped and w.factor is not None:
+        en += " That is the longest the model card documents: longer inputs need chunking or another model."
+        zh += "這是模型卡記載的最長長度：更長的輸入需要切段或換模型。"
+    elif w.capped:
+        en += (f" Planned at {w.planned:,} tokens instead (nothing on the model card extends it); longer inputs need "
+               "chunking or another model.")
+        zh += f"改以 {w.planned:,} tokens 規劃（模型卡沒有記載延伸方式）；更長的輸入需要切段或換模型。"
     return en, zh

@@ -10,7 +10,7 @@ from collections import Counter
 from functools import lru_cache
 from typing import Any
 
-from rules import checks, display, engines, fit
+from rules import catalog, checks, display, engines, fit
 from rules.conditions import compile_condition, evaluate
 from rules.decision import Avoid, Decision, RankedEngine, TraceEntry
 from rules.facts import derive_facts, fill
@@ -408,11 +408,30 @@ def decide_outcome(profile: Profile) -> tuple:
     return primary, tuple(alternatives)[:2], frozenset(t.avoid), bottleneck, strategy
 
 
+def _window_note(profile: Profile, t: _Tally, primary: str | None) -> None:
+    """A context beyond the model's own window: the window, the extension its card documents and the launch
+    flag for the primary, and the window planned (rules.context_window), first among the warnings."""
+    from rules import context_window
+    from rules.errors import AdvisorError
+    if not profile.context_length or "context_length" in profile.assumed:
+        return
+    try:
+        spec = catalog.spec_for_profile(profile)
+    except AdvisorError:
+        return
+    w = context_window.window(spec, profile.context_length) if spec is not None else None
+    if w is not None:
+        en, zh = context_window.note(spec, w, primary)
+        t.warnings.insert(0, en)
+        t.warnings_zh.insert(0, zh)
+
+
 def decide(profile: Profile) -> Decision:
     """Run the rules on `profile`: ranked engines, avoid list, bottleneck, parallelism, trace."""
     facts, notes = derive_facts(profile)
     assumed, assumed_zh = _assumptions(profile, notes)
     t, ranking, primary, alternatives, bottleneck = _run_rules(profile, facts)
+    _window_note(profile, t, primary)
     parallelism = None
     rule = _heaviest_parallel(t)
     if rule is not None:

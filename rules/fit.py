@@ -101,7 +101,8 @@ def fits(profile: Profile, facts: dict[str, Any]) -> dict[str, Fit]:
         return {}   # how many server GPUs is not known yet: no verdict on a guessed count
     hw = catalog.hardware(profile.hardware)
     quant, platform, cc = facts["weights_format"], facts.get("platform"), facts.get("cuda_cc")
-    ctx = min(facts.get("context_length") or FIT_CONTEXT_DEFAULT, spec.max_context)
+    from rules.context_window import limit
+    ctx = min(facts.get("context_length") or FIT_CONTEXT_DEFAULT, limit(spec))
     if "context_length" in profile.assumed:   # a default window is not a requirement: the KV warning says
         ctx = min(ctx, FIT_CONTEXT_DEFAULT)   # how many sequences it leaves room for, the fit needs one short one
     kv_one = memory.kv_bytes(spec, ctx, profile.kv_cache_dtype).value

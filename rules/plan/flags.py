@@ -49,17 +49,20 @@ SOURCES = {
 """Where each engine documents the flags used in its command."""
 DOCUMENTED = {
     "vllm": {"--tensor-parallel-size", "--pipeline-parallel-size", "--data-parallel-size", "--enable-expert-parallel",
-             "--data-parallel-size-local", "--data-parallel-address", "--data-parallel-rpc-port", "--quantization", "--kv-cache-dtype", "--max-model-len", "--max-num-seqs"},
+             "--data-parallel-size-local", "--data-parallel-address", "--data-parallel-rpc-port", "--quantization", "--kv-cache-dtype", "--max-model-len", "--max-num-seqs",
+             "--hf-overrides"},   # RoPE scaling (rules.context_window): docs.vllm.ai features/context_extension
     "dynamo": {"--model", "--tensor-parallel-size", "--pipeline-parallel-size", "--data-parallel-size",
                "--enable-expert-parallel", "--data-parallel-size-local", "--data-parallel-address",
-               "--data-parallel-rpc-port", "--quantization", "--kv-cache-dtype", "--max-model-len", "--max-num-seqs"},
+               "--data-parallel-rpc-port", "--quantization", "--kv-cache-dtype", "--max-model-len", "--max-num-seqs",
+               "--hf-overrides"},
     "sglang": {"--model-path", "--tp-size", "--pp-size", "--dp-size", "--ep-size", "--enable-dp-attention", "--quantization",
-               "--kv-cache-dtype", "--context-length", "--max-running-requests", "--nnodes", "--node-rank", "--dist-init-addr"},
+               "--kv-cache-dtype", "--context-length", "--max-running-requests", "--nnodes", "--node-rank", "--dist-init-addr",
+               "--json-model-override-args"},   # RoPE scaling, as the Qwen model cards launch it
     "tensorrt-llm": {"--tp_size", "--pp_size", "--ep_size", "--max_batch_size", "--max_seq_len",
                      "--extra_llm_api_options"},
     # --n-cpu-moe N: the expert tensors of the first N layers stay in RAM (ggml-org/llama.cpp PR #15077)
     "llama.cpp": {"-m", "-ngl", "--n-cpu-moe", "--numa", "--split-mode", "--tensor-split", "--parallel", "--ctx-size",
-                  "--flash-attn", "--cache-type-k", "--cache-type-v"},
+                  "--flash-attn", "--cache-type-k", "--cache-type-v", "--rope-scaling", "--rope-scale", "--yarn-orig-ctx"},
     "ollama": set(),
     "exllamav2": {"--model-name", "--backend", "--max-seq-len", "--max-batch-size", "--tensor-parallel"},
     "exllamav3": {"--model-name", "--backend", "--max-seq-len", "--max-batch-size", "--tensor-parallel"},
@@ -364,10 +367,15 @@ def commands(engines: tuple[str, ...], c: Candidate, spec: ModelSpec, ctx: int, 
              device: str = "") -> tuple[dict[str, str], dict[str, dict[str, list[str]]]]:
     """({engine: command}, {engine: {lang: remarks}}) for every engine that has flags for this layout."""
     cmds, remarks = {}, {}
+    from rules import context_window
+    w = context_window.window(spec, ctx)   # beyond the config's window: the RoPE scaling the model card documents
     for e in engines:
         found = command(e, c, spec, ctx, load, nodes, per_node, slots, cpu_only, gcds, device)
         if found:
             cmds[e], notes = found
+            rope = context_window.rope_flags(e, w) if w else None
+            if rope:
+                cmds[e] += " " + rope
             if notes:
                 remarks[e] = {lang: [note_text(n, lang) for n in notes] for lang in ("en", "zh")}
     return cmds, remarks
