@@ -14,7 +14,7 @@ _NUM = (r"(?:\d+(?:\.\d+)?\s*" + _UNIT_WORD + r"?\s*(?:-|–|—|~|～|to|到|�
 _UNIT = r"\s*(?P<unit>ms|milliseconds?|毫秒|s\b|secs?\b|seconds?|秒)"
 _APPROX = r"around|about|approximately|approx\.?|roughly|~|～|≈|≲|大約|大概|約|左右|最好|in\s+the"
 _BOUND = (r"(?:\s*(?:p\d{2}|p99\.9|p50))?\s*(?:(?:<=|≤|<|=|under|below|within|of|at\s+most|less\s+than|小於|低於|不超過"
-          r"|控制在|壓在|在|要|需要|需|必須|得|must|should|stay|stays|be|is|" + _APPROX + r")\s*){0,4}")
+          r"|控制在|壓在|在|要|需要|需|必須|得|must|should|stay|stays|be|is|in|" + _APPROX + r")\s*){0,4}")
 """Bound and approximation words may stack ("要在 50 毫秒以內", "must stay around 2-2.5 s")."""
 _LEAD = r"(?:(?:<=|≤|<|under|below|within|at\s+most|less\s+than|" + _APPROX + r")\s*)*"
 """Words before a figure that names its metric after it ("under ~300ms per token", "<200ms time to first token")."""

@@ -19,6 +19,7 @@ from agent.extract_slo import latency_targets
     ("ITL 30–50 毫秒", None, 50),
     ("I would like to achieve <200ms time to first token", 200, None),
     ("first token within about 2 s, 4x L40S", 2000, None),
+    ("users expect the first token in under 1 s", 1000, None),
     ("首字大概兩秒以內", None, None),   # a number in words is not read as a figure here: nothing invented
     ("Qwen2.5 7-14B on 2-4 GPUs, 8K context", None, None),   # ranges that are not latencies stay out
 ])
