@@ -31,8 +31,9 @@ people who choose a large model over speed. Beyond that the plan must reach READ
 READING_TOK_S = 5.0
 """Per-stream decode rate below which streamed text arrives slower than a person reads it: adults read
 English non-fiction silently at 238 words/min on average (Brysbaert 2019, "How many words do we read per
-minute?", Journal of Memory and Language 109:104047, a meta-analysis of 190 studies) = 4.0 words/s, and a
-token is about 0.75 English words (OpenAI tokenizer guide), so ~5.3 tokens/s; rounded down to 5."""
+minute?", Journal of Memory and Language 109:104047, https://doi.org/10.1016/j.jml.2019.104047, a meta-analysis
+of 190 studies) = 4.0 words/s, and a token is about 0.75 English words (OpenAI, "What are tokens and how to
+count them", https://help.openai.com/en/articles/4936856), so ~5.3 tokens/s; rounded down to 5."""
 HOST_RAM_SHARE = 0.9
 """Share of system RAM the offloaded layers may take (the OS and the rest of the process need some)."""
 _OWN_MEMORY = frozenset({"apple", "cpu", "edge"})
@@ -101,8 +102,8 @@ def fits(profile: Profile, facts: dict[str, Any]) -> dict[str, Fit]:
         return {}   # how many server GPUs is not known yet: no verdict on a guessed count
     hw = catalog.hardware(profile.hardware)
     quant, platform, cc = facts["weights_format"], facts.get("platform"), facts.get("cuda_cc")
-    from rules.context_window import limit
-    ctx = min(facts.get("context_length") or FIT_CONTEXT_DEFAULT, limit(spec))
+    from rules.context_window import limit as window_limit
+    ctx = min(facts.get("context_length") or FIT_CONTEXT_DEFAULT, window_limit(spec))
     if "context_length" in profile.assumed:   # a default window is not a requirement: the KV warning says
         ctx = min(ctx, FIT_CONTEXT_DEFAULT)   # how many sequences it leaves room for, the fit needs one short one
     kv_one = memory.kv_bytes(spec, ctx, profile.kv_cache_dtype).value
