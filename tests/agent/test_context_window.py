@@ -50,3 +50,12 @@ def test_the_factor_is_the_smallest_half_step_that_covers_the_need():
     assert context_window.launch_flags("llama.cpp", context_window.window(spec, 65_536)) == \
         "--rope-scaling yarn --rope-scale 2 --yarn-orig-ctx 32768 --ctx-size 65536"
     assert context_window.window(catalog.model("llama-3.1-8b"), 200_000).factor is None
+
+
+@pytest.mark.parametrize("text", ["Serve Qwen3-32B on 2x A100 80GB for 10 users with 64K context, chat",
+                                  "Qwen3-32B 放在兩張 A100 80GB，要 64K context，10 個人用",
+                                  "Llama 3.1 8B with a 200K context on one H100, 4 users"])
+def test_the_summary_says_it_beside_the_headline(answers, text):
+    lines = markdown.answer(answers[text]).splitlines()
+    head = next(i for i, line in enumerate(lines) if line.startswith(("**Recommendation", "**建議")))
+    assert any(line.startswith("- Context") and ("40,960" in line or "131,072" in line) for line in lines[head:head + 3])
