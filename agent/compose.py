@@ -193,7 +193,7 @@ def _headline(advice: "Advice", lab: dict, lang: str) -> str:
         name = hardware_name(s.hardware, lang)
         count = (s.count or 1) * (s.nodes or 1)
         where = (f"{count} × {name}" if count > 1 else name)
-        dims = par.degrees() if par else ""
+        dims = par.degrees() if par and d.primary else ""   # no engine: no layout to run
         bits.append(f"{where} {lab['on']}{(' ' + dims) if dims else ''}" if lang == "zh" else
                     (f"{dims} on {where}" if dims else f"on {where}"))
     if est is not None:
@@ -245,7 +245,8 @@ def _measure(advice: "Advice", lab: dict, lang: str) -> list[str]:
 def _summary(advice: "Advice", index: dict[str, int], lab: dict, lang: str) -> list[str]:
     """The opening a busy engineer acts on: engine, plan, fit and speed; two reasons; what to measure."""
     from agent.slo_check import slo_line
-    out = [_headline(advice, lab, lang), *filter(None, [slo_line(advice)])]
+    from agent.context_note import window_line
+    out = [_headline(advice, lab, lang), *filter(None, [slo_line(advice), window_line(advice)])]
     reasons = _reasons(advice, index) if advice.decision.primary else []
     if reasons:
         out += [f"{lab['why']}{_colon(lang).rstrip()}", *[f"- {_short(r)}" for r in reasons[:_summary_reasons(advice)]]]

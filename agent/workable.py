@@ -14,15 +14,13 @@ from typing import Any
 from agent.advice import Workable
 from agent.tools import Tools, as_dict
 from rules.errors import AdvisorError
+from rules.fit import PERSONAL_STREAMS
 from rules.profile import Profile
 from rules.quant import bits_per_weight
 
 GGUF_PLATFORMS = frozenset({"apple-silicon", "x86-cpu", "arm-cpu", "intel-gpu"})
 """Platforms whose engines quantize with GGUF formats (the estimator's ladder uses the same split)."""
 GGUF_LADDER = ("q8_0", "q4_k_m")
-PERSONAL_STREAMS = 2
-"""Streams up to which a plan that reads weights from system RAM is still worth offering (a few tok/s
-serves one person; it does not serve a team)."""
 DEVICES_PER_NODE = 8
 """Accelerators one server holds (HGX / OAM baseboards and 8-slot PCIe servers)."""
 MAX_OPTIONS = 3

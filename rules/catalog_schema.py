@@ -176,6 +176,19 @@ class Attention(_Strict):
 NativeDtype = Literal["bf16", "f16", "fp32", "fp8", "mxfp4", "nvfp4", "int4", "int8"]
 
 
+class ContextExtension(_Strict):
+    """A longer window the model card documents beyond the config's (RoPE scaling set at launch)."""
+
+    method: Literal["yarn"]
+    factor: float = Field(gt=1, le=64)
+    """The largest scaling factor the card documents (a smaller one is advised when less is needed)."""
+    original_context: int = Field(ge=512)
+    """original_max_position_embeddings: the window the factor multiplies."""
+    max_context: int = Field(ge=512, le=20_000_000)
+    source: str = Field(pattern=r"^https://")
+    note: str | None = None
+
+
 class ModelSpec(_Strict):
     """Architecture facts of one model (from its config.json). Units are in the names:
     `params_b` in billions, `max_context` in tokens, `kv_bytes_per_token_bf16` in bytes."""
@@ -217,6 +230,8 @@ class ModelSpec(_Strict):
     kv_bytes_per_token_bf16: int = Field(gt=0)
     kv_formula: str | None = None
     max_context: int = Field(ge=512, le=20_000_000)
+    context_extension: ContextExtension | None = None
+    """A longer window the model card documents with RoPE scaling (None: `max_context` is the limit)."""
     native_dtype: NativeDtype = "bf16"
     """The precision the weights ship in (gpt-oss MXFP4, DeepSeek V3 FP8, most others BF16)."""
     confidence: str = "medium"

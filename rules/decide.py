@@ -10,7 +10,7 @@ from collections import Counter
 from functools import lru_cache
 from typing import Any
 
-from rules import checks, display, engines, fit
+from rules import catalog, checks, display, engines, fit
 from rules.conditions import compile_condition, evaluate
 from rules.decision import Avoid, Decision, RankedEngine, TraceEntry
 from rules.facts import derive_facts, fill
@@ -40,6 +40,9 @@ class _Tally:
         self.cannot_run: set[str] = set()
         self.held: set[str] = set()
         """Engines tied to hardware that is not known yet: neither ranked nor avoided."""
+        self.too_slow: set[str] = set()
+        """Engines that run the format only from system RAM, too slowly for the planned load: neither ranked
+        (no engine is primary for that format) nor avoided (another format serves the load on them)."""
         self.bottleneck: Counter[str] = Counter()
         self.bottleneck_rules: dict[str, list[str]] = {}
         self.parallel: list[tuple[int, Rule]] = []
@@ -208,6 +211,9 @@ def _fit_check(facts: dict[str, Any], t: _Tally, rule: Rule, values: dict[str, A
         if f.offload:
             offload.append(engine)
             continue
+        if f.ram_tok_s is not None:
+            t.too_slow.add(engine)
+            continue
         en, zh = _no_fit_reason(facts, f)
         t.add_avoid(engine, en, rule.id, zh)
         out.append(engine)
@@ -217,8 +223,27 @@ def _fit_check(facts: dict[str, Any], t: _Tally, rule: Rule, values: dict[str, A
                f"`sudo sysctl iogpu.wired_limit_mb={raise_mb}` (resets at reboot) and leave the rest to the system.",
                f"這要先放寬 macOS 預設的 GPU 可用記憶體上限才放得下：執行 `sudo sysctl iogpu.wired_limit_mb={raise_mb}`"
                f"（重開機後會還原），其餘留給系統。")
-    values["does_not_fit"], values["offload"] = sorted(out), sorted(offload)
-    return {"exclude": sorted(out), "offload": sorted(offload)}
+    slow = sorted(t.too_slow & set(found))
+    if slow:
+        _warn_too_slow(facts, t, [found[e] for e in slow])
+    values["does_not_fit"], values["offload"], values["offload_too_slow"] = sorted(out), sorted(offload), slow
+    return {"exclude": sorted(out), "offload": sorted(offload), "offload_too_slow": slow}
+
+
+def _warn_too_slow(facts: dict[str, Any], t: _Tally, slow: list[fit.Fit]) -> None:
+    """Say why the engines that could run the rest from system RAM are not recommended at this format."""
+    names = " and ".join(engines.engine(f.engine).name for f in slow)
+    names_zh = "和".join(engines.engine(f.engine).name for f in slow)
+    f, load = slow[0], facts.get("load") or 1
+    rate, spill = display.number(min(x.ram_tok_s for x in slow)), display.number(max(0.0, f.weights_gb - f.room_gb))
+    floor = display.number(fit.READING_TOK_S)
+    t.warn(f"At {f.quant}, {names} could keep about {spill} GB of the weights in system RAM, but each of the {load} "
+           f"requests planned at once would get about {rate} tok/s, below the ~{floor} tok/s a person reads at: a plan "
+           f"from system RAM serves one or two people, not this load. No engine is recommended at {f.quant} on "
+           f"{facts['setup']}; a smaller format, a smaller model or more memory serves it.",
+           f"以 {f.quant} 計，{names_zh} 可以把約 {spill} GB 的權重放在系統記憶體，但規劃的 {load} 個同時請求每個只會有"
+           f"約 {rate} tok/s，低於一般人閱讀的約 {floor} tok/s：從系統記憶體跑的方案只適合一兩個人，撐不起這個負載。"
+           f"在 {facts['setup_zh']} 上，{f.quant} 沒有推薦的引擎；改用更小的格式、更小的模型或更多記憶體才撐得住。")
 
 
 def _run_check(rule: Rule, facts: dict[str, Any], t: _Tally, values: dict[str, Any],
@@ -271,7 +296,7 @@ def _apply(rule: Rule, facts: dict[str, Any], values: dict[str, Any], t: _Tally,
 
 def _ranking(t: _Tally) -> list[RankedEngine]:
     """Engines not excluded nor held back, best score first; ties go to the engine the earlier rules named."""
-    free = [e for e in ENGINES if e not in t.avoid and e not in t.held]
+    free = [e for e in ENGINES if e not in t.avoid and e not in t.held and e not in t.too_slow]
     free.sort(key=lambda e: (-t.score[e], t.first_seen.get(e, len(ENGINES))))
     return [RankedEngine(engine=e, score=t.score[e],
                          reasons=[r for _, r in sorted(t.plus[e], key=lambda x: -x[0])],
@@ -386,11 +411,30 @@ def decide_outcome(profile: Profile) -> tuple:
     return primary, tuple(alternatives)[:2], frozenset(t.avoid), bottleneck, strategy
 
 
+def _window_note(profile: Profile, t: _Tally, primary: str | None) -> None:
+    """A context beyond the model's own window: the window, the extension its card documents and the launch
+    flag for the primary, and the window planned (rules.context_window), first among the warnings."""
+    from rules import context_window
+    from rules.errors import AdvisorError
+    if not profile.context_length or "context_length" in profile.assumed:
+        return
+    try:
+        spec = catalog.spec_for_profile(profile)
+    except AdvisorError:
+        return
+    w = context_window.window(spec, profile.context_length) if spec is not None else None
+    if w is not None:
+        en, zh = context_window.note(spec, w, primary)
+        t.warnings.insert(0, en)
+        t.warnings_zh.insert(0, zh)
+
+
 def decide(profile: Profile) -> Decision:
     """Run the rules on `profile`: ranked engines, avoid list, bottleneck, parallelism, trace."""
     facts, notes = derive_facts(profile)
     assumed, assumed_zh = _assumptions(profile, notes)
     t, ranking, primary, alternatives, bottleneck = _run_rules(profile, facts)
+    _window_note(profile, t, primary)
     parallelism = None
     rule = _heaviest_parallel(t)
     if rule is not None:

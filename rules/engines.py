@@ -202,6 +202,10 @@ class EngineSpec(_Strict):
     production: Production
     limits: list[Limit]
     hybrid_cpu: HybridCpu
+    single_server: Sourced | None = None
+    """Set when one server process owns every visible GPU and places each model itself (Ollama): a plan is
+    one instance, the model on one GPU or split by layers over several; replicas are separate servers
+    behind a load balancer the engine does not run."""
     generic_formats: GenericFormats | None = None
     """None for an orchestrator (its backends' formats apply)."""
     needs_fast_fp16: Sourced | None = None

@@ -24,6 +24,16 @@ from rules.roofline.estimate import DEFAULT_INPUT, DEFAULT_OUTPUT
 FIT_CONTEXT_DEFAULT = DEFAULT_INPUT + DEFAULT_OUTPUT
 """Context of the one sequence that must fit when none is known: the estimate's own default."""
 OFFLOAD_MODES = frozenset({"personal", "demo"})
+"""Tiers that decode at system-memory speed is acceptable for: one person or a small group."""
+PERSONAL_STREAMS = 2
+"""Streams up to which a plan that reads weights from system RAM is offered whatever its speed: one or two
+people who choose a large model over speed. Beyond that the plan must reach READING_TOK_S per stream."""
+READING_TOK_S = 5.0
+"""Per-stream decode rate below which streamed text arrives slower than a person reads it: adults read
+English non-fiction silently at 238 words/min on average (Brysbaert 2019, "How many words do we read per
+minute?", Journal of Memory and Language 109:104047, https://doi.org/10.1016/j.jml.2019.104047, a meta-analysis
+of 190 studies) = 4.0 words/s, and a token is about 0.75 English words (OpenAI, "What are tokens and how to
+count them", https://help.openai.com/en/articles/4936856), so ~5.3 tokens/s; rounded down to 5."""
 HOST_RAM_SHARE = 0.9
 """Share of system RAM the offloaded layers may take (the OS and the rest of the process need some)."""
 _OWN_MEMORY = frozenset({"apple", "cpu", "edge"})
@@ -41,7 +51,6 @@ def device_memory(hw: Any, stated_gb: float | None) -> tuple[float | None, float
     if unified or stated_gb <= largest:
         return stated_gb, None
     return None, stated_gb
-"""Tiers that decode at system-memory speed is acceptable for: one person or a small group."""
 
 
 @dataclass(frozen=True)
@@ -59,6 +68,9 @@ class Fit:
     """The KV cache of the one sequence that must fit beside the weights."""
     wired_limit_mb: int | None = None
     """Fits only once macOS lets the GPU wire more memory: the iogpu.wired_limit_mb to set (Apple)."""
+    ram_tok_s: float | None = None
+    """Runs from system RAM, but each of the planned streams gets only this many tokens/s, below
+    READING_TOK_S: too slow for the load (None when it is not judged or is fast enough)."""
 
 
 def _room(hw, profile: Profile, engine: str, devices: int, raised: bool = False) -> float:
@@ -90,7 +102,8 @@ def fits(profile: Profile, facts: dict[str, Any]) -> dict[str, Fit]:
         return {}   # how many server GPUs is not known yet: no verdict on a guessed count
     hw = catalog.hardware(profile.hardware)
     quant, platform, cc = facts["weights_format"], facts.get("platform"), facts.get("cuda_cc")
-    ctx = min(facts.get("context_length") or FIT_CONTEXT_DEFAULT, spec.max_context)
+    from rules.context_window import limit as window_limit
+    ctx = min(facts.get("context_length") or FIT_CONTEXT_DEFAULT, window_limit(spec))
     if "context_length" in profile.assumed:   # a default window is not a requirement: the KV warning says
         ctx = min(ctx, FIT_CONTEXT_DEFAULT)   # how many sequences it leaves room for, the fit needs one short one
     kv_one = memory.kv_bytes(spec, ctx, profile.kv_cache_dtype).value
@@ -113,6 +126,33 @@ def fits(profile: Profile, facts: dict[str, Any]) -> dict[str, Fit]:
         host = facts.get("host_memory_gb")
         spills = host is None or weights + kv_one <= room + host * 1e9 * HOST_RAM_SHARE
         offload = not ok and spec_e.hybrid_cpu.value and _small_audience(facts) and spills
-        out[engine] = Fit(engine, q, round(weights / 1e9, 1), round(room / 1e9, 1), ok, offload,
-                          round(kv_one / 1e9, 1), limit)
+        slow = _too_slow(profile, facts, engine, q) if offload else None
+        out[engine] = Fit(engine, q, round(weights / 1e9, 1), round(room / 1e9, 1), ok, offload and slow is None,
+                          round(kv_one / 1e9, 1), limit, slow)
     return out
+
+
+def offload_rate(profile: Profile, engine: str, quant: str, load: int) -> float | None:
+    """Tokens/s each of `load` streams gets from the engine's own offload estimate: the decode rate while
+    in service, or less when the few slots the GPU keeps make the streams wait their turn (whole output
+    over whole request time, queueing and prefill included). None when the estimate cannot be made."""
+    from rules.roofline.estimate import estimate_for_profile   # lazy: the estimate reads the catalog and defaults
+    card = device_memory(catalog.hardware(profile.hardware), profile.memory_gb)[0]   # a stated RAM size is not the card's
+    try:
+        est = estimate_for_profile(profile.model_copy(update={"quantization": quant, "concurrency": load, "memory_gb": card}),
+                                   engine=engine)
+    except AdvisorError:
+        return None
+    if est is None or est.offload is None:
+        return None
+    return min(est.decode_tokens_per_s, est.aggregate_tokens_per_s / max(1, load))
+
+
+def _too_slow(profile: Profile, facts: dict[str, Any], engine: str, quant: str) -> float | None:
+    """The per-stream rate when an offload plan is too slow for the planned load (None when it serves it):
+    one or two streams take what RAM gives; more need at least reading speed each."""
+    load = facts.get("load") or 1
+    if load <= PERSONAL_STREAMS:
+        return None
+    rate = offload_rate(profile, engine, quant, load)
+    return round(rate, 2) if rate is not None and rate < READING_TOK_S else None

@@ -254,6 +254,20 @@ def prefix_line(engine: str | None, mechanism: str | None, cached: int, prompt: 
             "it), and kv_cache_hit_rate shows the reuse when you measure.")
 
 
+def one_server_line(engine: str, devices: int, device: str, lang: Lang) -> str:
+    """Why one GPU for an engine that runs one server for all its GPUs (engine catalog: single_server)."""
+    from rules import engines
+    name = engines.engine(engine).name
+    if lang == "zh":
+        return (f"{name} 只跑一個伺服器管所有 GPU，沒有自己的副本：模型一張 {device} 放得下時它就只載到一張上，其餘 "
+                f"{devices - 1} 張留給別的模型。要兩份副本，得每張 GPU 各開一個 ollama serve（各自的 CUDA_VISIBLE_DEVICES "
+                "與 OLLAMA_HOST 連接埠），前面自己加負載平衡；要把這一份分到所有 GPU，設 OLLAMA_SCHED_SPREAD=1。")
+    return (f"{name} runs one server for all its GPUs and has no replicas of its own: a model that fits one {device} "
+            f"is loaded on one GPU, and the other{' GPU stays' if devices == 2 else f' {devices - 1} stay'} free for other models. Two copies need one "
+            "ollama serve per GPU (each with its own CUDA_VISIBLE_DEVICES and OLLAMA_HOST port) behind a load balancer "
+            "you run; to split this one copy over every GPU instead, set OLLAMA_SCHED_SPREAD=1.")
+
+
 def replicas_line(chosen: Candidate, split: Candidate, objective: str, device: str, lang: Lang) -> str:
     """Why replicas and not a split: each device holds a copy and only PCIe joins them."""
     d = -advantage(chosen, split, objective)   # the same measure as the runner-up line

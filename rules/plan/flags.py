@@ -53,19 +53,21 @@ SOURCES = {
 DOCUMENTED = {
     "vllm": {"--tensor-parallel-size", "--pipeline-parallel-size", "--data-parallel-size", "--enable-expert-parallel",
              "--data-parallel-size-local", "--data-parallel-address", "--data-parallel-rpc-port", "--quantization", "--kv-cache-dtype", "--max-model-len", "--max-num-seqs",
-             "--enable-lora", "--max-loras", "--max-cpu-loras"},
+             "--enable-lora", "--max-loras", "--max-cpu-loras",
+             "--hf-overrides"},   # RoPE scaling (rules.context_window): docs.vllm.ai features/context_extension
     "dynamo": {"--model", "--tensor-parallel-size", "--pipeline-parallel-size", "--data-parallel-size",
                "--enable-expert-parallel", "--data-parallel-size-local", "--data-parallel-address",
                "--data-parallel-rpc-port", "--quantization", "--kv-cache-dtype", "--max-model-len", "--max-num-seqs",
-               "--enable-lora", "--max-loras", "--max-cpu-loras"},
+               "--enable-lora", "--max-loras", "--max-cpu-loras", "--hf-overrides"},
     "sglang": {"--model-path", "--tp-size", "--pp-size", "--dp-size", "--ep-size", "--enable-dp-attention", "--quantization",
                "--kv-cache-dtype", "--context-length", "--max-running-requests", "--nnodes", "--node-rank", "--dist-init-addr",
-               "--enable-lora", "--max-loras-per-batch"},
+               "--enable-lora", "--max-loras-per-batch",
+               "--json-model-override-args"},   # RoPE scaling, as the Qwen model cards launch it
     "tensorrt-llm": {"--tp_size", "--pp_size", "--ep_size", "--max_batch_size", "--max_seq_len",
                      "--extra_llm_api_options"},
     # --n-cpu-moe N: the expert tensors of the first N layers stay in RAM (ggml-org/llama.cpp PR #15077)
     "llama.cpp": {"-m", "-ngl", "--n-cpu-moe", "--numa", "--split-mode", "--tensor-split", "--parallel", "--ctx-size",
-                  "--flash-attn", "--cache-type-k", "--cache-type-v"},
+                  "--flash-attn", "--cache-type-k", "--cache-type-v", "--rope-scaling", "--rope-scale", "--yarn-orig-ctx"},
     "ollama": set(),
     "exllamav2": {"--model-name", "--backend", "--max-seq-len", "--max-batch-size", "--tensor-parallel"},
     "exllamav3": {"--model-name", "--backend", "--max-seq-len", "--max-batch-size", "--tensor-parallel"},
@@ -106,8 +108,9 @@ NOTES = {
             "zh": "在跨節點 Ray 叢集的主節點上啟動"},
     "ctx-shared": {"en": "--ctx-size is shared by the {seqs} slots: {ctx} tokens each",
                    "zh": "--ctx-size 由 {seqs} 個 slot 平分：每個 {ctx} tokens"},
-    "ollama-split": {"en": "Ollama spreads the layers over the GPUs it sees by itself",
-                     "zh": "Ollama 會自行把各層分散到看得到的 GPU"},
+    "ollama-split": {"en": "OLLAMA_SCHED_SPREAD=1 makes Ollama split the layers over every GPU it sees, even for a "
+                           "model that fits one",
+                     "zh": "OLLAMA_SCHED_SPREAD=1 讓 Ollama 把各層分散到看得到的所有 GPU，即使模型一張放得下"},
     "trt-extra": {"en": "extra.yaml holds: {lines} (newer releases take it with --config)",
                   "zh": "extra.yaml 內容：{lines}（新版以 --config 傳入）"},
     "dp-rank-seqs": {"en": "--max-num-seqs counts per data-parallel rank: {ranks} ranks x {each} = {total} requests at once",
@@ -396,8 +399,10 @@ def ollama(c: Candidate, ctx: int, seqs: int) -> tuple[str, list[Note]]:
     env = [f"OLLAMA_CONTEXT_LENGTH={ctx}", f"OLLAMA_NUM_PARALLEL={seqs}"]
     if c.kv_cache_dtype == "q8_0":
         env += ["OLLAMA_FLASH_ATTENTION=1", "OLLAMA_KV_CACHE_TYPE=q8_0"]
-    notes: list[Note] = (_instances(c) if c.layout.dp > 1 else []) + [("ollama-split", {})]
-    return " ".join(env) + " ollama serve", notes
+    if c.layout.replica_devices == 1:   # one GPU: where Ollama puts a model that fits one by itself
+        return " ".join(env) + " ollama serve", []
+    # a model that fits one GPU stays on one unless told to spread (engine catalog: single_server)
+    return " ".join(["OLLAMA_SCHED_SPREAD=1", *env]) + " ollama serve", [("ollama-split", {})]
 
 
 SLOT_ENGINES = frozenset({"llama.cpp", "ollama"})
@@ -460,10 +465,15 @@ def commands(engines: tuple[str, ...], c: Candidate, spec: ModelSpec, ctx: int, 
              limit: int | None = None) -> tuple[dict[str, str], dict[str, dict[str, list[str]]]]:
     """({engine: command}, {engine: {lang: remarks}}) for every engine that has flags for this layout."""
     cmds, remarks = {}, {}
+    from rules import context_window
+    w = context_window.window(spec, ctx)   # beyond the config's window: the RoPE scaling the model card documents
     for e in engines:
         found = command(e, c, spec, ctx, load, nodes, per_node, slots, cpu_only, gcds, device, loras, limit)
         if found:
             cmds[e], notes = found
+            rope = context_window.rope_flags(e, w) if w else None
+            if rope:
+                cmds[e] += " " + rope
             if notes:
                 remarks[e] = {lang: [note_text(n, lang) for n in notes] for lang in ("en", "zh")}
     return cmds, remarks

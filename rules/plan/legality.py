@@ -42,7 +42,15 @@ def engine_reason(layout: Layout, engine_id: str | None, modes: frozenset[str], 
             return f"{engine_id} has no {mode.upper()} mode"
     if spans_nodes and not multi_node:
         return f"{engine_id} does not run one model across several machines"
+    if layout.dp > 1 and one_server(engine_id):
+        return f"{engine_id} runs one server for all its GPUs: replicas need several instances behind a load balancer"
     return None
+
+
+def one_server(engine_id: str | None) -> bool:
+    """One server process places the model over the GPUs itself, with no replicas (engine catalog: single_server)."""
+    from rules import engines
+    return engine_id is not None and engines.engine(engine_id).single_server is not None
 
 
 def wiring_reason(layout: Layout, topo: Topology) -> str | None:

@@ -13,7 +13,6 @@ from typing import Any
 
 from rules import catalog
 from rules.catalog_schema import Hardware, ModelSpec
-from rules.errors import ProfileError
 from rules.profile import Profile
 
 THROUGHPUT_PRIORITIES = ("throughput", "cost")
@@ -200,13 +199,13 @@ def request_from_profile(profile: Profile, decision: Any = None, facts: dict | N
     hf = _config_key(profile.hf_config) if not profile.model else None
     spec = catalog.named_spec(_spec(profile.model, hf, profile.params_b, profile.active_params_b), _model_words(profile))
     ctx = profile.context_length
-    if ctx and ctx > spec.max_context:
-        raise ProfileError("context_length", f"{ctx} tokens exceeds {spec.id}'s maximum context of {spec.max_context}",
-                           zh=f"{ctx:,} tokens 超過 {spec.id} 的最大 context（{spec.max_context:,}）")
+    from rules.context_window import limit
+    if ctx and ctx > limit(spec):   # beyond what the model card documents: planned at that (the decision says so)
+        ctx = limit(spec)
     io = (profile.input_tokens or 0) + (profile.output_tokens or 0)
     from rules.defaults import serving_lengths
     inp, out, window = serving_lengths(profile.workload, spec.id if profile.model else None, profile.input_tokens,
-                                       profile.output_tokens, ctx if ctx and ctx >= io else None, spec.max_context)
+                                       profile.output_tokens, ctx if ctx and ctx >= io else None, limit(spec))
     objective, basis = objective_for(profile.priority, profile.workload)
     rule, strategy = _rule(decision)
     primary, engines = _engines(decision)

@@ -49,7 +49,11 @@ def legal_layouts(req: Request, topo: Topology, quant: str, prune: bool = True) 
     wb = weight_bytes(spec, quant, req.engine).value
     out = []
     adp = req.engine in MOE_DP_ATTENTION_ENGINES
-    for lay in candidates.layouts(topo, spec, wb, device_bytes, "ep" in modes, adp):
+    layouts = candidates.layouts(topo, spec, wb, device_bytes, "ep" in modes, adp)
+    if legality.one_server(req.engine):   # one instance: the model on one GPU or split over some, never replicas
+        one = {(lay.tp, lay.pp, lay.ep): lay.model_copy(update={"dp": 1}) for lay in layouts}
+        layouts = list(one.values())
+    for lay in layouts:
         if (legality.model_reason(lay, spec) or legality.wiring_reason(lay, topo) or legality.stage_reason(lay, topo, spec)
                 or legality.engine_reason(lay, req.engine, modes, multi_node, legality.spans_nodes(lay, topo))):
             continue
@@ -253,7 +257,9 @@ def _search(req: Request) -> tuple[Plan, Estimate | None]:
     why = _why(req, chosen, runner, favoured if pool else None, best, overrode, ctx, cap)
     if split_runner is not None:
         for lang in LANGS:
-            why[lang].insert(1, explain.replicas_line(chosen, split_runner, req.objective, req.hw().name, lang))
+            why[lang].insert(1, explain.one_server_line(req.engine, topo.devices, req.hw().name, lang)
+                             if legality.one_server(req.engine) and lay.dp == 1 else
+                             explain.replicas_line(chosen, split_runner, req.objective, req.hw().name, lang))
     if req.shared_prefix:
         from rules.plan.request import PREFIX_CACHE
         for lang in LANGS:

@@ -101,9 +101,10 @@ def resolve_setup(model, hardware, count=1, nodes=1, quant=None, engine=None, pa
     ctx = context_length or max(1, inp + out)
     if inp + out > ctx:
         raise InputError(f"--input + --output ({inp + out}) exceed --context ({ctx})")
-    if ctx > spec.max_context:
-        raise ProfileError("context_length", f"{ctx} tokens exceeds {spec.id}'s maximum context of {spec.max_context}",
-                           zh=f"{ctx:,} tokens 超過 {spec.id} 的最大 context（{spec.max_context:,}）")
+    from rules.context_window import limit   # the config's window, or the longer one the model card documents
+    if ctx > limit(spec):
+        raise ProfileError("context_length", f"{ctx} tokens exceeds {spec.id}'s maximum context of {limit(spec)}",
+                           zh=f"{ctx:,} tokens 超過 {spec.id} 的最大 context（{limit(spec):,}）")
     if load not in LOADS:
         raise InputError(f"unknown load model '{load}' (known: {', '.join(LOADS)})")
     label = engine
@@ -495,14 +496,14 @@ def estimate_for_profile(profile, engine: str | None = None, parallelism: str | 
     if spec is None:
         return None
     ctx = profile.context_length
-    if ctx and ctx > spec.max_context:
-        raise ProfileError("context_length", f"{ctx} tokens exceeds {spec.id}'s maximum context of {spec.max_context}",
-                           zh=f"{ctx:,} tokens 超過 {spec.id} 的最大 context（{spec.max_context:,}）")
+    from rules.context_window import limit
+    if ctx and ctx > limit(spec):   # beyond what the model card documents: planned at that (the decision says so)
+        ctx = limit(spec)
     from rules.defaults import serving_lengths   # lazy: defaults reads facts, which read this package
     io = (profile.input_tokens or 0) + (profile.output_tokens or 0)
     # the planner's lengths and window (rules.plan.request), so every surface shows the same figures
     inp, out, window = serving_lengths(profile.workload, spec.id if profile.model else None, profile.input_tokens,
-                                       profile.output_tokens, ctx if ctx and ctx >= io else None, spec.max_context)
+                                       profile.output_tokens, ctx if ctx and ctx >= io else None, limit(spec))
     est = estimate(spec, profile.hardware, count=profile.count or 1, nodes=profile.nodes, quant=profile.quantization,
                    engine=engine, parallelism=parallelism, input_tokens=inp, output_tokens=out, context_length=window,
                    concurrency=profile.concurrency or 1, kv_cache_dtype=profile.kv_cache_dtype,
