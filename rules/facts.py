@@ -197,6 +197,7 @@ def _hardware_facts(p: Profile, notes: list[str]) -> dict[str, Any]:
     hw = catalog.hardware(p.hardware)
     cc = float(hw.cuda_cc) if hw.cuda_cc else None
     stated, host = device_memory(hw, p.memory_gb)
+    host = p.host_memory_gb or host   # RAM said as the host's ("256GB DDR5") beats a size read off the card's
     mem = stated or hw.memory_gb
     out: dict[str, Any] = {
         "hardware": hw.id, "hw_class": hw.hw_class, "platform": hw.platform, "vendor": _vendor(hw.vendor),

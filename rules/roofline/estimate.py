@@ -57,6 +57,8 @@ class Setup:
     window; with the prompt length known it holds its own prompt and output (memory.kv_tokens_held)."""
     early: bool = False
     """A block-FP8 MoE checkpoint on an engine build older than DeepGEMM-class kernels (calibration.early_block_fp8)."""
+    host_ram: tuple[float, str] | None = None
+    """The host RAM the user described (GB/s, how it was worked out); None = the host assumed for the GPU."""
 
 
 def _spec(model: str | ModelSpec) -> ModelSpec:
@@ -82,7 +84,7 @@ def _check_numbers(count: int, nodes: int, inp: int, out: int, ctx: int | None, 
 def resolve_setup(model, hardware, count=1, nodes=1, quant=None, engine=None, parallelism=None,
                   input_tokens=None, output_tokens=None, context_length=None, concurrency=1,
                   kv_cache_dtype=None, memory_gb=None, interconnect=None, price_per_hour=None, load="closed",
-                  attention_dp=False, chunked_prefill=None, engine_build=None, window_filled=None):
+                  attention_dp=False, chunked_prefill=None, engine_build=None, window_filled=None, host_ram=None):
     """Validate and default the inputs; returns (Setup, assumptions).
 
     `chunked_prefill` False: the engine runs prompts as separate prefill passes between decode steps
@@ -149,7 +151,7 @@ def resolve_setup(model, hardware, count=1, nodes=1, quant=None, engine=None, pa
         notes.append(f"engine build of {engine_build}: block-FP8 MoE GEMMs in pre-DeepGEMM kernels (SGLang turned "
                      f"DeepGEMM on by default on {cal.EARLY_BLOCK_FP8_BEFORE})")
     return Setup(spec, hw, layout, q, kv_cache_dtype, engine, inp, out, ctx, concurrency, memory_gb, interconnect,
-                 rt, label, load, attention_dp, fill, early), notes
+                 rt, label, load, attention_dp, fill, early, host_ram), notes
 
 
 def _devices_to_fit(spec: ModelSpec, hw: Hardware, quant: str, engine: str | None, memory_gb: float | None) -> int:
@@ -311,13 +313,17 @@ def _offload(s: Setup, mem: _Memory, step, formulas: list[str]) -> tuple[Offload
     sp = hybrid.split(s.spec, s.quant, s.engine, room)
     if sp is None:
         return None
-    host = catalog.hardware(hybrid.host_for(s.hw))
-    ram_s, ram_why = hybrid.ram_seconds(sp, host)
+    if s.host_ram is not None:   # the user's own RAM: channels x MT/s x 8 bytes
+        host_id, host_bw, host_name = "stated", s.host_ram[0], s.host_ram[1]
+    else:
+        host = catalog.hardware(hybrid.host_for(s.hw))
+        host_id, host_bw, host_name = host.id, host.mem_bw_gbs, host.name
+    ram_s, ram_why = hybrid.ram_seconds(sp, host_bw, host_name)
     moved = step.weights_s * sp.ram_read / max(1.0, sp.gpu_read + sp.ram_read)   # no longer read by the GPU
     formulas += [sp.why, ram_why]
     return (Offload(gpu_gb=round(gb(sp.gpu_bytes), 2), ram_gb=round(gb(sp.ram_bytes), 2),
-                    ram_gb_per_token=round(gb(sp.ram_read), 3), ngl=sp.ngl, n_cpu_moe=sp.n_cpu_moe, host=host.id,
-                    host_bw_gbs=host.mem_bw_gbs, ram_ms_per_token=round(ram_s * 1e3, 2)),
+                    ram_gb_per_token=round(gb(sp.ram_read), 3), ngl=sp.ngl, n_cpu_moe=sp.n_cpu_moe, host=host_id,
+                    host_bw_gbs=host_bw, ram_ms_per_token=round(ram_s * 1e3, 2)),
             ram_s - moved)
 
 
@@ -357,7 +363,7 @@ def estimate(model, hardware, count: int = 1, nodes: int = 1, quant: str | None 
              interconnect: str | None = None, load: str = "closed", attention_dp: bool = False,
              chunked_prefill: bool | None = None, requests: int | None = None,
              equal_lengths: bool = False, engine_build: str | None = None,
-             window_filled: bool | None = None) -> Estimate:
+             window_filled: bool | None = None, host_ram: tuple[float, str] | None = None) -> Estimate:
     """Roofline estimate for `model` on `count` x `hardware` (ids, aliases or specs).
 
     `load`: 'closed' = `concurrency` users each sending a new request when the last one finishes
@@ -369,12 +375,14 @@ def estimate(model, hardware, count: int = 1, nodes: int = 1, quant: str | None 
     steady run); `equal_lengths`: every request has the same prompt and output length (waves stay together).
     `engine_build`: the engine build's date (YYYY-MM or YYYY-MM-DD), for kernels that changed between builds.
     `window_filled`: requests may grow to the whole context window (None = when no prompt length is given), so a
-    paged engine's sequences are sized at it; else each holds its own prompt and output."""
+    paged engine's sequences are sized at it; else each holds its own prompt and output.
+    `host_ram`: (GB/s, description) of the host RAM offloaded weights stream from (offload.stated_host); None =
+    the host assumed for the GPU."""
     if requests is not None and requests < 1:
         raise InputError(f"--requests must be at least 1, got {requests}")
     s, notes = resolve_setup(model, hardware, count, nodes, quant, engine, parallelism, input_tokens, output_tokens,
                              context_length, concurrency, kv_cache_dtype, memory_gb, interconnect, price_per_hour, load,
-                             attention_dp, chunked_prefill, engine_build, window_filled)
+                             attention_dp, chunked_prefill, engine_build, window_filled, host_ram)
     spec, hw, lay = s.spec, s.hw, s.layout
     formulas: list[str] = []
     notes += advice.standing_assumptions(s)
@@ -485,6 +493,14 @@ def estimate(model, hardware, count: int = 1, nodes: int = 1, quant: str | None 
         offload=off[0] if off else None)
 
 
+def host_ram_of(profile) -> tuple[float, str] | None:
+    """The host RAM bandwidth the profile's words describe (None: not described, or no hardware)."""
+    if not profile.hardware:
+        return None
+    return hybrid.stated_host(profile.host_mem_type, profile.host_mem_mts, profile.host_mem_channels,
+                              catalog.hardware(profile.hardware))
+
+
 def estimate_for_profile(profile, engine: str | None = None, parallelism: str | dict | None = None) -> Estimate | None:
     """Estimate from a rules.profile.Profile (None when hardware or model/size is not known yet).
 
@@ -508,7 +524,7 @@ def estimate_for_profile(profile, engine: str | None = None, parallelism: str | 
                    concurrency=profile.concurrency or 1, kv_cache_dtype=profile.kv_cache_dtype,
                    price_per_hour=profile.device_hour_usd, memory_gb=profile.memory_gb,
                    interconnect=profile.interconnect if profile.interconnect not in (None, "none") else None,
-                   window_filled=profile.input_tokens is None)
+                   window_filled=profile.input_tokens is None, host_ram=host_ram_of(profile))
     if spec.assumptions:
         est.assumptions.extend(spec.assumptions)
     return est
