@@ -98,6 +98,9 @@ def resolve_setup(model, hardware, count=1, nodes=1, quant=None, engine=None, pa
     notes: list[str] = []
     fill = input_tokens is None if window_filled is None else bool(window_filled)
     spec, hw = _spec(model), _hw(hardware)
+    if host_ram is not None and hw.hw_class == "cpu":   # CPU inference: the stated RAM is the device's own memory
+        hw = hw.model_copy(update={"mem_bw_gbs": host_ram[0]})
+        notes.append(f"memory bandwidth from the RAM described: {host_ram[1]}")
     room = context_length if context_length and context_length > 1 else DEFAULT_INPUT + DEFAULT_OUTPUT
     out = min(DEFAULT_OUTPUT, max(1, room // 4)) if output_tokens is None else output_tokens
     inp = min(DEFAULT_INPUT, max(0, room - out)) if input_tokens is None else input_tokens

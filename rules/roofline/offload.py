@@ -119,8 +119,8 @@ def stated_host(mem_type: str | None, mts: int | None, channels: int | None, hw:
     missing comes from the host a GPU of this class is assumed to sit in: a server's 8 channels or a desktop's
     two, and the type's common speed. One socket's channels: llama.cpp's threads do not add a second
     socket's bandwidth across NUMA nodes."""
-    if not (mem_type or mts or channels):
-        return None
+    if not (mem_type or mts or channels) or (hw.hw_class == "cpu" and not channels):
+        return None   # a CPU's own catalog entry already has its channels; only a stated count replaces it
     default = host_for(hw)
     kind = mem_type or ("ddr4" if default == DDR4_HOST else "ddr5")
     mts = mts or DEFAULT_MTS[kind]

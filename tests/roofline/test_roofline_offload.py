@@ -103,3 +103,18 @@ def test_profile_words_reach_the_estimate():
                 "(4 channels), just me").values
     est = estimate_for_profile(build_profile(v), engine="llama.cpp")
     assert est.offload is not None and est.offload.host == "stated" and est.offload.host_bw_gbs == pytest.approx(166.4)
+
+
+def test_a_cpu_servers_stated_channels_set_its_decode_bandwidth():
+    from rules import catalog
+    from rules.roofline import estimate
+    from rules.roofline.offload import stated_host
+    cpu = catalog.hardware("cpu_server_generic")
+    assert stated_host("ddr5", 4800, None, cpu) is None   # the catalog entry's channels stand
+    host = stated_host("ddr5", 4800, 12, cpu)
+    assert host[0] == pytest.approx(460.8)
+    args = dict(quant="q4_k_m", engine="llama.cpp", input_tokens=1000, output_tokens=300)
+    base = estimate("qwen3-30b-a3b", "cpu_server_generic", **args)
+    told = estimate("qwen3-30b-a3b", "cpu_server_generic", host_ram=host, **args)
+    assert told.decode_tokens_per_s > 1.2 * base.decode_tokens_per_s
+    assert any("RAM described" in n for n in told.assumptions)
