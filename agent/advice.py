@@ -21,9 +21,10 @@ from rules.plan import Plan as PlanSearch
 from rules.ids import Bottleneck, EngineId, Intent, InterconnectId, Language, Priority, ServingMode, Strategy
 from rules.roofline.result import Estimate
 
-PROFILE_ORDER = ("hardware", "count", "nodes", "memory_gb", "interconnect", "device_hour_usd", "model", "params_b",
+PROFILE_ORDER = ("hardware", "count", "nodes", "memory_gb", "host_memory_gb", "host_mem_type", "host_mem_mts",
+                 "host_mem_channels", "interconnect", "device_hour_usd", "model", "params_b",
                  "active_params_b", "architecture", "quantization", "kv_cache_dtype", "workload", "input_tokens",
-                 "output_tokens", "context_length", "concurrency", "users", "shared_prefix", "structured_output",
+                 "output_tokens", "context_length", "concurrency", "users", "shared_prefix", "prefix_tokens", "structured_output",
                  "streaming", "lora_adapters", "serving_mode", "priority", "priorities")
 """Profile fields in the order people read them (hardware first, then model, workload, serving)."""
 

@@ -181,6 +181,18 @@ def _layout(advice: "Advice"):
     return plan.layout if plan is not None and plan.basis == "planner" and plan.layout else d.parallelism
 
 
+def _host_read(off, lang: str) -> str:
+    """Which host bandwidth the offloaded part was estimated at: the RAM the user described, or the host assumed."""
+    if off.host == "stated":
+        return (f", read at {fmt(off.host_bw_gbs)} GB/s (channels x MT/s x 8 bytes of the RAM you described)" if lang == "en"
+                else f"，依您描述的記憶體（通道數 × MT/s × 8 bytes）以 {fmt(off.host_bw_gbs)} GB/s 讀取")
+    from rules import catalog
+    from rules.display import local_name
+    host = catalog.hardware(off.host)
+    return (f", read at {fmt(off.host_bw_gbs)} GB/s (assumed host: {host.name})" if lang == "en"
+            else f"，以假設的主機（{local_name(host, 'zh')}）{fmt(off.host_bw_gbs)} GB/s 讀取")
+
+
 def _headline(advice: "Advice", lab: dict, lang: str) -> str:
     """One line: engine, layout on the user's devices, fit and speed."""
     d, est, sep = advice.decision, advice.estimate, " · "
@@ -201,7 +213,7 @@ def _headline(advice: "Advice", lab: dict, lang: str) -> str:
         off = est.offload   # the engine keeps what does not fit in system RAM: say so, with that speed
         if off is not None:
             fit = (f"{fit} the GPU memory, runs with {fmt(off.ram_gb)} GB in system RAM" if lang == "en" else
-                   f"{fit}顯存，{fmt(off.ram_gb)} GB 放在系統記憶體上跑")
+                   f"{fit}顯存，{fmt(off.ram_gb)} GB 放在系統記憶體上跑") + _host_read(off, lang)
         bits.append(f"{fit} ({lab['weights']} {fmt(est.weights_gb)} GB)" if lang == "en" else f"{fit}（{lab['weights']} {fmt(est.weights_gb)} GB）")
         if est.decode_tokens_per_s and (est.fits or off is not None):   # a GPU-only speed of a setup that does not fit is not a figure to act on
             speed = f"~{fmt(est.decode_tokens_per_s)} tok/s {lab['per_stream']}" if lang == "en" else \

@@ -63,7 +63,10 @@ def option_profile(c: "Ctx", hw_id: str, count: int, nodes: int = 1, model: str 
             "quantization": said("quantization") if same_model else None, "concurrency": said("concurrency"),
             "users": said("users"), "context_length": said("context_length"), "input_tokens": said("input_tokens"),
             "output_tokens": said("output_tokens"), "workload": said("workload"), "priority": said("priority"),
-            "serving_mode": said("serving_mode"), "interconnect": s.interconnect if nodes > 1 or count > 1 else None}
+            "serving_mode": said("serving_mode"), "interconnect": s.interconnect if nodes > 1 or count > 1 else None,
+            "shared_prefix": said("shared_prefix"), "prefix_tokens": said("prefix_tokens")}
+    if hw_id == s.hardware:   # the user's own box: offloaded weights stream from the RAM they described
+        data.update({f: said(f) for f in ("host_memory_gb", "host_mem_type", "host_mem_mts", "host_mem_channels")})
     data.update(override)
     return apply_defaults(build_profile({k: v for k, v in data.items() if v is not None}))
 

@@ -799,4 +799,5 @@ def _estimate_over(req, topo, lay, quant: str, kv: str | None, link: str | None)
                     quant=concrete(quant, req.engine, hw.platform, hw.cuda_cc), engine=req.engine,
                     parallelism=lay.parallelism(), input_tokens=inp, output_tokens=req.output_tokens,
                     context_length=req.context_length, concurrency=req.load, kv_cache_dtype=kv, price_per_hour=req.price,
-                    memory_gb=req.memory_gb, interconnect=link, attention_dp=lay.attention_dp)
+                    memory_gb=req.memory_gb, interconnect=link, attention_dp=lay.attention_dp, host_ram=req.host_ram,
+                    shared_prefix_tokens=req.cached_prefix)

@@ -16,7 +16,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from agent import extract_hardware, extract_intent, extract_model, extract_topics, extract_unplaced, extract_workload
+from agent import extract_hardware, extract_host, extract_intent, extract_model, extract_topics, extract_unplaced, extract_workload
 from agent.extract_base import Finding, overlaps
 from agent.extract_quantity import k_length, quantities
 from agent.extract_text import Text, normalize
@@ -141,7 +141,9 @@ def _findings(norm: str) -> list[Finding]:
     names = [(h.start, h.end) for h in extract_hardware.hardware_index().find(norm)]
     found = hardware + extract_model.find(norm, [(f.start, f.end) for f in hardware if f.field == "hardware"] + names)
     found += _unknown_device_count(norm, found)
-    taken = [(f.start, f.end) for f in found if f.field in ("hardware", "model", "count", "nodes", "memory_gb", "params_b")]
+    found += extract_host.find(norm)
+    taken = [(f.start, f.end) for f in found
+             if f.field in ("hardware", "model", "count", "nodes", "memory_gb", "params_b") or f.field.startswith("host_")]
     return found + extract_workload.find(norm, taken)
 
 

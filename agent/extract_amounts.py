@@ -425,7 +425,54 @@ def amounts(text: str, taken: list[tuple[int, int]]) -> list[Finding]:
         if share is not None:
             n = max(1, round(out["users"].value * share.value / 100))
             out["concurrency"] = Finding("concurrency", n, share.start, share.unit_end)
+    pair = typical_and_longest(text, taken, bound)
+    if pair:   # the typical prompt sizes the load, the longest the window
+        typical, longest = pair
+        out["input_tokens"] = Finding("input_tokens", int(round(typical.value)), typical.start, typical.unit_end)
+        ctx = out.get("context_length")
+        if ctx is None or ctx.value < longest.value or ctx.start == typical.start:
+            out["context_length"] = Finding("context_length", int(round(longest.value)), longest.start, longest.unit_end)
     return sorted(out.values(), key=lambda f: f.start)
+
+
+# Two lengths of one workload said together: what is usual ("一般 8K", "usually 16K", "16K typical", "most prompts
+# ~2K") and what the long ones reach ("少數長文件 32K 以上", "some documents up to 32K", "occasionally 100K", "最長 16K").
+_TYPICAL = re.compile(r"一般(?:來說|而言)?|通常|大多(?:數)?|多數|大部分|大部份|平均|平時|平常|typical(?:ly)?|usual(?:ly)?|normally|mostly"
+                      r"|\bmost\b|on\s+average|average|\bavg\b|median|常見", _F)
+_LONGEST = re.compile(r"少數|少部分|少部份|偶爾|有時(?:候)?|最長|最多|最大|上限|極端|\bsome(?:times)?\b|up\s+to|occasional(?:ly)?|\bmax(?:imum)?\b"
+                      r"|at\s+most|rarely|longest|worst[\s-]case|\bpeaks?\b|outliers?|reach(?:es|ing)?|as\s+(?:long|large|much)\s+as", _F)
+_CUE_AFTER = re.compile(r"\s*(?:tokens?\s*)?(?:(?P<typical>typical(?:ly)?|usual(?:ly)?|on\s+average|average|avg|most\s+of\s+the\s+time)"
+                        r"|(?P<longest>max(?:imum)?|at\s+most|peak|worst[\s-]case|at\s+the\s+(?:long|high)\s+end))\b", _F)
+
+
+def _length_like(text: str, q: Quantity, field: str | None) -> bool:
+    if field is not None:
+        return field in ("input_tokens", "context_length")
+    k = q.suffixed and q.unit is None and text[q.start:q.end].rstrip()[-1:] in ("k", "K")   # "100K" beside "2K"
+    return q.kind == "quantity" and q.value >= 256 and (k or k_length(text, q) or q.unit in ("tokens", "context"))
+
+
+def typical_and_longest(text: str, taken: list[tuple[int, int]], bound: list[Bound] | None = None
+                        ) -> tuple[Quantity, Quantity] | None:
+    """(typical, longest) lengths of one sentence, when one is said to be usual and a larger one what some reach."""
+    bound = bind(text, taken) if bound is None else bound
+    fields = {b.quantity.start: b.field for b in bound}
+    qs = [q for q in quantities(text) if q.kind == "quantity" and not overlaps((q.start, q.end), taken)]
+    lengths = [q for q in qs if _length_like(text, q, fields.get(q.start))]
+    typical = longest = None
+    prev_end = 0
+    for q in lengths:
+        sent = max((m.end() for m in _SENTENCE.finditer(text, 0, q.start)), default=0)
+        before = text[max(sent, prev_end, q.start - 24):q.start]
+        after = _CUE_AFTER.match(text, q.unit_end)
+        prev_end = q.unit_end
+        if _LONGEST.search(before) or (after and after.group("longest")):
+            if typical is not None and longest is None and q.value > typical.value \
+                    and not _SENTENCE.search(text, typical.unit_end, q.start):
+                longest = q
+        elif (_TYPICAL.search(before) or (after and after.group("typical"))) and typical is None:
+            typical = q
+    return (typical, longest) if typical is not None and longest is not None else None
 
 
 def _people_doing(text: str, conc: list[Bound]) -> Quantity | None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from agent import extract_amounts, extract_rollout, lexicon
+from agent import extract_amounts, extract_prefix, extract_rollout, lexicon
 from agent.extract_base import Finding, clause_after, clause_before, negated, overlaps
 
 _F = re.I | re.ASCII
@@ -174,4 +174,7 @@ def find(text: str, taken: list[tuple[int, int]]) -> list[Finding]:
         out.append(Finding("workload", value, m.start(), m.end()))
     if mode:
         out.append(mode)
-    return out + priorities(text) + _flags(text)
+    prefix = extract_prefix.find(text, taken)
+    if prefix:   # the shared part's count is not the whole prompt's length
+        out = [f for f in out if not (f.field == "input_tokens" and f.start == prefix[0].start)]
+    return out + prefix + priorities(text) + _flags(text)

@@ -83,7 +83,9 @@ FIELDS: dict[str, dict[str, str]] = {
            "context_length": "Context length", "concurrency": "Concurrent requests", "users": "Users",
            "shared_prefix": "Shared prompt prefix", "structured_output": "Structured output",
            "streaming": "Streaming", "lora_adapters": "LoRA adapters", "serving_mode": "Serving mode",
-           "priority": "Priority", "priorities": "Priorities", "language": "Language"},
+           "priority": "Priority", "priorities": "Priorities", "language": "Language",
+           "prefix_tokens": "Shared prompt tokens", "host_memory_gb": "System RAM (GB)", "host_mem_type": "System RAM type",
+           "host_mem_mts": "System RAM speed (MT/s)", "host_mem_channels": "Memory channels per CPU"},
     "zh": {"hardware": "硬體", "count": "每節點裝置數", "nodes": "節點數", "memory_gb": "每裝置記憶體",
            "interconnect": "互連", "device_hour_usd": "每裝置小時價格", "model": "模型",
            "params_b": "參數量（十億）", "active_params_b": "啟用參數量（十億）", "architecture": "架構",
@@ -91,7 +93,9 @@ FIELDS: dict[str, dict[str, str]] = {
            "input_tokens": "提示 token 數", "output_tokens": "輸出 token 數", "context_length": "Context 長度",
            "concurrency": "併發請求數", "users": "使用者數", "shared_prefix": "共用提示前綴",
            "structured_output": "結構化輸出", "streaming": "串流輸出", "lora_adapters": "LoRA adapter 數",
-           "serving_mode": "服務模式", "priority": "優先目標", "priorities": "優先目標", "language": "語言"},
+           "serving_mode": "服務模式", "priority": "優先目標", "priorities": "優先目標", "language": "語言",
+           "prefix_tokens": "共用提示 token 數", "host_memory_gb": "系統記憶體（GB）", "host_mem_type": "系統記憶體類型",
+           "host_mem_mts": "系統記憶體速度（MT/s）", "host_mem_channels": "每顆 CPU 記憶體通道數"},
 }
 VALUES: dict[str, dict[str, dict[str, str]]] = {
     "interconnect": {

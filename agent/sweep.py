@@ -83,7 +83,11 @@ def full_window_ttft(advice: "Advice") -> tuple[int, float] | None:
         return None
     said = lambda f: getattr(s, f) and f not in s.assumed   # noqa: E731
     queued = est.concurrency > 1 and said("input_tokens")   # the answer's TTFT is withheld or includes queueing
-    if queued:
+    longest = s.context_length - est.output_tokens if said("context_length") else 0
+    if said("input_tokens") and longest >= 1.5 * est.input_tokens:
+        # "usually 8K, some documents 32K": the load was sized at the typical prompt, the window at the longest
+        prompt, queued = longest, False
+    elif queued:
         prompt = est.input_tokens
     elif said("context_length") and not s.input_tokens and s.context_length - est.output_tokens >= 2 * est.input_tokens:
         prompt = s.context_length - est.output_tokens

@@ -200,6 +200,7 @@ def _hardware_facts(p: Profile, notes: list[str]) -> dict[str, Any]:
     hw = catalog.hardware(p.hardware)
     cc = float(hw.cuda_cc) if hw.cuda_cc else None
     stated, host = device_memory(hw, p.memory_gb)
+    host = p.host_memory_gb or host   # RAM said as the host's ("256GB DDR5") beats a size read off the card's
     mem = stated or hw.memory_gb
     out: dict[str, Any] = {
         "hardware": hw.id, "hw_class": hw.hw_class, "platform": hw.platform, "vendor": _vendor(hw.vendor),
@@ -329,9 +330,12 @@ def _kv_facts(f: dict[str, Any], p: Profile, spec, hw, usable: float, weights: f
         return {}
     engine = "vllm" if f.get("serving_mode") in _SHARED_MODES else None
     free = (usable - memory.reserve_bytes(hw, engine, usable).value) * f["device_count"] - weights
-    per_seq = memory.kv_bytes(spec, ctx, p.kv_cache_dtype).value
-    capacity = max(0, math.floor(free / per_seq)) if per_seq > 0 else 0
-    return {"kv_gb": round(per_seq * load / 1e9, 2), "kv_capacity": capacity, "kv_fits": capacity >= load}
+    # a server engine's prefix cache holds the prompt every request shares once, not once per sequence
+    prefix = p.prefix_tokens if engine and p.shared_prefix and p.prefix_tokens and p.prefix_tokens < ctx else 0
+    per_seq = memory.kv_bytes(spec, ctx - prefix, p.kv_cache_dtype).value
+    shared = memory.kv_bytes(spec, prefix, p.kv_cache_dtype).value if prefix else 0.0
+    capacity = max(0, math.floor((free - shared) / per_seq)) if per_seq > 0 else 0
+    return {"kv_gb": round((per_seq * load + shared) / 1e9, 2), "kv_capacity": capacity, "kv_fits": capacity >= load}
 
 
 def _load(p: Profile) -> tuple[int | None, bool]:

@@ -54,6 +54,13 @@ class Profile(BaseModel):
     memory_gb: float | None = Field(default=None, gt=0, le=65536)
     """Per-device memory override (e.g. "M3 Ultra 256GB")."""
     interconnect: InterconnectId | None = None
+    host_memory_gb: float | None = Field(default=None, gt=0, le=65536)
+    """System RAM of the host the devices sit in, when stated ("256GB DDR5-5200")."""
+    host_mem_type: Literal["ddr4", "ddr5"] | None = None
+    host_mem_mts: int | None = Field(default=None, ge=800, le=20000)
+    """The RAM's transfer rate in MT/s ("DDR5-5200": 5200)."""
+    host_mem_channels: int | None = Field(default=None, ge=1, le=32)
+    """Memory channels of one CPU socket ("4 channels", "每路 8 通道"): offloaded weights stream from them."""
     device_hour_usd: float | None = Field(default=None, gt=0, le=10000)
     """Price of one device-hour, for $/1M tokens."""
     compared_hardware: list[HardwareOption] = Field(default_factory=list)

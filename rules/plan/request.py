@@ -97,8 +97,11 @@ class Request:
     TTFT and the per-request KV count only the rest."""
     lora_adapters: int | None = None
     """Adapters the user serves on the base model: the launch line enables LoRA (rules.plan.flags)."""
+    host_ram: tuple[float, str] | None = None
+    """The host RAM the user described (GB/s, how): offloaded weights stream from it (roofline.offload.stated_host)."""
     prompt_stated: bool = False
-    """The user gave the prompt length: a paged engine's sequences hold their own prompt and answer, not the
+    """The user gave the prompt length, or the size of the prefix every request shares (the prompt is then that
+    prefix plus each request's own part): a paged engine's sequences hold their own prompt and answer, not the
     whole window (without it requests are taken to fill the window)."""
     model_words: str | None = None
     """The user's own words for the model ("Llama 3.3 70B", an HF repo): which checkpoint to launch."""
@@ -231,6 +234,11 @@ def request_from_profile(profile: Profile, decision: Any = None, facts: dict | N
         active_params_b=profile.active_params_b, hf_config=hf, engines=engines, workload=profile.workload,
         priority=profile.priority,
         load_assumed=assumed, context_stated=bool(ctx) and "context_length" not in profile.assumed, users=profile.users, fill=fill, shared_prefix=shared, cached_prefix=cached,
-        model_words=_model_words(profile), prompt_stated=profile.input_tokens is not None,
-        lora_adapters=profile.lora_adapters or None,
+        model_words=_model_words(profile), prompt_stated=profile.input_tokens is not None or cached > 0,
+        lora_adapters=profile.lora_adapters or None, host_ram=_host_ram(profile),
         ttft_target_ms=(slo or {}).get("ttft_ms"), tpot_target_ms=(slo or {}).get("tpot_ms"))
+
+
+def _host_ram(profile: Profile) -> tuple[float, str] | None:
+    from rules.roofline.estimate import host_ram_of   # lazy: the estimator imports the plan's neighbours
+    return host_ram_of(profile)

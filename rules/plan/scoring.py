@@ -46,7 +46,8 @@ def run_estimate(req: Request, topo: Topology, layout: Layout, quant: str, kv: s
                     output_tokens=req.output_tokens, context_length=req.context_length,
                     concurrency=concurrency or req.load, kv_cache_dtype=kv, price_per_hour=req.price,
                     memory_gb=req.memory_gb, interconnect=link_for(layout, topo, req),
-                    attention_dp=layout.attention_dp, window_filled=not req.prompt_stated)
+                    attention_dp=layout.attention_dp, window_filled=not req.prompt_stated,
+                    host_ram=req.host_ram, shared_prefix_tokens=req.cached_prefix)
 
 
 def figures_of(est: Estimate, devices: int) -> Figures:

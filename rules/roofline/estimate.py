@@ -57,6 +57,11 @@ class Setup:
     window; with the prompt length known it holds its own prompt and output (memory.kv_tokens_held)."""
     early: bool = False
     """A block-FP8 MoE checkpoint on an engine build older than DeepGEMM-class kernels (calibration.early_block_fp8)."""
+    host_ram: tuple[float, str] | None = None
+    """The host RAM the user described (GB/s, how it was worked out); None = the host assumed for the GPU."""
+    shared_prefix: int = 0
+    """Prompt tokens every request shares from the prefix cache (not part of `input_tokens`): a paged engine holds
+    their KV blocks once for all sequences."""
 
 
 def _spec(model: str | ModelSpec) -> ModelSpec:
@@ -82,7 +87,8 @@ def _check_numbers(count: int, nodes: int, inp: int, out: int, ctx: int | None, 
 def resolve_setup(model, hardware, count=1, nodes=1, quant=None, engine=None, parallelism=None,
                   input_tokens=None, output_tokens=None, context_length=None, concurrency=1,
                   kv_cache_dtype=None, memory_gb=None, interconnect=None, price_per_hour=None, load="closed",
-                  attention_dp=False, chunked_prefill=None, engine_build=None, window_filled=None):
+                  attention_dp=False, chunked_prefill=None, engine_build=None, window_filled=None, host_ram=None,
+                  shared_prefix=0):
     """Validate and default the inputs; returns (Setup, assumptions).
 
     `chunked_prefill` False: the engine runs prompts as separate prefill passes between decode steps
@@ -92,6 +98,9 @@ def resolve_setup(model, hardware, count=1, nodes=1, quant=None, engine=None, pa
     notes: list[str] = []
     fill = input_tokens is None if window_filled is None else bool(window_filled)
     spec, hw = _spec(model), _hw(hardware)
+    if host_ram is not None and hw.hw_class == "cpu":   # CPU inference: the stated RAM is the device's own memory
+        hw = hw.model_copy(update={"mem_bw_gbs": host_ram[0]})
+        notes.append(f"memory bandwidth from the RAM described: {host_ram[1]}")
     room = context_length if context_length and context_length > 1 else DEFAULT_INPUT + DEFAULT_OUTPUT
     out = min(DEFAULT_OUTPUT, max(1, room // 4)) if output_tokens is None else output_tokens
     inp = min(DEFAULT_INPUT, max(0, room - out)) if input_tokens is None else input_tokens
@@ -150,7 +159,8 @@ def resolve_setup(model, hardware, count=1, nodes=1, quant=None, engine=None, pa
         notes.append(f"engine build of {engine_build}: block-FP8 MoE GEMMs in pre-DeepGEMM kernels (SGLang turned "
                      f"DeepGEMM on by default on {cal.EARLY_BLOCK_FP8_BEFORE})")
     return Setup(spec, hw, layout, q, kv_cache_dtype, engine, inp, out, ctx, concurrency, memory_gb, interconnect,
-                 rt, label, load, attention_dp, fill, early), notes
+                 rt, label, load, attention_dp, fill, early, host_ram,
+                 max(0, int(shared_prefix or 0))), notes
 
 
 def _devices_to_fit(spec: ModelSpec, hw: Hardware, quant: str, engine: str | None, memory_gb: float | None) -> int:
@@ -216,9 +226,12 @@ def _memory_with(s: Setup, usable_value: float, usable_why: str, raised: bool) -
     cap = max_concurrency(free, kv_dev)
     held = kv_tokens_held(s.runtime.kv_hold, s.context, s.output_tokens, None if s.fill_window else s.input_tokens)
     held_dev = kv_bytes(s.spec, int(held.value), s.kv_dtype).value / split
-    in_service = int(max_concurrency(free, held_dev).value)
+    prefix_dev = kv_bytes(s.spec, s.shared_prefix, s.kv_dtype).value / split if s.shared_prefix and not s.fill_window else 0.0
+    in_service = int(max_concurrency(free - prefix_dev, held_dev).value)
     limit = s.runtime.seq_cap(s.hw)
-    why_cap = f"{free / 1e9:.1f} GB free / {held_dev / 1e9:.4f} GB held per sequence = {in_service} in flight"
+    why_cap = (f"{free / 1e9:.1f} GB free" + (f" - {prefix_dev / 1e9:.2f} GB for the shared {s.shared_prefix:,}-token prefix "
+                                             f"(held once)" if prefix_dev else "")
+               + f" / {held_dev / 1e9:.4f} GB held per sequence = {in_service} in flight")
     if limit is not None and in_service > limit:
         in_service, why_cap = limit, why_cap + f", capped at {s.runtime.id}'s scheduler limit of {limit}"
     return _Memory(w.value, w_dev, usable_value, reserve.value, kv_seq.value, kv_dev, free, int(cap.value), in_service,
@@ -312,13 +325,17 @@ def _offload(s: Setup, mem: _Memory, step, formulas: list[str]) -> tuple[Offload
     sp = hybrid.split(s.spec, s.quant, s.engine, room)
     if sp is None:
         return None
-    host = catalog.hardware(hybrid.host_for(s.hw))
-    ram_s, ram_why = hybrid.ram_seconds(sp, host)
+    if s.host_ram is not None:   # the user's own RAM: channels x MT/s x 8 bytes
+        host_id, host_bw, host_name = "stated", s.host_ram[0], s.host_ram[1]
+    else:
+        host = catalog.hardware(hybrid.host_for(s.hw))
+        host_id, host_bw, host_name = host.id, host.mem_bw_gbs, host.name
+    ram_s, ram_why = hybrid.ram_seconds(sp, host_bw, host_name)
     moved = step.weights_s * sp.ram_read / max(1.0, sp.gpu_read + sp.ram_read)   # no longer read by the GPU
     formulas += [sp.why, ram_why]
     return (Offload(gpu_gb=round(gb(sp.gpu_bytes), 2), ram_gb=round(gb(sp.ram_bytes), 2),
-                    ram_gb_per_token=round(gb(sp.ram_read), 3), ngl=sp.ngl, n_cpu_moe=sp.n_cpu_moe, host=host.id,
-                    host_bw_gbs=host.mem_bw_gbs, ram_ms_per_token=round(ram_s * 1e3, 2)),
+                    ram_gb_per_token=round(gb(sp.ram_read), 3), ngl=sp.ngl, n_cpu_moe=sp.n_cpu_moe, host=host_id,
+                    host_bw_gbs=host_bw, ram_ms_per_token=round(ram_s * 1e3, 2)),
             ram_s - moved)
 
 
@@ -358,7 +375,8 @@ def estimate(model, hardware, count: int = 1, nodes: int = 1, quant: str | None 
              interconnect: str | None = None, load: str = "closed", attention_dp: bool = False,
              chunked_prefill: bool | None = None, requests: int | None = None,
              equal_lengths: bool = False, engine_build: str | None = None,
-             window_filled: bool | None = None) -> Estimate:
+             window_filled: bool | None = None, host_ram: tuple[float, str] | None = None,
+             shared_prefix_tokens: int = 0) -> Estimate:
     """Roofline estimate for `model` on `count` x `hardware` (ids, aliases or specs).
 
     `load`: 'closed' = `concurrency` users each sending a new request when the last one finishes
@@ -370,12 +388,16 @@ def estimate(model, hardware, count: int = 1, nodes: int = 1, quant: str | None 
     steady run); `equal_lengths`: every request has the same prompt and output length (waves stay together).
     `engine_build`: the engine build's date (YYYY-MM or YYYY-MM-DD), for kernels that changed between builds.
     `window_filled`: requests may grow to the whole context window (None = when no prompt length is given), so a
-    paged engine's sequences are sized at it; else each holds its own prompt and output."""
+    paged engine's sequences are sized at it; else each holds its own prompt and output.
+    `host_ram`: (GB/s, description) of the host RAM offloaded weights stream from (offload.stated_host); None =
+    the host assumed for the GPU. `shared_prefix_tokens`: prompt tokens every request shares from the prefix cache,
+    beyond `input_tokens` (each request's own part): their KV cache is held once."""
     if requests is not None and requests < 1:
         raise InputError(f"--requests must be at least 1, got {requests}")
     s, notes = resolve_setup(model, hardware, count, nodes, quant, engine, parallelism, input_tokens, output_tokens,
                              context_length, concurrency, kv_cache_dtype, memory_gb, interconnect, price_per_hour, load,
-                             attention_dp, chunked_prefill, engine_build, window_filled)
+                             attention_dp, chunked_prefill, engine_build, window_filled, host_ram,
+                             shared_prefix_tokens)
     spec, hw, lay = s.spec, s.hw, s.layout
     formulas: list[str] = []
     notes += advice.standing_assumptions(s)
@@ -486,6 +508,14 @@ def estimate(model, hardware, count: int = 1, nodes: int = 1, quant: str | None 
         offload=off[0] if off else None)
 
 
+def host_ram_of(profile) -> tuple[float, str] | None:
+    """The host RAM bandwidth the profile's words describe (None: not described, or no hardware)."""
+    if not profile.hardware:
+        return None
+    return hybrid.stated_host(profile.host_mem_type, profile.host_mem_mts, profile.host_mem_channels,
+                              catalog.hardware(profile.hardware))
+
+
 def estimate_for_profile(profile, engine: str | None = None, parallelism: str | dict | None = None) -> Estimate | None:
     """Estimate from a rules.profile.Profile (None when hardware or model/size is not known yet).
 
@@ -509,7 +539,7 @@ def estimate_for_profile(profile, engine: str | None = None, parallelism: str | 
                    concurrency=profile.concurrency or 1, kv_cache_dtype=profile.kv_cache_dtype,
                    price_per_hour=profile.device_hour_usd, memory_gb=profile.memory_gb,
                    interconnect=profile.interconnect if profile.interconnect not in (None, "none") else None,
-                   window_filled=profile.input_tokens is None)
+                   window_filled=profile.input_tokens is None, host_ram=host_ram_of(profile))
     if spec.assumptions:
         est.assumptions.extend(spec.assumptions)
     return est

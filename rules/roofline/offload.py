@@ -92,9 +92,38 @@ def split(model: ModelSpec, quant: str, engine: str | None, room: float) -> Spli
                  f"all of it read every token")
 
 
-def ram_seconds(s: Split, host: Hardware) -> tuple[float, str]:
-    """Seconds per token spent streaming the RAM-resident weights, with the formula."""
-    bw = HOST_BW_EFFICIENCY * host.mem_bw_gbs * 1e9
+def ram_seconds(s: Split, bw_gbs: float, name: str) -> tuple[float, str]:
+    """Seconds per token spent streaming the RAM-resident weights from a host of `bw_gbs`, with the formula."""
+    bw = HOST_BW_EFFICIENCY * bw_gbs * 1e9
     t = s.ram_read / bw
-    return t, (f"system RAM: {gb(s.ram_read):.2f} GB per token / ({HOST_BW_EFFICIENCY:g} x {host.mem_bw_gbs:g} GB/s, "
-               f"{host.name}) = {t * 1e3:.1f} ms")
+    return t, (f"system RAM: {gb(s.ram_read):.2f} GB per token / ({HOST_BW_EFFICIENCY:g} x {bw_gbs:g} GB/s, "
+               f"{name}) = {t * 1e3:.1f} ms")
+
+
+BYTES_PER_TRANSFER = 8
+"""A DDR4/DDR5 channel (one DIMM slot's, DDR5's two 32-bit subchannels together) moves 64 bits per transfer,
+so its peak is MT/s x 8 bytes: DDR4-3200 = 25.6 GB/s, DDR5-4800 = 38.4 GB/s per channel (JEDEC JESD79-4 and
+JESD79-5; https://en.wikipedia.org/wiki/DDR5_SDRAM)."""
+DEFAULT_MTS = {"ddr4": 3200, "ddr5": 5600}
+"""Transfer rate assumed when only the type is stated: the catalog's desktop hosts (cpu_desktop_ddr4, cpu_desktop_amd)."""
+
+
+def host_bandwidth(mts: int, channels: int) -> tuple[float, str]:
+    """Peak bandwidth of `channels` DDR channels at `mts` MT/s, GB/s, with the formula."""
+    bw = round(channels * mts * BYTES_PER_TRANSFER / 1000, 1)
+    return bw, f"{channels} channels x {mts} MT/s x 8 bytes = {bw:g} GB/s"
+
+
+def stated_host(mem_type: str | None, mts: int | None, channels: int | None, hw: Hardware) -> tuple[float, str] | None:
+    """(GB/s, description) of the host RAM the user described, None when they said nothing about it. What is
+    missing comes from the host a GPU of this class is assumed to sit in: a server's 8 channels or a desktop's
+    two, and the type's common speed. One socket's channels: llama.cpp's threads do not add a second
+    socket's bandwidth across NUMA nodes."""
+    if not (mem_type or mts or channels) or (hw.hw_class == "cpu" and not channels):
+        return None   # a CPU's own catalog entry already has its channels; only a stated count replaces it
+    default = host_for(hw)
+    kind = mem_type or ("ddr4" if default == DDR4_HOST else "ddr5")
+    mts = mts or DEFAULT_MTS[kind]
+    channels = channels or (8 if default in HOST_FOR_CLASS.values() else 2)
+    bw, why = host_bandwidth(mts, channels)
+    return bw, f"stated host RAM, {kind.upper()}-{mts}: {why}"

@@ -303,3 +303,19 @@ def test_traffic_in_business_hours_gets_its_own_bill(text, answers, words):
     a = _advise(text, answers)
     assert words in a.answer, a.answer[:900]
     assert not [n.text for n in a.not_understood if "1M" in n.text]   # the unit a price is quoted in
+
+
+# --- typical vs longest prompt (r6-zh-01): the load at the typical one, one long prompt alone at the window -------
+@pytest.mark.parametrize("text, answers", [
+    ("Which engine for Qwen2.5 32B on 8x RTX 4090 for our company?",
+     {"context_length": "usually 8K, some documents up to 32K", "concurrency": "30-50 at peak"}),
+    ("8 張 RTX 4090 跑 Qwen2.5 32B 給公司內部用，用哪個引擎？",
+     {"context_length": "一般 8K，少數長文件 32K 以上", "concurrency": "尖峰同時 30-50 個請求"}),
+])
+def test_typical_prompt_sizes_the_load_and_the_longest_the_window(text, answers):
+    a = _advise(text, answers)
+    s = a.profile.summary
+    assert (s.input_tokens, s.context_length) == (8000, 32000)
+    head = next(line for line in a.answer.splitlines() if "Recommendation" in line or "建議" in line)
+    m = re.search(r"([\d,]+)(?:-token prompt alone: TTFT| token 提示：首字延遲)", head)
+    assert m and int(m.group(1).replace(",", "")) > 16000, head   # the long one alone, beside the load's TTFT

@@ -66,3 +66,55 @@ def test_prompt_pays_for_copying_the_ram_weights_over_pcie():
     # 2 chunks of 512 tokens x ~118 GB over 32 GB/s: seconds, not the GPU-only fraction of a second
     assert off.ttft_s > 5 and short.ttft_s < 1
     assert any("over PCIe" in f for f in off.formulas)
+
+
+# --- the host RAM the user describes (r6-en-14: "256GB DDR5-5200 (4 channels)" behind two 3090s) -------------
+
+def test_stated_host_ram_sets_the_offload_bandwidth():
+    from rules import catalog
+    from rules.roofline import estimate
+    from rules.roofline.offload import stated_host
+    host = stated_host("ddr5", 5200, 4, catalog.hardware("rtx3090"))
+    assert host[0] == pytest.approx(166.4) and "4 channels x 5200 MT/s x 8 bytes" in host[1]
+    args = dict(count=2, quant="q4_k_m", engine="llama.cpp", input_tokens=1000, output_tokens=500)
+    default = estimate("qwen3-235b-a22b", "rtx3090", **args)
+    stated = estimate("qwen3-235b-a22b", "rtx3090", host_ram=host, **args)
+    assert default.offload.host == "cpu_desktop_ddr4" and stated.offload.host == "stated"
+    assert stated.offload.host_bw_gbs == pytest.approx(166.4)
+    # the expert's range for this box is roughly 7-12 tokens/s; the DDR4 desktop default gave ~3.5
+    assert 6 <= stated.decode_tokens_per_s <= 12 < 2 * stated.decode_tokens_per_s
+    assert stated.decode_tokens_per_s > 1.8 * default.decode_tokens_per_s
+    assert any("stated host RAM" in f for f in stated.formulas)
+
+
+def test_partly_stated_host_fills_in_from_the_class():
+    from rules import catalog
+    from rules.roofline.offload import stated_host
+    assert stated_host(None, None, None, catalog.hardware("rtx4090")) is None
+    assert stated_host("ddr5", None, None, catalog.hardware("rtx4090"))[0] == pytest.approx(89.6)   # 2 x 5600 x 8
+    assert stated_host(None, 3200, 8, catalog.hardware("rtx4090"))[0] == pytest.approx(204.8)
+
+
+def test_profile_words_reach_the_estimate():
+    from agent.extract import extract
+    from rules.profile import build_profile
+    from rules.roofline.estimate import estimate_for_profile
+    v = extract("I run Qwen3-235B-A22B Q4_K_M with llama.cpp on 2x RTX 3090, Threadripper with 256GB DDR5-5200 "
+                "(4 channels), just me").values
+    est = estimate_for_profile(build_profile(v), engine="llama.cpp")
+    assert est.offload is not None and est.offload.host == "stated" and est.offload.host_bw_gbs == pytest.approx(166.4)
+
+
+def test_a_cpu_servers_stated_channels_set_its_decode_bandwidth():
+    from rules import catalog
+    from rules.roofline import estimate
+    from rules.roofline.offload import stated_host
+    cpu = catalog.hardware("cpu_server_generic")
+    assert stated_host("ddr5", 4800, None, cpu) is None   # the catalog entry's channels stand
+    host = stated_host("ddr5", 4800, 12, cpu)
+    assert host[0] == pytest.approx(460.8)
+    args = dict(quant="q4_k_m", engine="llama.cpp", input_tokens=1000, output_tokens=300)
+    base = estimate("qwen3-30b-a3b", "cpu_server_generic", **args)
+    told = estimate("qwen3-30b-a3b", "cpu_server_generic", host_ram=host, **args)
+    assert told.decode_tokens_per_s > 1.2 * base.decode_tokens_per_s
+    assert any("RAM described" in n for n in told.assumptions)
