@@ -135,8 +135,8 @@ def _closest(scored: list[Candidate], objective: str) -> Candidate:
 
 def _changes(c: Candidate, req: Request, quant: str, scored: list[Candidate] = ()) -> dict[Lang, list[str]]:
     out: dict[Lang, list[str]] = {"en": [], "zh": []}
-    if c.tier == 0 and c.quantization != quant:   # FP8 in place of assumed 16-bit weights (_with_native_fp8)
-        return _native_fp8_changes(c, req, quant, scored)
+    if c.tier == 0 and c.quantization != quant:   # FP8 chosen over assumed 16-bit weights: said in `why`, not
+        return out                                 # as a change made to make the plan work
     if c.kv_cache_dtype and c.kv_cache_dtype != req.kv_dtype:
         out["en"].append(f"the KV cache is stored in {c.kv_cache_dtype}: at 16 bits no layout holds the load")
         out["zh"].append(f"KV cache 改存 {c.kv_cache_dtype}：16 位元時沒有任何配置撐得住這個負載")
@@ -147,22 +147,24 @@ def _changes(c: Candidate, req: Request, quant: str, scored: list[Candidate] = (
     return out
 
 
-def _native_fp8_changes(c: Candidate, req: Request, quant: str, scored) -> dict[Lang, list[str]]:
+def _native_fp8_why(c: Candidate, req: Request, quant: str, scored) -> dict[Lang, str]:
     """Why the plan runs FP8 where the assumed format was 16-bit, and what the best 16-bit layout gives."""
     sixteen = [x for x in scored if x.tier == 0 and x.quantization == quant and x.figures.fits
                and x.figures.max_concurrency >= 1]
     hw = req.hw().name
-    en = (f"weights in fp8 instead of the assumed {quant}: the {hw} computes FP8 natively, and in {quant} the weights "
+    en = (f"FP8 weights instead of the assumed {quant}: the {hw} computes FP8 natively, and in {quant} the weights "
           "take most of the memory and leave the KV cache little room (vLLM's FP8 W8A8: half the weight memory, "
           "up to 1.6x throughput, minimal accuracy loss)")
-    zh = (f"權重改用 fp8（原假設為 {quant}）：{hw} 原生支援 FP8 運算；{quant} 權重會吃掉大部分記憶體，留給 KV cache 的空間很少"
+    zh = (f"權重用 FP8（原假設為 {quant}）：{hw} 原生支援 FP8 運算；{quant} 權重會吃掉大部分記憶體，留給 KV cache 的空間很少"
           "（vLLM 的 FP8 W8A8：權重記憶體減半、吞吐最多約 1.6 倍，準確度影響很小）")
     if sixteen:
         best = ranking.ranked(sixteen, req.objective)[0]
         d = ranking.advantage(c, best, req.objective)
-        en += f"; the best {quant} layout, {best.layout.describe()}, is {d:.0%} behind on this objective"
-        zh += f"；最好的 {quant} 配置 {best.layout.describe()} 在此目標上落後 {d:.0%}"
-    return {"en": [en + "."], "zh": [zh + "。"]}
+        what_en = "more tokens/s per device" if req.objective == "throughput" else "faster to a whole answer"
+        what_zh = "每裝置吞吐多" if req.objective == "throughput" else "完整回答快"
+        en += f"; fp8 is estimated {d:.0%} {what_en} than the best {quant} layout ({best.layout.describe()})"
+        zh += f"；估計 fp8 比最好的 {quant} 配置（{best.layout.describe()}）{what_zh} {d:.0%}"
+    return {"en": en + ".", "zh": zh + "。"}
 
 
 def _note_codes(req: Request, topo: Topology, chosen: Candidate) -> list[str]:
@@ -312,6 +314,10 @@ def _search(req: Request) -> tuple[Plan, Estimate | None]:
         chosen = chosen.model_copy(update={"figures": chosen.figures.model_copy(update={"ttft_s": None,
                                                                                           "latency_s": None})})
     why = _why(req, chosen, runner, favoured if pool else None, best, overrode, ctx, cap)
+    if chosen.tier == 0 and chosen.quantization != quant:   # FP8 chosen over the assumed 16-bit weights
+        fp8_why = _native_fp8_why(chosen, req, quant, scored)
+        for lang in LANGS:
+            why[lang].insert(1, fp8_why[lang])
     if split_runner is not None:
         for lang in LANGS:
             why[lang].insert(1, explain.replicas_line(chosen, split_runner, req.objective, req.hw().name, lang,
