@@ -268,10 +268,14 @@ def one_server_line(engine: str, devices: int, device: str, lang: Lang) -> str:
             "you run; to split this one copy over every GPU instead, set OLLAMA_SCHED_SPREAD=1.")
 
 
-def replicas_line(chosen: Candidate, split: Candidate, objective: str, device: str, lang: Lang) -> str:
-    """Why replicas and not a split: each device holds a copy and only PCIe joins them."""
+def replicas_line(chosen: Candidate, split: Candidate, objective: str, device: str, lang: Lang,
+                  fast: bool = False) -> str:
+    """Why replicas and not a split: each device holds a copy and only PCIe joins them (`fast`: NVLink
+    joins them, and the replicas already meet the latency targets)."""
     d = -advantage(chosen, split, objective)   # the same measure as the runner-up line
     n = chosen.layout.dp
+    if fast:
+        return _replicas_fast_line(chosen, split, objective, device, lang, d, n)
     if lang == "zh":
         trade = (f"{split.layout.describe()} 在此負載下估計{'完整回答快' if objective != 'throughput' else '每裝置吞吐多'} {d:.0%}，但每一層都要走 PCIe 做 all-reduce，這是估算最不確定的部分"
                  if d > 0 else f"{split.layout.describe()} 在此也不較快")
@@ -283,3 +287,23 @@ def replicas_line(chosen: Candidate, split: Candidate, objective: str, device: s
             f"balancer (no all-reduce over PCIe, and each copy serves on its own); {trade}. If latency matters more than throughput, "
             "measure both.")
 
+
+
+def _replicas_fast_line(chosen: Candidate, split: Candidate, objective: str, device: str, lang: Lang,
+                        d: float, n: int) -> str:
+    f = chosen.figures
+    ttft = f"{f.ttft_s:.2f} s" if f.ttft_s is not None else "?"
+    tpot = f"{f.tpot_ms:.0f} ms" if f.tpot_ms is not None else "?"
+    split_name = split.layout.describe()
+    if lang == "zh":
+        trade = (f"{split_name} 在此估計{'完整回答快' if objective != 'throughput' else '每裝置吞吐多'} {d:.0%}，但估算把小矩陣切分與每層 all-reduce 當成全速，實際拿不到這麼多"
+                 if d > 0 else f"{split_name} 在此也不較快")
+        return (f"每張 {device} 都放得下完整模型並留有 KV cache 空間：開 {n} 個副本、前面加負載平衡，"
+                f"每個副本獨立服務自己那份負載（首字延遲 {ttft}、每 token {tpot}，已達延遲目標）；{trade}。"
+                "NVLink 上的 TP 留給放不下單卡或延遲目標需要時再用。")
+    trade = (f"{split_name} is estimated {d:.0%} {'faster to a whole answer' if objective != 'throughput' else 'more tokens/s per device'} "
+             "here, but the estimate counts its split of small matrices and per-layer all-reduces at full speed, which "
+             "real kernels do not reach" if d > 0 else f"{split_name} is not faster here either")
+    return (f"Each {device} holds the whole model with room for its KV cache: run {n} replicas behind a load balancer, "
+            f"each serving its share of the load on its own (TTFT {ttft}, TPOT {tpot}: within the latency targets); "
+            f"{trade}. TP over NVLink is for a model that does not fit one card, or a latency target the replicas miss.")

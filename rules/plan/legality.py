@@ -89,15 +89,22 @@ CPU_PLATFORMS = ("x86-cpu", "arm-cpu")
 
 
 def replicas_first(fast: bool, platform: str, priority: str | None, feasible: list, room: bool = True,
-                   load: int | None = None) -> bool:
+                   load: int | None = None, replicas_meet_targets: bool = False) -> bool:
     """Devices joined only by PCIe (or a network) where one device holds a whole serving replica: run
     replicas, not a TP/PP split (vLLM's parallelism guide: split only a model that does not fit one
     GPU). The roofline's figure for a split over PCIe leans on its least certain part, the all-reduce
     cost, so it does not override this; a stated latency priority does, and CPU sockets (one copy over
     every socket's memory) are planned by the estimate. `room`: one device's copy leaves the KV cache
     its share (a 70 GB model on an 80 GB card does not: one copy split over both cards serves it).
-    `load` of one request at a time: a second replica serves nobody, so the estimate decides."""
-    if fast or not room or priority == "latency" or platform in CPU_PLATFORMS or (load is not None and load <= 1):
+    `load` of one request at a time: a second replica serves nobody, so the estimate decides.
+    On NVLink-class links the same holds when the replicas already meet the latency targets
+    (`replicas_meet_targets`): vLLM's maintainers answer "for small models just use one GPU and run
+    several replicas; TP is for models that do not fit" (vllm-project/vllm#293), and the roofline
+    credits TP's split of small matrices and its all-reduces at full speed, which real kernels do not
+    reach; TP is then kept for what the targets need."""
+    if fast and not replicas_meet_targets:
+        return False
+    if not room or priority == "latency" or platform in CPU_PLATFORMS or (load is not None and load <= 1):
         return False
     return any(c.layout.replica_devices == 1 for c in feasible) and any(c.layout.replica_devices > 1 for c in feasible)
 

@@ -64,3 +64,23 @@ def tiers(engine: str | None, hw: Hardware, quant: str, kv: str | None, quant_st
             if kv8:
                 out.append((2, q, kv8))
     return out
+
+
+NATIVE_FP8_PLATFORMS = ("nvidia-cuda", "amd-rocm")
+FP8_WIN = 0.5
+"""How much better (on the user's objective) FP8 weights must serve the load than the assumed 16-bit
+weights before the plan departs from them: well beyond the few percent the roofline cannot weigh
+against quality (vLLM's FP8 page: half the weight memory, up to 1.6x throughput, minimal accuracy loss
+on Hopper/Ada/MI300 -- https://docs.vllm.ai/en/stable/features/quantization/fp8/)."""
+
+
+def native_fp8(engine: str | None, hw: Hardware, quant: str, quant_stated: bool,
+               allowed: tuple[str, ...] | None = None) -> bool:
+    """FP8 weights are worth scoring beside an assumed 16-bit format: the user left the format open, the
+    device computes FP8 (W8A8 on Hopper, Ada, Blackwell, MI300; Ampere only reads it weight-only), and
+    the engine runs FP8 there with an optimized kernel."""
+    if quant_stated or bits_per_weight(quant) < 16 or not hw.tflops.fp8 or hw.platform not in NATIVE_FP8_PLATFORMS:
+        return False
+    if allowed is not None and "fp8" not in allowed:
+        return False
+    return engine is None or engines.device_kernel(engine, "fp8", hw) == "optimized"

@@ -80,9 +80,49 @@ def _score_tiers(req: Request, topo: Topology) -> tuple[list[Candidate], dict[in
             if est is not None:
                 ests[id(cand)] = est
             found = found or cand.rejected is None
+        if found and tier == 0 and precision.native_fp8(req.engine, hw, q, req.quant_stated, allowed) \
+                and _cramped(req, topo, q):
+            scored = _with_native_fp8(req, topo, scored, ests, kv)
         if found:
             return scored, ests, tier
     return scored, ests, None
+
+
+def _cramped(req: Request, topo: Topology, quant: str) -> bool:
+    """The weights at `quant` take more than their share of every device's memory after the runtime
+    reserve (rules.defaults WEIGHT_SHARE): the KV cache, which holds the requests in flight, gets
+    less than the quarter a deployment leaves it."""
+    from rules.defaults import WEIGHT_SHARE
+    from rules.quant import concrete
+    from rules.roofline.memory import reserve_bytes, usable_bytes
+    hw = req.hw()
+    usable = usable_bytes(hw, req.memory_gb).value
+    room = (usable - reserve_bytes(hw, req.engine, usable).value) * topo.devices
+    wb = weight_bytes(req.spec(), concrete(quant, req.engine, hw.platform, hw.cuda_cc), req.engine).value
+    return wb > WEIGHT_SHARE * room
+
+
+def _with_native_fp8(req: Request, topo: Topology, scored: list[Candidate], ests: dict[int, Estimate],
+                     kv: str | None) -> list[Candidate]:
+    """Tier 0 scored again with FP8 weights on a device that computes FP8; FP8 replaces the assumed
+    16-bit weights only when it serves the objective precision.FP8_WIN better (the 16-bit candidates
+    then stay in the count, marked why), else the 16-bit plan stands as it was."""
+    wide = [c for c in scored if c.rejected is None]
+    fp8: list[Candidate] = []
+    for lay in legal_layouts(req, topo, "fp8"):
+        cand, est = score(req, topo, lay, 0, "fp8", kv)
+        fp8.append(cand)
+        if est is not None:
+            ests[id(cand)] = est
+    ok = [c for c in fp8 if c.rejected is None]
+    if not ok:
+        return scored
+    best8, best16 = ranking.ranked(ok, req.objective)[0], ranking.ranked(wide, req.objective)[0]
+    gain = ranking.advantage(best8, best16, req.objective)
+    if gain < precision.FP8_WIN:
+        return scored
+    why = f"fp8 weights serve this {gain:.0%} better on a device that computes FP8"
+    return [c if c.rejected else c.model_copy(update={"rejected": why}) for c in scored] + fp8
 
 
 def _closest(scored: list[Candidate], objective: str) -> Candidate:
@@ -97,8 +137,10 @@ def _closest(scored: list[Candidate], objective: str) -> Candidate:
     return max(pool, key=lambda c: c.layout.replica_devices)
 
 
-def _changes(c: Candidate, req: Request, quant: str) -> dict[Lang, list[str]]:
+def _changes(c: Candidate, req: Request, quant: str, scored: list[Candidate] = ()) -> dict[Lang, list[str]]:
     out: dict[Lang, list[str]] = {"en": [], "zh": []}
+    if c.tier == 0 and c.quantization != quant:   # FP8 chosen over assumed 16-bit weights: said in `why`, not
+        return out                                 # as a change made to make the plan work
     if c.kv_cache_dtype and c.kv_cache_dtype != req.kv_dtype:
         out["en"].append(f"the KV cache is stored in {c.kv_cache_dtype}: at 16 bits no layout holds the load")
         out["zh"].append(f"KV cache 改存 {c.kv_cache_dtype}：16 位元時沒有任何配置撐得住這個負載")
@@ -107,6 +149,26 @@ def _changes(c: Candidate, req: Request, quant: str) -> dict[Lang, list[str]]:
                          "(check the quality of the lower-bit checkpoint)")
         out["zh"].append(f"權重改用 {c.quantization}（原為 {quant}）：{quant} 下沒有配置撐得住這個負載（請確認低位元模型的品質）")
     return out
+
+
+def _native_fp8_why(c: Candidate, req: Request, quant: str, scored) -> dict[Lang, str]:
+    """Why the plan runs FP8 where the assumed format was 16-bit, and what the best 16-bit layout gives."""
+    sixteen = [x for x in scored if x.tier == 0 and x.quantization == quant and x.figures.fits
+               and x.figures.max_concurrency >= 1]
+    hw = req.hw().name
+    en = (f"FP8 weights instead of the assumed {quant}: the {hw} computes FP8 natively, and in {quant} the weights "
+          "take most of the memory and leave the KV cache little room (vLLM's FP8 W8A8: half the weight memory, "
+          "up to 1.6x throughput, minimal accuracy loss)")
+    zh = (f"權重用 FP8（原假設為 {quant}）：{hw} 原生支援 FP8 運算；{quant} 權重會吃掉大部分記憶體，留給 KV cache 的空間很少"
+          "（vLLM 的 FP8 W8A8：權重記憶體減半、吞吐最多約 1.6 倍，準確度影響很小）")
+    if sixteen:
+        best = ranking.ranked(sixteen, req.objective)[0]
+        d = ranking.advantage(c, best, req.objective)
+        what_en = "more tokens/s per device" if req.objective == "throughput" else "faster to a whole answer"
+        what_zh = "每裝置吞吐多" if req.objective == "throughput" else "完整回答快"
+        en += f"; fp8 is estimated {d:.0%} {what_en} than the best {quant} layout ({best.layout.describe()})"
+        zh += f"；估計 fp8 比最好的 {quant} 配置（{best.layout.describe()}）{what_zh} {d:.0%}"
+    return {"en": en + ".", "zh": zh + "。"}
 
 
 def _note_codes(req: Request, topo: Topology, chosen: Candidate) -> list[str]:
@@ -223,7 +285,8 @@ def _search(req: Request) -> tuple[Plan, Estimate | None]:
     pool = [c for c in scored if c.tier == tier and c.rejected is None] if tier is not None else []
     split_runner = None
     if pool and legality.replicas_first(topo.fast, req.hw().platform, req.priority, pool,
-                                        copy_has_room(req, pool[0].quantization), req.load):
+                                        copy_has_room(req, pool[0].quantization), req.load,
+                                        topo.fast and _replicas_meet_targets(req, pool)):
         split_runner = ranking.ranked([c for c in pool if c.layout.replica_devices > 1], req.objective)[0]
         pool = [c for c in pool if c.layout.replica_devices == 1]
     if pool and legality.one_copy_over_sockets(req.hw().platform, pool):
@@ -255,11 +318,16 @@ def _search(req: Request) -> tuple[Plan, Estimate | None]:
         chosen = chosen.model_copy(update={"figures": chosen.figures.model_copy(update={"ttft_s": None,
                                                                                           "latency_s": None})})
     why = _why(req, chosen, runner, favoured if pool else None, best, overrode, ctx, cap)
+    if chosen.tier == 0 and chosen.quantization != quant:   # FP8 chosen over the assumed 16-bit weights
+        fp8_why = _native_fp8_why(chosen, req, quant, scored)
+        for lang in LANGS:
+            why[lang].insert(1, fp8_why[lang])
     if split_runner is not None:
         for lang in LANGS:
             why[lang].insert(1, explain.one_server_line(req.engine, topo.devices, req.hw().name, lang)
                              if legality.one_server(req.engine) and lay.dp == 1 else
-                             explain.replicas_line(chosen, split_runner, req.objective, req.hw().name, lang))
+                             explain.replicas_line(chosen, split_runner, req.objective, req.hw().name, lang,
+                                                   topo.fast))
     if req.shared_prefix:
         from rules.plan.request import PREFIX_CACHE
         for lang in LANGS:
@@ -277,10 +345,22 @@ def _search(req: Request) -> tuple[Plan, Estimate | None]:
         output_tokens=est.output_tokens if est else (req.output_tokens or 0), chosen=chosen, runner_up=runner,
         feasible=chosen.rejected is None, rule=req.rule, rule_strategy=req.rule_strategy, overrode_rule=overrode,
         measure_both=overrode, why=why, disaggregation=split,
-        changes=_changes(chosen, req, quant), flags=cmds, launch_notes=remarks, notes=notes,
+        changes=_changes(chosen, req, quant, scored), flags=cmds, launch_notes=remarks, notes=notes,
         considered=len(scored), feasible_count=sum(1 for c in scored if c.rejected is None), scale=scale,
         capacity=cap)
     return plan, est
+
+
+def _replicas_meet_targets(req: Request, pool: list[Candidate]) -> bool:
+    """The best one-device-per-replica candidate meets the TTFT and TPOT targets at the load (the
+    user's own targets, else the benchmark spec's for this use case)."""
+    ones = [c for c in pool if c.layout.replica_devices == 1]
+    if not ones:
+        return False
+    best = ranking.ranked(ones, req.objective)[0].figures
+    ttft, tpot = targets(req)
+    return (best.ttft_s is not None and best.tpot_ms is not None
+            and best.ttft_s * 1000 <= ttft and best.tpot_ms <= tpot)
 
 
 def copy_has_room(req: Request, quant: str) -> bool:

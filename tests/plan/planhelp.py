@@ -15,7 +15,7 @@ from rules.decide import decide
 from rules.plan import Layout, plan_for_profile, request_from_profile
 from rules.plan import legality, ranking
 from rules.plan.scoring import score
-from rules.plan.search import MOE_DP_ATTENTION_ENGINES, _topology, copy_has_room, modes_of
+from rules.plan.search import MOE_DP_ATTENTION_ENGINES, _replicas_meet_targets, _topology, copy_has_room, modes_of
 from rules.profile import build_profile
 
 HERE = Path(__file__).parent
@@ -76,7 +76,8 @@ def reference(req, plan) -> list:
         if cand.rejected is None:
             out.append(cand)
     if legality.replicas_first(topo.fast, req.hw().platform, req.priority, out,   # the planner's policy too
-                               copy_has_room(req, plan.chosen.quantization)):
+                               copy_has_room(req, plan.chosen.quantization), None,
+                               topo.fast and _replicas_meet_targets(req, out)):
         out = [c for c in out if c.layout.replica_devices == 1]
     if legality.one_copy_over_sockets(req.hw().platform, out):
         out = [c for c in out if c.layout.dp == 1]
