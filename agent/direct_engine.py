@@ -42,6 +42,7 @@ _EFFECT = re.compile(r"\bslow\w*|\bno\s+(?:speed[\s-]?up|benefit|gain|improvemen
                      r"|\b(?:does|did)(?:n't|\s+not)\s+(?:help|speed|make)|\bworse\b|\bsupposed\s+to\b|\bwhen\s+does\s+it"
                      r"|\bshould\s+(?:i|we)\s+(?:enable|turn|use|keep)|\bworth\b"
                      r"|變慢|更慢|沒(?:有)?變快|沒有(?:效果|幫助|差)|有用嗎|要不要開|該不該開|值得開", _F)
+_MECHANISMS = re.compile(r"\bradix\w*|\bvs\.?\s|\bversus\b|\bdiffer\w*|差在哪|差別|差異|不同", _F)
 _LORA = re.compile(r"\bLoRAs?\b|\badapters?\b", _F)
 _LORA_LIMIT = re.compile(r"\bmax(?:imum)?\s+(?:number\s+of\s+)?(?:LoRAs?|adapters?)\b|\blimit\w*|\bhow\s+many\s+(?:LoRAs?|adapters?)"
                          r"|\bupper\s+bound\b|\bwhere\s+do\s+(?:the\s+)?(?:LoRAs?|adapters?|they)\s+live\b|\bresident\b"
@@ -72,7 +73,9 @@ def _sentences(text: str) -> list[str]:
 _DETECT: dict[str, Callable[[str], bool]] = {
     "ollama-parallel": lambda t: any(_OLLAMA.search(x) and (_MANY_GPUS.search(x) or _PARALLEL.search(x)) for x in _sentences(t))
                                  and bool(_ASKS.search(t)),
-    "prefix-effect": lambda t: bool(_PREFIX.search(t) and _EFFECT.search(t)),
+    # "RadixAttention vs vLLM's prefix caching: what differs, when does it matter?" compares two mechanisms: the
+    # prefix-caching topic answers that; this frame is for the effect on the user's own runs
+    "prefix-effect": lambda t: bool(_PREFIX.search(t) and _EFFECT.search(t) and not _MECHANISMS.search(t)),
     "lora-capacity": lambda t: any(_LORA.search(x) and _LORA_LIMIT.search(x) for x in _sentences(t)) and bool(_ASKS.search(t)),
     "trt-batching": lambda t: bool(_TRT.search(t) and _LOAD.search(t) and _WORSE.search(t)),
     "specdec-figure": lambda t: bool(_SPEC.search(t) and ((_FIGURE.search(t) and _JUDGE.search(t)) or _DROP.search(t))

@@ -191,7 +191,7 @@ def _no_fit_reason(facts: dict[str, Any], f: fit.Fit) -> tuple[str, str]:
         return (en + ", and it cannot run layers from system RAM",
                 zh + "，而它無法把放不下的層放到系統記憶體上跑")
     host = facts.get("host_memory_gb")
-    if host is not None and f.weights_gb > f.room_gb + host * fit.HOST_RAM_SHARE:
+    if host is not None and f.weights_gb > f.room_gb + fit.host_room_gb(host):
         return (en + f"; it can keep the rest in system RAM, but the {display.number(host)} GB stated is not enough "
                 "for the rest either",
                 zh + f"；它能把其餘放在系統記憶體，但所說的 {display.number(host)} GB 也放不下其餘部分")

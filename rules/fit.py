@@ -34,8 +34,15 @@ English non-fiction silently at 238 words/min on average (Brysbaert 2019, "How m
 minute?", Journal of Memory and Language 109:104047, https://doi.org/10.1016/j.jml.2019.104047, a meta-analysis
 of 190 studies) = 4.0 words/s, and a token is about 0.75 English words (OpenAI, "What are tokens and how to
 count them", https://help.openai.com/en/articles/4936856), so ~5.3 tokens/s; rounded down to 5."""
-HOST_RAM_SHARE = 0.9
-"""Share of system RAM the offloaded layers may take (the OS and the rest of the process need some)."""
+HOST_RAM_RESERVE_GB = 8.0
+"""System RAM left to the OS and the engine process itself: an idle Linux server uses 1-2 GB, a desktop session
+a few more; 8 GB covers both (5 % on hosts so large that their kernel tables and buffers outgrow it). A share
+(90 %) held back 13 GB of a 128 GB desktop and turned 'Qwen3-235B Q4_K_M on a 3090 + 128 GB' into 'no room'."""
+
+
+def host_room_gb(host_gb: float) -> float:
+    """System RAM the offloaded weights may take, in GB."""
+    return max(0.0, host_gb - max(HOST_RAM_RESERVE_GB, 0.05 * host_gb))
 _OWN_MEMORY = frozenset({"apple", "cpu", "edge"})
 """Device classes whose memory is the machine's memory: any stated size is theirs."""
 
@@ -124,7 +131,7 @@ def fits(profile: Profile, facts: dict[str, Any]) -> dict[str, Fit]:
             ok, limit = True, wired_limit_mb(hw, profile)   # Apple: runs once the wired limit is raised
             room = _room(hw, profile, engine, facts["device_count"], raised=True)
         host = facts.get("host_memory_gb")
-        spills = host is None or weights + kv_one <= room + host * 1e9 * HOST_RAM_SHARE
+        spills = host is None or weights + kv_one <= room + host_room_gb(host) * 1e9
         offload = not ok and spec_e.hybrid_cpu.value and _small_audience(facts) and spills
         slow = _too_slow(profile, facts, engine, q) if offload else None
         out[engine] = Fit(engine, q, round(weights / 1e9, 1), round(room / 1e9, 1), ok, offload and slow is None,
