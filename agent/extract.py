@@ -199,6 +199,8 @@ def extract(text: str) -> Extraction:
 
 def _bare_number(norm: str, taken: list[tuple[int, int]], field: str) -> tuple[float, int, int] | None:
     """The first number not already used whose unit fits `field` ("about 50"; "50-100" gives its upper end)."""
+    from agent.extract_volume import volume_spans
+    taken = [*taken, *volume_spans(norm)]   # "50-200M tokens a month" is a volume, never a head count or a load
     for q in quantities(norm):
         if q.kind == "quantity" and not overlaps((q.start, q.end), taken) and q.unit in (None, *_REPLY_UNITS[field]) \
                 and not (field in ("concurrency", "users", "count", "nodes", "lora_adapters") and k_length(norm, q)):

@@ -16,7 +16,7 @@ DAYS_PER_MONTH = 365 / 12
 _MULT = {"k": 1e3, "thousand": 1e3, "千": 1e3, "m": 1e6, "mn": 1e6, "million": 1e6, "百萬": 1e6, "萬": 1e4,
          "千萬": 1e7, "b": 1e9, "bn": 1e9, "billion": 1e9, "億": 1e8, "十億": 1e9}
 _NUM = r"(?P<num>\d+(?:[.,]\d+)?)\s*(?P<mult>thousand|million|billion|mn|bn|k|m|b|十億|千萬|百萬|萬|億|千)?"
-_TOKENS = r"\s*(?:tokens?|toks?)\b"
+_TOKENS = r"\s*(?:(?:output|input|generated|prompt|completion|輸出|輸入)\s*)?(?:tokens?|toks?)\b"   # "200M output tokens a month"
 _MONTH = r"(?:/\s*(?:month|mo)\b|per\s+month|a\s+month|each\s+month|every\s+month|monthly|/月|每月|每個月|一個月)"
 _DAY = r"(?:/\s*day\b|per\s+day|a\s+day|each\s+day|every\s+day|daily|/天|每天|每日|一天)"
 _F = re.I
