@@ -160,7 +160,7 @@ def _ollama(c: "Ctx") -> list[str]:
     multi, conc = _fact("ollama", "multi_gpu"), _fact("ollama", "concurrency")
     split = _fact("llama.cpp", "layer_split")
     n, out = _devices(c), []
-    if n > 1 or _MANY_GPUS.search(text):
+    if _MANY_GPUS.search(text):   # only when asked: 'it is slow for 20 of us' is not 'will it use both GPUs?'
         cards = c.t(f"all {n} GPUs", f" {n} 張卡") if n > 1 else c.t("all the GPUs", "所有的卡")
         est = c.advice.estimate
         fit = ""

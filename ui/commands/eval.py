@@ -16,7 +16,7 @@ def add_parser(sub) -> None:
     p.add_argument("--suite", choices=SUITE_CHOICES, default="golden",
                    help="which suite to run (default: golden)")
     p.add_argument("--split", action="append", default=None, metavar="SPLIT",
-                   help="extraction suite only: score just this split (curated, dev, heldout, forum, forum2, forum3, forum4, forum5, forum6); "
+                   help="extraction suite only: score just this split (curated, dev, heldout, forum, forum2, forum3, forum4, forum5, forum6, forum7); "
                         "repeat for several (default: all)")
     p.add_argument("--json", dest="json_path", default=None, metavar="FILE",
                    help="also write the results as JSON to FILE")
