@@ -91,7 +91,56 @@ def facts(c: "Ctx", engine: str | None, kind: str | None, level: str | None, est
     for key in ("bnb", "eager", "wsl", "docker", "lora", "agent", "reload", "first", "npu", "replicas_compared", "igpu"):
         out[key] = bool(_WORDS[key].search(text))
     out["lora"] = out["lora"] or bool(s.lora_adapters)
+    out["kv_error"] = kv_error(text) is not None
+    out["ratio"] = None
     return out
+
+
+_KV_ERROR = re.compile(
+    r"max(?:imum)?[\s_]*(?:seq(?:uence)?[\s_]*len(?:gth)?|model[\s_]*len)\D{0,12}\(?(?P<len>\d{3,7})\)?[^.\n]{0,80}?"
+    r"(?:larger|greater|more)\s+than[^.\n]{0,60}?KV\s*cache\D{0,12}\(?(?P<kv>\d{3,8})?"
+    r"|最大序列長度\D{0,6}(?P<len2>\d{3,7})\D{0,6}大於\s*KV\s*cache[^\d。]{0,20}(?P<kv2>\d{3,8})?"
+    r"|(?P<len3>\d{3,7})\s*\)?\s*大於\s*KV\s*cache[^\d。]{0,20}(?P<kv3>\d{3,8})?", _F)
+
+
+def kv_error(text: str) -> tuple[int, int | None] | None:
+    """vLLM's start-up refusal "max seq len (4096) is larger than ... KV cache (3664)": (max_model_len, KV tokens)."""
+    m = _KV_ERROR.search(text or "")
+    if not m:
+        return None
+    n = m.group("len") or m.group("len2") or m.group("len3")
+    kv = m.group("kv") or m.group("kv2") or m.group("kv3")
+    return int(n), (int(kv) if kv else None)
+
+
+def _kv_line(c: "Ctx", est, where: str, cause) -> str:
+    """The start-up KV error explained with its numbers: the room left after the weights, the tokens it holds, and
+    the flags that change it (each lever with what it gives on this card)."""
+    from rules import catalog
+    got = kv_error(c.advice.question or "")
+    max_len, kv = got if got else (None, None)
+    per_tok = est.kv_bytes_per_token / 1e6 if est.kv_bytes_per_token else None
+    mem = catalog.hardware(est.hardware).memory_gb * est.count
+    model = c.model or c.t("this model", "這個模型")
+    numbers = ""
+    if per_tok and kv:
+        room = kv * per_tok / 1000
+        numbers = c.t(f" Here: {model} ({est.quantization}) weights take about {_fmt(est.weights_gb)} GB of {where} "
+                      f"({mem:g} GB); at about {per_tok:.2f} MB of KV per token the {kv:,} tokens reported are about "
+                      f"{_fmt(room)} GB of room, less than one {max_len:,}-token sequence needs.",
+                      f"以這裡來說：{model}（{est.quantization}）的權重約 {_fmt(est.weights_gb)} GB，{where} 共 {mem:g} GB；"
+                      f"每個 token 的 KV 約 {per_tok:.2f} MB，log 回報的 {kv:,} 個 token 約等於 {_fmt(room)} GB，"
+                      f"放不下一條 {max_len:,} tokens 的序列。")
+    fits = (kv // 1024 * 1024 if kv >= 1024 else kv) if kv else None
+    extra = (round(0.05 * mem * 1e3 / per_tok) if per_tok else None)
+    lever = c.t(f" Quickest: --max-model-len {fits}" if fits else " Quickest: a lower --max-model-len",
+                f"最快的做法：--max-model-len {fits}" if fits else "最快的做法：調低 --max-model-len")
+    lever += (c.t(f"; --gpu-memory-utilization 0.95 adds about {extra:,} tokens", f"；--gpu-memory-utilization 0.95 約再多 {extra:,} 個 token")
+              if extra else "")
+    lever += c.t(".", "。")
+    head = c.t("**Is this a bug? No** — it is not a bug: ", "**這是 bug 嗎？不是 bug**——")
+    return (head + c.t(f"{cause.cause.en}.{numbers}{lever} Fix: {cause.fix.en}. ([source]({cause.source}))",
+                       f"{cause.cause.zh}。{numbers}{lever}改法：{cause.fix.zh}。（[來源]({cause.source})）"))
 
 
 def _wired_share(hw, est, memory_gb) -> float | None:
@@ -248,15 +297,19 @@ _HEADS = {   # (question, verdict) -> (en, zh)
     ("normal", "normal"): ("Is that normal? Yes", "這正常嗎？正常"),
     ("normal", "slow"): ("Is that normal? No, it is slow", "這正常嗎？不正常，偏慢"),
     ("normal", "far"): ("Is that normal? No, far too slow", "這正常嗎？不正常，遠低於預期"),
+    ("normal", "above"): ("Is that normal? It is faster than expected — nothing is wrong",
+                          "這正常嗎？比預期還快，沒有問題"),
     ("wrong", "expected"): ("Is something misconfigured? Not the settings — it is how this setup behaves",
                             "是設定錯了嗎？不是設定的問題，這個配置本來就是這樣"),
     ("wrong", "normal"): ("Is something misconfigured? Probably not", "是設定錯了嗎？大概沒有"),
     ("wrong", "slow"): ("Is something misconfigured? Likely something is", "是設定錯了嗎？很可能有地方不對"),
     ("wrong", "far"): ("Is something misconfigured? Yes, something is off", "是設定錯了嗎？是，有地方不對"),
+    ("wrong", "above"): ("Is something misconfigured? No — it runs faster than expected", "是設定錯了嗎？沒有，比預期還快"),
     ("bug", "expected"): ("Bug or misuse? Neither — it is how this setup behaves", "是 bug 還是用錯？都不是，這個配置本來就是這樣"),
     ("bug", "normal"): ("Bug or misuse? Neither — the figure is in the expected range", "是 bug 還是用錯？都不是，數字在預期範圍內"),
     ("bug", "slow"): ("Bug or misuse? Most likely the setup", "是 bug 還是用錯？多半是設定的問題"),
     ("bug", "far"): ("Bug or misuse? The setup — the figure is far too low", "是 bug 還是用錯？是設定的問題，數字遠低於預期"),
+    ("bug", "above"): ("Bug or misuse? Neither — the figure is above the estimate", "是 bug 還是用錯？都不是，數字高於估計"),
 }
 
 
@@ -326,7 +379,7 @@ def _verdict_line(c: "Ctx", engine: str, est, m: Measured | None, found: list[di
         if v.level == "normal" and drop.level != "normal":
             v = drop
     level = v.level
-    explained = level != "normal" and bool(found) and diagnosis.explains(found[0], v.ratio, stages) and drop is None
+    explained = level not in ("normal", "above") and bool(found) and diagnosis.explains(found[0], v.ratio, stages) and drop is None
     key = (_question(text), "expected" if explained else level)
     head = _HEADS[key][1] if c.lang == "zh" else _HEADS[key][0]
     seen = _seen(c, m)
@@ -337,6 +390,12 @@ def _verdict_line(c: "Ctx", engine: str, est, m: Measured | None, found: list[di
                    f"Check: {x.check.en}. Fix: {x.fix.en}.",
                    f"{setup}，{seen} 是預期中的結果：{x.cause.zh}。沒有這個限制時，估計{exp_text}。"
                    f"檢查：{x.check.zh}。改法：{x.fix.zh}。")
+    elif level == "above":   # the estimate is conservative for this case: the measurement outranks it
+        body = c.t(f"for {setup} the estimate is {exp_text}; your {seen} is {times}× above it, so the estimate is "
+                   "conservative for this case (a faster kernel path or a lighter model than it assumes) and your own "
+                   "measurement is the figure to plan with.",
+                   f"{setup}，估計{exp_text}；您量到的 {seen} 高於估計約 {times} 倍，代表這個估計對您的情況偏保守"
+                   "（實際的 kernel 路徑更快，或模型比估計假設的更輕），規劃時請以您自己量到的數字為準。")
     elif level == "normal":
         worth = c.t(f" Worth checking anyway: {shorts}.", f"仍值得確認：{shorts}。") if found else ""
         body = c.t(f"for {setup} the estimate is {exp_text}, and your {seen} is in that range.{worth}",
@@ -418,13 +477,22 @@ def lead(c: "Ctx", engine: str | None, measured: list[Measured]) -> list[str]:
     exp, _ = _expected(c, m, est, scale)
     v = diagnosis.verdict(m.kind, m.value, exp) if m is not None and exp else None
     f = facts(c, engine or eng, m.kind if m else None, v.level if v else None, est, hw_id, count)
+    f["ratio"] = v.ratio if v is not None and v.level != "above" else None
     stages = f["pp"] or count * f["nodes"]   # pipeline parallel: one stage of N works at a time
     found = diagnosis.causes(f)
     found = [x for x in found if x.weight >= GENERIC_BELOW] or found
-    if v is not None and v.level != "normal":   # a cause that accounts for the figure leads
+    if v is not None and v.level == "above":   # nothing to diagnose: the setup beats its estimate
+        found = []
+    if v is None and m is None:   # no figure: a generic check is no "most likely" cause
+        found = [x for x in found if x.weight >= GENERIC_BELOW]
+    if v is not None and v.level not in ("normal", "above"):   # a cause that accounts for the figure leads
         found.sort(key=lambda x: not diagnosis.explains(x, v.ratio, stages))
     found = found[:MAX_CAUSES]
     where = (c.setup if hw_id == s.hardware and c.setup else setup_text(c, hw_id, count, f["nodes"]))
+    kv_cause = next((x for x in found if x.id == "kv-startup"), None)
+    if kv_cause is not None:   # a start-up refusal, not a speed: its arithmetic, then the other causes
+        rest = [x for x in found if x is not kv_cause and x.weight >= GENERIC_BELOW]
+        return [_kv_line(c, est, where, kv_cause), *_cause_lines(c, rest, None)]
     line, stated = _verdict_line(c, engine or eng, est, m, found, where, scale, stages, _contrast(measured, m, engine))
     if m is None and (f["agent"] or f["shared_prefix"]):   # a per-turn wait: what a re-prefill costs here
         line += _reprefill(c, engine or eng, hw_id, count)

@@ -21,18 +21,21 @@ from rules.ids import Platform
 Kind = Literal["decode", "ttft", "throughput", "latency"]
 WAITS = ("ttft", "latency")
 """Kinds measured in seconds, where more is worse."""
-Level = Literal["normal", "slow", "far"]
+Level = Literal["normal", "slow", "far", "above"]
+"""above: a speed well over the estimate (the estimate is conservative for that case, never "in range")."""
 
 FACTS = frozenset({
     "engine", "other_engine", "platform", "arch", "hw_class", "cuda_cc", "fp16_slow", "jetson", "nvlink", "count", "nodes",
     "tp", "pp", "concurrency", "bnb", "eager", "wsl", "docker", "lora", "agent", "shared_prefix", "reload",
     "offload", "kind", "level", "prompt_tokens", "low_bit", "kv_overflow", "rocm_gfx", "first", "npu", "replicas_compared",
-    "wired_share", "igpu",
+    "wired_share", "igpu", "ratio", "kv_error",
 })
 """What a cause's condition may read (agent.diagnosis builds them from the profile and the user's words)."""
 
 NORMAL_WITHIN = 0.6
 """A speed at or above 60% of the estimate is in its range (the estimator's own error band is about ±30%)."""
+ABOVE = 1 / NORMAL_WITHIN
+"""A speed more than this many times the estimate is above its range: the estimate is off for that case."""
 FAR_BELOW = 0.25
 """Below a quarter of the estimate the setup is off, not tuned differently."""
 TTFT_SLACK_S = 0.5
@@ -43,7 +46,7 @@ TTFT_SLACK_S = 0.5
 class Verdict:
     level: Level
     ratio: float
-    """How many times worse than the estimate (>= 1; 1 when at or better than it)."""
+    """How many times worse than the estimate (>= 1; 1 when at it); for `above`, how many times better."""
 
 
 def verdict(kind: Kind, seen: float, expected: float) -> Verdict:
@@ -55,6 +58,8 @@ def verdict(kind: Kind, seen: float, expected: float) -> Verdict:
         return Verdict("slow" if ratio < 1 / FAR_BELOW else "far", ratio)
     ratio = max(1.0, expected / seen) if seen > 0 else float("inf")
     share = seen / expected if expected > 0 else 1.0
+    if share > ABOVE:
+        return Verdict("above", share)
     level: Level = "normal" if share >= NORMAL_WITHIN else "slow" if share >= FAR_BELOW else "far"
     return Verdict(level, ratio)
 
