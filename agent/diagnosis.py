@@ -167,6 +167,19 @@ def _named(text: str) -> list[str]:
     return [e for e in named_engines(text, limit=None) if e != "dynamo"]
 
 
+def figure_model(c: "Ctx", m: Measured | None) -> str | None:
+    """The catalog model a figure was measured with when its own sentence names another than the profile's
+    ("我們在測 Qwen2.5-0.5B ... 只剩每秒 20～30 個 token" beside a 7B/14B deployment plan): the last one named before it."""
+    from agent.extract_aliases import model_index
+    if m is None:
+        return None
+    text = c.advice.question or ""
+    ends = [b.end() for b in _SENTENCE_END.finditer(text, 0, m.at)]
+    hits = [h for h in model_index().find(text[(ends[-1] if ends else 0):m.at]) if not h.family]
+    mid = hits[-1].id if hits else None
+    return mid if mid and mid != c.advice.profile.summary.model else None
+
+
 def _estimate(c: "Ctx", engine: str | None, m: Measured | None, hw_id: str, count: int):
     """(engine, Estimate, prefill scale) for the user's setup: one request unless they measured a total (None if it
     cannot run). A wait is estimated for the prompt the user states; a prompt longer than the catalog lets the
@@ -186,7 +199,8 @@ def _estimate(c: "Ctx", engine: str | None, m: Measured | None, hw_id: str, coun
             for ctx in ({}, {"context_length": FALLBACK_CONTEXT}):   # a stated long context may not fit; the speed still does
                 if prompt and ctx:
                     continue
-                got = run_option(c, hw_id, count, nodes, engine=eng, plan=False, **{**extra, **sized, **ctx})
+                got = run_option(c, hw_id, count, nodes, model=figure_model(c, m), engine=eng, plan=False,
+                                 **{**extra, **sized, **ctx})
                 if got is not None and got[1].decode_tokens_per_s:
                     return got[0], got[1], (said / prompt if said and prompt else 1.0)
     return None
@@ -268,6 +282,29 @@ def stated_load(c: "Ctx", m: Measured | None) -> int:
     return n
 
 
+_APP_RUNTIME = re.compile(r"\bLM\s*Studio\b|\bVulkan\b", _F)
+"""An app or backend that runs llama.cpp underneath (LM Studio's GGUF runtime; Vulkan is a llama.cpp backend)."""
+
+
+def figure_engine(text: str, m: Measured | None) -> str | None:
+    """The engine a figure was measured with when the reader found none: one named in the figure's own sentence
+    ("在 LM Studio 跑 ... Vulkan 約 132 tok/s" -> llama.cpp, MLX in LM Studio -> mlx-lm), not one asked about later."""
+    if m is None or m.engine:
+        return m.engine if m is not None else None
+    ends = [b.end() for b in _SENTENCE_END.finditer(text, 0, m.at)]
+    start = max((text.rfind(p, 0, m.at) for p in ("。", "？", "?", "\n")), default=-1) + 1
+    own = text[max(start, ends[-1] if ends else 0):m.at + 1]
+    named = _named(own)
+    if named:
+        return named[0]
+    if _APP_RUNTIME.search(own):
+        return "mlx-lm" if re.search(r"\bMLX\b", own) else "llama.cpp"
+    return None
+
+
+_ONE_CARD = re.compile(r"單卡|單張|一張卡|\b(?:a\s+)?single\s+(?:GPU|card|NPU)\b|\bone\s+(?:GPU|card|NPU)\b", _F)
+
+
 def _device(c: "Ctx", m: Measured | None) -> tuple[str, int]:
     """The device the figure was measured on: one named in its own sentence ("my Tesla P40 ... 1.2 tok/s" beside a
     3090), else the profile's."""
@@ -276,9 +313,12 @@ def _device(c: "Ctx", m: Measured | None) -> tuple[str, int]:
     if m is not None:
         text = c.advice.question or ""
         ends = [b.end() for b in _SENTENCE_END.finditer(text, 0, m.at)]
-        named = devices(text[(ends[-1] if ends else 0):m.at + 1])
+        own = text[(ends[-1] if ends else 0):m.at + 1]
+        named = devices(own)
         if named and named[-1][0] != s.hardware:
             return named[-1][0], named[-1][1] or 1
+        if named and _ONE_CARD.search(own):   # "910B 單卡 ... 每秒 20 個 token" beside an 8-card server
+            return s.hardware, 1
     return s.hardware, s.count or 1
 
 
@@ -470,6 +510,10 @@ def lead(c: "Ctx", engine: str | None, measured: list[Measured]) -> list[str]:
     s = c.advice.profile.summary
     m = _complaint(measured, engine)
     hw_id, count = _device(c, m)
+    own_model = figure_model(c, m)
+    if own_model:   # the figure's own model names the setup line, not the profile's
+        from agent.names import model_name
+        c = c.__class__(**{**c.__dict__, "model": model_name(own_model)})
     got = _estimate(c, engine, m, hw_id, count)
     if got is None:
         return []
@@ -488,12 +532,16 @@ def lead(c: "Ctx", engine: str | None, measured: list[Measured]) -> list[str]:
     if v is not None and v.level not in ("normal", "above"):   # a cause that accounts for the figure leads
         found.sort(key=lambda x: not diagnosis.explains(x, v.ratio, stages))
     found = found[:MAX_CAUSES]
-    where = (c.setup if hw_id == s.hardware and c.setup else setup_text(c, hw_id, count, f["nodes"]))
+    where = (c.setup if hw_id == s.hardware and count == (s.count or 1) and c.setup
+             else setup_text(c, hw_id, count, f["nodes"]))
     kv_cause = next((x for x in found if x.id == "kv-startup"), None)
     if kv_cause is not None:   # a start-up refusal, not a speed: its arithmetic, then the other causes
         rest = [x for x in found if x is not kv_cause and x.weight >= GENERIC_BELOW]
         return [_kv_line(c, est, where, kv_cause), *_cause_lines(c, rest, None)]
-    line, stated = _verdict_line(c, engine or eng, est, m, found, where, scale, stages, _contrast(measured, m, engine))
+    other = _contrast(measured, m, engine)
+    if other is not None and _device(c, other) != (hw_id, count):   # a run on other hardware is no "own run" to compare
+        other = None
+    line, stated = _verdict_line(c, engine or eng, est, m, found, where, scale, stages, other)
     if m is None and (f["agent"] or f["shared_prefix"]):   # a per-turn wait: what a re-prefill costs here
         line += _reprefill(c, engine or eng, hw_id, count)
     rest = found[1:] if stated == "expected" else found

@@ -514,7 +514,7 @@ def slow_setup(c: "Ctx") -> list[str]:
     ests = _engine_estimates(c)
     named = [e for e in named_engines(text, limit=None) if e != "dynamo"]
     measured = read(text)
-    theirs = (measured[0].engine if measured and measured[0].engine else None) or (named[0] if named else c.advice.decision.primary)
+    theirs = (diagnosis.figure_engine(text, measured[0]) if measured else None) or (named[0] if named else c.advice.decision.primary)
     if not c.model and s.params_b:
         c = c.__class__(**{**c.__dict__, "model": f"{s.params_b:g}B"})
     where = c.setup or _setup(c, s.hardware, s.count or 1)
