@@ -41,12 +41,15 @@ CASES = [
     ("en", "A 7B Llama at 4-bit with llama.cpp on my Jetson AGX Orin 64GB runs at only 1.5 tokens per second. Is that normal?",
      [r"far too slow", r"CPU", r"tegrastats"], [r"Most likely: the Jetson power mode"]),
     # lmstudio-bug-tracker #574: measured far above the estimate -> never "in range"
-    ("zh", "我用 RX 9070 XT 16GB 在 llama.cpp Vulkan 跑 gpt-oss-20b，每秒大約 132 個 token，這正常嗎？",
-     [r"高於|超過"], [r"在這個範圍內"]),
+    ("zh", "我用 RX 9070 XT 16GB 用 vLLM 跑 gpt-oss-20b，單一請求每秒大約 132 個 token，這正常嗎？",
+     [r"高於估計", r"偏保守"], [r"在這個範圍內"]),
+    # the same figure measured in LM Studio's Vulkan runtime is compared with llama.cpp, not the vLLM asked about later
+    ("zh", "我用 RX 9070 XT 16GB 在 LM Studio 跑 gpt-oss-20b，Vulkan 執行環境大約每秒 132 個 token。這正常嗎？想多人使用可以上 vLLM 嗎？",
+     [r"用 llama\.cpp"], [r"上用 vLLM，估計"]),
     # vllm #2418: KV capacity at start-up -> the arithmetic and the flags, not an old build
     ("zh", "用 vLLM 在單張 RTX 4060 Ti 16GB 跑 Llama 2 7B FP16，一啟動就報錯：模型的最大序列長度 4096 大於 KV cache 能放的 token 數 3664，"
            "這是 bug 嗎？",
-     [r"不是 bug", r"--max-model-len 3072", r"3,?664", r"gpu[-_]memory[-_]utilization"], [r"CUDA graph", r"舊版"]),
+     [r"不是 bug", r"--max-model-len 3072", r"3,?664", r"gpu[-_]memory[-_]utilization"], [r"沒開 CUDA graph", r"舊版"]),
     # Qwen #295 / SubgraphRAG #19: the same error at the model's full native context
     ("en", "vLLM serving Llama 3.1 8B Instruct on one RTX 4090 fails at start-up: the model's max seq len (131072) is larger "
            "than the maximum number of tokens that can be stored in KV cache (30464). Is this a bug?",
@@ -56,6 +59,21 @@ CASES = [
            "Is that expected for pipeline parallelism?",
      [r"pipeline parallel"], [r"old build", r"CUDA graphs"]),
 ]
+
+CASES += [
+    # vllm-ascend #111: a small model's figure on one card of an 8-card server, measured with the small model
+    ("zh", "我們有一台 8 張昇騰 910B 的 Atlas 800T A2 要部署 Qwen2.5-7B。先拿 Qwen2.5-0.5B-Instruct 在 910B 單卡上用 vllm-ascend 測，"
+           "只剩每秒 20～30 個 token。這樣正常嗎？",
+     [r"不正常", r"Qwen2\.5-0\.5B", r"1 張", r"eager|圖模式"], [r"這正常嗎？正常", r"8 張 Huawei"]),
+]
+
+
+def test_the_engine_of_a_figure_is_the_one_in_its_sentence():
+    from agent.diagnosis import figure_engine
+    from agent.measured import read
+    text = "我在 LM Studio 跑 gpt-oss-20b，Vulkan 執行環境大約每秒 132 個 token。想多人使用的話可以上 vLLM 嗎？"
+    assert figure_engine(text, read(text)[0]) == "llama.cpp"
+
 
 HELDOUT = [
     # llama-cpp-python #1939: VRAM occupied, only the CPU works, ~1 tok/s
