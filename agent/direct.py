@@ -496,8 +496,9 @@ _FASTER = re.compile(r"\bfaster\s+(?:engine|option|runtime|alternative|way)|\b(?
 
 
 def slow_asked(text: str) -> bool:
+    from agent.diagnosis import kv_error
     from agent.measured import diagnosis_asked
-    return bool(_WRONG.search(text)) or diagnosis_asked(text)
+    return bool(_WRONG.search(text)) or diagnosis_asked(text) or kv_error(text) is not None   # a start-up refusal too
 
 
 def slow_setup(c: "Ctx") -> list[str]:
