@@ -81,7 +81,8 @@ def _numbers(text: str, placed: list[tuple[int, int]], names: list[tuple[int, in
     from agent.extract_volume import volume_spans
     out, prices = [], [(a, b) for _, a, b in api_prices(text)]   # a quoted $/1M tokens is read by the cost answer
     prices += volume_spans(text)   # so is a token volume ("300M tokens/month") or a utilisation
-    prices += _measured_spans(text)   # and a figure the user measured ("300 tok/s", "每秒 20～30 個 token") by the diagnosis
+    measured = _measured_spans(text)
+    prices += measured   # and a figure the user measured ("300 tok/s", "每秒 20～30 個 token") by the diagnosis
     qs = quantities(text)
     # A count restated as the one placed ("2x L40S … the two GPUs", "兩張 4090 … 這兩張") was understood.
     said = {(q.unit, q.value) for q in qs if overlaps((q.start, q.end), placed)}   # also "1000 users … 1000 employees"
@@ -96,7 +97,7 @@ def _numbers(text: str, placed: list[tuple[int, int]], names: list[tuple[int, in
                 or (q.unit == "dev" and _names_device(text, q.unit_end, names)) \
                 or (q.unit == "tokens" and q.value == 1e6 and _PRICE_NEAR.search(text[max(0, q.start - 20):q.unit_end + 20])):
             continue   # "4x 400G InfiniBand" counts links, "第一個字" is a rank, "1.5x faster" a ratio, "16x 64GB DDR5" DIMMs
-        if q.value == 1 and q.unit in ("req", "conc") and _single_load(text, q):
+        if q.value == 1 and q.unit in ("req", "conc") and (_single_load(text, q) or _near(q, measured)):
             continue   # "a single request gets 7 tok/s": the load the figure was measured at (concurrency 1), understood
         zh_rate = q.unit == "rate" and PER_TIME_ZH.search(text, max(0, q.start - 10), q.start)
         rate = q.unit == "rate" and _REQUEST_RATE.match(text, q.end + (len(text[q.end:]) - len(text[q.end:].lstrip())))
@@ -110,6 +111,11 @@ def _numbers(text: str, placed: list[tuple[int, int]], names: list[tuple[int, in
 def _measured_spans(text: str) -> list[tuple[int, int]]:
     from agent.measured import read
     return [(f.at, f.end) for f in read(text) if f.end > f.at]
+
+
+def _near(q, spans: list[tuple[int, int]], gap: int = 24) -> bool:
+    """"95 tok/s for one stream": one request beside a measured figure is the load it was measured at."""
+    return any(q.start - gap <= b and a <= q.unit_end + gap for a, b in spans)
 
 
 def _single_load(text: str, q) -> bool:

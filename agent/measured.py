@@ -19,7 +19,7 @@ _NUM = r"(?<![\d,.])(?P<n>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)"   # "1,00
 _RANGE = rf"{_NUM}(?:\s*[-–~～到至]\s*\d+(?:\.\d+)?)?\+?"
 
 _SPEED = re.compile(rf"{_RANGE}\s*(?:(?:output|generation|gen|decode|generated)\s+)?(?:tok(?:en)?s?\s*/\s*s(?:ec)?|t/s|tokens?\s+(?:per|a|each)\s+sec\w*|tps)\b", _F)
-_SPEED_ZH = re.compile(rf"每秒(?:鐘)?\s*(?:大概|大約|約|只有|才|僅)*\s*(?:只有|才|僅)?\s*{_RANGE}\s*(?:多)?\s*個?\s*(?:token|tok|字)", _F)
+_SPEED_ZH = re.compile(rf"每秒(?:鐘)?\s*(?:大概|大約|約|只有|才|僅|接近|將近|差不多|最多|最高|可達)*\s*(?:只有|才|僅)?\s*{_RANGE}\s*(?:多)?\s*個?\s*(?:token|tok|字)", _F)
 
 _UNIT_S = r"(?P<u>s|sec|secs|seconds?|minutes?|mins?|min)\b"
 _WAIT_EN = (
