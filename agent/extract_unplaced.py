@@ -177,8 +177,8 @@ def restated(item: str, profile: dict) -> bool:
                 return True
             if field == "lora_adapters" and isinstance(v, int) and q.value < v:
                 return True   # today's adapters, when the plan is for the count they grow to
-            if q.unit in ("conc", "req") and isinstance(v, (int, float)) and q.value < v:
-                return True   # "three requests at once" beside "3-5 simultaneous": the plan is sized for the peak
+            if q.unit in ("conc", "req", "people", "org") and isinstance(v, (int, float)) and q.value < v:
+                return True   # "three requests at once" beside "3-5 simultaneous", "目前 1 人，之後 2-3 人": sized for the peak
     return False
 
 

@@ -81,3 +81,14 @@ def test_lower_load_beside_the_planned_peak_is_not_unused():
                    "three requests come in at once?", {"concurrency": "3-5 simultaneous requests from the app"})
     assert "three requests" not in text.split("did not use")[-1] if "did not use" in text else True
     assert not any(u in text for u in _UNUSED), text[-800:]
+
+
+def test_shared_prefix_size_is_not_the_context_window():
+    ex = extract("是的，每個請求前面都有一段約 1,200 tokens 的共用系統提示")
+    assert ex.values.get("prefix_tokens") == 1200 and "context_length" not in ex.values, ex.values
+
+
+def test_todays_headcount_beside_the_planned_growth_is_not_unused():
+    text = _answer("我用一張 RTX 4070 Ti SUPER 16GB 跑 Qwen2.5-14B，現在只有 1 人用，哪個引擎比較好？",
+                   {"concurrency": "現在 1 人，明年可能 4-5 人"})
+    assert not any(u in text for u in _UNUSED), text[-800:]
