@@ -97,6 +97,8 @@ def _numbers(text: str, placed: list[tuple[int, int]], names: list[tuple[int, in
                 or (q.unit == "dev" and _names_device(text, q.unit_end, names)) \
                 or (q.unit == "tokens" and q.value == 1e6 and _PRICE_NEAR.search(text[max(0, q.start - 20):q.unit_end + 20])):
             continue   # "4x 400G InfiniBand" counts links, "第一個字" is a rank, "1.5x faster" a ratio, "16x 64GB DDR5" DIMMs
+        if q.unit == "req" and _BENCH_SIZE_AFTER.match(text, q.unit_end):
+            continue   # "1,000 requests of 512-token prompts": how big the benchmark run was, not a load
         if q.value == 1 and q.unit in ("req", "conc") and (_single_load(text, q) or _near(q, measured)):
             continue   # "a single request gets 7 tok/s": the load the figure was measured at (concurrency 1), understood
         zh_rate = q.unit == "rate" and PER_TIME_ZH.search(text, max(0, q.start - 10), q.start)
@@ -141,6 +143,9 @@ def _host_model(text: str, q) -> bool:
     return product_number(text, q.start) or bool(glued and _CPU_BEFORE.search(text, max(0, q.start - 24), q.start))
 
 
+# The size of a benchmark run: a number of requests, each of a stated length ("1,000 requests of 512-token prompts")
+_BENCH_SIZE_AFTER = re.compile(r"\s+(?:of|with|at)\s+(?:~\s*|about\s+)?\d[\d,.]*\s*[kK]?[\s-]*(?:input[\s-]+)?tokens?\b"
+                               r"|\s*[，,]?\s*每(?:個|條|筆)?\s*(?:請求)?\s*(?:輸入)?\s*(?:約\s*)?\d[\d,.]*\s*[kK]?\s*(?:個\s*)?tokens?", re.I)
 # An engine limit the user set ("max 256 sequences", "max_num_seqs 256"): a setting, not their load
 _SETTING_BEFORE = re.compile(r"(?:\bmax(?:imum)?|max[-_\s]?num[-_\s]?seqs|--[\w-]+|上限|最多)\s*[=:：]?\s*$", re.I)
 # "an 8-card server", "8 卡的機器": the size of the machine the devices sit in, not how many the plan uses

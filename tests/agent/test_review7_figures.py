@@ -92,3 +92,11 @@ def test_todays_headcount_beside_the_planned_growth_is_not_unused():
     text = _answer("我用一張 RTX 4070 Ti SUPER 16GB 跑 Qwen2.5-14B，現在只有 1 人用，哪個引擎比較好？",
                    {"concurrency": "現在 1 人，明年可能 4-5 人"})
     assert not any(u in text for u in _UNUSED), text[-800:]
+
+
+@pytest.mark.parametrize("text", [
+    "I benchmarked SGLang on one H100 with Qwen2.5-14B using 2,000 requests of 1K-token prompts and got ~900 tok/s total.",
+    "用 vLLM 在一張 L40S 上跑 Qwen2.5-7B，壓測送了 500 個請求，每個請求輸入約 2,000 tokens，總吞吐約 1,800 tok/s。",
+])
+def test_a_benchmark_runs_request_count_is_its_size_not_a_load(text):
+    assert _numbers(text) == [], _numbers(text)
