@@ -109,15 +109,9 @@ def replicas_first(fast: bool, platform: str, priority: str | None, feasible: li
     return any(c.layout.replica_devices == 1 for c in feasible) and any(c.layout.replica_devices > 1 for c in feasible)
 
 
-def socket_pool(feasible: list, room: bool) -> list:
-    """A CPU server's candidates: one instance per socket (NUMA node, numactl --cpunodebind/--membind)
-    whenever one socket's memory holds the model with room for its KV cache. One process over both
-    sockets reads half its weights across UPI and synchronises its threads across them: users measure
-    it slower than one pinned socket (llamafile #765: 4 tok/s on two Xeon Gold 5218, 8 tok/s on one),
-    and a single stream decodes at one socket's bandwidth either way. Only a model too big for one
-    socket spans them (one copy over all their memory, llama.cpp --numa distribute)."""
-    per_socket = [c for c in feasible if c.layout.replica_devices == 1]
-    if room and per_socket:
-        return per_socket
-    return [c for c in feasible if c.layout.dp == 1] or feasible
+def one_copy_over_sockets(platform: str, feasible: list) -> bool:
+    """A CPU server's sockets run one copy of the model over all their memory (llama.cpp --numa
+    distribute): a replica per socket needs numactl pinning and a load balancer the engines do not
+    provide, and halves the bandwidth each request decodes with."""
+    return platform in CPU_PLATFORMS and any(c.layout.dp == 1 and c.layout.replica_devices > 1 for c in feasible)
 

@@ -289,8 +289,8 @@ def _search(req: Request) -> tuple[Plan, Estimate | None]:
                                         topo.fast and _replicas_meet_targets(req, pool)):
         split_runner = ranking.ranked([c for c in pool if c.layout.replica_devices > 1], req.objective)[0]
         pool = [c for c in pool if c.layout.replica_devices == 1]
-    if pool and req.hw().platform in legality.CPU_PLATFORMS:
-        pool = legality.socket_pool(pool, copy_has_room(req, pool[0].quantization))
+    if pool and legality.one_copy_over_sockets(req.hw().platform, pool):
+        pool = [c for c in pool if c.layout.dp == 1]
     if pool:
         chosen, runner, overrode = ranking.choose(pool, req.objective, req.rule_strategy)
         order = ranking.ranked(pool, req.objective)

@@ -79,8 +79,8 @@ def reference(req, plan) -> list:
                                copy_has_room(req, plan.chosen.quantization), None,
                                topo.fast and _replicas_meet_targets(req, out)):
         out = [c for c in out if c.layout.replica_devices == 1]
-    if out and req.hw().platform in legality.CPU_PLATFORMS:
-        out = legality.socket_pool(out, copy_has_room(req, plan.chosen.quantization))
+    if legality.one_copy_over_sockets(req.hw().platform, out):
+        out = [c for c in out if c.layout.dp == 1]
     return out
 
 

@@ -122,16 +122,14 @@ def test_an_assumed_share_of_users_is_said_to_be_an_assumption():
     assert any("at the peak" in n and "300" in n and "tell me the real number" in n for n in plan.notes["en"])
 
 
-def test_a_small_model_on_a_dual_socket_server_runs_one_instance_per_socket():
-    """Review 7 (r7-en-13/14): one process over both sockets reads across UPI and runs slower than one
-    pinned socket; a model one socket holds runs an instance per NUMA node."""
+def test_a_small_model_on_a_dual_socket_server_is_still_one_copy():
     _, plan, _ = planned({"id": "cpu2", "hardware": "xeon_spr", "count": 2, "memory_gb": 512, "model": "qwen3-30b-a3b",
                           "quantization": "q4_k_m", "concurrency": 3, "context_length": 8192})
-    assert plan.chosen.layout.replica_devices == 1
+    assert plan.chosen.layout.dp == 1 and plan.chosen.layout.replica_devices == 2
 
 
-def test_a_cpu_engine_without_split_modes_runs_one_instance_per_socket():
-    """OpenVINO GenAI lists no TP/PP mode; a model one socket holds runs one instance per socket."""
+def test_a_cpu_engine_without_split_modes_still_spans_the_sockets():
+    """OpenVINO GenAI lists no TP/PP mode, but one process uses every socket by itself."""
     from rules.decide import decide
     from rules.plan import plan_for_profile
     profile = profile_of({"hardware": "xeon_spr", "count": 2, "memory_gb": 512, "model": "qwen3-30b-a3b",
@@ -139,4 +137,4 @@ def test_a_cpu_engine_without_split_modes_runs_one_instance_per_socket():
     decision = decide(profile).model_dump(mode="json")
     decision["primary"], decision["alternatives"] = "openvino-genai", []
     plan, _ = plan_for_profile(profile, decision)
-    assert plan.chosen.layout.replica_devices == 1
+    assert plan.chosen.layout.dp == 1 and plan.chosen.layout.replica_devices == 2
