@@ -105,8 +105,8 @@ def understand(state: AgentState, tools: Tools) -> dict[str, Any]:
     data = base | {"language": getattr(ext, "language", None) or "en"}
     profile, rejected = und.apply(build_profile(data), values, evidence)
     for field, answer in (state.get("given") or {}).items():   # a fact filed under its field beats a passing mention
-        given = tools.extract_answer(answer, [field])
-        profile, more = und.apply(profile, *und.extraction_parts(given))
+        values_given, evidence_given = und.extraction_parts(tools.extract_answer(answer, [field]))
+        profile, more = und.apply(profile, und.without_vaguer_device(profile, field, values_given, answer), evidence_given)
         rejected += more
     profile, unknown = _unknown_devices(text, profile)
     from agent.cost_volume import with_volume_load

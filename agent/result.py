@@ -186,6 +186,36 @@ def _not_understood(state: AgentState) -> list[dict[str, str]]:
     return out
 
 
+_FORMAT_LINE = re.compile(r"quantization = ([\w.-]+)(?:[:：]\s*(.*))?$")
+
+
+def _format_planned(assumptions: list[str], plan: Any, lang: str) -> list[str]:
+    """The assumed-format line states the format the plan runs: when the planner changed it (FP8 on a GPU
+    that computes it, a lower bit width because no layout served the load), the line says which was assumed,
+    which is used, and the planner's reason (review 7: "quantization = bf16" beside an int8 plan)."""
+    search = getattr(plan, "search", None)
+    if search is None:
+        return assumptions
+    used = search.chosen.quantization
+    out = []
+    for line in assumptions:
+        m = _FORMAT_LINE.match(line)
+        if not m or m.group(1) == used:
+            out.append(line)
+            continue
+        assumed, note = m.group(1), m.group(2) or ""
+        reasons = [*search.changes.get(lang, []), *search.why.get(lang, [])]
+        reason = next((r for r in reasons if used.lower() in r.lower() and assumed.lower() in r.lower()), "")
+        reason = reason.split(":", 1)[-1].split("：", 1)[-1].strip() if reason else ""
+        if lang == "zh":
+            out.append(f"quantization = {used}：原本假設 {assumed}（{note or '預設值'}），計畫改用 {used}"
+                       + (f"，因為{reason}" if reason else ""))
+        else:
+            out.append(f"quantization = {used}: {assumed} was assumed ({note or 'default'}); the plan uses {used}"
+                       + (f" because {reason}" if reason else ""))
+    return out
+
+
 def build_advice(state: AgentState, answer: str = "", composer: str = "template") -> Advice:
     """The typed Advice of a state that has been through the tools (answer filled by the verify node)."""
     from agent.nodes import _profile
@@ -196,11 +226,12 @@ def build_advice(state: AgentState, answer: str = "", composer: str = "template"
     assumptions = list(dict.fromkeys([*_asked_assumptions(state, profile.language),
                                       *_decision_assumptions(state, profile.language),
                                       *_variant_read(profile)]))
+    plan = _plan(decision, state.get("estimate"), state.get("options") or [], state.get("plan"), profile.language)
+    assumptions = _format_planned(assumptions, plan, profile.language)
     bench = state.get("benchmark")
     return Advice(
         intent=state.get("intent") or "recommend", language=profile.language, profile=profile_view(profile),
-        decision=decision, plan=_plan(decision, state.get("estimate"), state.get("options") or [],
-                                      state.get("plan"), profile.language),
+        decision=decision, plan=plan,
         sizing=state.get("sizing"),
         benchmark=memo.typed(BenchSpec, bench) if bench else None,
         questions=[Question(**q) for q in state.get("questions") or []], assumptions=assumptions,

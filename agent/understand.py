@@ -135,6 +135,28 @@ def apply(profile: Any, values: dict, evidence: dict) -> tuple[Any, list[str]]:
     return profile, notes
 
 
+_MEMORY_SIZE = re.compile(r"\d+\s*G(?:B|iB)?\b", re.I)
+
+
+def _base_name(hw_id: str) -> str:
+    """A device's name without its memory size: "NVIDIA A100 40GB SXM4" and "NVIDIA A100 80GB SXM4" share
+    "NVIDIA A100" (the first two words left)."""
+    from rules import catalog
+    return " ".join(_MEMORY_SIZE.sub("", catalog.hardware(hw_id).name).split()[:2]).lower()
+
+
+def without_vaguer_device(profile: Any, field: str, values: dict, answer: str) -> dict:
+    """A reply to another field ("A100 SXM4 with NVLink" for the interconnect) that names the user's device
+    again without its memory size is a passing mention: the variant named with its size stays (r7-en-05,
+    "4x A100 40GB SXM" was planned on the 80GB part the bare alias resolves to)."""
+    new, old = values.get("hardware"), getattr(profile, "hardware", None)
+    if field == "hardware" or not new or not old or new == old or _MEMORY_SIZE.search(answer):
+        return values
+    if _base_name(new) != _base_name(old):
+        return values
+    return {k: v for k, v in values.items() if k not in ("hardware", "memory_gb")}
+
+
 def extraction_parts(ext: Any) -> tuple[dict, dict]:
     """(values, evidence) of an `agent.extract.Extraction`."""
     return dict(getattr(ext, "values", None) or {}), dict(getattr(ext, "evidence", None) or {})
