@@ -524,14 +524,10 @@ def _used(item: str, body: str) -> bool:
 def unplaced_lines(advice: "Advice", body: str = "") -> list[str]:
     """Words that looked like a device, model or number but were not placed: said once, at the end (not a
     number the answer's `body` states: the answer used it)."""
-    from agent.arrival import note as arrival_note, per_second
     from agent.understand import unplaced_note
     items = [n.model_dump() for n in advice.not_understood if not (n.kind == "number" and _used(n.text, body))]
-    rates = [i for i in items if i["kind"] == "number" and per_second(i["text"])]   # converted, not "not used"
-    est = advice.estimate.model_dump() if advice.estimate else None
-    notes = [unplaced_note([i for i in items if i not in rates], advice.language),
-             *dict.fromkeys(arrival_note(i["text"], est, advice.language) for i in rates)]
-    return [line for n in notes if n for line in ("", f"> {n}")]
+    note = unplaced_note(items, advice.language)
+    return ["", f"> {note}"] if note else []
 
 
 def template_answer(advice: "Advice") -> str:

@@ -182,9 +182,6 @@ def _read(text: str) -> tuple[Text, Extraction, dict[str, tuple[int, int]]]:
     values, evidence, spans = _assemble(t, _findings(t.norm))
     unplaced = extract_unplaced.unplaced(t.norm, list(spans.values()))
     _host_is_not_the_device(values, evidence, spans, [k for k, _, _ in unplaced])
-    if "prefix_tokens" in spans and spans.get("context_length") == spans["prefix_tokens"]:
-        for d in (values, evidence, spans):   # "共用約 800 tokens 的系統提示": the shared prefix's size, not the window
-            d.pop("context_length", None)
     ex = Extraction(
         intent=extract_intent.intent(t.norm), values=values, evidence=evidence,
         language="zh" if _CJK.search(text) else "en",

@@ -587,16 +587,10 @@ _SINGLE = re.compile(r"\b(?:a|one|just\s+one)\s+single\s+(?:request|query|prompt
                      r"|\b(?:send|sent|sending|fire|fired|firing|run|ran|running|issue[sd]?)\s+(?:the\s+|my\s+|our\s+)?(?:requests|prompts|queries)\s+(?:sequentially|serially|one\s+by\s+one|one\s+after\s+(?:another|the\s+other))\b"
                      r"|\bat\s+batch\s+(?:size\s+)?1\b(?!\d|\.\d|-)|\b(?:one|1)\s+(?:request|prompt|query)\s+at\s+a\s+time\b"
                      r"|(?:只|僅)\s*(?:打|發|送|跑|丟|有)?\s*(?:一|1)\s*(?:個|條|筆)\s*(?:請求|request)|(?:打|發|送)\s*(?:一|1)\s*(?:個|條|筆)\s*請求"
-                     r"|單(?:一|個|條|筆|次)\s*(?:個\s*)?(?:請求|request)|\bsingle\s+(?:user\s+)?request\b"
-                     r"|\bsingle[\s-]concurren(?:cy|t)\b|\bconcurrency\s*(?:of\s*|=\s*)?1\b(?!\d|\.\d|-)|單\s*(?:併發|並發|并发)", _F)
+                     r"|單(?:個|條|筆)\s*(?:請求|request)", _F)
 _SERVED = re.compile(r"\s+(?:gets?|is|are|being)\s+(?:\w+\s+)?(?:served|processed|handled|answered)\b|\s*(?:才|會)?(?:被)?(?:處理|服務)", _F)
 _BATCH_ONE = re.compile(r"\bbatch(?:\s+size)?\s*(?:of\s+)?1\b(?!\d|\.\d|-)", _F)
 _AGAINST_BATCH = re.compile(r"batch|aggregate|saturat|concurren|併發|並發|整批|批次", _F)
-
-
-def single_spans(text: str) -> list[tuple[int, int]]:
-    """Every "single request" phrase, whether it sets the load or is the yardstick a figure was measured at."""
-    return [m.span() for m in _SINGLE.finditer(text)]
 
 
 def _single_request(text: str) -> tuple[int, int] | None:

@@ -19,8 +19,6 @@ from dataclasses import dataclass
 from agent.extract_numbers import NUM, parse_number
 
 _F = re.I | re.ASCII
-# "每秒約 5 個請求", "每分鐘 120 個請求": the time unit before the count makes it an arrival rate
-PER_TIME_ZH = re.compile(r"每\s*(?:秒|分鐘|分|小時)鐘?\s*(?:約|大約|大概|平均|最多|尖峰|有|來)*\s*$")
 
 # Unit classes, tried in order right after the number (a hyphen, "個/位/名/多/+" may come between).
 UNITS: tuple[tuple[str, str], ...] = (
@@ -259,8 +257,6 @@ def _quantities(text: str) -> tuple[Quantity, ...]:
             unit_end = end
         if _DOLLAR.search(text[max(0, m.start() - 5):m.start()]):
             unit = "usd"
-        if unit == "req" and PER_TIME_ZH.search(text, max(0, m.start() - 10), m.start()):
-            unit = "rate"   # "每秒 5 個請求": an arrival rate, not requests in flight
         raw = text[m.start():end]
         suffixed = bool(_SUFFIX.search(b or a)) or bool(re.search(r"[萬万千]", raw))
         out.append(Quantity(value=value, start=m.start(), end=end, low=low, unit=unit, unit_end=unit_end,

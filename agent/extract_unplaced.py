@@ -15,7 +15,7 @@ import re
 
 from agent import lexicon
 from agent.extract_base import overlaps
-from agent.extract_quantity import PER_TIME_ZH, product_number, quantities
+from agent.extract_quantity import product_number, quantities
 
 _F = re.I | re.ASCII
 # Product codes: one or two letters then 2-4 digits ("P40", "A800", "MI250X", "H20", "910B" below),
@@ -81,8 +81,6 @@ def _numbers(text: str, placed: list[tuple[int, int]], names: list[tuple[int, in
     from agent.extract_volume import volume_spans
     out, prices = [], [(a, b) for _, a, b in api_prices(text)]   # a quoted $/1M tokens is read by the cost answer
     prices += volume_spans(text)   # so is a token volume ("300M tokens/month") or a utilisation
-    measured = _measured_spans(text)
-    prices += measured   # and a figure the user measured ("300 tok/s", "每秒 20～30 個 token") by the diagnosis
     qs = quantities(text)
     # A count restated as the one placed ("2x L40S … the two GPUs", "兩張 4090 … 這兩張") was understood.
     said = {(q.unit, q.value) for q in qs if overlaps((q.start, q.end), placed)}   # also "1000 users … 1000 employees"
@@ -97,34 +95,10 @@ def _numbers(text: str, placed: list[tuple[int, int]], names: list[tuple[int, in
                 or (q.unit == "dev" and _names_device(text, q.unit_end, names)) \
                 or (q.unit == "tokens" and q.value == 1e6 and _PRICE_NEAR.search(text[max(0, q.start - 20):q.unit_end + 20])):
             continue   # "4x 400G InfiniBand" counts links, "第一個字" is a rank, "1.5x faster" a ratio, "16x 64GB DDR5" DIMMs
-        if q.unit == "req" and _BENCH_SIZE_AFTER.match(text, q.unit_end):
-            continue   # "1,000 requests of 512-token prompts": how big the benchmark run was, not a load
-        if q.value == 1 and q.unit in ("req", "conc") and (_single_load(text, q) or _near(q, measured)):
-            continue   # "a single request gets 7 tok/s": the load the figure was measured at (concurrency 1), understood
-        zh_rate = q.unit == "rate" and PER_TIME_ZH.search(text, max(0, q.start - 10), q.start)
         rate = q.unit == "rate" and _REQUEST_RATE.match(text, q.end + (len(text[q.end:]) - len(text[q.end:].lstrip())))
-        if zh_rate:   # quoted with its time unit: "每秒 5 個請求" (the answer converts an arrival rate)
-            out.append(("number", zh_rate.start(), q.unit_end))
-        elif q.unit in _LOAD_UNITS or rate:
+        if q.unit in _LOAD_UNITS or rate:
             out.append(("number", q.start, q.unit_end))
     return out
-
-
-def _measured_spans(text: str) -> list[tuple[int, int]]:
-    from agent.measured import read
-    return [(f.at, f.end) for f in read(text) if f.end > f.at]
-
-
-def _near(q, spans: list[tuple[int, int]], gap: int = 24) -> bool:
-    """"95 tok/s for one stream": one request beside a measured figure is the load it was measured at."""
-    return any(q.start - gap <= b and a <= q.unit_end + gap for a, b in spans)
-
-
-def _single_load(text: str, q) -> bool:
-    """"A single request", "one request at a time", "單一請求": concurrency 1, the load a measured figure was taken at
-    or the user's own, read by the extractor either way."""
-    from agent.extract_amounts import single_spans
-    return overlaps((q.start, q.unit_end), single_spans(text))
 
 
 def _names_device(text: str, end: int, names: list[tuple[int, int]]) -> bool:
@@ -143,9 +117,6 @@ def _host_model(text: str, q) -> bool:
     return product_number(text, q.start) or bool(glued and _CPU_BEFORE.search(text, max(0, q.start - 24), q.start))
 
 
-# The size of a benchmark run: a number of requests, each of a stated length ("1,000 requests of 512-token prompts")
-_BENCH_SIZE_AFTER = re.compile(r"\s+(?:of|with|at)\s+(?:~\s*|about\s+)?\d[\d,.]*\s*[kK]?[\s-]*(?:input[\s-]+)?tokens?\b"
-                               r"|\s*[，,]?\s*每(?:個|條|筆)?\s*(?:請求)?\s*(?:輸入)?\s*(?:約\s*)?\d[\d,.]*\s*[kK]?\s*(?:個\s*)?tokens?", re.I)
 # An engine limit the user set ("max 256 sequences", "max_num_seqs 256"): a setting, not their load
 _SETTING_BEFORE = re.compile(r"(?:\bmax(?:imum)?|max[-_\s]?num[-_\s]?seqs|--[\w-]+|上限|最多)\s*[=:：]?\s*$", re.I)
 # "an 8-card server", "8 卡的機器": the size of the machine the devices sit in, not how many the plan uses
@@ -182,8 +153,6 @@ def restated(item: str, profile: dict) -> bool:
                 return True
             if field == "lora_adapters" and isinstance(v, int) and q.value < v:
                 return True   # today's adapters, when the plan is for the count they grow to
-            if q.unit in ("conc", "req", "people", "org") and isinstance(v, (int, float)) and q.value < v:
-                return True   # "three requests at once" beside "3-5 simultaneous", "目前 1 人，之後 2-3 人": sized for the peak
     return False
 
 

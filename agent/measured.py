@@ -19,7 +19,7 @@ _NUM = r"(?<![\d,.])(?P<n>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)"   # "1,00
 _RANGE = rf"{_NUM}(?:\s*[-–~～〜到至]\s*\d+(?:\.\d+)?)?\+?"
 
 _SPEED = re.compile(rf"{_RANGE}\s*(?:(?:output|generation|gen|decode|generated)\s+)?(?:tok(?:en)?s?\s*/\s*s(?:ec)?|t/s|tokens?\s+(?:per|a|each)\s+sec\w*|tps)\b", _F)
-_SPEED_ZH = re.compile(rf"每秒(?:鐘)?\s*(?:大概|大約|約|只有|才|僅|接近|將近|差不多|最多|最高|可達)*\s*(?:只有|才|僅)?\s*{_RANGE}\s*(?:多)?\s*個?\s*(?:token|tok|字)", _F)
+_SPEED_ZH = re.compile(rf"每秒(?:鐘)?\s*(?:大概|大約|約|只有|才|僅)*\s*(?:只有|才|僅)?\s*{_RANGE}\s*(?:多)?\s*個?\s*(?:token|tok|字)", _F)
 
 _UNIT_S = r"(?P<u>s|sec|secs|seconds?|minutes?|mins?|min)\b"
 _WAIT_EN = (
@@ -58,8 +58,6 @@ class Measured:
     engine: str | None = None
     at: int = 0
     """Where in the text it was written (keeps the user's order)."""
-    end: int = 0
-    """Where the figure's words end (so the figure is not quoted back as unused)."""
 
 
 def _num(s: str) -> float:
@@ -106,22 +104,22 @@ def read(text: str) -> list[Measured]:
                       and not _PER_STREAM_AFTER.search(text[m.end():m.end() + 20]))
                      or _THROUGHPUT_AFTER.search(text[m.end():m.end() + 30]))
             kind: Kind = "throughput" if total else "decode"
-            found.append(Measured(kind, _num(m.group("n")), _engine_at(text, m.start()), m.start(), m.end()))
+            found.append(Measured(kind, _num(m.group("n")), _engine_at(text, m.start()), m.start()))
     for m in (m for rx in _WAIT_EN for m in rx.finditer(text)):
         scale = 60.0 if m.group("u").lower().startswith("m") else 1.0
-        found.append(Measured("ttft", _num(m.group("n")) * scale, _engine_at(text, m.start()), m.start(), m.end()))
+        found.append(Measured("ttft", _num(m.group("n")) * scale, _engine_at(text, m.start()), m.start()))
     for m in (m for rx in _LATENCY for m in rx.finditer(text)):
         if not any(abs(m.start() - f.at) < 30 for f in found if f.kind == "ttft"):
             scale = 60.0 if m.group("u").lower().startswith("m") else 1.0
-            found.append(Measured("latency", _num(m.group("n")) * scale, _engine_at(text, m.start()), m.start(), m.end()))
+            found.append(Measured("latency", _num(m.group("n")) * scale, _engine_at(text, m.start()), m.start()))
     if any(f.kind == "latency" for f in found):
         for m in _LATENCY_TOO.finditer(text):
             scale = 60.0 if m.group("u").lower().startswith("m") else 1.0
-            found.append(Measured("latency", _num(m.group("n")) * scale, _engine_at(text, m.start()), m.start(), m.end()))
+            found.append(Measured("latency", _num(m.group("n")) * scale, _engine_at(text, m.start()), m.start()))
     for m in _WAIT_ZH.finditer(text):
         n, unit = (m.group("zn"), m.group("zu")) if m.group("zn") else (m.group("zn2"), m.group("zu2"))
         found.append(Measured("ttft", _zh_number(n) * (60.0 if unit == "分鐘" else 1.0), _engine_at(text, m.start()),
-                              m.start(), m.end()))
+                              m.start()))
     found.sort(key=lambda x: x.at)
     out: list[Measured] = []
     for f in found:   # one figure per place: "12 tok/s" read by two patterns counts once
